@@ -1,0 +1,1 @@
+"""Orchestration traces: schema, graph validation, metrics, importers."""
