@@ -1,0 +1,500 @@
+"""The taxonomy: every controlled field, its values, labels and order, read from ``taxonomy/``.
+
+Nothing about a particular survey lives in the code: another survey reuses the toolkit by
+writing its own ``taxonomy/survey.yaml`` and ``taxonomy/fields/*.yaml``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from survey_tools.errors import InvalidInput, Problem
+from survey_tools.yamlio import YamlDocument, load_yaml_file
+
+KINDS = ("single", "multi", "mapping")
+PLAIN_TYPES = (
+    "string",
+    "text",
+    "integer",
+    "year",
+    "boolean",
+    "date",
+    "url",
+    "string_list",
+    "url_list",
+    "identifiers",
+    "evidence",
+    "object",
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    id: str
+    label: str
+    description: str
+    order: int
+    name: str = ""  # a short name beside the id (O1 -> spawn)
+    members: tuple[str, ...] = ()  # for group values: the field values they gather
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Group:
+    """A grouping of a field's values (reward types into reward families)."""
+
+    name: str
+    label: str
+    noun: str
+    values: tuple[Value, ...]
+
+    def of(self, value_id: str) -> str | None:
+        for g in self.values:
+            if value_id in g.members:
+                return g.id
+        return None
+
+
+@dataclass(frozen=True)
+class ControlledField:
+    name: str
+    collection: str
+    label: str
+    noun: str
+    description: str
+    required: bool
+    kind: str
+    not_applicable: bool
+    values: tuple[Value, ...]
+    modes: tuple[Value, ...] = ()
+    group: Group | None = None
+    ordered: bool = False
+    source: str = ""
+
+    @cached_property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(v.id for v in self.values)
+
+    @cached_property
+    def mode_ids(self) -> tuple[str, ...]:
+        return tuple(m.id for m in self.modes)
+
+    def value(self, value_id: str) -> Value | None:
+        for v in self.values:
+            if v.id == value_id:
+                return v
+        return None
+
+    def label_of(self, value_id: str) -> str:
+        v = self.value(value_id)
+        return v.label if v else value_id
+
+
+@dataclass(frozen=True)
+class PlainField:
+    name: str
+    type: str
+    required: bool
+    label: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Collection:
+    name: str
+    label: str
+    folder: str
+    id_field: str
+    id_pattern: str
+    title_field: str
+    fields: tuple[PlainField, ...]
+    controlled: tuple[ControlledField, ...]
+
+    def field_names(self) -> list[str]:
+        return [f.name for f in self.fields] + [c.name for c in self.controlled]
+
+    def controlled_field(self, name: str) -> ControlledField | None:
+        for c in self.controlled:
+            if c.name == name:
+                return c
+        return None
+
+
+@dataclass(frozen=True)
+class IdentifierKind:
+    name: str
+    label: str
+    normalize: str
+    pattern: str
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    root: Path
+    survey: Mapping[str, Any]
+    na: str
+    untagged: str
+    files: Mapping[str, str]
+    collections: Mapping[str, Collection]
+    identifiers: Mapping[str, IdentifierKind]
+    csv_layout: Mapping[str, Any]
+    digest: str  # changes whenever any taxonomy file changes (cache key)
+
+    def collection(self, name: str) -> Collection:
+        return self.collections[name]
+
+    def field(self, name: str) -> ControlledField:
+        for coll in self.collections.values():
+            c = coll.controlled_field(name)
+            if c is not None:
+                return c
+        raise KeyError(name)
+
+    def find_field(self, name: str) -> ControlledField | None:
+        try:
+            return self.field(name)
+        except KeyError:
+            return None
+
+    @property
+    def retained(self) -> Collection:
+        return next(iter(self.collections.values()))
+
+    @property
+    def excluded(self) -> Collection | None:
+        colls = list(self.collections.values())
+        return colls[1] if len(colls) > 1 else None
+
+    def group(self, name: str) -> tuple[ControlledField, Group] | None:
+        """Find a value grouping by its name (``reward_family``)."""
+        for coll in self.collections.values():
+            for c in coll.controlled:
+                if c.group is not None and c.group.name == name:
+                    return c, c.group
+        return None
+
+
+class TaxonomyError(InvalidInput):
+    pass
+
+
+def _req(data: Mapping[str, Any], key: str, where: str, problems: list[Problem], doc: YamlDocument, path: tuple[Any, ...]) -> Any:
+    if key not in data:
+        line, col = doc.position(path)
+        problems.append(Problem(where, line, col, key, "required key is missing"))
+        return None
+    return data[key]
+
+
+def _values(raw: Any, where: str, doc: YamlDocument, path: tuple[Any, ...], problems: list[Problem]) -> tuple[Value, ...]:
+    if not isinstance(raw, list) or not raw:
+        line, col = doc.position(path)
+        problems.append(Problem(where, line, col, ".".join(map(str, path)), "must be a non-empty list of values"))
+        return ()
+    out: list[Value] = []
+    seen: set[str] = set()
+    for i, v in enumerate(raw):
+        p = (*path, i)
+        line, col = doc.position(p)
+        if not isinstance(v, dict) or "id" not in v:
+            problems.append(Problem(where, line, col, ".".join(map(str, p)), "a value needs at least an id"))
+            continue
+        vid = str(v["id"])
+        if vid in seen:
+            problems.append(Problem(where, line, col, ".".join(map(str, p)), f"duplicate value id {vid!r}"))
+        seen.add(vid)
+        for k in ("label", "description"):
+            if not isinstance(v.get(k, ""), str) or (k == "label" and not v.get(k)):
+                problems.append(Problem(where, line, col, ".".join(map(str, (*p, k))), "must be a non-empty string"))
+        members = v.get("members", [])
+        extra = {k: x for k, x in v.items() if k not in {"id", "label", "description", "order", "name", "members"}}
+        out.append(
+            Value(
+                id=vid,
+                label=str(v.get("label", vid)),
+                description=str(v.get("description", "")),
+                order=int(v.get("order", i + 1)),
+                name=str(v.get("name", "")),
+                members=tuple(str(m) for m in members) if isinstance(members, list) else (),
+                extra=extra,
+            )
+        )
+    return tuple(sorted(out, key=lambda x: x.order))
+
+
+def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledField | None:
+    doc = load_yaml_file(path, rel)
+    if doc.problems:
+        problems.extend(doc.problems)
+        return None
+    d = doc.data
+    if not isinstance(d, dict):
+        problems.append(Problem(rel, 1, 1, "", "a field definition must be a mapping"))
+        return None
+    before = len(problems)
+    name = _req(d, "name", rel, problems, doc, ())
+    kind = d.get("kind", "single")
+    if kind not in KINDS:
+        line, col = doc.position(("kind",))
+        problems.append(Problem(rel, line, col, "kind", f"{kind!r} is not one of {', '.join(KINDS)}"))
+    values = _values(d.get("values"), rel, doc, ("values",), problems)
+    modes = _values(d.get("modes"), rel, doc, ("modes",), problems) if kind == "mapping" else ()
+    group = None
+    if isinstance(d.get("groups"), dict):
+        g = d["groups"]
+        gvalues = _values(g.get("values"), rel, doc, ("groups", "values"), problems)
+        ids = {v.id for v in values}
+        for i, gv in enumerate(gvalues):
+            for m in gv.members:
+                if m not in ids:
+                    line, col = doc.position(("groups", "values", i, "members"))
+                    problems.append(Problem(rel, line, col, "groups", f"member {m!r} is not a value of {name}"))
+        group = Group(
+            name=str(g.get("name", f"{name}_group")),
+            label=str(g.get("label", "")),
+            noun=str(g.get("noun", g.get("label", ""))).lower(),
+            values=gvalues,
+        )
+    if len(problems) > before:
+        return None
+    if path.stem != name:
+        problems.append(Problem(rel, 1, 1, "name", f"{name!r} does not match the file name {path.stem!r}"))
+        return None
+    return ControlledField(
+        name=str(name),
+        collection=str(d.get("collection", "")),
+        label=str(d.get("label", name)),
+        noun=str(d.get("noun", d.get("label", name))).lower(),
+        description=str(d.get("description", "")),
+        required=bool(d.get("required", False)),
+        kind=str(kind),
+        not_applicable=bool(d.get("not_applicable", False)),
+        values=values,
+        modes=modes,
+        group=group,
+        ordered=bool(d.get("ordered", False)),
+        source=rel,
+    )
+
+
+def load_taxonomy(root: Path | str) -> Taxonomy:
+    """Read ``root/taxonomy``; raise :class:`TaxonomyError` listing every problem found."""
+    root = Path(root)
+    tdir = root / "taxonomy"
+    main = tdir / "survey.yaml"
+    if not main.is_file():
+        raise TaxonomyError(
+            [Problem("taxonomy/survey.yaml", 0, 0, "", "missing: is --root a survey folder?")],
+            f"no taxonomy found under {root}",
+        )
+    problems: list[Problem] = []
+    hasher = hashlib.blake2b(digest_size=16)
+    doc = load_yaml_file(main, "taxonomy/survey.yaml")
+    if doc.problems:
+        raise TaxonomyError(doc.problems, "taxonomy/survey.yaml cannot be read")
+    d = doc.data if isinstance(doc.data, dict) else {}
+    hasher.update(main.read_bytes())
+    sentinels = d.get("sentinels") or {}
+    na = str(sentinels.get("not_applicable", "NA"))
+    untagged = str(sentinels.get("untagged", "untagged"))
+
+    fields_cache: dict[str, ControlledField | None] = {}
+    collections: dict[str, Collection] = {}
+    raw_colls = d.get("collections")
+    if not isinstance(raw_colls, dict) or not raw_colls:
+        line, col = doc.position(("collections",))
+        problems.append(Problem("taxonomy/survey.yaml", line, col, "collections", "at least one collection is required"))
+        raw_colls = {}
+    for cname, c in raw_colls.items():
+        cpath = ("collections", cname)
+        if not isinstance(c, dict):
+            line, col = doc.position(cpath)
+            problems.append(Problem("taxonomy/survey.yaml", line, col, f"collections.{cname}", "must be a mapping"))
+            continue
+        plain: list[PlainField] = []
+        for fname, spec in (c.get("fields") or {}).items():
+            spec = spec or {}
+            ftype = spec.get("type", "string")
+            if ftype not in PLAIN_TYPES:
+                line, col = doc.position((*cpath, "fields", fname, "type"))
+                problems.append(
+                    Problem("taxonomy/survey.yaml", line, col, f"collections.{cname}.fields.{fname}.type", f"{ftype!r} is not one of {', '.join(PLAIN_TYPES)}")
+                )
+                continue
+            plain.append(
+                PlainField(
+                    name=str(fname),
+                    type=str(ftype),
+                    required=bool(spec.get("required", False)),
+                    label=str(spec.get("label", fname)),
+                    description=str(spec.get("description", "")),
+                )
+            )
+        controlled: list[ControlledField] = []
+        for i, fname in enumerate(c.get("controlled") or []):
+            fpath = tdir / "fields" / f"{fname}.yaml"
+            rel = f"taxonomy/fields/{fname}.yaml"
+            if not fpath.is_file():
+                line, col = doc.position((*cpath, "controlled", i))
+                problems.append(Problem("taxonomy/survey.yaml", line, col, f"collections.{cname}.controlled", f"no definition {rel} for field {fname!r}"))
+                continue
+            if fname not in fields_cache:
+                hasher.update(fpath.read_bytes())
+                fields_cache[fname] = _load_field(fpath, rel, problems)
+            cf = fields_cache[fname]
+            if cf is not None:
+                controlled.append(cf)
+        id_field = str(c.get("id_field", "id"))
+        collections[str(cname)] = Collection(
+            name=str(cname),
+            label=str(c.get("label", cname)),
+            folder=str(c.get("folder", cname)),
+            id_field=id_field,
+            id_pattern=str(c.get("id_pattern", "^[A-Za-z0-9][A-Za-z0-9_-]*$")),
+            title_field=str(c.get("title_field", "title")),
+            fields=tuple(plain),
+            controlled=tuple(controlled),
+        )
+    idents: dict[str, IdentifierKind] = {}
+    for iname, spec in (d.get("identifiers") or {}).items():
+        spec = spec or {}
+        idents[str(iname)] = IdentifierKind(
+            name=str(iname),
+            label=str(spec.get("label", iname)),
+            normalize=str(spec.get("normalize", "none")),
+            pattern=str(spec.get("pattern", ".+")),
+        )
+    csv_layout: Mapping[str, Any] = {}
+    csv_path = tdir / "csv.yaml"
+    if csv_path.is_file():
+        cdoc = load_yaml_file(csv_path, "taxonomy/csv.yaml")
+        problems.extend(cdoc.problems)
+        if isinstance(cdoc.data, dict):
+            csv_layout = cdoc.data
+            hasher.update(csv_path.read_bytes())
+    if problems:
+        raise TaxonomyError(problems, "the taxonomy is invalid")
+    return Taxonomy(
+        root=root,
+        survey=d.get("survey") or {},
+        na=na,
+        untagged=untagged,
+        files=d.get("files") or {},
+        collections=collections,
+        identifiers=idents,
+        csv_layout=csv_layout,
+        digest=hasher.hexdigest(),
+    )
+
+
+# --- JSON Schema generation -------------------------------------------------------------
+
+_URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
+
+
+def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
+    t = f.type
+    if t in ("string", "text"):
+        return {"type": "string", "minLength": 1 if t == "string" else 0}
+    if t == "integer":
+        return {"type": "integer"}
+    if t == "year":
+        return {"type": "integer", "minimum": 1900, "maximum": 2100}
+    if t == "boolean":
+        return {"type": "boolean"}
+    if t == "date":
+        return {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+    if t == "url":
+        return {"type": "string", "pattern": _URL_PATTERN}
+    if t == "string_list":
+        return {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}
+    if t == "url_list":
+        return {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": _URL_PATTERN}}
+    if t == "identifiers":
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {k: {"type": "string", "pattern": v.pattern} for k, v in tax.identifiers.items()},
+        }
+    if t == "evidence":
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["source"],
+            "properties": {
+                "source": {"type": "string", "minLength": 1},
+                "url": {"type": "string", "pattern": _URL_PATTERN},
+                "reason": {"type": "string", "minLength": 1},
+            },
+        }
+    return {"type": "object"}
+
+
+def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
+    specials: list[str] = []
+    if c.not_applicable:
+        specials.append(tax.na)
+    if not c.required:
+        specials.append(tax.untagged)
+    if c.kind == "single":
+        return {"enum": [*c.ids, *specials]}
+    if c.kind == "multi":
+        items = {"type": "array", "uniqueItems": True, "items": {"enum": list(c.ids)}}
+        return {"anyOf": [items, {"enum": specials}]} if specials else items
+    mode = {"enum": list(c.mode_ids)}
+    detailed = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["how"],
+        "properties": {
+            "how": mode,
+            "evidence": {"type": "string", "pattern": _URL_PATTERN},
+            "reason": {"type": "string", "minLength": 1},
+        },
+    }
+    mapping = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {v: {"anyOf": [mode, detailed]} for v in c.ids},
+    }
+    return {"anyOf": [mapping, {"enum": specials}]} if specials else mapping
+
+
+def record_schema(tax: Taxonomy, collection: str) -> dict[str, Any]:
+    """The JSON Schema (Draft 2020-12) a record of ``collection`` must satisfy."""
+    coll = tax.collection(collection)
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for f in coll.fields:
+        props[f.name] = {**_plain_schema(f, tax), "description": f.description} if f.description else _plain_schema(f, tax)
+        if f.required:
+            required.append(f.name)
+    props[coll.id_field] = {**props.get(coll.id_field, {}), "type": "string", "pattern": coll.id_pattern}
+    for c in coll.controlled:
+        props[c.name] = {**_controlled_schema(c, tax), "description": c.description}
+        if c.required:
+            required.append(c.name)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"survey-tools:{collection}.schema.json",
+        "title": f"{tax.survey.get('short_title', 'survey')}: {coll.label}",
+        "type": "object",
+        "additionalProperties": False,
+        "required": required,
+        "properties": props,
+    }
+
+
+def schema_files(tax: Taxonomy) -> dict[str, str]:
+    """Generated schema files, relative to the survey folder, with their exact text."""
+    out: dict[str, str] = {}
+    for name in tax.collections:
+        text = json.dumps(record_schema(tax, name), indent=2, ensure_ascii=False) + "\n"
+        out[f"taxonomy/schema/{name}.schema.json"] = text
+    return out
