@@ -1,0 +1,222 @@
+"""Reading a survey folder: find the record files, parse and check each, build the corpus.
+
+Parsing dominates the cost (a 100k-record corpus is ~26 s of YAML on one core), so files are
+parsed on every core and the result of each file is cached under ``.survey-cache/``, keyed by
+the file's bytes and the taxonomy's digest: a changed file or taxonomy is always re-read, an
+unchanged one never is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from survey_tools import __version__
+from survey_tools.checks import check_record
+from survey_tools.errors import Problem, UsageError
+from survey_tools.fileio import atomic_write
+from survey_tools.records import Corpus, Record
+from survey_tools.taxonomy import Collection, Taxonomy, load_taxonomy
+from survey_tools.yamlio import parse_yaml_bytes
+
+CACHE_DIR = ".survey-cache"
+_CACHE_FORMAT = 1
+# Below this many files a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 400
+
+# (collection name, relative path) of one file
+FileRef = tuple[str, str]
+# what checking a file yields: data (None when unreadable) and its problems as tuples
+Result = tuple[Any, list[tuple[str, int, int, str, str]]]
+
+
+def _digest(raw: bytes) -> bytes:
+    return hashlib.blake2b(raw, digest_size=16).digest()
+
+
+def discover(tax: Taxonomy, paths: Sequence[Path] | None = None) -> tuple[list[FileRef], list[Problem]]:
+    """Record files of every collection (or only ``paths``), sorted, relative to the root."""
+    root = tax.root
+    refs: list[FileRef] = []
+    problems: list[Problem] = []
+    folders = {c.folder: c for c in tax.collections.values()}
+    if paths:
+        for p in paths:
+            ap = p if p.is_absolute() else Path.cwd() / p
+            try:
+                rel = ap.resolve().relative_to(root.resolve())
+            except ValueError:
+                raise UsageError(f"{p} is not inside the survey folder {root}") from None
+            if ap.is_dir():
+                coll = folders.get(rel.as_posix())
+                if coll is None:
+                    raise UsageError(f"{p} is not a record folder ({', '.join(sorted(folders))})")
+                refs.extend(_list_folder(root, coll, problems))
+                continue
+            if not ap.exists():
+                raise UsageError(f"{p} does not exist")
+            coll = folders.get(rel.parent.as_posix())
+            if coll is None:
+                raise UsageError(f"{p} is not in a record folder ({', '.join(sorted(folders))})")
+            refs.append((coll.name, rel.as_posix()))
+        return sorted(set(refs)), problems
+    for coll in tax.collections.values():
+        refs.extend(_list_folder(root, coll, problems))
+    return refs, problems
+
+
+def _list_folder(root: Path, coll: Collection, problems: list[Problem]) -> list[FileRef]:
+    folder = root / coll.folder
+    if not folder.is_dir():
+        return []
+    out = []
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        name = entry.name
+        if name.startswith("."):
+            continue
+        rel = f"{coll.folder}/{name}"
+        if name.endswith(".yaml") and entry.is_file():
+            out.append((coll.name, rel))
+        elif name.endswith(".yml"):
+            problems.append(Problem(rel, 0, 0, "", "records use the .yaml extension; rename the file"))
+    return out
+
+
+# Worker state: set once per process so that each task carries only file names.
+_TAX: Taxonomy | None = None
+
+
+def _init_worker(tax: Taxonomy) -> None:
+    global _TAX
+    _TAX = tax
+
+
+def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Result:
+    doc = parse_yaml_bytes(raw, rel)
+    problems = list(doc.problems)
+    if not problems:
+        problems = check_record(tax, coll, rel, doc)
+    return doc.data, [(p.file, p.line, p.col, p.field, p.message) for p in problems]
+
+
+def _check_batch(batch: list[tuple[str, str, bytes]]) -> list[Result]:
+    tax = _TAX
+    assert tax is not None
+    return [_check_bytes(tax, tax.collection(c), rel, raw) for c, rel, raw in batch]
+
+
+def _read(root: Path, rel: str) -> bytes | Problem:
+    try:
+        return (root / rel).read_bytes()
+    except OSError as err:
+        return Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}")
+
+
+def _cache_path(root: Path) -> Path:
+    return root / CACHE_DIR / "records.marshal"
+
+
+def _load_cache(root: Path, tax: Taxonomy) -> dict[bytes, Result]:
+    try:
+        raw = _cache_path(root).read_bytes()
+        header, entries = marshal.loads(raw)
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if header != (_CACHE_FORMAT, __version__, tax.digest):
+        return {}
+    return entries if isinstance(entries, dict) else {}
+
+
+def _save_cache(root: Path, tax: Taxonomy, entries: dict[bytes, Result]) -> None:
+    try:
+        atomic_write(_cache_path(root), marshal.dumps(((_CACHE_FORMAT, __version__, tax.digest), entries)))
+    except (OSError, ValueError):
+        pass  # a read-only checkout still validates; it only re-parses next time
+
+
+def cache_enabled() -> bool:
+    return os.environ.get("SURVEY_NO_CACHE", "") in ("", "0")
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def load_corpus(
+    root: Path | str,
+    tax: Taxonomy | None = None,
+    paths: Sequence[Path] | None = None,
+    jobs: int | None = None,
+    use_cache: bool | None = None,
+) -> Corpus:
+    """Parse and check every record file; the corpus keeps the valid-looking records and all problems."""
+    root = Path(root)
+    if tax is None:
+        tax = load_taxonomy(root)
+    refs, problems = discover(tax, paths)
+    use_cache = cache_enabled() if use_cache is None else use_cache
+    cache = _load_cache(root, tax) if use_cache else {}
+    results: dict[str, Result] = {}
+    todo: list[tuple[str, str, bytes]] = []
+    digests: dict[str, bytes] = {}
+    hits = 0
+    for cname, rel in refs:
+        raw = _read(root, rel)
+        if isinstance(raw, Problem):
+            problems.append(raw)
+            continue
+        # The cache key includes the path: problems name their file.
+        d = _digest(rel.encode() + b"\0" + raw)
+        digests[rel] = d
+        hit = cache.get(d)
+        if hit is not None:
+            results[rel] = hit
+            hits += 1
+        else:
+            todo.append((cname, rel, raw))
+    jobs = jobs or default_jobs()
+    if len(todo) >= PARALLEL_THRESHOLD and jobs > 1:
+        size = max(50, len(todo) // (jobs * 8))
+        batches = [todo[i : i + size] for i in range(0, len(todo), size)]
+        ctx = get_context("fork") if hasattr(os, "fork") else get_context()
+        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(tax,)) as pool:
+            for batch, out in zip(batches, pool.map(_check_batch, batches), strict=True):
+                for (_, rel, _), res in zip(batch, out, strict=True):
+                    results[rel] = res
+    else:
+        for cname, rel, raw in todo:
+            results[rel] = _check_bytes(tax, tax.collection(cname), rel, raw)
+    if use_cache:
+        current = {digests[rel]: results[rel] for rel in digests if rel in results}
+        # A full run prunes entries of files that changed or went away; a partial run keeps them.
+        entries = current if paths is None else {**cache, **current}
+        if todo or len(entries) != len(cache):
+            _save_cache(root, tax, entries)
+    by_coll: dict[str, list[Record]] = {name: [] for name in tax.collections}
+    for cname, rel in refs:
+        res = results.get(rel)
+        if res is None:
+            continue
+        data, probs = res
+        problems.extend(Problem(*p) for p in probs)
+        if isinstance(data, dict):
+            stem = rel.rsplit("/", 1)[-1][: -len(".yaml")]
+            by_coll[cname].append(Record(cname, stem, rel, data))
+    return Corpus(
+        taxonomy=tax,
+        records={k: tuple(sorted(v, key=lambda r: r.id)) for k, v in by_coll.items()},
+        problems=tuple(problems),
+        files=len(refs),
+        cache_hits=hits,
+    )
+
+
+def iter_records(corpus: Corpus, collections: Iterable[str] | None = None) -> Iterable[Record]:
+    for name in collections or corpus.records:
+        yield from corpus.of(name)

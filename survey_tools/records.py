@@ -1,0 +1,58 @@
+"""Validated records and the corpus they form."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from survey_tools.errors import Problem
+from survey_tools.taxonomy import Taxonomy
+
+
+@dataclass(frozen=True)
+class Record:
+    """One YAML file of a collection, as read. ``data`` is never mutated by the toolkit."""
+
+    collection: str
+    id: str
+    path: str  # relative to the survey folder, with forward slashes
+    data: Mapping[str, Any]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.data.get(name, default)
+
+    @property
+    def title(self) -> str:
+        return str(self.data.get("title", ""))
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Every record of every collection, plus the problems found while reading them."""
+
+    taxonomy: Taxonomy
+    records: Mapping[str, tuple[Record, ...]]  # collection name -> records sorted by id
+    problems: tuple[Problem, ...] = ()
+    files: int = 0
+    cache_hits: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def of(self, collection: str) -> tuple[Record, ...]:
+        return self.records.get(collection, ())
+
+    @property
+    def retained(self) -> tuple[Record, ...]:
+        return self.of(self.taxonomy.retained.name)
+
+    @property
+    def excluded(self) -> tuple[Record, ...]:
+        ex = self.taxonomy.excluded
+        return self.of(ex.name) if ex else ()
+
+    def __iter__(self) -> Iterator[Record]:
+        for recs in self.records.values():
+            yield from recs
+
+    def by_id(self, collection: str) -> dict[str, Record]:
+        return {r.id: r for r in self.of(collection)}
