@@ -104,7 +104,9 @@ class _Explainer:
         self.rel = rel
         self.plain = {f.name: f for f in coll.fields}
 
-    def problem(self, path: Sequence[Any], message: str, key: bool = False, field: str | None = None) -> Problem:
+    def problem(
+        self, path: Sequence[Any], message: str, key: bool = False, field: str | None = None
+    ) -> Problem:
         line, col = self.doc.position(tuple(path), key=key)
         return Problem(self.rel, line, col, field if field is not None else _dotted(path), message)
 
@@ -118,12 +120,20 @@ class _Explainer:
         if v == "anyOf":
             return self.any_of(err)
         if v == "required":
-            missing = [m for m in err.validator_value if not isinstance(err.instance, dict) or m not in err.instance]
+            missing = [
+                m
+                for m in err.validator_value
+                if not isinstance(err.instance, dict) or m not in err.instance
+            ]
             out = []
             for m in missing:
                 field = _dotted([*path, m])
                 cf = self.coll.controlled_field(m) if not path else None
-                extra = f" (one of: {', '.join(cf.ids)}{', ' + self.tax.na if cf.not_applicable else ''})" if cf else ""
+                extra = (
+                    f" (one of: {', '.join(cf.ids)}{', ' + self.tax.na if cf.not_applicable else ''})"
+                    if cf
+                    else ""
+                )
                 out.append(self.problem(path, f"required field is missing{extra}", field=field))
             return out
         if v == "additionalProperties":
@@ -143,7 +153,12 @@ class _Explainer:
             cf = self.controlled(path)
             choices = [str(c) for c in err.validator_value]
             if inst == self.tax.untagged and cf is not None:
-                return [self.problem(path, f"not yet tagged (choose one of: {', '.join(cf.ids)}{', ' + self.tax.na if cf.not_applicable else ''})")]
+                return [
+                    self.problem(
+                        path,
+                        f"not yet tagged (choose one of: {', '.join(cf.ids)}{', ' + self.tax.na if cf.not_applicable else ''})",
+                    )
+                ]
             if cf is not None and cf.kind == "mapping" and len(path) >= 2:
                 noun = f"{cf.noun} mode"
                 choices = list(cf.mode_ids)
@@ -155,11 +170,20 @@ class _Explainer:
             return [self.problem(path, f"{inst!r} is not {article} {noun}{_hint(inst, choices)}")]
         if v == "type":
             want = err.validator_value
-            want_s = _TYPE_NAMES.get(want, want) if isinstance(want, str) else " or ".join(_TYPE_NAMES.get(w, w) for w in want)
+            want_s = (
+                _TYPE_NAMES.get(want, want)
+                if isinstance(want, str)
+                else " or ".join(_TYPE_NAMES.get(w, w) for w in want)
+            )
             return [self.problem(path, f"expected {want_s}, got {_describe_type(inst)}")]
         if v == "pattern":
             return [self.problem(path, self.pattern_message(path, inst))]
-        if v in ("minimum", "maximum") and path and self.plain.get(str(path[0])) and self.plain[str(path[0])].type == "year":
+        if (
+            v in ("minimum", "maximum")
+            and path
+            and self.plain.get(str(path[0]))
+            and self.plain[str(path[0])].type == "year"
+        ):
             return [self.problem(path, f"year {inst} is not plausible (1900-2100)")]
         if v in ("minItems", "minLength"):
             return [self.problem(path, "must not be empty")]
@@ -170,7 +194,9 @@ class _Explainer:
     def pattern_message(self, path: Sequence[Any], inst: object) -> str:
         name = str(path[0]) if path else ""
         if name == self.coll.id_field:
-            return f"{inst!r} is not a valid {self.coll.id_field} (must match {self.coll.id_pattern})"
+            return (
+                f"{inst!r} is not a valid {self.coll.id_field} (must match {self.coll.id_pattern})"
+            )
         pf = self.plain.get(name)
         if pf is not None and pf.type in ("url", "url_list"):
             return f"{inst!r} is not a well-formed http(s) URL"
@@ -187,7 +213,9 @@ class _Explainer:
             return f"{inst!r} is not a valid {label}{hint}"
         if len(path) > 2 and path[-1] == "evidence":
             return f"{inst!r} is not a well-formed http(s) URL"
-        return f"{inst!r} does not match {self.coll.id_pattern if not pf else 'the expected format'}"
+        return (
+            f"{inst!r} does not match {self.coll.id_pattern if not pf else 'the expected format'}"
+        )
 
     def any_of(self, err: Any) -> list[Problem]:
         # The branches are "a well-formed value" and "one of the sentinels". Explain the branch
@@ -198,7 +226,9 @@ class _Explainer:
         if isinstance(inst, str) and cf is not None and len(path) == 1:
             if inst == self.tax.untagged:
                 return [self.problem(path, f"not yet tagged (choose {self.expected(cf)})")]
-            return [self.problem(path, f"{inst!r} is not allowed here (expected {self.expected(cf)})")]
+            return [
+                self.problem(path, f"{inst!r} is not allowed here (expected {self.expected(cf)})")
+            ]
         by_branch: dict[int, list[Any]] = {}
         for sub in err.context or []:
             by_branch.setdefault(sub.schema_path[0], []).append(sub)
@@ -210,9 +240,15 @@ class _Explainer:
             break
         if best is None:
             if cf is not None and len(path) == 2 and cf.kind == "mapping":
-                return [self.problem(path, f"{inst!r} is not a {cf.noun} mode{_hint(inst, cf.mode_ids)}")]
+                return [
+                    self.problem(
+                        path, f"{inst!r} is not a {cf.noun} mode{_hint(inst, cf.mode_ids)}"
+                    )
+                ]
             if cf is not None:
-                return [self.problem(path, f"expected {self.expected(cf)}, got {_describe_type(inst)}")]
+                return [
+                    self.problem(path, f"expected {self.expected(cf)}, got {_describe_type(inst)}")
+                ]
             return [self.problem(path, err.message)]
         out: list[Problem] = []
         for s in best:
@@ -241,17 +277,31 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     """Every problem in one parsed record file (schema, id, internal consistency)."""
     data = doc.data
     if not isinstance(data, dict):
-        return [Problem(rel, 1, 1, "", f"a record must be a mapping of fields, got {_describe_type(data)}")]
+        return [
+            Problem(
+                rel, 1, 1, "", f"a record must be a mapping of fields, got {_describe_type(data)}"
+            )
+        ]
     problems: list[Problem] = []
     stem = PurePosixPath(rel).stem
     ident = data.get(coll.id_field)
     if not re.match(coll.id_pattern, stem):
         problems.append(
-            Problem(rel, 1, 1, coll.id_field, f"file name {stem!r} is not a valid {coll.id_field} (must match {coll.id_pattern})")
+            Problem(
+                rel,
+                1,
+                1,
+                coll.id_field,
+                f"file name {stem!r} is not a valid {coll.id_field} (must match {coll.id_pattern})",
+            )
         )
     elif isinstance(ident, str) and ident != stem:
         line, col = doc.position((coll.id_field,))
-        problems.append(Problem(rel, line, col, coll.id_field, f"{ident!r} does not match the file name {stem!r}"))
+        problems.append(
+            Problem(
+                rel, line, col, coll.id_field, f"{ident!r} does not match the file name {stem!r}"
+            )
+        )
 
     vals = _validators(tax, coll.name)
     if not vals.fast.is_valid(data):
@@ -279,7 +329,13 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
         if ay is not None and not (ay <= year <= ay + ARXIV_YEAR_SLACK):
             line, col = doc.position(("year",))
             problems.append(
-                Problem(rel, line, col, "year", f"{year} does not fit arXiv id {a} (issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})")
+                Problem(
+                    rel,
+                    line,
+                    col,
+                    "year",
+                    f"{year} does not fit arXiv id {a} (issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})",
+                )
             )
     return _dedupe(problems)
 

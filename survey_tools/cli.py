@@ -14,7 +14,14 @@ from typing import Any
 
 import click
 
-from survey_tools.errors import EXIT_INVALID, EXIT_OK, EXIT_USAGE, InvalidInput, Problem, SurveyError
+from survey_tools.errors import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    InvalidInput,
+    Problem,
+    SurveyError,
+)
 
 
 @dataclass(frozen=True)
@@ -88,7 +95,9 @@ def _output_format(default: str = "text") -> Any:
 )
 @_output_format()
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[Path, ...], require: tuple[str, ...], fmt: str) -> None:
+def validate(
+    ctx: click.Context, paths: tuple[Path, ...], require: tuple[str, ...], fmt: str
+) -> None:
     """Check records against the taxonomy and each other (default: the whole corpus).
 
     Prints one line per problem as FILE:LINE:COL: FIELD: MESSAGE and exits 0 when clean,
@@ -121,11 +130,24 @@ def import_() -> None:
 @import_.command(name="csv")
 @click.argument("papers_csv", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("excluded_csv", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--bib", type=click.Path(dir_okay=False, path_type=Path), help="BibTeX file to take full author lists and DOIs from.")
-@click.option("--overwrite", is_flag=True, help="Replace records that already exist (default: keep them).")
+@click.option(
+    "--bib",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="BibTeX file to take full author lists and DOIs from.",
+)
+@click.option(
+    "--overwrite", is_flag=True, help="Replace records that already exist (default: keep them)."
+)
 @click.option("--dry-run", is_flag=True, help="Check and report, write nothing.")
 @click.pass_context
-def import_csv(ctx: click.Context, papers_csv: Path, excluded_csv: Path | None, bib: Path | None, overwrite: bool, dry_run: bool) -> None:
+def import_csv(
+    ctx: click.Context,
+    papers_csv: Path,
+    excluded_csv: Path | None,
+    bib: Path | None,
+    overwrite: bool,
+    dry_run: bool,
+) -> None:
     """Build records from CSV files in the survey's layout (taxonomy/csv.yaml).
 
     Every row is checked before anything is written: one bad row writes nothing.
@@ -145,7 +167,10 @@ def import_csv(ctx: click.Context, papers_csv: Path, excluded_csv: Path | None, 
         fail(err)
         return
     written = len(plan.files) - len(plan.skipped)
-    click.echo(f"wrote {written} records" + (f", kept {len(plan.skipped)} existing (use --overwrite)" if plan.skipped else ""))
+    click.echo(
+        f"wrote {written} records"
+        + (f", kept {len(plan.skipped)} existing (use --overwrite)" if plan.skipped else "")
+    )
 
 
 @cli.group(name="export")
@@ -214,4 +239,13 @@ from survey_tools.traces.cli import trace  # noqa: E402
 
 cli.add_command(trace)
 
-__all__ = ["cli", "main", "Context", "fail", "echo_json", "emit_problems", "EXIT_INVALID", "EXIT_USAGE"]
+__all__ = [
+    "cli",
+    "main",
+    "Context",
+    "fail",
+    "echo_json",
+    "emit_problems",
+    "EXIT_INVALID",
+    "EXIT_USAGE",
+]

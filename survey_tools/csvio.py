@@ -102,13 +102,23 @@ def read_csv(path: Path, expected: Sequence[str], label: str) -> CsvRows:
     except OSError as err:
         raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
     if len(raw) > MAX_CSV_BYTES:
-        out.problems.append(Problem(label, 1, 0, "", f"file is {len(raw):,} bytes; the limit is {MAX_CSV_BYTES:,}"))
+        out.problems.append(
+            Problem(label, 1, 0, "", f"file is {len(raw):,} bytes; the limit is {MAX_CSV_BYTES:,}")
+        )
         return out
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        out.problems.append(Problem(label, line, 0, "", f"not valid UTF-8 (byte 0x{raw[err.start:err.start + 1].hex()})"))
+        out.problems.append(
+            Problem(
+                label,
+                line,
+                0,
+                "",
+                f"not valid UTF-8 (byte 0x{raw[err.start : err.start + 1].hex()})",
+            )
+        )
         return out
     if "\x00" in text:
         out.problems.append(Problem(label, 1, 0, "", "contains NUL bytes; not a text CSV file"))
@@ -142,7 +152,11 @@ def read_csv(path: Path, expected: Sequence[str], label: str) -> CsvRows:
             break
         if row and any(cell.strip() for cell in row):
             if len(row) != len(header):
-                out.problems.append(Problem(label, line, 0, "", f"row has {len(row)} columns, expected {len(header)}"))
+                out.problems.append(
+                    Problem(
+                        label, line, 0, "", f"row has {len(row)} columns, expected {len(header)}"
+                    )
+                )
             else:
                 out.rows.append((line, dict(zip(header, row, strict=True))))
         line = reader.line_num + 1
@@ -180,11 +194,21 @@ def read_bib(path: Path) -> list[BibEntry]:
     if lib.failed_blocks:
         first = lib.failed_blocks[0]
         raise InvalidInput(
-            [Problem(str(path), getattr(first, "start_line", 0) + 1, 0, "", f"unparsable BibTeX block ({len(lib.failed_blocks)} in all)")],
+            [
+                Problem(
+                    str(path),
+                    getattr(first, "start_line", 0) + 1,
+                    0,
+                    "",
+                    f"unparsable BibTeX block ({len(lib.failed_blocks)} in all)",
+                )
+            ],
             "the BibTeX file has errors",
         )
     return [
-        BibEntry(e.key, e.entry_type.lower(), {k.lower(): str(v.value) for k, v in e.fields_dict.items()})
+        BibEntry(
+            e.key, e.entry_type.lower(), {k.lower(): str(v.value) for k, v in e.fields_dict.items()}
+        )
         for e in lib.entries
     ]
 
@@ -193,7 +217,11 @@ def _bib_index(entries: list[BibEntry]) -> dict[str, BibEntry]:
     """Entries by every handle a CSV row can match them on: arXiv id, URL, normalised title."""
     index: dict[str, BibEntry] = {}
     for e in entries:
-        for text in (e.fields.get("journal", ""), e.fields.get("eprint", ""), e.fields.get("url", "")):
+        for text in (
+            e.fields.get("journal", ""),
+            e.fields.get("eprint", ""),
+            e.fields.get("url", ""),
+        ):
             a = normalize_arxiv(text.split()[-1]) if text.strip() else None
             if a:
                 index.setdefault(f"arxiv:{a}", e)
@@ -232,7 +260,9 @@ def _coerce(coll: Collection, name: str, value: str, lay: Layout) -> Any:
     return value
 
 
-def _row_to_record(tax: Taxonomy, coll: Collection, lay: Layout, row: Mapping[str, str]) -> dict[str, Any]:
+def _row_to_record(
+    tax: Taxonomy, coll: Collection, lay: Layout, row: Mapping[str, str]
+) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for col in lay.columns:
         cell = row.get(col.column, "").strip()
@@ -242,7 +272,9 @@ def _row_to_record(tax: Taxonomy, coll: Collection, lay: Layout, row: Mapping[st
             continue
         if col.split:
             if cell and cell != lay.na:
-                values[col.field] = [p.strip() for p in cell.split(lay.separator.strip()) if p.strip()]
+                values[col.field] = [
+                    p.strip() for p in cell.split(lay.separator.strip()) if p.strip()
+                ]
             continue
         if cell == "" and coll.controlled_field(col.field) is None:
             continue  # an empty optional column: leave the field out
@@ -284,10 +316,15 @@ def _enrich_identifiers(tax: Taxonomy, record: dict[str, Any]) -> None:
 
 def _insert_after(record: dict[str, Any], name: str, value: Any, tax: Taxonomy) -> None:
     # Keep the taxonomy's field order when adding a field to an existing record.
-    coll = next((c for c in tax.collections.values() if name in c.field_names() and c.id_field in record), tax.retained)
+    coll = next(
+        (c for c in tax.collections.values() if name in c.field_names() and c.id_field in record),
+        tax.retained,
+    )
     order = coll.field_names()
     record[name] = value
-    items = sorted(record.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
+    items = sorted(
+        record.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)
+    )
     record.clear()
     record.update(items)
 
@@ -327,7 +364,13 @@ def plan_import(
             rid = record.get(coll.id_field)
             if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
                 problems.append(
-                    Problem(label, line, 0, coll.id_field, f"{rid!r} is not a valid {coll.id_field} (must match {coll.id_pattern})")
+                    Problem(
+                        label,
+                        line,
+                        0,
+                        coll.id_field,
+                        f"{rid!r} is not a valid {coll.id_field} (must match {coll.id_pattern})",
+                    )
                 )
                 continue
             rel = f"{coll.folder}/{rid}.yaml"

@@ -8,6 +8,7 @@ unchanged one never is.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -40,7 +41,9 @@ def _digest(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
 
 
-def discover(tax: Taxonomy, paths: Sequence[Path] | None = None) -> tuple[list[FileRef], list[Problem]]:
+def discover(
+    tax: Taxonomy, paths: Sequence[Path] | None = None
+) -> tuple[list[FileRef], list[Problem]]:
     """Record files of every collection (or only ``paths``), sorted, relative to the root."""
     root = tax.root
     refs: list[FileRef] = []
@@ -84,7 +87,9 @@ def _list_folder(root: Path, coll: Collection, problems: list[Problem]) -> list[
         if name.endswith(".yaml") and entry.is_file():
             out.append((coll.name, rel))
         elif name.endswith(".yml"):
-            problems.append(Problem(rel, 0, 0, "", "records use the .yaml extension; rename the file"))
+            problems.append(
+                Problem(rel, 0, 0, "", "records use the .yaml extension; rename the file")
+            )
     return out
 
 
@@ -134,10 +139,11 @@ def _load_cache(root: Path, tax: Taxonomy) -> dict[bytes, Result]:
 
 
 def _save_cache(root: Path, tax: Taxonomy, entries: dict[bytes, Result]) -> None:
-    try:
-        atomic_write(_cache_path(root), marshal.dumps(((_CACHE_FORMAT, __version__, tax.digest), entries)))
-    except (OSError, ValueError):
-        pass  # a read-only checkout still validates; it only re-parses next time
+    # A read-only checkout still validates; it only re-parses next time.
+    with contextlib.suppress(OSError, ValueError):
+        atomic_write(
+            _cache_path(root), marshal.dumps(((_CACHE_FORMAT, __version__, tax.digest), entries))
+        )
 
 
 def cache_enabled() -> bool:
@@ -185,7 +191,9 @@ def load_corpus(
         size = max(50, len(todo) // (jobs * 8))
         batches = [todo[i : i + size] for i in range(0, len(todo), size)]
         ctx = get_context("fork") if hasattr(os, "fork") else get_context()
-        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(tax,)) as pool:
+        with ProcessPoolExecutor(
+            jobs, mp_context=ctx, initializer=_init_worker, initargs=(tax,)
+        ) as pool:
             for batch, out in zip(batches, pool.map(_check_batch, batches), strict=True):
                 for (_, rel, _), res in zip(batch, out, strict=True):
                     results[rel] = res
@@ -200,10 +208,10 @@ def load_corpus(
             _save_cache(root, tax, entries)
     by_coll: dict[str, list[Record]] = {name: [] for name in tax.collections}
     for cname, rel in refs:
-        res = results.get(rel)
-        if res is None:
+        found = results.get(rel)
+        if found is None:
             continue
-        data, probs = res
+        data, probs = found
         problems.extend(Problem(*p) for p in probs)
         if isinstance(data, dict):
             stem = rel.rsplit("/", 1)[-1][: -len(".yaml")]

@@ -184,7 +184,14 @@ class TaxonomyError(InvalidInput):
     pass
 
 
-def _req(data: Mapping[str, Any], key: str, where: str, problems: list[Problem], doc: YamlDocument, path: tuple[Any, ...]) -> Any:
+def _req(
+    data: Mapping[str, Any],
+    key: str,
+    where: str,
+    problems: list[Problem],
+    doc: YamlDocument,
+    path: tuple[Any, ...],
+) -> Any:
     if key not in data:
         line, col = doc.position(path)
         problems.append(Problem(where, line, col, key, "required key is missing"))
@@ -192,10 +199,16 @@ def _req(data: Mapping[str, Any], key: str, where: str, problems: list[Problem],
     return data[key]
 
 
-def _values(raw: Any, where: str, doc: YamlDocument, path: tuple[Any, ...], problems: list[Problem]) -> tuple[Value, ...]:
+def _values(
+    raw: Any, where: str, doc: YamlDocument, path: tuple[Any, ...], problems: list[Problem]
+) -> tuple[Value, ...]:
     if not isinstance(raw, list) or not raw:
         line, col = doc.position(path)
-        problems.append(Problem(where, line, col, ".".join(map(str, path)), "must be a non-empty list of values"))
+        problems.append(
+            Problem(
+                where, line, col, ".".join(map(str, path)), "must be a non-empty list of values"
+            )
+        )
         return ()
     out: list[Value] = []
     seen: set[str] = set()
@@ -203,17 +216,29 @@ def _values(raw: Any, where: str, doc: YamlDocument, path: tuple[Any, ...], prob
         p = (*path, i)
         line, col = doc.position(p)
         if not isinstance(v, dict) or "id" not in v:
-            problems.append(Problem(where, line, col, ".".join(map(str, p)), "a value needs at least an id"))
+            problems.append(
+                Problem(where, line, col, ".".join(map(str, p)), "a value needs at least an id")
+            )
             continue
         vid = str(v["id"])
         if vid in seen:
-            problems.append(Problem(where, line, col, ".".join(map(str, p)), f"duplicate value id {vid!r}"))
+            problems.append(
+                Problem(where, line, col, ".".join(map(str, p)), f"duplicate value id {vid!r}")
+            )
         seen.add(vid)
         for k in ("label", "description"):
             if not isinstance(v.get(k, ""), str) or (k == "label" and not v.get(k)):
-                problems.append(Problem(where, line, col, ".".join(map(str, (*p, k))), "must be a non-empty string"))
+                problems.append(
+                    Problem(
+                        where, line, col, ".".join(map(str, (*p, k))), "must be a non-empty string"
+                    )
+                )
         members = v.get("members", [])
-        extra = {k: x for k, x in v.items() if k not in {"id", "label", "description", "order", "name", "members"}}
+        extra = {
+            k: x
+            for k, x in v.items()
+            if k not in {"id", "label", "description", "order", "name", "members"}
+        }
         out.append(
             Value(
                 id=vid,
@@ -242,7 +267,9 @@ def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledFiel
     kind = d.get("kind", "single")
     if kind not in KINDS:
         line, col = doc.position(("kind",))
-        problems.append(Problem(rel, line, col, "kind", f"{kind!r} is not one of {', '.join(KINDS)}"))
+        problems.append(
+            Problem(rel, line, col, "kind", f"{kind!r} is not one of {', '.join(KINDS)}")
+        )
     values = _values(d.get("values"), rel, doc, ("values",), problems)
     modes = _values(d.get("modes"), rel, doc, ("modes",), problems) if kind == "mapping" else ()
     group = None
@@ -254,23 +281,27 @@ def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledFiel
             for m in gv.members:
                 if m not in ids:
                     line, col = doc.position(("groups", "values", i, "members"))
-                    problems.append(Problem(rel, line, col, "groups", f"member {m!r} is not a value of {name}"))
+                    problems.append(
+                        Problem(rel, line, col, "groups", f"member {m!r} is not a value of {name}")
+                    )
         group = Group(
             name=str(g.get("name", f"{name}_group")),
             label=str(g.get("label", "")),
-            noun=str(g.get("noun", g.get("label", ""))).lower(),
+            noun=str(g.get("noun") or str(g.get("label", "")).lower()),
             values=gvalues,
         )
     if len(problems) > before:
         return None
     if path.stem != name:
-        problems.append(Problem(rel, 1, 1, "name", f"{name!r} does not match the file name {path.stem!r}"))
+        problems.append(
+            Problem(rel, 1, 1, "name", f"{name!r} does not match the file name {path.stem!r}")
+        )
         return None
     return ControlledField(
         name=str(name),
         collection=str(d.get("collection", "")),
         label=str(d.get("label", name)),
-        noun=str(d.get("noun", d.get("label", name))).lower(),
+        noun=str(d.get("noun") or str(d.get("label", name)).lower()),
         description=str(d.get("description", "")),
         required=bool(d.get("required", False)),
         kind=str(kind),
@@ -309,13 +340,25 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
     raw_colls = d.get("collections")
     if not isinstance(raw_colls, dict) or not raw_colls:
         line, col = doc.position(("collections",))
-        problems.append(Problem("taxonomy/survey.yaml", line, col, "collections", "at least one collection is required"))
+        problems.append(
+            Problem(
+                "taxonomy/survey.yaml",
+                line,
+                col,
+                "collections",
+                "at least one collection is required",
+            )
+        )
         raw_colls = {}
     for cname, c in raw_colls.items():
         cpath = ("collections", cname)
         if not isinstance(c, dict):
             line, col = doc.position(cpath)
-            problems.append(Problem("taxonomy/survey.yaml", line, col, f"collections.{cname}", "must be a mapping"))
+            problems.append(
+                Problem(
+                    "taxonomy/survey.yaml", line, col, f"collections.{cname}", "must be a mapping"
+                )
+            )
             continue
         plain: list[PlainField] = []
         for fname, spec in (c.get("fields") or {}).items():
@@ -324,7 +367,13 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             if ftype not in PLAIN_TYPES:
                 line, col = doc.position((*cpath, "fields", fname, "type"))
                 problems.append(
-                    Problem("taxonomy/survey.yaml", line, col, f"collections.{cname}.fields.{fname}.type", f"{ftype!r} is not one of {', '.join(PLAIN_TYPES)}")
+                    Problem(
+                        "taxonomy/survey.yaml",
+                        line,
+                        col,
+                        f"collections.{cname}.fields.{fname}.type",
+                        f"{ftype!r} is not one of {', '.join(PLAIN_TYPES)}",
+                    )
                 )
                 continue
             plain.append(
@@ -342,7 +391,15 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             rel = f"taxonomy/fields/{fname}.yaml"
             if not fpath.is_file():
                 line, col = doc.position((*cpath, "controlled", i))
-                problems.append(Problem("taxonomy/survey.yaml", line, col, f"collections.{cname}.controlled", f"no definition {rel} for field {fname!r}"))
+                problems.append(
+                    Problem(
+                        "taxonomy/survey.yaml",
+                        line,
+                        col,
+                        f"collections.{cname}.controlled",
+                        f"no definition {rel} for field {fname!r}",
+                    )
+                )
                 continue
             if fname not in fields_cache:
                 hasher.update(fpath.read_bytes())
@@ -415,12 +472,18 @@ def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
     if t == "string_list":
         return {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}
     if t == "url_list":
-        return {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": _URL_PATTERN}}
+        return {
+            "type": "array",
+            "minItems": 1,
+            "items": {"type": "string", "pattern": _URL_PATTERN},
+        }
     if t == "identifiers":
         return {
             "type": "object",
             "additionalProperties": False,
-            "properties": {k: {"type": "string", "pattern": v.pattern} for k, v in tax.identifiers.items()},
+            "properties": {
+                k: {"type": "string", "pattern": v.pattern} for k, v in tax.identifiers.items()
+            },
         }
     if t == "evidence":
         return {
@@ -472,10 +535,18 @@ def record_schema(tax: Taxonomy, collection: str) -> dict[str, Any]:
     props: dict[str, Any] = {}
     required: list[str] = []
     for f in coll.fields:
-        props[f.name] = {**_plain_schema(f, tax), "description": f.description} if f.description else _plain_schema(f, tax)
+        props[f.name] = (
+            {**_plain_schema(f, tax), "description": f.description}
+            if f.description
+            else _plain_schema(f, tax)
+        )
         if f.required:
             required.append(f.name)
-    props[coll.id_field] = {**props.get(coll.id_field, {}), "type": "string", "pattern": coll.id_pattern}
+    props[coll.id_field] = {
+        **props.get(coll.id_field, {}),
+        "type": "string",
+        "pattern": coll.id_pattern,
+    }
     for c in coll.controlled:
         props[c.name] = {**_controlled_schema(c, tax), "description": c.description}
         if c.required:

@@ -57,7 +57,9 @@ def cross_check(corpus: Corpus) -> list[Problem]:
         if rec.title:
             titles[normalize_title(rec.title)].append(rec)
 
-    def report(rec: Record, path: tuple[str, ...], field: str, others: list[Record], what: str) -> None:
+    def report(
+        rec: Record, path: tuple[str, ...], field: str, others: list[Record], what: str
+    ) -> None:
         line, col = _where(tax, rec, path)
         names = ", ".join(o.path for o in others)
         crossing = {o.collection for o in others} | {rec.collection}
@@ -92,12 +94,18 @@ def require_fields(corpus: Corpus, fields: Sequence[str]) -> list[Problem]:
         cf = tax.find_field(name)
         if cf is None:
             known = [c.name for coll in tax.collections.values() for c in coll.controlled]
-            raise UsageError(f"--require {name}: no such controlled field (known: {', '.join(known)})")
+            raise UsageError(
+                f"--require {name}: no such controlled field (known: {', '.join(known)})"
+            )
         for rec in corpus.of(cf.collection or tax.retained.name):
             value = rec.get(name)
             if value is None or value == tax.untagged:
                 line, col = _where(tax, rec, (name,))
-                problems.append(Problem(rec.path, line, col, name, f"not yet tagged (required by --require {name})"))
+                problems.append(
+                    Problem(
+                        rec.path, line, col, name, f"not yet tagged (required by --require {name})"
+                    )
+                )
     return problems
 
 
@@ -118,7 +126,9 @@ def validate_corpus(
     return report_for(corpus, paths, require)
 
 
-def report_for(corpus: Corpus, paths: Sequence[Path] | None = None, require: Sequence[str] = ()) -> Report:
+def report_for(
+    corpus: Corpus, paths: Sequence[Path] | None = None, require: Sequence[str] = ()
+) -> Report:
     tax = corpus.taxonomy
     report = Report(checked=corpus.files)
     report.extend(corpus.problems)

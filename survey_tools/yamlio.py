@@ -79,7 +79,9 @@ def _scalar(loader: Any, event: yaml.ScalarEvent) -> Any:
     if tag is None or tag == "!":
         tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
     if tag not in _SCALAR_TAGS:
-        raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed (only plain YAML values are)")
+        raise _Refused(
+            event.start_mark, f"the tag {tag!r} is not allowed (only plain YAML values are)"
+        )
     value = event.value
     if tag == _TAG + "str" or tag == _TAG + "timestamp":
         # Dates stay strings: records compare and print them as written.
@@ -159,7 +161,9 @@ def _build(loader: Any, doc: YamlDocument) -> Any:
                 frame = stack[-1]
                 if key in frame[0]:
                     first = doc.keys.get((*frame[1], key), (0, 0))[0]
-                    raise _Refused(event.start_mark, f"duplicate key {key!r} (first defined on line {first})")
+                    raise _Refused(
+                        event.start_mark, f"duplicate key {key!r} (first defined on line {first})"
+                    )
                 doc.keys[(*frame[1], key)] = _pos(event.start_mark)
                 frame[2] = key
                 continue
@@ -171,7 +175,10 @@ def _build(loader: Any, doc: YamlDocument) -> Any:
             is_map = isinstance(event, yaml.MappingStartEvent)
             expected = _TAG + ("map" if is_map else "seq")
             if event.tag not in (None, "!", expected):
-                raise _Refused(event.start_mark, f"the tag {event.tag!r} is not allowed")
+                raise _Refused(
+                    event.start_mark,
+                    f"the tag {event.tag!r} is not allowed (only plain YAML values are)",
+                )
             if len(stack) >= MAX_DEPTH:
                 raise _Refused(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
             container: Any = {} if is_map else []
@@ -218,10 +225,16 @@ def parse_yaml(text: str, rel: str) -> YamlDocument:
         data = _build(loader, doc)
         loader.get_event()  # document end
         if not loader.check_event(yaml.StreamEndEvent):
-            mark = loader.peek_event().start_mark
-            line, col = _pos(mark)
+            nxt = loader.peek_event()
+            line, col = _pos(nxt.start_mark) if nxt is not None else (1, 1)
             doc.problems.append(
-                Problem(rel, line, col, "", "more than one YAML document in the file (one record per file)")
+                Problem(
+                    rel,
+                    line,
+                    col,
+                    "",
+                    "more than one YAML document in the file (one record per file)",
+                )
             )
             return doc
         doc.data = data
@@ -248,7 +261,9 @@ def parse_yaml(text: str, rel: str) -> YamlDocument:
 def parse_yaml_bytes(raw: bytes, rel: str) -> YamlDocument:
     if len(raw) > MAX_FILE_BYTES:
         doc = YamlDocument(rel)
-        doc.problems.append(Problem(rel, 1, 1, "", f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}"))
+        doc.problems.append(
+            Problem(rel, 1, 1, "", f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}")
+        )
         return doc
     text, problem = _decode(raw, rel)
     if problem is not None or text is None:
@@ -263,7 +278,9 @@ def load_yaml_file(path: Path, rel: str) -> YamlDocument:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             doc = YamlDocument(rel)
-            doc.problems.append(Problem(rel, 1, 1, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"))
+            doc.problems.append(
+                Problem(rel, 1, 1, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+            )
             return doc
         raw = path.read_bytes()
     except OSError as err:
@@ -276,11 +293,11 @@ def load_yaml_file(path: Path, rel: str) -> YamlDocument:
 # --- writing ---------------------------------------------------------------------------
 
 
-class _LiteralDumper(_Dumper):  # type: ignore[misc,valid-type]
+class _LiteralDumper(_Dumper):
     pass
 
 
-def _str_representer(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+def _str_representer(dumper: Any, data: str) -> yaml.ScalarNode:
     style = "|" if "\n" in data else None
     return dumper.represent_scalar(_TAG + "str", data, style=style)
 

@@ -1,0 +1,48 @@
+"""Shared fixtures: the repository root, the shared data folder, and throw-away survey folders."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "data"
+ARTIFACT = SHARED / "survey-artifact"
+
+# Tests must not leave a parse cache behind in the repository's folders.
+os.environ.setdefault("SURVEY_NO_CACHE", "1")
+
+
+@pytest.fixture
+def repo() -> Path:
+    return REPO
+
+
+@pytest.fixture
+def artifact() -> Path:
+    if not ARTIFACT.is_dir():
+        pytest.skip(f"the survey artifact is not at {ARTIFACT} (../shared beside the repo)")
+    return ARTIFACT
+
+
+@pytest.fixture
+def survey_dir(tmp_path: Path) -> Path:
+    """An empty survey folder with this repository's taxonomy."""
+    root = tmp_path / "survey"
+    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    (root / "corpus").mkdir()
+    (root / "exclusions").mkdir()
+    return root
+
+
+@pytest.fixture
+def corpus_copy(tmp_path: Path) -> Path:
+    """A full copy of this repository's survey folder, safe to modify."""
+    root = tmp_path / "survey"
+    for name in ("taxonomy", "corpus", "exclusions", "data"):
+        if (REPO / name).exists():
+            shutil.copytree(REPO / name, root / name)
+    return root

@@ -1,0 +1,86 @@
+"""Data-driven record checks: every fixture under tests/data/*/valid is clean and every fixture
+under tests/data/*/invalid yields exactly the problems in its .expected file."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from survey_tools.validation import validate_corpus
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+CASES = {"records": "corpus", "exclusions": "exclusions"}
+
+
+def _cases(kind: str, group: str) -> list[Path]:
+    return sorted((DATA / kind / group).glob("*.yaml"))
+
+
+def _validate_one(survey_dir: Path, kind: str, case: Path) -> list[str]:
+    shutil.copy(case, survey_dir / CASES[kind] / case.name)
+    return [p.format() for p in validate_corpus(survey_dir)]
+
+
+@pytest.mark.parametrize(
+    "kind,case",
+    [(k, c) for k in CASES for c in _cases(k, "valid")],
+    ids=lambda v: getattr(v, "name", v),
+)
+def test_valid_fixture_has_no_problem(survey_dir: Path, kind: str, case: Path) -> None:
+    assert _validate_one(survey_dir, kind, case) == []
+
+
+@pytest.mark.parametrize(
+    "kind,case",
+    [(k, c) for k in CASES for c in _cases(k, "invalid")],
+    ids=lambda v: getattr(v, "name", v),
+)
+def test_invalid_fixture_reports_exact_lines(survey_dir: Path, kind: str, case: Path) -> None:
+    expected = case.with_suffix(".expected").read_text(encoding="utf-8").splitlines()
+    assert _validate_one(survey_dir, kind, case) == expected
+
+
+def test_every_invalid_fixture_has_expectations() -> None:
+    for kind in CASES:
+        for case in _cases(kind, "invalid"):
+            assert case.with_suffix(".expected").is_file(), case
+
+
+def test_alias_bomb_is_refused_fast(survey_dir: Path) -> None:
+    # Nine levels of nine aliases would expand to 9**9 strings if anything expanded them.
+    start = time.perf_counter()
+    problems = _validate_one(survey_dir, "records", DATA / "records/invalid/alias-bomb.yaml")
+    assert time.perf_counter() - start < 1.0
+    assert problems == [
+        "corpus/alias-bomb.yaml:2:4: anchors and aliases are not allowed in records"
+    ]
+
+
+def test_deep_nesting_is_refused_without_crashing(survey_dir: Path) -> None:
+    (survey_dir / "corpus" / "deep.yaml").write_text("key: " + "[" * 100_000 + "\n")
+    problems = [p.format() for p in validate_corpus(survey_dir)]
+    assert problems == ["corpus/deep.yaml:1:69: nesting deeper than 64 levels"]
+
+
+def test_cross_record_problems(survey_dir: Path) -> None:
+    case = DATA / "corpora" / "duplicates"
+    for sub in ("corpus", "exclusions"):
+        for f in (case / sub).glob("*.yaml"):
+            shutil.copy(f, survey_dir / sub / f.name)
+    got = [p.format() for p in validate_corpus(survey_dir)]
+    assert got == (case / "expected.txt").read_text(encoding="utf-8").splitlines()
+
+
+def test_validation_never_writes_records(corpus_copy: Path) -> None:
+    before = {p: p.read_bytes() for p in corpus_copy.rglob("*.yaml")}
+    validate_corpus(corpus_copy)
+    assert {p: p.read_bytes() for p in corpus_copy.rglob("*.yaml")} == before
+
+
+def test_yml_extension_is_reported(survey_dir: Path) -> None:
+    (survey_dir / "corpus" / "oops.yml").write_text("key: oops\n")
+    got = [p.format() for p in validate_corpus(survey_dir)]
+    assert got == ["corpus/oops.yml: records use the .yaml extension; rename the file"]
