@@ -239,6 +239,11 @@ from survey_tools.traces.cli import trace  # noqa: E402
 
 cli.add_command(trace)
 
+from survey_tools.contrib_cli import COMMANDS as _CONTRIB  # noqa: E402
+
+for _cmd in _CONTRIB:
+    cli.add_command(_cmd)
+
 __all__ = [
     "cli",
     "main",

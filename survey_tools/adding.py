@@ -1,0 +1,346 @@
+"""``survey add``: turn an arXiv paper into a retained record, checked before anything is written.
+
+Controlled fields are set from command-line options whose names come from
+``taxonomy/commands.yaml`` (``flags``) or, failing that, from the field's own name. Fields that
+are not given are written as the taxonomy's ``untagged`` sentinel, so ``survey validate`` keeps
+failing until a person fills them: a half-done record cannot land silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from survey_tools.checks import suggest
+from survey_tools.errors import InvalidInput, SurveyError, UsageError
+from survey_tools.fileio import atomic_write
+from survey_tools.identifiers import normalize_arxiv
+from survey_tools.records import Corpus
+from survey_tools.taxonomy import Collection, ControlledField, Taxonomy
+from survey_tools.validation import normalize_title
+from survey_tools.yamlio import dump_yaml, load_yaml_file
+
+if TYPE_CHECKING:
+    from survey_tools.arxiv_client import ArxivClient, ArxivPaper
+
+COMMANDS_FILE = "taxonomy/commands.yaml"
+# Words that make a key less readable without making it more distinctive.
+_STOPWORDS = frozenset({
+    "a", "an", "the", "of", "on", "for", "with", "and", "in", "to", "via", "towards", "toward",
+    "from", "by", "at", "is", "are",
+})
+
+
+class DuplicateError(SurveyError):
+    """The work is already retained or excluded."""
+
+
+def commands_config(tax: Taxonomy) -> Mapping[str, Any]:
+    """``taxonomy/commands.yaml`` as a mapping (empty when the survey has none)."""
+    path = tax.root / COMMANDS_FILE
+    if not path.is_file():
+        return {}
+    doc = load_yaml_file(path, COMMANDS_FILE)
+    if doc.problems:
+        raise InvalidInput(doc.problems, f"{COMMANDS_FILE} cannot be read")
+    return doc.data if isinstance(doc.data, dict) else {}
+
+
+def flag_names(tax: Taxonomy, coll: Collection) -> dict[str, ControlledField]:
+    """Option name (without dashes) -> the controlled field of ``coll`` it sets."""
+    out = {c.name.replace("_", "-"): c for c in coll.controlled}
+    for flag, fname in (commands_config(tax).get("flags") or {}).items():
+        cf = coll.controlled_field(str(fname))
+        if cf is not None:
+            out[str(flag)] = cf
+    return out
+
+
+def _parse_value(tax: Taxonomy, cf: ControlledField, flag: str, raw: list[str]) -> Any:
+    """The record value for the option's raw strings, or UsageError naming the nearest value."""
+    specials = [tax.na] if cf.not_applicable else []
+
+    def one(v: str, choices: Sequence[str], noun: str, shown: str = "") -> str:
+        if v in choices:
+            return v
+        near = suggest(v, choices)
+        hint = f"; did you mean {near!r}?" if near else f" (choose one of: {', '.join(choices)})"
+        raise UsageError(f"--{flag} {shown or v}: {v!r} is not a {noun}{hint}")
+
+    if cf.kind == "single":
+        if len(raw) > 1:
+            raise UsageError(f"--{flag} was given {len(raw)} times but takes one value")
+        return one(raw[0], [*cf.ids, *specials], cf.noun)
+    if cf.kind == "multi":
+        items = [x.strip() for r in raw for x in r.split(",") if x.strip()]
+        if items == [tax.na] and specials:
+            return tax.na
+        return [one(x, list(cf.ids), cf.noun) for x in dict.fromkeys(items)]
+    # mapping: --subdecision O2=learned, repeatable; "none" for an empty mapping, or NA
+    if raw == [tax.na] and specials:
+        return tax.na
+    out: dict[str, str] = {}
+    for r in raw:
+        if r == "none":
+            continue
+        key, sep, mode = r.partition("=")
+        if not sep:
+            raise UsageError(
+                f"--{flag} {r}: expected {cf.noun}=mode, e.g. {cf.ids[0]}={cf.mode_ids[0]}"
+            )
+        k = one(key.strip(), list(cf.ids), cf.noun, r)
+        if k in out:
+            raise UsageError(f"--{flag}: {k} is given twice")
+        out[k] = one(mode.strip(), list(cf.mode_ids), f"{cf.noun} mode", r)
+    return {k: out[k] for k in cf.ids if k in out}
+
+
+def parse_field_options(
+    tax: Taxonomy, coll: Collection, args: Sequence[str]
+) -> tuple[dict[str, Any], list[str]]:
+    """``["X", "--reward-type", "shared"]`` -> ``({"reward_type": "shared"}, ["X"])``.
+
+    Options are read from the command's free arguments so that their names live in the
+    taxonomy, not in the code; the arguments that are not options are returned in order.
+    """
+    flags = flag_names(tax, coll)
+    given: dict[str, tuple[str, list[str]]] = {}
+    positional: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if not a.startswith("--") or a == "--":
+            positional.append(a)
+            i += 1
+            continue
+        name, sep, value = a[2:].partition("=")
+        if name not in flags:
+            near = suggest(name, flags)
+            hint = f"; did you mean --{near}?" if near else ""
+            raise UsageError(f"no such option --{name}{hint} (taxonomy options: "
+                             f"{', '.join('--' + f for f in sorted(flags))})")
+        if not sep:
+            if i + 1 >= len(args) or args[i + 1].startswith("--"):
+                raise UsageError(f"--{name} needs a value")
+            value = args[i + 1]
+            i += 1
+        cf = flags[name]
+        prev = given.get(cf.name)
+        if prev is not None and prev[0] != name:
+            raise UsageError(f"--{prev[0]} and --{name} both set {cf.name}")
+        given.setdefault(cf.name, (name, []))[1].append(value)
+        i += 1
+    tags = {fname: _parse_value(tax, coll.controlled_field(fname) or flags[flag], flag, raw)
+            for fname, (flag, raw) in given.items()}
+    return tags, positional
+
+
+def author_name(name: str) -> str:
+    """arXiv's ``First Middle Last`` -> the corpus's ``Last, First Middle``.
+
+    The last word is taken as the family name; particles (van, de) cannot be told apart from
+    given names without a name database, so the contributor fixes those by hand.
+    """
+    parts = name.split()
+    if len(parts) < 2 or "," in name:
+        return name.strip()
+    return f"{parts[-1]}, {' '.join(parts[:-1])}"
+
+
+def derive_key(title: str, year: int, taken: Iterable[str], pattern: str) -> str:
+    """A readable, lowercase, collision-safe key from the title.
+
+    A short name before a colon (``Agent Lightning: ...``) is used whole; otherwise the first
+    three significant words. On a collision the year is appended, then ``-2``, ``-3``...
+    """
+    taken = set(taken)
+    head, colon, _ = title.partition(":")
+    words = normalize_title(head if colon and len(head.split()) <= 4 else title).split()
+    if not (colon and len(head.split()) <= 4):
+        words = [w for w in words if w not in _STOPWORDS][:3] or words[:3]
+    ascii_words = [re.sub(r"[^a-z0-9]", "", w) for w in words]
+    base = "-".join(w for w in ascii_words if w)[:60].strip("-") or "paper"
+    rx = re.compile(pattern)
+    candidates = [base, f"{base}{year}"] + [f"{base}{year}-{n}" for n in range(2, 1000)]
+    for key in candidates:
+        if key not in taken and rx.match(key):
+            return key
+    raise UsageError(f"cannot derive a free key from {title!r}; give one with --key")
+
+
+@dataclass(frozen=True)
+class AddPlan:
+    """A record ready to be written (or printed with --dry-run)."""
+
+    key: str
+    path: Path  # absolute
+    rel: str
+    record: Mapping[str, Any]
+    text: str
+    paper: ArxivPaper
+    untagged: tuple[str, ...] = field(default=())
+
+
+def _retained_taken(corpus: Corpus, root: Path, coll: Collection) -> set[str]:
+    folder = root / coll.folder
+    on_disk = {p.stem for p in folder.glob("*.yaml")} if folder.is_dir() else set()
+    return on_disk | {r.id for r in corpus.retained}
+
+
+def refuse_duplicates(corpus: Corpus, data: Mapping[str, Any], what: str,
+                      ignore: Iterable[str] = ()) -> None:
+    from survey_tools.duplicates import find_matches
+
+    matches = find_matches(corpus, data, ignore)
+    if matches:
+        labels = {n: c.label for n, c in corpus.taxonomy.collections.items()}
+        first = matches[0]
+        kind = labels.get(first.record.collection, first.record.collection)
+        more = f" (and {len(matches) - 1} more)" if len(matches) > 1 else ""
+        raise DuplicateError(
+            f"{what} is already in the survey: {first.record.path} ({kind}) has "
+            f"{first.reason}{more}"
+        )
+
+
+def build_record(
+    tax: Taxonomy, paper: ArxivPaper, key: str, tags: Mapping[str, Any], summary: str | None
+) -> dict[str, Any]:
+    """The record in the collection's field order; untagged where nothing was given."""
+    coll = tax.retained
+    ids: dict[str, str] = {"arxiv": paper.arxiv_id}
+    links = [paper.abs_url]
+    if paper.doi and "doi" in tax.identifiers:
+        ids["doi"] = paper.doi.lower()
+        links.append(f"https://doi.org/{paper.doi}")
+    note = f"arXiv version {paper.version}, {paper.updated}; primary category {paper.primary_category}."
+    values: dict[str, Any] = {
+        coll.id_field: key,
+        coll.title_field: paper.title,
+        "authors": [author_name(a) for a in paper.authors],
+        "authors_complete": True,
+        "year": paper.year,
+        "venue": paper.journal_ref or "arXiv",
+        "identifiers": {k: v for k, v in ids.items() if k in tax.identifiers},
+        "links": links,
+        "summary": summary if summary else tax.untagged,
+        "notes": note,
+    }
+    for cf in coll.controlled:
+        values[cf.name] = tags.get(cf.name, tax.untagged)
+    names = coll.field_names()
+    # Only fields the taxonomy declares are written, in its order.
+    return {n: values[n] for n in names if n in values}
+
+
+def plan_add(
+    root: Path,
+    corpus: Corpus,
+    arxiv_ref: str,
+    fetch: Callable[[str], ArxivPaper],
+    tags: Mapping[str, Any],
+    key: str | None = None,
+    summary: str | None = None,
+    taken: Iterable[str] = (),
+) -> AddPlan:
+    """Fetch, derive the key, refuse duplicates and build the record; write nothing."""
+    from survey_tools.checks import check_record
+    from survey_tools.yamlio import parse_yaml
+
+    tax = corpus.taxonomy
+    coll = tax.retained
+    arxiv_id = normalize_arxiv(arxiv_ref)
+    if arxiv_id is None:
+        raise UsageError(
+            f"{arxiv_ref!r} is not an arXiv id or URL (expected e.g. 2505.19591, "
+            "arXiv:2505.19591v2 or https://arxiv.org/abs/2505.19591)"
+        )
+    # Checked before the request too: a known id needs no network round trip.
+    refuse_duplicates(corpus, {"identifiers": {"arxiv": arxiv_id}}, f"arXiv:{arxiv_id}")
+    used = _retained_taken(corpus, root, coll) | set(taken)
+    if key is not None:
+        if not re.match(coll.id_pattern, key):
+            raise UsageError(f"--key {key!r} does not match {coll.id_pattern}")
+        if key in used:
+            raise DuplicateError(f"--key {key!r} is already used by {coll.folder}/{key}.yaml")
+    paper = fetch(arxiv_id)
+    record = build_record(tax, paper, "", tags, summary)
+    refuse_duplicates(corpus, record, f"arXiv:{arxiv_id}")
+    if key is None:
+        key = derive_key(paper.title, paper.year, used, coll.id_pattern)
+    record[coll.id_field] = key
+    rel = f"{coll.folder}/{key}.yaml"
+    text = dump_yaml(record)
+    # The record must be well-formed except for the fields left untagged on purpose.
+    problems = check_record(tax, coll, rel, parse_yaml(text, rel))
+    untagged = tuple(p.field for p in problems if p.message.startswith("not yet tagged"))
+    real = [p for p in problems if not p.message.startswith("not yet tagged")]
+    if real:
+        raise InvalidInput(real, f"the record built for arXiv:{arxiv_id} is invalid")
+    return AddPlan(key, root / rel, rel, record, text, paper, untagged)
+
+
+def write_plan(plan: AddPlan) -> None:
+    if plan.path.exists():  # a race with another writer: never overwrite
+        raise DuplicateError(f"{plan.rel} appeared while adding; nothing written")
+    atomic_write(plan.path, plan.text)
+
+
+def read_id_list(path: Path) -> list[str]:
+    """One arXiv id or URL per line; blank lines and ``#`` comments are skipped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise UsageError(f"cannot read {path}: {err}") from None
+    out = []
+    for line in text.splitlines():
+        s = line.split("#", 1)[0].strip()
+        if s:
+            out.append(s)
+    return out
+
+
+@dataclass(frozen=True)
+class BatchOutcome:
+    ref: str
+    status: str  # added | skipped | failed
+    detail: str  # the path written, or the reason
+
+
+def add_many(
+    root: Path,
+    corpus: Corpus,
+    refs: Sequence[str],
+    client: ArxivClient,
+    tags: Mapping[str, Any],
+    dry_run: bool = False,
+    progress: Callable[[Iterable[str]], Iterable[str]] = lambda x: x,
+) -> list[BatchOutcome]:
+    """Add each id in turn; a failure is recorded and the next id is tried."""
+    from survey_tools.loading import load_corpus
+
+    out: list[BatchOutcome] = []
+    written: list[str] = []
+    for ref in progress(refs):
+        try:
+            plan = plan_add(root, corpus, ref, client.fetch, tags, taken=written)
+            if not dry_run:
+                write_plan(plan)
+                # Re-read so that the next id is checked against this one too (cached: cheap).
+                corpus = load_corpus(root, corpus.taxonomy)
+            written.append(plan.key)
+            out.append(BatchOutcome(ref, "added", plan.rel))
+        except DuplicateError as err:
+            out.append(BatchOutcome(ref, "skipped", str(err)))
+        except SurveyError as err:
+            out.append(BatchOutcome(ref, "failed", str(err)))
+    return out
+
+
+__all__ = [
+    "AddPlan", "BatchOutcome", "DuplicateError", "add_many", "build_record",
+    "derive_key", "flag_names", "parse_field_options", "plan_add", "read_id_list", "write_plan",
+]

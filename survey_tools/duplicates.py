@@ -1,0 +1,105 @@
+"""Finding the same work twice: across retained records and the exclusion log, or for a new record.
+
+Two records are the same work when they share an arXiv id (ignoring version), a DOI or an
+OpenReview id, when their titles are equal after normalisation (case, punctuation, LaTeX braces,
+accents), or when the normalised titles are nearly equal: a rapidfuzz ``ratio`` of at least
+:data:`FUZZY_THRESHOLD` out of 100. On the real corpus the closest two distinct titles score 76,
+so 90 leaves room for real near-duplicates (a subtitle typo, a changed hyphen) without false alarms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from survey_tools.errors import Problem
+from survey_tools.identifiers import record_identifiers
+from survey_tools.records import Corpus, Record
+from survey_tools.validation import cross_check, normalize_title
+
+FUZZY_THRESHOLD = 90.0
+
+
+@dataclass(frozen=True)
+class Match:
+    """An existing record that a candidate duplicates, and why."""
+
+    record: Record
+    reason: str  # "arXiv id 2505.19591", "the same title", "a title 93% similar"
+
+    def describe(self, tax_label: Mapping[str, str]) -> str:
+        kind = tax_label.get(self.record.collection, self.record.collection).lower()
+        return f"{self.record.path} ({kind}) has {self.reason}"
+
+
+def _kinds(corpus: Corpus) -> dict[str, str]:
+    return {k: v.normalize for k, v in corpus.taxonomy.identifiers.items()}
+
+
+def find_matches(
+    corpus: Corpus, data: Mapping[str, Any], ignore: Iterable[str] = ()
+) -> list[Match]:
+    """Every existing record (retained or excluded) that ``data`` duplicates, best reason first.
+
+    ``ignore`` lists record paths to leave out (the record being moved, for example).
+    """
+    from rapidfuzz import fuzz
+
+    tax = corpus.taxonomy
+    skip = set(ignore)
+    ids = record_identifiers(data, _kinds(corpus))
+    title = normalize_title(str(data.get("title", "")))
+    out: list[Match] = []
+    for rec in corpus:
+        if rec.path in skip:
+            continue
+        theirs = record_identifiers(rec.data, _kinds(corpus))
+        shared = [k for k in ids if theirs.get(k) == ids[k]]
+        if shared:
+            k = shared[0]
+            out.append(Match(rec, f"the same {tax.identifiers[k].label} {ids[k]}"))
+            continue
+        other = normalize_title(rec.title)
+        if not title or not other:
+            continue
+        if other == title:
+            out.append(Match(rec, "the same title"))
+            continue
+        score = fuzz.ratio(title, other)
+        if score >= FUZZY_THRESHOLD:
+            out.append(Match(rec, f"a title {score:.0f}% similar ({rec.title!r})"))
+    return out
+
+
+def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
+    """Pairs of records whose titles are nearly, but not exactly, equal after normalisation.
+
+    Exact title and identifier clashes are reported by :func:`validation.cross_check`.
+    """
+    from rapidfuzz import fuzz, process
+
+    recs = [r for r in corpus if r.title]
+    titles = [normalize_title(r.title) for r in recs]
+    problems: list[Problem] = []
+    if len(recs) < 2:
+        return problems
+    # cdist compares every pair in C; 100k titles would need chunking, a corpus of hundreds does not.
+    scores = process.cdist(titles, titles, scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD)
+    for i, j in zip(*scores.nonzero(), strict=True):
+        if i == j or titles[i] == titles[j]:
+            continue
+        a, b = recs[int(i)], recs[int(j)]
+        problems.append(
+            Problem(
+                a.path, 0, 0, "title",
+                f"a title {scores[i, j]:.0f}% similar to {b.path} ({b.title!r}): "
+                "the same work twice?",
+            )
+        )
+    return problems
+
+
+def scan(corpus: Corpus) -> list[Problem]:
+    """Every duplicate in the corpus and the exclusion log: identifiers, titles, near titles."""
+    return sorted(set(cross_check(corpus)) | set(fuzzy_title_problems(corpus)))
