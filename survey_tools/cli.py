@@ -239,6 +239,12 @@ from survey_tools.traces.cli import trace  # noqa: E402
 
 cli.add_command(trace)
 
+# build, stats, gaps, claims, corrections, agreement (the reports/ stage)
+from survey_tools.build_cli import COMMANDS as _BUILD_COMMANDS  # noqa: E402
+
+for _build_cmd in _BUILD_COMMANDS:
+    cli.add_command(_build_cmd)
+
 from survey_tools.contrib_cli import COMMANDS as _CONTRIB  # noqa: E402
 
 for _cmd in _CONTRIB:
