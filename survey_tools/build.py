@@ -1,0 +1,354 @@
+"""``survey build``: validate, compute everything once, then write every generated file.
+
+Outputs come from generators: functions ``(BuildContext) -> {relative path: str | bytes}``
+registered with :func:`register`. A generator reads the shared context (taxonomy, corpus,
+statistics, gaps, claims, corrections, agreement) and returns file contents; it never writes.
+The build computes every output in memory first and writes nothing when validation, a claim
+or any generator fails; ``--check`` compares the same outputs with the files on disk.
+
+To plug in a generator from another module::
+
+    from survey_tools.build import BuildContext, register
+
+    @register("site")
+    def site(ctx: BuildContext) -> dict[str, str | bytes]:
+        return {"reports/site/index.html": render(ctx)}
+
+and add the module's name to :data:`GENERATOR_MODULES` so that the build imports it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fcntl
+import os
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from survey_tools.errors import InvalidInput, Problem, SurveyError
+from survey_tools.fileio import atomic_write
+from survey_tools.loading import CACHE_DIR
+from survey_tools.records import Corpus
+from survey_tools.taxonomy import Taxonomy
+
+if TYPE_CHECKING:
+    from survey_tools.agreement import AgreementReport
+    from survey_tools.claims import ClaimsReport
+    from survey_tools.corrections import CorrectionsReport
+    from survey_tools.gaps import GapReport
+    from survey_tools.stats import ReportConfig, Stats
+
+Output = str | bytes
+Generator = Callable[["BuildContext"], Mapping[str, Output]]
+
+REPORTS = "reports"
+# Folders whose every file is generated: files no generator produces any more are removed.
+OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures")
+# Modules that register generators when imported (other engineers add theirs here).
+GENERATOR_MODULES: tuple[str, ...] = ()
+
+GENERATORS: dict[str, Generator] = {}
+
+
+def register(name: str) -> Callable[[Generator], Generator]:
+    """Register ``fn`` as the generator ``name`` (a later registration under a name replaces it)."""
+
+    def deco(fn: Generator) -> Generator:
+        GENERATORS[name] = fn
+        return fn
+
+    return deco
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """Everything computed once per build and shared by every generator."""
+
+    root: Path
+    taxonomy: Taxonomy
+    corpus: Corpus
+    config: ReportConfig
+    stats: Stats
+    gaps: GapReport
+    claims: ClaimsReport
+    corrections: CorrectionsReport | None
+    agreement: AgreementReport | None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def on_disk(self, rel: str) -> bytes | None:
+        """The committed bytes of an output (``None`` when missing)."""
+        try:
+            return (self.root / rel).read_bytes()
+        except OSError:
+            return None
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    outputs: Mapping[str, bytes]
+    context: BuildContext
+
+
+@dataclass(frozen=True)
+class Stale:
+    path: str
+    status: str  # stale | missing | extra
+    diff: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"path": self.path, "status": self.status, "diff": self.diff}
+
+
+# --- the built-in generators -----------------------------------------------------------------
+
+
+@register("schemas")
+def _schemas(ctx: BuildContext) -> Mapping[str, Output]:
+    from survey_tools.taxonomy import schema_files
+
+    return schema_files(ctx.taxonomy)
+
+
+@register("stats")
+def _stats(ctx: BuildContext) -> Mapping[str, Output]:
+    from survey_tools.stats import stats_outputs
+
+    return stats_outputs(ctx.taxonomy, ctx.stats, REPORTS)
+
+
+@register("gaps")
+def _gaps(ctx: BuildContext) -> Mapping[str, Output]:
+    from survey_tools.gaps import gaps_outputs
+
+    return gaps_outputs(ctx.gaps, REPORTS)
+
+
+@register("claims")
+def _claims(ctx: BuildContext) -> Mapping[str, Output]:
+    import json
+
+    from survey_tools.claims import claims_markdown
+
+    return {
+        f"{REPORTS}/CLAIMS.md": claims_markdown(ctx.claims),
+        f"{REPORTS}/claims.json": json.dumps(ctx.claims.to_dict(), indent=2, ensure_ascii=False) + "\n",
+    }
+
+
+@register("corrections")
+def _corrections_out(ctx: BuildContext) -> Mapping[str, Output]:
+    from survey_tools.corrections import corrections_outputs
+
+    return corrections_outputs(ctx.corrections, REPORTS) if ctx.corrections is not None else {}
+
+
+@register("agreement")
+def _agreement_out(ctx: BuildContext) -> Mapping[str, Output]:
+    from survey_tools.agreement import agreement_outputs
+
+    return agreement_outputs(ctx.agreement, REPORTS) if ctx.agreement is not None else {}
+
+
+# --- computing -------------------------------------------------------------------------------
+
+
+def _load_plugins() -> None:
+    import importlib
+
+    for name in GENERATOR_MODULES:
+        importlib.import_module(name)
+
+
+def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
+    """Validate the corpus and compute everything the generators share; raise on any problem."""
+    from survey_tools.claims import evaluate_claims, load_claims, read_baseline
+    from survey_tools.gaps import compute_gaps
+    from survey_tools.loading import load_corpus
+    from survey_tools.stats import compute_stats, load_config
+    from survey_tools.taxonomy import load_taxonomy
+    from survey_tools.validation import report_for
+
+    root = Path(root)
+    tax = load_taxonomy(root)
+    corpus = load_corpus(root, tax, jobs=jobs)
+    report = report_for(corpus)
+    if not report.ok:
+        raise InvalidInput(report.problems, "the records are invalid; nothing was written")
+    config = load_config(tax)
+    stats = compute_stats(corpus, config)
+    gaps = compute_gaps(corpus, config)
+    source, claim_list = load_claims(tax)
+    prev = root / REPORTS / "claims.json"
+    baseline = read_baseline(prev.read_text(encoding="utf-8") if prev.is_file() else None)
+    claims = evaluate_claims(corpus, claim_list, source, baseline)
+    corrections = _corrections(corpus, config, stats, claims, claim_list)
+    agreement = _agreement(corpus)
+    return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement)
+
+
+def _corrections(corpus: Corpus, config: Any, stats: Any, claims: Any, claim_list: Any) -> Any:
+    from survey_tools.corrections import evaluate_corrections, load_corrections
+
+    loaded = load_corrections(corpus.taxonomy)
+    if loaded is None:
+        return None
+    return evaluate_corrections(corpus, config, stats, claims, claim_list, loaded)
+
+
+def _agreement(corpus: Corpus) -> Any:
+    from survey_tools.agreement import compute_agreement
+    from survey_tools.stats import data_file
+
+    tax = corpus.taxonomy
+    rel = data_file(tax, "audit", "data/audit/spotcheck.csv")
+    if not (tax.root / rel).is_file():
+        return None
+    return compute_agreement(tax, tax.root / rel, rel, {r.id for r in corpus.retained})
+
+
+def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
+    """Every output of every generator, in memory; raise when anything is wrong."""
+    ctx = make_context(root, jobs)
+    if not ctx.claims.ok:
+        raise InvalidInput(ctx.claims.problems(), "a claim no longer holds; nothing was written")
+    if ctx.corrections is not None and ctx.corrections.problems:
+        raise InvalidInput(ctx.corrections.problems, "a correction is stale or invalid; nothing was written")
+    _load_plugins()
+    outputs: dict[str, bytes] = {}
+    owner: dict[str, str] = {}
+    problems: list[Problem] = []
+    for name, gen in GENERATORS.items():
+        try:
+            produced = gen(ctx)
+        except SurveyError:
+            raise
+        except Exception as err:  # a generator bug must not leave a half-built tree
+            raise SurveyError(f"generator {name!r} failed: {type(err).__name__}: {err}") from err
+        for rel, data in produced.items():
+            rel = Path(rel).as_posix()
+            if rel.startswith(("/", "../")) or "/../" in rel:
+                problems.append(Problem(rel, 0, 0, "", f"generator {name!r} writes outside the survey folder"))
+            elif rel in owner:
+                problems.append(Problem(rel, 0, 0, "", f"written by both {owner[rel]!r} and {name!r}"))
+            owner[rel] = name
+            outputs[rel] = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    if problems:
+        raise InvalidInput(problems, "generators disagree; nothing was written")
+    return BuildPlan(dict(sorted(outputs.items())), ctx)
+
+
+def _extras(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
+    out = []
+    for d in OWNED_DIRS:
+        base = root / d
+        if not base.is_dir():
+            continue
+        for p in sorted(base.rglob("*")):
+            rel = p.relative_to(root).as_posix()
+            if p.is_file() and rel not in outputs and not p.name.startswith("."):
+                out.append(rel)
+    return out
+
+
+def _short_diff(rel: str, old: bytes, new: bytes, limit: int = 20) -> str:
+    try:
+        a = old.decode("utf-8").splitlines(keepends=True)
+        b = new.decode("utf-8").splitlines(keepends=True)
+    except UnicodeDecodeError:
+        return f"binary file differs ({len(old)} bytes on disk, {len(new)} generated)\n"
+    lines = list(difflib.unified_diff(a, b, f"{rel} (on disk)", f"{rel} (generated)", n=1))
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"... {len(lines) - limit} more diff lines\n"]
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def compare(root: Path, outputs: Mapping[str, bytes]) -> list[Stale]:
+    """Files on disk that differ from the generated ones, are missing, or are left over."""
+    stale: list[Stale] = []
+    for rel, data in outputs.items():
+        try:
+            current = (root / rel).read_bytes()
+        except OSError:
+            stale.append(Stale(rel, "missing"))
+            continue
+        if current != data:
+            stale.append(Stale(rel, "stale", _short_diff(rel, current, data)))
+    stale.extend(Stale(rel, "extra") for rel in _extras(root, outputs))
+    return stale
+
+
+@contextmanager
+def build_lock(root: Path, exclusive: bool = True) -> Iterator[None]:
+    """Serialise builds (and let checks wait for a build in progress) with a lock file."""
+    path = root / CACHE_DIR / "build.lock"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield  # a read-only checkout: nobody can build there at the same time anyway
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
+    """Write changed outputs atomically; on any failure restore every file already replaced."""
+    changes = compare(root, outputs)
+    done: list[tuple[str, bytes | None]] = []
+    try:
+        for s in changes:
+            path = root / s.path
+            old = path.read_bytes() if path.exists() else None
+            if s.status == "extra":
+                path.unlink()
+            else:
+                atomic_write(path, outputs[s.path])
+            done.append((s.path, old))
+    except BaseException:
+        for rel, old in reversed(done):
+            path = root / rel
+            if old is None:
+                path.unlink(missing_ok=True)
+            else:
+                atomic_write(path, old)
+        raise
+    return [s.path for s in changes]
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    written: tuple[str, ...]
+    stale: tuple[Stale, ...]
+    outputs: int
+    context: BuildContext
+
+    @property
+    def ok(self) -> bool:
+        return not self.stale
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "outputs": self.outputs,
+            "written": list(self.written),
+            "stale": [s.to_dict() for s in self.stale],
+            "claims": {"total": len(self.context.claims.results), "failed": len(self.context.claims.failed)},
+            "cache_hits": self.context.corpus.cache_hits,
+        }
+
+
+def build(root: Path | str, check: bool = False, jobs: int | None = None) -> BuildResult:
+    """Regenerate every output (or, with ``check``, only compare); see the module doc."""
+    root = Path(root)
+    with build_lock(root, exclusive=not check):
+        plan = plan_build(root, jobs)
+        if check:
+            return BuildResult((), tuple(compare(root, plan.outputs)), len(plan.outputs), plan.context)
+        written = write_outputs(root, plan.outputs)
+        return BuildResult(tuple(written), (), len(plan.outputs), plan.context)

@@ -1,0 +1,325 @@
+"""Proposed corrections to the records: still valid, and what applying them would change.
+
+The corrections file (``files.corrections`` in ``taxonomy/survey.yaml``) is hand-written::
+
+    corrections:
+      - id: C001
+        record: ippo2020        # a record key
+        field: reward_type      # a controlled field, a plain field, or a dotted plain path
+        current: individual     # must still equal the record's value (else the entry is stale)
+        proposed: shared
+        evidence: https://...
+        reason: One sentence.
+
+Nothing is applied to the records: the report shows which count cells and which claims each
+correction (and all of them together) would move.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from survey_tools.claims import OPERATORS, Claim, ClaimsReport
+from survey_tools.errors import InvalidInput, Problem
+from survey_tools.records import Corpus, Record
+from survey_tools.stats import (
+    ReportConfig,
+    Stats,
+    data_file,
+    get_path,
+    mode_of,
+    plain_str,
+    record_cells,
+)
+from survey_tools.taxonomy import Taxonomy
+from survey_tools.yamlio import load_yaml_file
+
+REQUIRED = ("id", "record", "field", "current", "proposed", "evidence", "reason")
+
+
+@dataclass(frozen=True)
+class Correction:
+    id: str
+    record: str
+    field: str
+    current: Any
+    proposed: Any
+    evidence: str
+    reason: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class CellChange:
+    cell: str
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class ClaimChange:
+    claim: str
+    before: int
+    after: int
+    status_before: str
+    status_after: str
+
+
+@dataclass(frozen=True)
+class Effect:
+    corrections: tuple[str, ...]
+    cells: tuple[CellChange, ...]
+    claims: tuple[ClaimChange, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corrections": list(self.corrections),
+            "cells": [{"cell": c.cell, "before": c.before, "after": c.after} for c in self.cells],
+            "claims": [
+                {"claim": c.claim, "before": c.before, "after": c.after, "status_before": c.status_before, "status_after": c.status_after}
+                for c in self.claims
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class CorrectionsReport:
+    source: str
+    corrections: tuple[Correction, ...]
+    effects: tuple[Effect, ...]  # one per correction, in file order
+    combined: Effect | None
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "ok": self.ok,
+            "problems": [p.format() for p in self.problems],
+            "corrections": [
+                {
+                    "id": c.id, "record": c.record, "field": c.field, "current": c.current,
+                    "proposed": c.proposed, "evidence": c.evidence, "reason": c.reason,
+                    "effect": e.to_dict(),
+                }
+                for c, e in zip(self.corrections, self.effects, strict=True)
+            ],
+            "combined": self.combined.to_dict() if self.combined else None,
+        }
+
+
+def load_corrections(tax: Taxonomy) -> tuple[str, tuple[Correction, ...]] | None:
+    """Read the corrections file; ``None`` when there is none yet."""
+    rel = data_file(tax, "corrections", "data/corrections.yaml")
+    path = tax.root / rel
+    if not path.is_file():
+        return None
+    doc = load_yaml_file(path, rel)
+    if doc.problems:
+        raise InvalidInput(doc.problems, f"{rel} cannot be read")
+    raw = doc.data.get("corrections") if isinstance(doc.data, dict) else None
+    if not isinstance(raw, list):
+        raise InvalidInput([Problem(rel, 1, 1, "corrections", "must be a list")], f"{rel} is invalid")
+    problems: list[Problem] = []
+    out: list[Correction] = []
+    seen: set[str] = set()
+    for i, c in enumerate(raw):
+        line, col = doc.position(("corrections", i))
+        if not isinstance(c, dict):
+            problems.append(Problem(rel, line, col, f"corrections[{i}]", "must be a mapping"))
+            continue
+        cid = str(c.get("id", f"corrections[{i}]"))
+        missing = [k for k in REQUIRED if k not in c]
+        if missing:
+            problems.append(Problem(rel, line, col, f"correction {cid}", f"missing {', '.join(missing)}"))
+            continue
+        if cid in seen:
+            problems.append(Problem(rel, line, col, f"correction {cid}", "duplicate id"))
+        seen.add(cid)
+        fld = str(c["field"])
+        msg = _check_field(tax, fld, c["proposed"])
+        if msg:
+            fl, fc = doc.position(("corrections", i, "field"))
+            problems.append(Problem(rel, fl, fc, f"correction {cid}", msg))
+            continue
+        out.append(Correction(cid, str(c["record"]), fld, c["current"], c["proposed"], str(c["evidence"]), str(c["reason"]), line))
+    if problems:
+        raise InvalidInput(problems, f"{rel} is invalid")
+    return rel, tuple(out)
+
+
+def _check_field(tax: Taxonomy, name: str, proposed: Any) -> str:
+    cf = tax.find_field(name.split(".", 1)[0])
+    if cf is not None:
+        if "." in name or cf.kind != "single":
+            return ""  # mapping entries and lists are checked by value below only for single fields
+        allowed = [*cf.ids, tax.na if cf.not_applicable else None, None if cf.required else tax.untagged]
+        if plain_str(proposed) not in [a for a in allowed if a]:
+            return f"{proposed!r} is not a value of {name} (known: {', '.join(a for a in allowed if a)})"
+        return ""
+    head = name.split(".", 1)[0]
+    for coll in tax.collections.values():
+        for f in coll.fields:
+            if f.name == head:
+                if f.type == "boolean" and not isinstance(proposed, bool):
+                    return f"{name} is true or false, not {proposed!r}"
+                return ""
+    return f"unknown field {name!r}"
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, dict) or isinstance(b, dict):
+        if isinstance(a, dict) and isinstance(b, dict):
+            return a == b
+        return mode_of(a) == mode_of(b)
+    return plain_str(a) == plain_str(b) if a is not None and b is not None else a is b
+
+
+def _apply(rec: Record, fld: str, value: Any) -> Record:
+    data = copy.deepcopy(dict(rec.data))
+    parts = fld.split(".")
+    cur = data
+    for p in parts[:-1]:
+        cur = cur.setdefault(p, {})
+    cur[parts[-1]] = value
+    return replace(rec, data=data)
+
+
+def _effect(
+    tax: Taxonomy,
+    stats: Stats,
+    base_cells: Mapping[str, int],
+    claims: Sequence[Claim],
+    claims_report: ClaimsReport,
+    pairs: Sequence[tuple[Record, Record]],
+    ids: tuple[str, ...],
+) -> Effect:
+    delta: Counter[str] = Counter()
+    claim_delta: Counter[str] = Counter()
+    for before, after in pairs:
+        b, a = record_cells(tax, stats, before), record_cells(tax, stats, after)
+        for k in a - b:
+            delta[k] += 1
+        for k in b - a:
+            delta[k] -= 1
+        for c in claims:
+            if before.collection in c.collections:
+                claim_delta[c.id] += int(c.predicate(after)) - int(c.predicate(before))
+    cells = tuple(
+        CellChange(k, base_cells.get(k, 0), base_cells.get(k, 0) + d) for k, d in sorted(delta.items()) if d
+    )
+    changes = []
+    for r in claims_report.results:
+        d = claim_delta.get(r.claim.id, 0)
+        if not d:
+            continue
+        after = r.actual + d
+        ok_after = OPERATORS[r.claim.op](after, r.claim.expected)
+        changes.append(ClaimChange(r.claim.id, r.actual, after, _status(r.ok), _status(ok_after)))
+    return Effect(ids, cells, tuple(changes))
+
+
+def _status(ok: bool) -> str:
+    return "holds" if ok else "fails"
+
+
+def evaluate_corrections(
+    corpus: Corpus,
+    config: ReportConfig,
+    stats: Stats,
+    claims_report: ClaimsReport,
+    claims: Sequence[Claim],
+    loaded: tuple[str, Sequence[Correction]],
+) -> CorrectionsReport:
+    """Check each correction against its record and compute what applying it would move."""
+    del config  # the statistics already carry the configuration they were computed with
+    tax = corpus.taxonomy
+    source, corrections = loaded
+    records = {r.id: r for r in corpus}
+    base = stats.cells()
+    problems: list[Problem] = []
+    effects: list[Effect] = []
+    edited: dict[str, Record] = {}
+    for c in corrections:
+        rec = records.get(c.record)
+        if rec is None:
+            problems.append(Problem(source, c.line, 0, f"correction {c.id}", f"no record with key {c.record!r}"))
+            effects.append(Effect((c.id,), (), ()))
+            continue
+        now = get_path(rec.data, c.field)
+        if not _same(now, c.current):
+            problems.append(
+                Problem(
+                    source, c.line, 0, f"correction {c.id}",
+                    f"stale: {rec.path} has {c.field} = {_show(now)}, not {_show(c.current)}",
+                )
+            )
+        after = _apply(rec, c.field, c.proposed)
+        effects.append(_effect(tax, stats, base, claims, claims_report, [(rec, after)], (c.id,)))
+        edited[c.record] = _apply(edited.get(c.record, rec), c.field, c.proposed)
+    combined = None
+    if corrections:
+        pairs = [(records[k], v) for k, v in sorted(edited.items())]
+        combined = _effect(tax, stats, base, claims, claims_report, pairs, tuple(c.id for c in corrections))
+    return CorrectionsReport(source, tuple(corrections), tuple(effects), combined, tuple(problems))
+
+
+def _show(v: Any) -> str:
+    return "missing" if v is None else json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else repr(v)
+
+
+def corrections_markdown(report: CorrectionsReport) -> str:
+    out = [
+        "# Proposed corrections",
+        "",
+        f"Generated by `survey build` from `{report.source}`; do not edit. The records keep their "
+        "current values; each entry shows which count cells (`table/row/column`) and which claims "
+        "applying it would move.",
+        "",
+    ]
+    if report.combined is not None:
+        cc = report.combined
+        out += [
+            "## All corrections together",
+            "",
+            f"{len(report.corrections)} corrections would move {len(cc.cells)} count cells and "
+            f"{len(cc.claims)} claims.",
+            "",
+        ]
+        out += _claim_lines(cc)
+    out += ["## Each correction", ""]
+    for c, e in zip(report.corrections, report.effects, strict=True):
+        out.append(f"### {c.id}: `{c.record}` {c.field}: {_show(c.current)} → {_show(c.proposed)}")
+        out += ["", c.reason, "", f"Evidence: {c.evidence}", ""]
+        out += _claim_lines(e)
+        if e.cells:
+            out.append("Cells: " + "; ".join(f"{x.cell} {x.before}→{x.after}" for x in e.cells) + ".")
+        else:
+            out.append("Cells: none move.")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _claim_lines(e: Effect) -> list[str]:
+    if not e.claims:
+        return ["Claims: none change.", ""]
+    lines = ["Claims:"]
+    for x in e.claims:
+        flip = f", {x.status_before} → **{x.status_after}**" if x.status_before != x.status_after else ""
+        lines.append(f"- {x.claim}: count {x.before} → {x.after}{flip}")
+    return [*lines, ""]
+
+
+def corrections_outputs(report: CorrectionsReport, prefix: str = "reports") -> dict[str, str]:
+    return {
+        f"{prefix}/CORRECTIONS.md": corrections_markdown(report),
+        f"{prefix}/corrections.json": json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n",
+    }

@@ -1,0 +1,195 @@
+"""Gap maps: the empty and sparse cells of two crossed taxonomy axes.
+
+Which axes to cross, the sparseness bound k and the "strict" filter are configuration
+(``gaps:`` in the report configuration). Sentinel categories (not applicable, untagged) are
+left out of the map: a gap is a combination of real taxonomy values nobody has studied.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from survey_tools.claims import FilterError, compile_filter
+from survey_tools.errors import InvalidInput, Problem
+from survey_tools.records import Corpus
+from survey_tools.stats import ReportConfig, Table, resolve_axis, tabulate
+
+
+@dataclass(frozen=True)
+class Cell:
+    row: str
+    col: str
+    count: int
+    strict: int
+    records: tuple[str, ...]
+    strict_records: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "row": self.row,
+            "col": self.col,
+            "count": self.count,
+            "strict": self.strict,
+            "records": list(self.records),
+            "strict_records": list(self.strict_records),
+        }
+
+
+@dataclass(frozen=True)
+class GapTable:
+    id: str
+    title: str
+    k: int
+    broad: Table
+    strict: Table
+    rows: tuple[str, ...]  # real values only
+    cols: tuple[str, ...]
+    empty: tuple[Cell, ...]
+    sparse: tuple[Cell, ...]
+
+    def row_total(self, row: str) -> tuple[int, int]:
+        """Distinct records in a row: (all, strict)."""
+        return self.broad.row_total(row), self.strict.row_total(row)
+
+    def col_total(self, col: str) -> tuple[int, int]:
+        return self.broad.col_total(col), self.strict.col_total(col)
+
+    def cell(self, row: str, col: str) -> Cell:
+        return _cell(self.broad, self.strict, row, col)
+
+    def to_dict(self) -> dict[str, Any]:
+        b, s = self.broad, self.strict
+        assert b.cols is not None
+        return {
+            "id": self.id,
+            "title": self.title,
+            "k": self.k,
+            "rows": {"axis": b.rows.spec, "values": list(self.rows)},
+            "cols": {"axis": b.cols.spec, "values": list(self.cols)},
+            "row_totals": {r: {"count": b.row_total(r), "strict": s.row_total(r)} for r in self.rows},
+            "col_totals": {c: {"count": b.col_total(c), "strict": s.col_total(c)} for c in self.cols},
+            "empty": [[c.row, c.col] for c in self.empty],
+            "sparse": [c.to_dict() for c in self.sparse],
+        }
+
+
+@dataclass(frozen=True)
+class GapReport:
+    k: int
+    strict_label: str
+    tables: tuple[GapTable, ...]
+
+    def table(self, table_id: str) -> GapTable:
+        for t in self.tables:
+            if t.id == table_id:
+                return t
+        raise KeyError(table_id)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.k, "strict": self.strict_label, "tables": {t.id: t.to_dict() for t in self.tables}}
+
+
+def _cell(broad: Table, strict: Table, row: str, col: str) -> Cell:
+    recs = broad.cells.get((row, col), ())
+    srecs = strict.cells.get((row, col), ())
+    return Cell(row, col, len(recs), len(srecs), recs, srecs)
+
+
+def compute_gaps(corpus: Corpus, config: ReportConfig) -> GapReport:
+    tax = corpus.taxonomy
+    try:
+        strict_pred = compile_filter(tax, config.strict_where, ())
+    except FilterError as err:
+        line, col = config.where(("gaps", "strict", "where", *err.path))
+        raise InvalidInput(
+            [Problem(config.path, line, col, "gaps.strict.where", err.message)], f"{config.path} is invalid"
+        ) from None
+    tables = []
+    for rows, cols in config.gap_tables:
+        ra, ca = resolve_axis(tax, rows), resolve_axis(tax, cols)
+        recs = corpus.of(ra.collection)
+        broad = tabulate(tax, recs, ra, ca, keep_cells=True)
+        strict = tabulate(tax, [r for r in recs if strict_pred(r)], ra, ca, keep_cells=True)
+        # The strict table may lack categories the broad one has: use the broad order.
+        strict = _align(strict, broad)
+        rvals = tuple(v for v in broad.row_values if v not in ra.sentinels)
+        cvals = tuple(v for v in broad.col_values if v not in ca.sentinels)
+        empty, sparse = [], []
+        for r in rvals:
+            for c in cvals:
+                cell = _cell(broad, strict, r, c)
+                if cell.count == 0:
+                    empty.append(cell)
+                elif cell.count <= config.gap_k:
+                    sparse.append(cell)
+        tables.append(
+            GapTable(broad.id, broad.title, config.gap_k, broad, strict, rvals, cvals, tuple(empty), tuple(sparse))
+        )
+    return GapReport(config.gap_k, config.strict_label, tuple(tables))
+
+
+def _align(t: Table, like: Table) -> Table:
+    from dataclasses import replace
+
+    def get(r: str, c: str) -> int:
+        if r in t.row_values and c in t.col_values:
+            return t.count(r, c)
+        return 0
+
+    counts = tuple(tuple(get(r, c) for c in like.col_values) for r in like.row_values)
+    rt = tuple(t.row_total(r) if r in t.row_values else 0 for r in like.row_values)
+    ct = tuple(t.col_total(c) if c in t.col_values else 0 for c in like.col_values)
+    return replace(t, row_values=like.row_values, col_values=like.col_values, counts=counts, row_totals=rt, col_totals=ct)
+
+
+def gaps_markdown(report: GapReport) -> str:
+    out = [
+        "# Gap maps",
+        "",
+        f"Generated by `survey build`; do not edit. Empty cells have no record; sparse cells have "
+        f"at most {report.k}. Figures in brackets count only records with {report.strict_label}. "
+        "Not-applicable and untagged records are left out of the maps but counted in the totals.",
+        "",
+    ]
+    for t in report.tables:
+        b = t.broad
+        assert b.cols is not None
+        out += [f"## {t.title}", ""]
+        heads = [b.cols.label_of(c).replace("|", "\\|") for c in t.cols]
+        out.append(f"| {b.rows.label} \\ {b.cols.label} | " + " | ".join(heads) + " | total [strict] |")
+        out.append("| --- |" + " ---: |" * (len(heads) + 1))
+        for r in t.rows:
+            cells = []
+            for c in t.cols:
+                cell = t.cell(r, c)
+                cells.append("**0**" if cell.count == 0 else f"{cell.count} [{cell.strict}]")
+            n, s = t.row_total(r)
+            out.append(f"| {b.rows.label_of(r)} | " + " | ".join(cells) + f" | {n} [{s}] |")
+        tots = [f"{t.col_total(c)[0]} [{t.col_total(c)[1]}]" for c in t.cols]
+        out.append("| total [strict] | " + " | ".join(tots) + f" | {b.total} [{t.strict.total}] |")
+        out.append("")
+        if t.empty:
+            out.append(f"Empty cells ({len(t.empty)}): " + "; ".join(
+                f"{b.rows.label_of(c.row)} × {b.cols.label_of(c.col)}" for c in t.empty) + ".")
+            out.append("")
+        if t.sparse:
+            out.append(f"Sparse cells (at most {t.k} records):")
+            out.append("")
+            for c in t.sparse:
+                strict = f"; {report.strict_label}: {', '.join(c.strict_records) or 'none'}"
+                out.append(
+                    f"- {b.rows.label_of(c.row)} × {b.cols.label_of(c.col)}: {c.count} "
+                    f"({', '.join(c.records)}{strict})"
+                )
+            out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def gaps_outputs(report: GapReport, prefix: str = "reports") -> Mapping[str, str]:
+    return {
+        f"{prefix}/GAPS.md": gaps_markdown(report),
+        f"{prefix}/gaps.json": json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n",
+    }
