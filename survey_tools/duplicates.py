@@ -16,7 +16,7 @@ from typing import Any
 from survey_tools.errors import Problem
 from survey_tools.identifiers import record_identifiers
 from survey_tools.records import Corpus, Record
-from survey_tools.validation import cross_check, normalize_title
+from survey_tools.validation import _where, cross_check, normalize_title
 
 FUZZY_THRESHOLD = 90.0
 
@@ -90,9 +90,10 @@ def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
         if i == j or titles[i] == titles[j]:
             continue
         a, b = recs[int(i)], recs[int(j)]
+        line, col = _where(corpus.taxonomy, a, ("title",))
         problems.append(
             Problem(
-                a.path, 0, 0, "title",
+                a.path, line, col, "title",
                 f"a title {scores[i, j]:.0f}% similar to {b.path} ({b.title!r}): "
                 "the same work twice?",
             )

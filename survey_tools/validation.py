@@ -133,6 +133,10 @@ def report_for(
     report = Report(checked=corpus.files)
     report.extend(corpus.problems)
     report.extend(cross_check(corpus))
+    # Near-identical titles (a typo, a changed subtitle): the same work entered twice.
+    from survey_tools.duplicates import fuzzy_title_problems
+
+    report.extend(fuzzy_title_problems(corpus))
     report.extend(require_fields(corpus, require))
     if paths:
         from survey_tools.loading import discover
