@@ -1,0 +1,209 @@
+"""README.md (the awesome list) and CONTRIBUTING.md, rendered from the package's jinja2 templates."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import jinja2
+
+from survey_tools.records import Corpus, Record
+from survey_tools.render import model
+from survey_tools.stats import Stats
+from survey_tools.taxonomy import Taxonomy
+
+# Characters that start or end Markdown constructs inline. Escaping each with a backslash
+# (CommonMark allows it for any ASCII punctuation) keeps a title like "a | [b] *c* <d>" as text,
+# both in list items and in table cells, where an unescaped "|" would split the cell.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~!#$])")
+_URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "|": "%7C", "`": "%60"}
+
+
+def md(text: Any) -> str:
+    """Inline text that renders literally in a paragraph, a list item or a table cell."""
+    flat = " ".join(str(text).split())  # a newline would end a table row or list item
+    return _MD_SPECIAL.sub(r"\\\1", flat)
+
+
+def md_url(url: Any) -> str:
+    """A link destination that cannot end the link early."""
+    return "".join(_URL_UNSAFE.get(ch, ch) for ch in str(url).strip())
+
+
+def md_code(text: Any) -> str:
+    """A code span; the fence is longer than any run of backticks inside."""
+    s = str(text)
+    longest = max((len(m) for m in re.findall(r"`+", s)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def md_sentence(text: Any) -> str:
+    """Escaped text that ends like a sentence (the awesome list requires final punctuation)."""
+    s = md(text).rstrip()
+    return s if s.endswith((".", "!", "?", "…")) else s + "."
+
+
+def slug(text: str) -> str:
+    """GitHub's heading anchor: lowercase, punctuation dropped, spaces to dashes."""
+    s = re.sub(r"[^\w\- ]", "", text.strip().lower())
+    return s.replace(" ", "-")
+
+
+def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> str:
+    """A GFM table with every pipe aligned (awesome-lint checks alignment and padding).
+
+    Cells must already be escaped Markdown; ``align`` has one letter per column, "l" or "r".
+    """
+    cols = len(headers)
+    cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(3, *(len(r[i]) for r in cells)) for i in range(cols)]
+    align = align.ljust(cols, "l")
+
+    def line(row: Sequence[str]) -> str:
+        padded = [c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(row, widths, align, strict=True)]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = "| " + " | ".join(("-" * (w - 1) + ":") if a == "r" else "-" * w for w, a in zip(widths, align, strict=True)) + " |"
+    return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("survey_tools", "templates"),
+        autoescape=False,  # Markdown: escaping is explicit, through the md filters below
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(md=md, md_url=md_url, md_code=md_code, md_sentence=md_sentence, slug=slug)
+    env.globals["table"] = md_table
+    return env
+
+
+# --- the view model -----------------------------------------------------------------------
+
+
+def _codes(records: Sequence[Record], limit: int | None = None) -> dict[str, Any]:
+    shown = list(records if limit is None else records[:limit])
+    return {"ids": [r.id for r in shown], "more": len(records) - len(shown)}
+
+
+def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], conf: Mapping[str, Any]) -> dict[str, Any]:
+    ax = model.axis(tax, str(spec["axis"]))
+    recs = model.ranked(tax, corpus.of(ax.collection), str(conf.get("rank_by", "")))
+    limit = int(conf.get("representatives", 3))
+    out: dict[str, Any] = {"title": spec.get("title", ax.label), "axis": ax.spec, "kind": ax.kind, "label": ax.label, "rows": []}
+    if ax.kind == "keys":
+        assert ax.cf is not None
+        out["modes"] = [{"id": m.id, "label": m.label} for m in ax.cf.modes]
+        for v in ax.cf.values:
+            cells = []
+            for m in ax.cf.modes:
+                members = model.mapping_members(ax, recs, v.id, m.id)
+                cells.append({"count": model.count(stats, ax.cf.name, v.id, m.id), **_codes(members, limit)})
+            out["rows"].append({"id": v.id, "label": v.label, "description": v.description, "modes": cells})
+        return out
+    if ax.kind == "group":
+        assert ax.group is not None and ax.cf is not None
+        typical = spec.get("typical") or {}
+        tfield = tax.find_field(str(typical.get("field", ""))) if typical else None
+        for g in ax.group.values:
+            members = model.members_of(tax, ax, recs, g.id)
+            t = str(g.extra.get(str(typical.get("key", "")), "")) if typical else ""
+            out["rows"].append(
+                {
+                    "id": g.id,
+                    "label": g.label,
+                    "members": [ax.cf.label_of(m) for m in g.members],
+                    "typical": tfield.label_of(t) if tfield and t else t,
+                    "count": model.count(stats, ax.group.name, g.id),
+                    **_codes(members, limit),
+                }
+            )
+        return out
+    assert ax.cf is not None
+    for v in ax.cf.values:
+        members = model.members_of(tax, ax, recs, v.id)
+        out["rows"].append(
+            {"id": v.id, "label": v.label, "description": v.description, "count": model.count(stats, ax.cf.name, v.id), **_codes(members, limit)}
+        )
+    return out
+
+
+def _entry(tax: Taxonomy, rec: Record, tags: Sequence[str]) -> dict[str, Any]:
+    return {
+        "id": rec.id,
+        "title": rec.title,
+        "url": model.primary_link(rec),
+        "summary": str(rec.get("summary", "")),
+        "tags": model.record_tags(tax, rec, tags),
+        "links": model.secondary_links(rec),
+    }
+
+
+def readme_context(
+    tax: Taxonomy,
+    corpus: Corpus,
+    stats: Stats,
+    gaps: Sequence[Mapping[str, Any]] = (),
+    figures: Sequence[Mapping[str, str]] = (),
+) -> dict[str, Any]:
+    """Everything README.md shows. ``gaps`` are tables as {title, markdown}; ``figures`` {title, path}."""
+    conf = model.presentation(tax, "readme")
+    group_ax = model.axis(tax, str(conf["group_by"]))
+    assert group_ax.cf is not None
+    retained = corpus.retained
+    tags = [str(t) for t in conf.get("tags", [])]
+    groups = []
+    for v in group_ax.cf.values:
+        recs = sorted(model.members_of(tax, group_ax, retained, v.id), key=lambda r: (r.title.lower(), r.id))
+        if recs:
+            groups.append({"id": v.id, "label": v.label, "description": v.description, "entries": [_entry(tax, r, tags) for r in recs]})
+    ex_cols, ex_rows = model.exclusion_table(tax, corpus)
+    return {
+        "survey": tax.survey,
+        "conf": conf,
+        "sections": conf.get("sections", {}),
+        "headline": dict(stats.headline),
+        "collections": {c.name: c for c in tax.collections.values()},
+        "retained_name": tax.retained.name,
+        "excluded_name": tax.excluded.name if tax.excluded else "",
+        "maps": [_map(tax, corpus, stats, s, conf) for s in conf.get("maps", [])],
+        "gaps": list(gaps),
+        "figures": list(figures),
+        "group_label": group_ax.label,
+        "groups": groups,
+        "exclusion_columns": ex_cols,
+        "exclusions": [list(r.cells) for r in ex_rows],
+        "site_path": str(model.presentation(tax, "site").get("path", "")),
+    }
+
+
+def render_readme(
+    tax: Taxonomy,
+    corpus: Corpus,
+    stats: Stats,
+    gaps: Sequence[Mapping[str, Any]] = (),
+    figures: Sequence[Mapping[str, str]] = (),
+) -> str:
+    ctx = readme_context(tax, corpus, stats, gaps, figures)
+    return _tidy(environment().get_template("readme/README.md.j2").render(**ctx))
+
+
+def contributing_context(tax: Taxonomy) -> dict[str, Any]:
+    colls = list(tax.collections.values())
+    return {"survey": tax.survey, "collections": colls, "retained": tax.retained, "excluded": tax.excluded, "na": tax.na, "untagged": tax.untagged}
+
+
+def render_contributing(tax: Taxonomy) -> str:
+    return _tidy(environment().get_template("contributing/CONTRIBUTING.md.j2").render(**contributing_context(tax)))
+
+
+def _tidy(text: str) -> str:
+    """One blank line between blocks and a single final newline, whatever the template's loops did."""
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip("\n") + "\n"

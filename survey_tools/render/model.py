@@ -1,0 +1,156 @@
+"""What the README and the browsing page show, computed from the taxonomy, records and statistics.
+
+Everything here returns plain data (dicts, lists, strings) so that the templates stay free of
+logic and both outputs (Markdown and HTML) read the same facts. Field names, labels and order
+come from ``taxonomy/`` (``survey.readme`` and ``survey.site``); counts come from the statistics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from survey_tools.errors import InvalidInput, Problem
+from survey_tools.records import Corpus, Record
+from survey_tools.stats import Axis, Stats, get_path, mode_of, resolve_axis
+from survey_tools.taxonomy import Taxonomy
+
+# Host names shown for secondary links whose usual spelling is not the host itself.
+_HOST_LABELS = {"github.com": "GitHub", "huggingface.co": "Hugging Face", "openreview.net": "OpenReview"}
+
+
+@dataclass(frozen=True)
+class Tag:
+    """One tag of a record as shown to readers: the axis label and the value's label."""
+
+    axis: str
+    label: str
+    value: str
+
+
+def presentation(tax: Taxonomy, part: str) -> Mapping[str, Any]:
+    """``survey.readme`` or ``survey.site`` from taxonomy/survey.yaml (a clear error if absent)."""
+    conf = tax.survey.get(part)
+    if not isinstance(conf, Mapping):
+        raise InvalidInput(
+            [Problem("taxonomy/survey.yaml", 0, 0, f"survey.{part}", "required to render; see CONTRIBUTING.md")],
+            f"taxonomy/survey.yaml has no survey.{part} section",
+        )
+    return conf
+
+
+def axis(tax: Taxonomy, spec: str) -> Axis:
+    try:
+        return resolve_axis(tax, spec)
+    except KeyError as err:
+        raise InvalidInput(
+            [Problem("taxonomy/survey.yaml", 0, 0, "survey", str(err.args[0]))], "unknown axis in survey.readme/site"
+        ) from None
+
+
+def is_sentinel(tax: Taxonomy, value: str) -> bool:
+    return value in (tax.na, tax.untagged)
+
+
+def primary_link(rec: Record) -> str:
+    links = rec.get("links") or []
+    if links:
+        return str(links[0])
+    return str(rec.get("url", ""))
+
+
+def link_label(url: str) -> str:
+    """A short name for a secondary link: a known host's usual spelling, else the host."""
+    host = urlsplit(url).netloc.lower().removeprefix("www.")
+    return _HOST_LABELS.get(host, host or url)
+
+
+def secondary_links(rec: Record) -> list[dict[str, str]]:
+    return [{"url": str(u), "label": link_label(str(u))} for u in (rec.get("links") or [])[1:]]
+
+
+def record_tags(tax: Taxonomy, rec: Record, specs: Sequence[str]) -> list[Tag]:
+    """The record's tags along ``specs``; not-applicable and untagged values are left out."""
+    out: list[Tag] = []
+    for spec in specs:
+        ax = axis(tax, spec)
+        if ax.kind == "keys":
+            raw = get_path(rec.data, ax.field)
+            if not isinstance(raw, Mapping) or not raw:
+                continue
+            modes = {m.id: m.label.lower() for m in ax.cf.modes} if ax.cf else {}
+            parts = [f"{ax.label_of(str(k))} ({modes.get(mode_of(v), mode_of(v))})" for k, v in raw.items()]
+            out.append(Tag(spec, ax.label, ", ".join(parts)))
+            continue
+        values = [v for v in ax.extract(rec, tax.untagged) if not is_sentinel(tax, v)]
+        if values:
+            out.append(Tag(spec, ax.label, ", ".join(ax.label_of(v) for v in values)))
+    return out
+
+
+def ranked(tax: Taxonomy, records: Sequence[Record], rank_by: str) -> list[Record]:
+    """Records in the order the maps name them: rank field's value order, newest, then id."""
+    order: dict[str, int] = {}
+    cf = tax.find_field(rank_by) if rank_by else None
+    if cf is not None:
+        order = {v: i for i, v in enumerate(cf.ids)}
+
+    def key(r: Record) -> tuple[int, int, str]:
+        rank = order.get(str(r.get(rank_by)), len(order)) if cf else 0
+        year = r.get("year")
+        return (rank, -int(year) if isinstance(year, int) else 0, r.id)
+
+    return sorted(records, key=key)
+
+
+def members_of(tax: Taxonomy, ax: Axis, records: Sequence[Record], value: str) -> list[Record]:
+    return [r for r in records if value in ax.extract(r, tax.untagged)]
+
+
+def mapping_members(ax: Axis, records: Sequence[Record], key: str, mode: str) -> list[Record]:
+    """Records whose mapping field holds ``key`` made in ``mode`` (O2 learned)."""
+    out = []
+    for r in records:
+        raw = get_path(r.data, ax.field)
+        if isinstance(raw, Mapping) and key in raw and mode_of(raw[key]) == mode:
+            out.append(r)
+    return out
+
+
+def count(stats: Stats, table_id: str, row: str, col: str | None = None) -> int:
+    """A count from the statistics; 0 when the value never occurs (the table omits nothing)."""
+    t = stats.table(table_id)
+    if row not in t.row_values or (col is not None and col not in t.col_values):
+        return 0
+    return t.count(row, col)
+
+
+@dataclass(frozen=True)
+class ExclusionRow:
+    cells: tuple[str, ...]  # values of the configured columns, controlled codes as labels
+    url: str
+    note: str
+
+
+def exclusion_table(tax: Taxonomy, corpus: Corpus) -> tuple[list[dict[str, str]], list[ExclusionRow]]:
+    """The exclusion log's columns (``survey.readme.exclusion_columns``) and rows."""
+    ex = tax.excluded
+    if ex is None:
+        return [], []
+    names = [str(n) for n in presentation(tax, "readme").get("exclusion_columns", [])]
+    plain = {f.name: f.label for f in ex.fields}
+    columns = []
+    for name in names:
+        cf = ex.controlled_field(name)
+        columns.append({"name": name, "label": cf.label if cf else plain.get(name, name)})
+    rows = []
+    for rec in corpus.excluded:
+        cells = []
+        for name in names:
+            cf = ex.controlled_field(name)
+            raw = str(rec.get(name, ""))
+            cells.append(cf.label_of(raw) if cf else raw)
+        rows.append(ExclusionRow(tuple(cells), str(rec.get("url", "")), str(rec.get("note", ""))))
+    return columns, rows
