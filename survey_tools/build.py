@@ -48,7 +48,7 @@ REPORTS = "reports"
 # Folders whose every file is generated: files no generator produces any more are removed.
 OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures")
 # Modules that register generators when imported (other engineers add theirs here).
-GENERATOR_MODULES: tuple[str, ...] = ()
+GENERATOR_MODULES: tuple[str, ...] = ("survey_tools.render.generators",)
 
 GENERATORS: dict[str, Generator] = {}
 
@@ -150,6 +150,13 @@ def _agreement_out(ctx: BuildContext) -> Mapping[str, Output]:
     from survey_tools.agreement import agreement_outputs
 
     return agreement_outputs(ctx.agreement, REPORTS) if ctx.agreement is not None else {}
+
+
+@register("plots")
+def _plots(ctx: BuildContext) -> Mapping[str, Output]:
+    from survey_tools.plots import plot_outputs
+
+    return plot_outputs(ctx.corpus, ctx.stats, ctx.config, f"{REPORTS}/figures")
 
 
 # --- computing -------------------------------------------------------------------------------

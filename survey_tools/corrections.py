@@ -221,9 +221,9 @@ def _effect(
         d = claim_delta.get(r.claim.id, 0)
         if not d:
             continue
-        after = r.actual + d
-        ok_after = OPERATORS[r.claim.op](after, r.claim.expected)
-        changes.append(ClaimChange(r.claim.id, r.actual, after, _status(r.ok), _status(ok_after)))
+        n_after = r.actual + d
+        ok_after = OPERATORS[r.claim.op](n_after, r.claim.expected)
+        changes.append(ClaimChange(r.claim.id, r.actual, n_after, _status(r.ok), _status(ok_after)))
     return Effect(ids, cells, tuple(changes))
 
 

@@ -178,11 +178,11 @@ def gaps_markdown(report: GapReport) -> str:
         if t.sparse:
             out.append(f"Sparse cells (at most {t.k} records):")
             out.append("")
-            for c in t.sparse:
-                strict = f"; {report.strict_label}: {', '.join(c.strict_records) or 'none'}"
+            for sc in t.sparse:
+                strict = f"; {report.strict_label}: {', '.join(sc.strict_records) or 'none'}"
                 out.append(
-                    f"- {b.rows.label_of(c.row)} × {b.cols.label_of(c.col)}: {c.count} "
-                    f"({', '.join(c.records)}{strict})"
+                    f"- {b.rows.label_of(sc.row)} × {b.cols.label_of(sc.col)}: {sc.count} "
+                    f"({', '.join(sc.records)}{strict})"
                 )
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"

@@ -133,10 +133,11 @@ def resolve_axis(tax: Taxonomy, spec: str) -> Axis:
         coll = gcf.collection or tax.retained.name
         return Axis(spec, grp.label, coll, "group", gcf.name, ids + sent, labels, sent, gcf, grp)
     head = spec.split(".", 1)[0]
-    for coll in tax.collections.values():
-        for f in coll.fields:
+    for c in tax.collections.values():
+        for f in c.fields:
             if f.name == head:
-                return Axis(spec, f.label if head == spec else spec, coll.name, "plain", spec, (), {}, (tax.untagged,))
+                label = f.label if head == spec else spec
+                return Axis(spec, label, c.name, "plain", spec, (), {}, (tax.untagged,))
     raise KeyError(f"{spec!r} is not a field, value group or mode of the taxonomy")
 
 

@@ -1,0 +1,215 @@
+"""Figures from the statistics, as deterministic SVG and PNG bytes (matplotlib, Agg).
+
+Which figures to draw is configuration (``plots:`` in the report configuration); each kind
+reads the axes it is given. Determinism: a fixed SVG hash salt, no date or software metadata,
+text kept as text in SVG. Colours come from the Okabe-Ito palette (safe for colour-blind
+readers) and the sequential ``cividis`` map.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from survey_tools.errors import InvalidInput, Problem
+from survey_tools.records import Corpus
+from survey_tools.stats import ReportConfig, Stats, Table, resolve_axis, tabulate
+
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+KINDS = ("heatmap", "ladder", "modes", "stacked", "flow")
+
+
+def _figure(width: float, height: float) -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update(
+        {
+            "svg.hashsalt": "survey-tools",
+            "svg.fonttype": "none",
+            "font.size": 10,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+        }
+    )
+    return plt.figure(figsize=(width, height), dpi=100)
+
+
+def _save(fig: Any) -> tuple[bytes, bytes]:
+    import matplotlib.pyplot as plt
+
+    svg, png = io.BytesIO(), io.BytesIO()
+    fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
+    fig.savefig(png, format="png", metadata={"Software": None}, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return svg.getvalue(), png.getvalue()
+
+
+def _heatmap(t: Table) -> Any:
+    assert t.cols is not None
+    # Not-applicable and untagged cells would dominate the colour scale: they are left out.
+    rows = [r for r in t.row_values if r not in t.rows.sentinels]
+    cols = [c for c in t.col_values if c not in t.cols.sentinels]
+    data = [[t.count(r, c) for c in cols] for r in rows]
+    fig = _figure(1.0 + 0.8 * len(cols), 1.0 + 0.45 * len(rows))
+    ax = fig.add_subplot()
+    top = max((max(r) for r in data), default=0) or 1
+    im = ax.imshow(data, cmap="cividis", vmin=0, vmax=top, aspect="auto")
+    ax.set_xticks(range(len(cols)), [t.cols.label_of(c) for c in cols], rotation=35, ha="right")
+    ax.set_yticks(range(len(rows)), [t.rows.label_of(r) for r in rows])
+    for i, row in enumerate(data):
+        for j, n in enumerate(row):
+            ax.text(j, i, str(n) if n else "·", ha="center", va="center", color="white" if n < top * 0.55 else "black")
+    ax.set_xlabel(t.cols.label)
+    ax.set_ylabel(t.rows.label)
+    ax.set_title(f"{t.rows.label} × {t.cols.label} (records; not-applicable left out)")
+    ax.spines[:].set_visible(False)
+    fig.colorbar(im, ax=ax, shrink=0.8, label="records")
+    return fig
+
+
+def _ladder(t: Table, na: str, untagged: str) -> Any:
+    vals = [v for v in t.row_values if v not in (na, untagged)]
+    counts = [t.count(v) for v in vals]
+    fig = _figure(7, 0.6 + 0.45 * len(vals))
+    ax = fig.add_subplot()
+    ys = list(range(len(vals)))
+    ax.barh(ys, counts, color=OKABE_ITO[0])
+    ax.set_yticks(ys, [t.rows.label_of(v) for v in vals])
+    ax.invert_yaxis()  # finest unit on top, coarsest at the bottom
+    for y, n in zip(ys, counts, strict=True):
+        ax.text(n + 0.3, y, str(n), va="center")
+    rest = [f"{s}: {t.count(s)}" for s in (na, untagged) if s in t.row_values and t.count(s)]
+    ax.set_xlabel("records" + (f" (not shown: {', '.join(rest)})" if rest else ""))
+    ax.set_title(f"{t.title}: fine to coarse")
+    return fig
+
+
+def _modes(t: Table, na: str, untagged: str) -> Any:
+    assert t.cols is not None
+    rows = [r for r in t.row_values if r not in (na, untagged)]
+    modes = [c for c in t.col_values if c not in (na, untagged)]
+    fig = _figure(7, 0.8 + 0.5 * len(rows))
+    ax = fig.add_subplot()
+    ys = list(range(len(rows)))
+    left = [0] * len(rows)
+    for k, m in enumerate(modes):
+        vals = [t.count(r, m) for r in rows]
+        ax.barh(ys, vals, left=left, color=OKABE_ITO[k % len(OKABE_ITO)], label=t.cols.label_of(m))
+        for y, (x0, n) in enumerate(zip(left, vals, strict=True)):
+            if n:
+                ax.text(x0 + n / 2, y, str(n), ha="center", va="center", color="white" if k == 0 else "black")
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax.set_yticks(ys, [t.rows.label_of(r) for r in rows])
+    ax.invert_yaxis()
+    ax.set_xlabel("records")
+    ax.set_title(f"{t.title}: {' vs '.join(t.cols.label_of(m).lower() for m in modes)}")
+    ax.legend(frameon=False, loc="lower right")
+    return fig
+
+
+def _stacked(t: Table) -> Any:
+    assert t.cols is not None
+    xs = list(t.col_values)  # e.g. years
+    stacks = [r for r in t.row_values if any(t.count(r, x) for x in xs)]
+    fig = _figure(max(6.0, 0.55 * len(xs) + 2), 4.2)
+    ax = fig.add_subplot()
+    bottom = [0] * len(xs)
+    pos = list(range(len(xs)))
+    for k, s in enumerate(stacks):
+        vals = [t.count(s, x) for x in xs]
+        ax.bar(pos, vals, bottom=bottom, color=OKABE_ITO[k % len(OKABE_ITO)], label=t.rows.label_of(s), width=0.75)
+        bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
+    for x, n in zip(pos, bottom, strict=True):
+        ax.text(x, n + 0.3, str(n), ha="center")
+    ax.set_xticks(pos, [t.cols.label_of(x) for x in xs], rotation=45, ha="right")
+    ax.set_ylabel("records")
+    ax.set_xlabel(t.cols.label)
+    ax.set_title(f"Records per {t.cols.label.lower()} by {t.rows.label.lower()}")
+    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    return fig
+
+
+def _flow(stats: Stats, corpus: Corpus, field: str, total_key: str) -> Any:
+    """A PRISMA-style flow: screened → excluded at each stage in order → retained."""
+    import matplotlib.patches as mpatches
+
+    tax = corpus.taxonomy
+    t = stats.table(field)
+    retained = len(corpus.retained)
+    screened = stats.headline.get(total_key, retained + len(corpus.excluded))
+    stages = [(t.rows.label_of(v), t.count(v)) for v in t.row_values if v in t.rows.values and t.count(v) >= 0]
+    stages = [(lab, n) for lab, n in stages if lab not in (tax.na, tax.untagged)]
+    n = len(stages)
+    fig = _figure(8, 1.3 + 1.1 * (n + 1))
+    ax = fig.add_subplot()
+    ax.set_xlim(0, 10)
+    ax.set_ylim(-(n + 1) * 1.1 - 0.6, 0.9)
+    ax.axis("off")
+
+    def box(x: float, y: float, w: float, text: str, colour: str) -> None:
+        ax.add_patch(mpatches.FancyBboxPatch((x, y - 0.35), w, 0.7, boxstyle="round,pad=0.05", fc=colour, ec="#333333"))
+        ax.text(x + w / 2, y, text, ha="center", va="center", fontsize=10)
+
+    remaining = screened
+    box(0.3, 0.3, 4.6, f"Records screened\nn = {screened}", "#D9EAF7")
+    y = 0.3
+    for lab, k in stages:
+        y_next = y - 1.1
+        ax.annotate("", xy=(2.6, y_next + 0.4), xytext=(2.6, y - 0.42), arrowprops={"arrowstyle": "->", "color": "#333333"})
+        remaining -= k
+        ax.annotate("", xy=(5.6, y_next + 0.55), xytext=(2.6, y_next + 0.55), arrowprops={"arrowstyle": "->", "color": "#333333"})
+        box(5.6, y_next + 0.55, 4.1, f"Excluded at {lab.lower()}\nn = {k}", "#FBE3D6")
+        box(0.3, y_next, 4.6, f"Remaining after {lab.lower()}\nn = {remaining}", "#EEEEEE")
+        y = y_next
+    y_end = y - 1.1
+    ax.annotate("", xy=(2.6, y_end + 0.4), xytext=(2.6, y - 0.42), arrowprops={"arrowstyle": "->", "color": "#333333"})
+    box(0.3, y_end, 4.6, f"{tax.retained.label}\nn = {retained}", "#D4EDDA")
+    ax.set_title("Screening flow (from the exclusion log)")
+    return fig
+
+
+def _bad(config: ReportConfig, i: int, key: str, msg: str) -> Problem:
+    line, col = config.where(("plots", i, key))
+    return Problem(config.path, line, col, f"plots[{i}].{key}", msg)
+
+
+def plot_outputs(corpus: Corpus, stats: Stats, config: ReportConfig, prefix: str = "reports/figures") -> dict[str, bytes]:
+    """Draw every configured figure; ``{path: bytes}`` for its SVG and PNG."""
+    tax = corpus.taxonomy
+    out: dict[str, bytes] = {}
+    problems: list[Problem] = []
+    for i, spec in enumerate(config.plots):
+        kind, name = spec.get("kind"), str(spec.get("name", f"plot-{i + 1}"))
+        if kind not in KINDS:
+            problems.append(_bad(config, i, "kind", f"unknown kind {kind!r} (known: {', '.join(KINDS)})"))
+            continue
+        try:
+            fig = _draw(kind, spec, corpus, stats, config)
+        except KeyError as err:
+            problems.append(_bad(config, i, "kind", f"{err.args[0]}"))
+            continue
+        svg, png = _save(fig)
+        out[f"{prefix}/{name}.svg"] = svg
+        out[f"{prefix}/{name}.png"] = png
+    if problems:
+        raise InvalidInput(problems, f"{config.path} is invalid")
+    return out
+
+
+def _draw(kind: str, spec: Mapping[str, Any], corpus: Corpus, stats: Stats, config: ReportConfig) -> Any:
+    tax = corpus.taxonomy
+    if kind == "heatmap":
+        ra, ca = resolve_axis(tax, str(spec["rows"])), resolve_axis(tax, str(spec["cols"]))
+        return _heatmap(tabulate(tax, corpus.of(ra.collection), ra, ca))
+    if kind == "ladder":
+        return _ladder(stats.table(str(spec["field"])), tax.na, tax.untagged)
+    if kind == "modes":
+        return _modes(stats.table(str(spec["field"])), tax.na, tax.untagged)
+    if kind == "stacked":
+        ra, ca = resolve_axis(tax, str(spec["stack"])), resolve_axis(tax, str(spec["x"]))
+        return _stacked(tabulate(tax, corpus.of(ra.collection), ra, ca))
+    return _flow(stats, corpus, str(spec["field"]), config.headline_total)
