@@ -8,6 +8,7 @@ from typing import Any
 
 import jinja2
 
+from survey_tools.gaps import GapReport
 from survey_tools.records import Corpus, Record
 from survey_tools.render import model
 from survey_tools.stats import Stats
@@ -130,6 +131,37 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
         members = model.members_of(tax, ax, recs, v.id)
         out["rows"].append(
             {"id": v.id, "label": v.label, "description": v.description, "count": model.count(stats, ax.cf.name, v.id), **_codes(members, limit)}
+        )
+    return out
+
+
+def gap_tables(report: GapReport) -> list[dict[str, Any]]:
+    """The gap maps as aligned Markdown tables: "n [s]" per cell, s counting strict records."""
+    out = []
+    for t in report.tables:
+        b = t.broad
+        assert b.cols is not None
+        heads = [md(f"{b.rows.label} / {b.cols.label}")] + [md(b.cols.label_of(c)) for c in t.cols] + ["total"]
+        rows = []
+        for r in t.rows:
+            cells = [md(b.rows.label_of(r))]
+            for c in t.cols:
+                cell = t.cell(r, c)
+                cells.append("**0**" if cell.count == 0 else md(f"{cell.count} [{cell.strict}]"))
+            n, k = t.row_total(r)
+            cells.append(md(f"{n} [{k}]"))
+            rows.append(cells)
+        totals = [md(f"{t.col_total(c)[0]} [{t.col_total(c)[1]}]") for c in t.cols]
+        rows.append(["total", *totals, md(f"{b.total} [{t.strict.total}]")])
+        out.append(
+            {
+                "title": t.title,
+                "markdown": md_table(heads, rows, "l" + "r" * (len(heads) - 1)),
+                "empty": len(t.empty),
+                "sparse": len(t.sparse),
+                "k": t.k,
+                "strict_label": report.strict_label,
+            }
         )
     return out
 

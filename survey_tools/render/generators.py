@@ -1,0 +1,54 @@
+"""``survey build`` generators for README.md, CONTRIBUTING.md and the browsing page.
+
+Imported by the build (``GENERATOR_MODULES``); each generator only returns file contents.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping
+from typing import Any
+
+from survey_tools.build import GENERATORS, BuildContext, Output, register
+from survey_tools.render import model
+from survey_tools.render.markdown import gap_tables, render_contributing, render_readme
+from survey_tools.render.site import BibtexFn, render_site
+
+
+def _figures(ctx: BuildContext) -> list[dict[str, str]]:
+    """Figures the plots generator writes, named from the report configuration.
+
+    Taken from the configuration rather than the disk so that the README does not depend on
+    whether a previous build already wrote them (byte-identical output on every run).
+    """
+    if "plots" not in GENERATORS:
+        return []
+    out = []
+    for p in ctx.config.plots:
+        name = str(p.get("name", ""))
+        if name:
+            title = str(p.get("title") or name.replace("-", " ").capitalize())
+            out.append({"title": title, "path": f"reports/figures/{name}.svg"})
+    return out
+
+
+def _bibtex() -> BibtexFn | None:
+    """The BibTeX export, once the package has one (the page leaves the button out before)."""
+    if importlib.util.find_spec("survey_tools.bibtex") is None:
+        return None
+    from survey_tools import bibtex
+
+    fn: Any = getattr(bibtex, "bibtex_entry", None)
+    return fn if callable(fn) else None
+
+
+@register("readme")
+def readme(ctx: BuildContext) -> Mapping[str, Output]:
+    text = render_readme(ctx.taxonomy, ctx.corpus, ctx.stats, gap_tables(ctx.gaps), _figures(ctx))
+    return {"README.md": text, "CONTRIBUTING.md": render_contributing(ctx.taxonomy)}
+
+
+@register("site")
+def site(ctx: BuildContext) -> Mapping[str, Output]:
+    path = str(model.presentation(ctx.taxonomy, "site").get("path", "reports/site/index.html"))
+    return {path: render_site(ctx.taxonomy, ctx.corpus, ctx.stats, _bibtex())}
