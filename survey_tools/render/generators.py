@@ -5,6 +5,7 @@ Imported by the build (``GENERATOR_MODULES``); each generator only returns file 
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 from collections.abc import Mapping
 from typing import Any
@@ -36,9 +37,7 @@ def _bibtex() -> BibtexFn | None:
     """The BibTeX export, once the package has one (the page leaves the button out before)."""
     if importlib.util.find_spec("survey_tools.bibtex") is None:
         return None
-    from survey_tools import bibtex
-
-    fn: Any = getattr(bibtex, "bibtex_entry", None)
+    fn: Any = getattr(importlib.import_module("survey_tools.bibtex"), "bibtex_entry", None)
     return fn if callable(fn) else None
 
 
