@@ -138,4 +138,65 @@ def duplicates(ctx: click.Context) -> None:
         sys.exit(EXIT_INVALID)
 
 
-COMMANDS = [add, duplicates]
+@click.command(context_settings=_EXTRA)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="ID_OR_URL")
+@click.option("--note", default="", help="Why the work is excluded, in your own words (required).")
+@click.option("--title", help="The work's title (looked up on arXiv for arXiv ids).")
+@click.option("--date", help="Screening date, YYYY-MM-DD (default: today).")
+@click.option("--restore", is_flag=True,
+              help="Move the exclusion ID_OR_URL (E###) back to the corpus.")
+@click.option("--dry-run", is_flag=True, help="Print what would be written; write nothing.")
+@click.option("--arxiv-url", metavar="URL", help="arXiv query endpoint (see survey add).")
+@click.pass_context
+def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | None,
+            date: str | None, restore: bool, dry_run: bool, arxiv_url: str | None) -> None:
+    """Append an exclusion, or move a retained record to the exclusion log (and back).
+
+    ID_OR_URL is a retained record's key (moved, with all its metadata kept), or an arXiv id,
+    DOI or URL of a new work. Controlled fields are options named in taxonomy/commands.yaml,
+    for example --stage abstract_screen --reason no_rl_component --source arXiv
+    --query-family "multi-agent LLM". The same duplicate checks as `survey add` apply.
+    """
+    from survey_tools import exclusions
+    from survey_tools.adding import parse_field_options
+    from survey_tools.errors import UsageError
+    from survey_tools.loading import load_corpus
+    from survey_tools.taxonomy import load_taxonomy
+
+    root = _root(ctx)
+    try:
+        tax = load_taxonomy(root)
+        coll = tax.excluded
+        if coll is None:
+            raise UsageError("this survey has no exclusion log")
+        tags, refs = parse_field_options(tax, coll, [*args, *ctx.args])
+        if len(refs) != 1:
+            raise UsageError(f"give exactly one id or URL (got {len(refs)})")
+        corpus = load_corpus(root, tax)
+        if corpus.problems:
+            raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+        if restore:
+            if tags or note or title:
+                raise UsageError("--restore takes only the exclusion's id")
+            move = exclusions.plan_restore(root, corpus, refs[0])
+        else:
+            fetch = None
+            if not title:
+                from survey_tools.arxiv_client import ArxivClient, ClientConfig
+
+                fetch = ArxivClient(ClientConfig.from_env(arxiv_url)).fetch
+            move = exclusions.plan_exclusion(root, corpus, refs[0], tags, note, title, date, fetch)
+        if dry_run:
+            for rel, text in move.write:
+                click.echo(f"# {rel}\n{text}", nl=False)
+            for rel in move.remove:
+                click.echo(f"# would remove {rel}")
+            return
+        exclusions.apply(root, move)
+    except SurveyError as err:
+        _fail(err)
+        return
+    click.echo(move.message, err=True)
+
+
+COMMANDS = [add, duplicates, exclude]

@@ -1,0 +1,210 @@
+"""``survey exclude``: append to the exclusion log, or move a record between the two collections.
+
+A retained record moved to the log keeps every field under ``retained_record``, so moving it
+back restores the file byte for byte (the YAML dump is deterministic). Both moves write the new
+file first and remove the old one last: a failure leaves the survey as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from survey_tools.adding import flag_names, refuse_duplicates
+from survey_tools.errors import InvalidInput, SurveyError, UsageError
+from survey_tools.fileio import atomic_write
+from survey_tools.identifiers import ids_from_url, normalize_arxiv, normalize_doi
+from survey_tools.records import Corpus, Record
+from survey_tools.taxonomy import Collection, Taxonomy
+from survey_tools.yamlio import dump_yaml, parse_yaml
+
+if TYPE_CHECKING:
+    from survey_tools.arxiv_client import ArxivPaper
+
+# The field of an exclusion that keeps the full retained record it replaced.
+FORMER_FIELD = "retained_record"
+
+
+@dataclass(frozen=True)
+class Move:
+    """Files to write and to remove, applied in that order."""
+
+    write: tuple[tuple[str, str], ...]  # (relative path, text)
+    remove: tuple[str, ...]
+    message: str
+
+
+def _excluded(tax: Taxonomy) -> Collection:
+    coll = tax.excluded
+    if coll is None:
+        raise UsageError("this survey has no exclusion log (a second collection in taxonomy/)")
+    return coll
+
+
+def next_id(root: Path, corpus: Corpus, coll: Collection) -> str:
+    """The id after the highest one in use: prefix and width follow the existing ids."""
+    folder = root / coll.folder
+    ids = {r.id for r in corpus.of(coll.name)} | (
+        {p.stem for p in folder.glob("*.yaml")} if folder.is_dir() else set()
+    )
+    parsed = [m for i in ids if (m := re.fullmatch(r"(\D*)(\d+)", i))]
+    if parsed:
+        prefix = parsed[0].group(1)
+        width = max(len(m.group(2)) for m in parsed)
+        n = max(int(m.group(2)) for m in parsed) + 1
+    else:
+        # An empty log: read prefix and width from the id pattern (``^E[0-9]{3,}$``).
+        m = re.match(r"\^(\w*)\[0-9\]\{(\d+)", coll.id_pattern)
+        prefix, width, n = (m.group(1), int(m.group(2)), 1) if m else ("", 1, 1)
+    new = f"{prefix}{n:0{width}d}"
+    if not re.match(coll.id_pattern, new):
+        raise UsageError(f"cannot number the next exclusion: {new!r} does not match {coll.id_pattern}")
+    return new
+
+
+def _check(tax: Taxonomy, coll: Collection, rel: str, text: str) -> None:
+    from survey_tools.checks import check_record
+
+    problems = check_record(tax, coll, rel, parse_yaml(text, rel))
+    if problems:
+        raise InvalidInput(problems, f"{rel} would be invalid; nothing written")
+
+
+def _ordered(coll: Collection, values: Mapping[str, Any]) -> dict[str, Any]:
+    return {n: values[n] for n in coll.field_names() if n in values and values[n] is not None}
+
+
+def plan_exclusion(
+    root: Path,
+    corpus: Corpus,
+    ref: str,
+    tags: Mapping[str, Any],
+    note: str,
+    title: str | None = None,
+    date: str | None = None,
+    fetch: Callable[[str], ArxivPaper] | None = None,
+) -> Move:
+    """Exclude a retained record (by key) or a new work (arXiv id, DOI, OpenReview or other URL)."""
+    tax = corpus.taxonomy
+    coll = _excluded(tax)
+    if not note.strip():
+        raise UsageError("--note is required: say in your own words why the work is excluded")
+    missing = [c for c in coll.controlled if c.required and c.name not in tags]
+    if missing:
+        flags = flag_names(tax, coll)
+        # The shortest option that sets each field is the one contributors know.
+        names = [min((f for f, c in flags.items() if c.name == m.name), key=len) for m in missing]
+        raise UsageError(f"missing {', '.join('--' + n for n in names)}: every exclusion needs "
+                         f"its {', '.join(m.noun for m in missing)}")
+    day = date or dt.date.today().isoformat()
+    try:
+        dt.date.fromisoformat(day)
+    except ValueError:
+        raise UsageError(f"--date {day!r} is not an ISO date (YYYY-MM-DD)") from None
+    retained = corpus.by_id(tax.retained.name)
+    new_id = next_id(root, corpus, coll)
+    rel = f"{coll.folder}/{new_id}.yaml"
+    values: dict[str, Any] = {coll.id_field: new_id, "date_screened": day, "note": note.strip()}
+    values.update(tags)
+    remove: tuple[str, ...] = ()
+    if ref in retained:
+        rec = retained[ref]
+        values.update(_from_record(tax, rec))
+        if title:
+            values[coll.title_field] = title
+        refuse_duplicates(corpus, values, ref, ignore=[rec.path])
+        remove = (rec.path,)
+        message = f"moved {rec.path} to {rel}"
+    else:
+        values.update(_from_reference(ref))
+        arxiv_id = normalize_arxiv(ref)
+        # Known already? Say so before asking arXiv for a title.
+        refuse_duplicates(corpus, values, ref)
+        if title:
+            values[coll.title_field] = title
+        elif arxiv_id and fetch is not None:
+            values[coll.title_field] = fetch(arxiv_id).title
+        else:
+            raise UsageError(f"--title is required for {ref!r} (only arXiv titles are looked up)")
+        refuse_duplicates(corpus, values, ref)
+        message = f"wrote {rel}"
+    record = _ordered(coll, values)
+    text = dump_yaml(record)
+    _check(tax, coll, rel, text)
+    return Move(((rel, text),), remove, message)
+
+
+def _from_record(tax: Taxonomy, rec: Record) -> dict[str, Any]:
+    data = dict(rec.data)
+    raw_ids = data.get("identifiers")
+    ids: dict[str, Any] = dict(raw_ids) if isinstance(raw_ids, dict) else {}
+    links = data.get("links") or []
+    url = links[0] if links else ""
+    if ids.get("arxiv"):
+        ident = f"arXiv:{ids['arxiv']}"
+    elif ids.get("openreview"):
+        ident = f"OpenReview:{ids['openreview']}"
+    elif ids.get("doi"):
+        ident = f"DOI:{ids['doi']}"
+    else:
+        ident = url
+    return {
+        tax.excluded.title_field if tax.excluded else "title": rec.title,
+        "identifier": ident,
+        "identifiers": dict(ids) or None,
+        "url": url,
+        FORMER_FIELD: data,
+    }
+
+
+def _from_reference(ref: str) -> dict[str, Any]:
+    arxiv_id = normalize_arxiv(ref)
+    if arxiv_id:
+        return {"identifier": f"arXiv:{arxiv_id}", "identifiers": {"arxiv": arxiv_id},
+                "url": f"https://arxiv.org/abs/{arxiv_id}"}
+    doi = normalize_doi(ref)
+    if doi:
+        return {"identifier": f"DOI:{doi}", "identifiers": {"doi": doi},
+                "url": f"https://doi.org/{doi}"}
+    if re.match(r"^https?://", ref):
+        ids = ids_from_url(ref)
+        if "openreview" in ids:
+            return {"identifier": f"OpenReview:{ids['openreview']}", "identifiers": ids, "url": ref}
+        return {"identifier": ref, "identifiers": ids or None, "url": ref}
+    raise UsageError(
+        f"{ref!r} is neither a retained record's key nor an arXiv id, DOI or URL"
+    )
+
+
+def plan_restore(root: Path, corpus: Corpus, exclusion_id: str) -> Move:
+    """Move an exclusion that holds a former retained record back to the corpus."""
+    tax = corpus.taxonomy
+    coll = _excluded(tax)
+    ex = corpus.by_id(coll.name).get(exclusion_id)
+    if ex is None:
+        raise UsageError(f"no exclusion {exclusion_id} in {coll.folder}/")
+    former = ex.get(FORMER_FIELD)
+    if not isinstance(former, dict):
+        raise UsageError(f"{ex.path} was never a retained record; there is nothing to restore")
+    key = str(former.get(tax.retained.id_field, ""))
+    rel = f"{tax.retained.folder}/{key}.yaml"
+    if (root / rel).exists():
+        raise UsageError(f"cannot restore {ex.path}: {rel} already exists")
+    refuse_duplicates(corpus, former, key, ignore=[ex.path])
+    text = dump_yaml(former)
+    _check(tax, tax.retained, rel, text)
+    return Move(((rel, text),), (ex.path,), f"moved {ex.path} back to {rel}")
+
+
+def apply(root: Path, move: Move) -> None:
+    for rel, _ in move.write:
+        if (root / rel).exists():
+            raise SurveyError(f"{rel} appeared meanwhile; nothing written")
+    for rel, text in move.write:
+        atomic_write(root / rel, text)
+    for rel in move.remove:
+        (root / rel).unlink()

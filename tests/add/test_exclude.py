@@ -1,0 +1,110 @@
+"""``survey exclude``: new exclusions, moving a retained record to the log and back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from survey_tools.cli import cli
+
+TAGS = ["--stage", "full_text_screen", "--reason", "single_agent", "--source", "arXiv",
+        "--query-family", "reinforcement learning", "--date", "2026-05-01"]
+
+HEAT_BATH = """\
+record_id: E033
+title: Heat-bath random walks with Markov bases
+identifier: arXiv:1605.08386
+identifiers:
+  arxiv: '1605.08386'
+url: https://arxiv.org/abs/1605.08386
+date_screened: '2026-05-01'
+note: A walk on lattice points; nothing about agents.
+stage: full_text_screen
+reason: single_agent
+source: arXiv
+query_family: reinforcement learning
+"""
+
+
+def run(root: Path, *args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(cli, ["--root", str(root), *args])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res.exit_code, res.stdout, res.stderr
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.yaml"))}
+
+
+def test_new_arxiv_exclusion_looks_up_the_title(arxiv_server, survey: Path) -> None:
+    code, _, err = run(survey, "exclude", "arXiv:1605.08386v1", *TAGS,
+                       "--note", "A walk on lattice points; nothing about agents.")
+    assert (code, err) == (0, "wrote exclusions/E033.yaml\n")
+    assert (survey / "exclusions/E033.yaml").read_text() == HEAT_BATH
+    assert run(survey, "validate")[0] == 0
+    # Now excluded: adding it is refused, naming the exclusion.
+    code, _, err = run(survey, "add", "1605.08386")
+    assert code == 1
+    assert "exclusions/E033.yaml (Exclusion log) has the same arXiv id 1605.08386" in err
+
+
+def test_url_exclusion_needs_a_title(survey: Path) -> None:
+    url = "https://example.org/blog/agents"
+    code, _, err = run(survey, "exclude", url, *TAGS, "--note", "A blog post.",
+                       "--source", "company blog")
+    assert code == 2
+    assert err == ("error: --source was given 2 times but takes one value\n")
+    tags = [t for t in TAGS if t not in ("--source", "arXiv")]
+    code, _, err = run(survey, "exclude", url, *tags, "--source", "company blog",
+                       "--note", "A blog post.", "--title", "Agents in production")
+    assert (code, err) == (0, "wrote exclusions/E033.yaml\n")
+    text = (survey / "exclusions/E033.yaml").read_text()
+    assert "identifier: https://example.org/blog/agents\n" in text
+    assert "source: company blog\n" in text
+
+
+def test_move_and_restore_keep_every_byte(survey: Path) -> None:
+    before = (survey / "corpus/c3.yaml").read_bytes()
+    code, _, err = run(survey, "exclude", "c3", *TAGS, "--note", "Moved for a test.")
+    assert (code, err) == (0, "moved corpus/c3.yaml to exclusions/E033.yaml\n")
+    assert not (survey / "corpus/c3.yaml").exists()
+    ex = (survey / "exclusions/E033.yaml").read_text()
+    assert ex.startswith("record_id: E033\ntitle: Contextual Counterfactual Credit Assignment")
+    assert "identifier: arXiv:2603.06859\n" in ex and "retained_record:\n  key: c3\n" in ex
+    code, _, err = run(survey, "exclude", "E033", "--restore")
+    assert (code, err) == (0, "moved exclusions/E033.yaml back to corpus/c3.yaml\n")
+    assert (survey / "corpus/c3.yaml").read_bytes() == before
+    assert not (survey / "exclusions/E033.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["exclude", "2603.06859", *TAGS, "--note", "x"],
+         "error: 2603.06859 is already in the survey: corpus/c3.yaml (Retained papers) has the "
+         "same arXiv id 2603.06859\n"),
+        (["exclude", "https://arxiv.org/abs/2305.14325", *TAGS, "--note", "x"],
+         "error: https://arxiv.org/abs/2305.14325 is already in the survey: exclusions/E001.yaml "
+         "(Exclusion log) has the same arXiv id 2305.14325\n"),
+        (["exclude", "c3", *TAGS],
+         "error: --note is required: say in your own words why the work is excluded\n"),
+        (["exclude", "c3", "--stage", "abstract", "--note", "x"],
+         "error: --stage abstract: 'abstract' is not a screening stage; did you mean "
+         "'abstract_screen'?\n"),
+        (["exclude", "c3", "--note", "x", "--date", "2026-05-01"],
+         "error: missing --stage, --reason, --source, --query-family: every exclusion needs its "
+         "screening stage, exclusion reason, source, query family\n"),
+        (["exclude", "E001", "--restore"],
+         "error: exclusions/E001.yaml was never a retained record; there is nothing to restore\n"),
+        (["exclude", "nonsense", *TAGS, "--note", "x"],
+         "error: 'nonsense' is neither a retained record's key nor an arXiv id, DOI or URL\n"),
+    ],
+)
+def test_refusals_write_nothing(survey: Path, args: list[str], message: str) -> None:
+    before = snapshot(survey)
+    code, _, err = run(survey, *args)
+    assert code in (1, 2)
+    assert err.startswith(message)
+    assert snapshot(survey) == before
