@@ -1,0 +1,35 @@
+"""Fixtures of the render tests: the real corpus built once, a corpus with a hostile title, and one
+headless Chromium shared by every browser test (Debian's, driven by Playwright)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from render_support import CHROMIUM, CHROMIUM_ARGS, REPO, Built, build_inputs, make_hostile_survey
+
+
+@pytest.fixture(scope="session")
+def real() -> Built:
+    """The repository's own taxonomy and records."""
+    return build_inputs(REPO)
+
+
+@pytest.fixture(scope="session")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    return build_inputs(make_hostile_survey(tmp_path_factory.mktemp("hostile") / "survey"))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the whole session (starting it costs more than a test)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

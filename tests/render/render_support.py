@@ -1,0 +1,74 @@
+"""Helpers shared by the render tests (imported by conftest.py and the test modules)."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from survey_tools.gaps import GapReport, compute_gaps
+from survey_tools.loading import load_corpus
+from survey_tools.records import Corpus
+from survey_tools.stats import Stats, compute_stats, load_config
+from survey_tools.taxonomy import Taxonomy, load_taxonomy
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Every Markdown-significant character, plus markup that would run if it were not escaped.
+HOSTILE_TITLE = "Pipes | [brackets] *stars* `ticks` <script>window.__pwned = 1</script> <img src=x onerror=\"window.__pwned = 2\"> & more_under_scores"
+HOSTILE_SUMMARY = "Checks that a | b, [c](d), *e*, `f` and <b>g</b> stay text in every table and list."
+
+
+@dataclass(frozen=True)
+class Built:
+    root: Path
+    tax: Taxonomy
+    corpus: Corpus
+    stats: Stats
+    gaps: GapReport
+
+
+def build_inputs(root: Path) -> Built:
+    tax = load_taxonomy(root)
+    corpus = load_corpus(root, tax, use_cache=False)
+    assert not corpus.problems, [p.format() for p in corpus.problems]
+    config = load_config(tax)
+    return Built(root, tax, corpus, compute_stats(corpus, config), compute_gaps(corpus, config))
+
+
+def make_hostile_survey(root: Path) -> Path:
+    """A small survey folder: three real records, one with a hostile title, two exclusions."""
+    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    if (REPO / "data" / "reports.yaml").is_file():
+        (root / "data").mkdir(parents=True)
+        shutil.copy(REPO / "data" / "reports.yaml", root / "data" / "reports.yaml")
+    (root / "corpus").mkdir()
+    (root / "exclusions").mkdir()
+    for key in ("c3", "debate-as-reward", "puppeteer"):
+        shutil.copy(REPO / "corpus" / f"{key}.yaml", root / "corpus" / f"{key}.yaml")
+    for eid in ("E001", "E002"):
+        shutil.copy(REPO / "exclusions" / f"{eid}.yaml", root / "exclusions" / f"{eid}.yaml")
+    data: dict[str, Any] = yaml.safe_load((REPO / "corpus" / "c3.yaml").read_text(encoding="utf-8"))
+    data.update(
+        key="hostile",
+        title=HOSTILE_TITLE,
+        summary=HOSTILE_SUMMARY,
+        identifiers={"arxiv": "2601.00001"},
+        links=["https://arxiv.org/abs/2601.00001", "https://github.com/example/has_(parens)"],
+        year=2026,
+    )
+    (root / "corpus" / "hostile.yaml").write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return root

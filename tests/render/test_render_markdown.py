@@ -1,0 +1,105 @@
+"""README.md and CONTRIBUTING.md: content from the records, counts from the statistics, escaping."""
+
+from __future__ import annotations
+
+import re
+
+from render_support import HOSTILE_TITLE, REPO, Built
+
+from survey_tools.render.markdown import (
+    gap_tables,
+    md,
+    md_code,
+    md_table,
+    md_url,
+    render_contributing,
+    render_readme,
+)
+
+TEST_COMMAND = "pip install -e '.[test]' && python3 -m pytest -q"
+BUILD_COMMAND = "pip install -e . && survey build"
+
+
+def readme(b: Built) -> str:
+    return render_readme(b.tax, b.corpus, b.stats, gap_tables(b.gaps))
+
+
+def test_md_escapes_every_markdown_significant_character() -> None:
+    assert md("a | b") == r"a \| b"
+    assert md("[x](y)") == r"\[x\](y)"
+    assert md("*b* `c` <d> _e_") == r"\*b\* \`c\` \<d\> \_e\_"
+    assert md("line\nbreak") == "line break"
+    assert md_url("https://x.org/a (b)") == "https://x.org/a%20%28b%29"
+    assert md_code("a`b") == "``a`b``"
+
+
+def test_md_table_aligns_every_pipe() -> None:
+    text = md_table(["name", "n"], [[md("a|b"), 3], ["longer name", 12]], "lr")
+    lines = text.splitlines()
+    # awesome-lint's table-pipe-alignment rule: unescaped pipes at the same columns in every row
+    cols = [[m.start() for m in re.finditer(r"(?<!\\)\|", line)] for line in lines]
+    assert all(c == cols[0] for c in cols), text
+    assert lines[1].endswith("-: |")
+
+
+def test_readme_is_deterministic_and_keeps_the_setup_commands(real: Built) -> None:
+    first, second = readme(real), readme(real)
+    assert first == second
+    assert f"```sh\n{TEST_COMMAND}\n```" in first
+    assert f"```sh\n{BUILD_COMMAND}\n```" in first
+    assert "[![Awesome](https://awesome.re/badge.svg)](https://awesome.re)" in first.splitlines()[1]
+
+
+def test_every_retained_record_is_one_list_item_in_its_category(real: Built) -> None:
+    text = readme(real)
+    items = [line for line in text.splitlines() if line.startswith("- [") and "](#" not in line]
+    assert len(items) == real.stats.headline[real.tax.retained.name]
+    for rec in real.corpus.retained:
+        assert sum(f"<br>`{rec.id}` ·" in line for line in text.splitlines()) == 1, rec.id
+    # Categories appear in the taxonomy's order.
+    cat = real.tax.field(real.tax.survey["readme"]["group_by"])
+    positions = [text.find(f"\n### {v.label}\n") for v in cat.values if v.label in text]
+    assert positions == sorted(positions) and -1 not in positions
+
+
+def test_counts_come_from_the_statistics(real: Built) -> None:
+    text = readme(real)
+    s = real.stats
+    message = s.table("credit_granularity").count("message")
+    row = next(line for line in text.splitlines() if line.startswith("| Message "))
+    assert re.search(rf"\|\s+{message} \|", row), row
+    assert f"holds {s.headline['retained']} retained works and {s.headline['excluded']} screened-out" in text
+    excl_rows = [line for line in text.splitlines() if re.match(r"\| E\d{3} ", line)]
+    assert len(excl_rows) == s.headline["excluded"]
+
+
+def test_hostile_title_stays_one_list_item_and_one_table_cell(hostile: Built) -> None:
+    text = readme(hostile)
+    item = next(line for line in text.splitlines() if line.startswith("- [Pipes"))
+    # The only unescaped brackets are the link's own; no raw "<" or "|" survives.
+    assert item.startswith("- [Pipes \\| \\[brackets\\] \\*stars\\* \\`ticks\\` \\<script\\>")
+    assert re.sub(r"\\.", "", item).count("[") == 1
+    assert not re.search(r"(?<!\\)<(script|img|b>)", text)  # every "<" from a record is escaped
+    assert "](https://arxiv.org/abs/2601.00001) - Checks that a \\| b" in item
+    assert "[GitHub](https://github.com/example/has_%28parens%29)" in text
+    assert HOSTILE_TITLE not in text
+
+
+def test_contributing_lists_the_taxonomy_fields_and_values(real: Built) -> None:
+    text = render_contributing(real.tax)
+    for f in real.tax.retained.fields:
+        assert f"- `{f.name}`" in text
+    for c in real.tax.retained.controlled:
+        for v in c.values:
+            assert md_code(v.id) in text
+    assert TEST_COMMAND in text
+
+
+def test_committed_readme_and_contributing_are_current() -> None:
+    # The files the build's own generator writes (with figures and gaps) match the commit.
+    from survey_tools.build import GENERATORS, _load_plugins, make_context
+
+    _load_plugins()
+    out = GENERATORS["readme"](make_context(REPO))
+    for rel in ("README.md", "CONTRIBUTING.md"):
+        assert (REPO / rel).read_text(encoding="utf-8") == out[rel], f"{rel} is stale: run survey build"
