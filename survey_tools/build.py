@@ -48,7 +48,10 @@ REPORTS = "reports"
 # Folders whose every file is generated: files no generator produces any more are removed.
 OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures")
 # Modules that register generators when imported (other engineers add theirs here).
-GENERATOR_MODULES: tuple[str, ...] = ("survey_tools.render.generators",)
+GENERATOR_MODULES: tuple[str, ...] = (
+    "survey_tools.render.generators",
+    "survey_tools.contrib_generators",
+)
 
 GENERATORS: dict[str, Generator] = {}
 

@@ -1,0 +1,220 @@
+"""BibTeX for retained records: one entry per record, keyed by the record's key.
+
+Entries are built and written with bibtexparser (v2), then parsed back and compared with the
+records (count, titles, authors, years), so an escaping mistake fails the build instead of
+reaching a reader's bibliography. Entry types follow the venue, by the rules in
+``taxonomy/commands.yaml`` (``bibtex.entry_types``); works with an arXiv id and no matching rule
+are ``@misc`` with eprint fields, as arXiv itself exports them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from survey_tools.errors import SurveyError
+from survey_tools.records import Corpus, Record
+from survey_tools.taxonomy import Taxonomy
+
+OUTPUT = "reports/papers.bib"
+
+# Characters that mean something to TeX, and how to write them literally.
+_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_ESCAPE_RX = re.compile("|".join(re.escape(c) for c in _ESCAPES))
+_UNESCAPE = {v: k for k, v in _ESCAPES.items()}
+_UNESCAPE_RX = re.compile("|".join(re.escape(v) for v in sorted(_UNESCAPE, key=len, reverse=True)))
+
+
+# TeX accent commands -> Unicode combining marks. A few imported names still carry TeX
+# accents (``Balunovi\\'{c}``); they are decoded so every entry is plain UTF-8, escaped once.
+_ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303",
+            "=": "\u0304", ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b",
+            "c": "\u0327", "k": "\u0328"}
+_ACCENT_RX = re.compile(r"""\\([`'^"~=.]|[uvHck](?=[{\s]))\s*(?:\{(\w)\}|(\w))""")
+
+
+def detex(text: str) -> str:
+    """``Tram\\`{e}r`` -> ``Tramèr``; text without TeX accents is returned unchanged."""
+    import unicodedata
+
+    if "\\" not in text:
+        return text
+    out = _ACCENT_RX.sub(lambda m: (m.group(2) or m.group(3)) + _ACCENTS[m.group(1)], text)
+    return unicodedata.normalize("NFC", out)
+
+
+class BibtexError(SurveyError):
+    """The generated BibTeX does not read back as the records it was made from."""
+
+
+def escape(text: str) -> str:
+    """Plain text -> TeX source that prints it (``R&D_1`` -> ``R\\&D\\_1``)."""
+    return _ESCAPE_RX.sub(lambda m: _ESCAPES[m.group(0)], text)
+
+
+def unescape(text: str) -> str:
+    return _UNESCAPE_RX.sub(lambda m: _UNESCAPE[m.group(0)], text)
+
+
+@lru_cache(maxsize=8)
+def _rules(root: Path) -> tuple[tuple[re.Pattern[str], str], ...]:
+    from survey_tools.adding import commands_config
+    from survey_tools.taxonomy import load_taxonomy
+
+    cfg = commands_config(load_taxonomy(root)).get("bibtex") or {}
+    out = []
+    for rule in cfg.get("entry_types") or []:
+        out.append((re.compile(str(rule["venue"]), re.I), str(rule["type"])))
+    return tuple(out)
+
+
+def entry_type(venue: str, has_arxiv: bool, rules: Sequence[tuple[re.Pattern[str], str]]) -> str:
+    for rx, kind in rules:
+        if rx.search(venue):
+            return kind
+    # arXiv preprints, blogs, documentation and anything unrecognised: @misc is always valid.
+    return "misc"
+
+
+def _authors(data: Mapping[str, Any]) -> str:
+    names = [str(a) for a in data.get("authors") or []]
+    # A name holding the word "and" would split in two; braces keep it one name.
+    names = [detex(n) for n in names]
+    parts = [f"{{{escape(n)}}}" if re.search(r"\band\b", n) else escape(n) for n in names]
+    if data.get("authors_complete") is False:
+        parts.append("others")
+    return " and ".join(parts)
+
+
+def _fields(rec: Record, kind: str) -> list[tuple[str, str]]:
+    d = rec.data
+    raw_ids = d.get("identifiers")
+    ids: Mapping[str, Any] = raw_ids if isinstance(raw_ids, dict) else {}
+    links = [str(x) for x in d.get("links") or []]
+    venue = str(d.get("venue", ""))
+    fields: list[tuple[str, str]] = [
+        ("title", "{" + escape(detex(rec.title)) + "}"),  # inner braces keep the title's capitals
+        ("author", _authors(d)),
+        ("year", str(d.get("year", ""))),
+    ]
+    if kind == "inproceedings":
+        fields.append(("booktitle", escape(venue)))
+    elif kind == "article":
+        fields.append(("journal", escape(venue)))
+    elif kind == "techreport":
+        fields.append(("institution", escape(str(d.get("affiliation") or venue))))
+    elif venue and venue != "arXiv":
+        fields.append(("howpublished", escape(venue)))
+    if ids.get("arxiv"):
+        fields += [("eprint", str(ids["arxiv"])), ("archiveprefix", "arXiv")]
+    if ids.get("doi"):
+        fields.append(("doi", str(ids["doi"])))
+    if links:
+        fields.append(("url", links[0]))
+    return fields
+
+
+def _entry(rec: Record, rules: Sequence[tuple[re.Pattern[str], str]]) -> Any:
+    from bibtexparser.model import Entry, Field
+
+    ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+    kind = entry_type(str(rec.get("venue", "")), bool(ids.get("arxiv")), rules)
+    return Entry(kind, rec.id, [Field(k, v) for k, v in _fields(rec, kind)])
+
+
+def _write(entries: list[Any]) -> str:
+    import bibtexparser
+    from bibtexparser.library import Library
+
+    lib = Library(entries)
+    fmt = bibtexparser.BibtexFormat()
+    fmt.indent = "  "
+    fmt.block_separator = "\n"
+    return str(bibtexparser.write_string(lib, bibtex_format=fmt))
+
+
+def bibtex_entry(record: Record, taxonomy: Taxonomy) -> str:
+    """The BibTeX entry of one retained record (the site shows it beside the record)."""
+    return _write([_entry(record, _rules(taxonomy.root.resolve()))])
+
+
+def papers_bib(corpus: Corpus) -> str:
+    """``reports/papers.bib``: every retained record, in key order, checked by reading it back."""
+    rules = _rules(corpus.taxonomy.root.resolve())
+    recs = sorted(corpus.retained, key=lambda r: r.id)
+    header = (
+        f"% {len(recs)} entries generated by `survey build` from the records in "
+        f"{corpus.taxonomy.retained.folder}/; do not edit.\n\n"
+    )
+    text = header + _write([_entry(r, rules) for r in recs])
+    problems = check_bib(text, recs)
+    if problems:
+        raise BibtexError(f"{OUTPUT} does not read back as the records: {problems[0]}")
+    return text
+
+
+def _strip_braces(v: str) -> str:
+    v = v.strip()
+    while v.startswith("{") and v.endswith("}"):
+        v = v[1:-1]
+    return v
+
+
+def _split_names(value: str) -> list[str]:
+    """Split an author list on `` and `` outside braces, as BibTeX does."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(value):
+        c = value[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif depth == 0 and value.startswith(" and ", i):
+            out.append(value[start:i])
+            start = i = i + 5
+            continue
+        i += 1
+    out.append(value[start:])
+    return [x.strip() for x in out]
+
+
+def check_bib(text: str, records: Sequence[Record]) -> list[str]:
+    """Differences between the parsed BibTeX and the records (empty when faithful)."""
+    import bibtexparser
+
+    lib = bibtexparser.parse_string(text)
+    out: list[str] = [f"a parse error near line {b.start_line}" for b in lib.failed_blocks]
+    entries = {e.key: e for e in lib.entries}
+    if len(lib.entries) != len(records):
+        out.append(f"{len(lib.entries)} entries for {len(records)} records")
+    for rec in records:
+        e = entries.get(rec.id)
+        if e is None:
+            out.append(f"no entry {rec.id}")
+            continue
+        title = unescape(_strip_braces(e.fields_dict["title"].value))
+        if title != detex(rec.title):
+            out.append(f"{rec.id}: title reads back as {title!r}")
+        names = [unescape(_strip_braces(a)) for a in _split_names(e.fields_dict["author"].value)]
+        want = [detex(str(a)) for a in rec.get("authors") or []]
+        if rec.get("authors_complete") is False:
+            want.append("others")
+        if names != want:
+            out.append(f"{rec.id}: authors read back as {names!r}")
+        if e.fields_dict["year"].value != str(rec.get("year")):
+            out.append(f"{rec.id}: year reads back as {e.fields_dict['year'].value!r}")
+    return out

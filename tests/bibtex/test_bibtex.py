@@ -1,0 +1,80 @@
+"""reports/papers.bib: entries read back as the records, TeX specials escaped, sensible types."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import bibtexparser
+import pytest
+
+from survey_tools.bibtex import bibtex_entry, check_bib, detex, escape, papers_bib, unescape
+from survey_tools.loading import load_corpus
+from survey_tools.records import Record
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def corpus():  # type: ignore[no-untyped-def]
+    return load_corpus(REPO)
+
+
+def test_real_corpus_reads_back(corpus) -> None:  # type: ignore[no-untyped-def]
+    text = papers_bib(corpus)
+    lib = bibtexparser.parse_string(text)
+    assert not lib.failed_blocks
+    assert [e.key for e in lib.entries] == sorted(r.id for r in corpus.retained)
+    assert check_bib(text, corpus.retained) == []
+    assert text == papers_bib(corpus)  # deterministic
+
+
+def test_committed_file_is_current(corpus) -> None:  # type: ignore[no-untyped-def]
+    assert (REPO / "reports/papers.bib").read_text(encoding="utf-8") == papers_bib(corpus)
+
+
+@pytest.mark.parametrize(
+    ("key", "entry_type", "field", "value"),
+    [
+        ("c3", "misc", "eprint", "2603.06859"),
+        ("agentdojo2024", "inproceedings", "booktitle", "NeurIPS 2024 D\\&B"),
+        ("dec-pomdp2002", "article", "journal", "Mathematics of Operations Research"),
+        ("greshake2023", "inproceedings", "booktitle", "ACM AISec 2023"),
+    ],
+)
+def test_entry_types(corpus, key: str, entry_type: str, field: str, value: str) -> None:  # type: ignore[no-untyped-def]
+    rec = corpus.by_id("retained")[key]
+    entry = bibtexparser.parse_string(bibtex_entry(rec, corpus.taxonomy)).entries[0]
+    assert (entry.entry_type, entry.fields_dict[field].value) == (entry_type, value)
+
+
+def test_blogs_and_docs_are_misc(corpus) -> None:  # type: ignore[no-untyped-def]
+    lib = bibtexparser.parse_string(papers_bib(corpus))
+    by_key = {e.key: e for e in lib.entries}
+    for rec in corpus.retained:
+        if rec.get("venue") in ("Blog Post", "Documentation", "Engineering Blog", "Tech Blog"):
+            e = by_key[rec.id]
+            assert e.entry_type == "misc"
+            assert e.fields_dict["howpublished"].value == rec.get("venue")
+
+
+def test_special_characters_survive(corpus) -> None:  # type: ignore[no-untyped-def]
+    data = dict(corpus.by_id("retained")["c3"].data)
+    data["title"] = "R&D at 100% for $5: #1 {LLM} agents_v2 ~ ^ \\ done"
+    data["authors"] = ["Tram\\`{e}r, Florian", "Barnes and Noble, Team", "Müller, Jörg"]
+    data["authors_complete"] = True
+    rec = Record("retained", "special", "corpus/special.yaml", data)
+    text = bibtex_entry(rec, corpus.taxonomy)
+    assert "title = {{R\\&D at 100\\% for \\$5: \\#1 \\{LLM\\} agents\\_v2 " in text
+    assert "author = {Tramèr, Florian and {Barnes and Noble, Team} and Müller, Jörg}" in text
+    assert check_bib(text, [rec]) == []
+
+
+@pytest.mark.parametrize("s", ["plain", "a&b", "{x}_y", "\\", "~^%$#", "100% & more"])
+def test_escape_round_trip(s: str) -> None:
+    assert unescape(escape(s)) == s
+
+
+def test_detex() -> None:
+    assert detex("Balunovi\\'{c}, Mislav") == "Balunović, Mislav"
+    assert detex('G\\"odel') == "Gödel"
+    assert detex("no accents") == "no accents"
