@@ -179,7 +179,6 @@ def _bad(config: ReportConfig, i: int, key: str, msg: str) -> Problem:
 
 def plot_outputs(corpus: Corpus, stats: Stats, config: ReportConfig, prefix: str = "reports/figures") -> dict[str, bytes]:
     """Draw every configured figure; ``{path: bytes}`` for its SVG and PNG."""
-    tax = corpus.taxonomy
     out: dict[str, bytes] = {}
     problems: list[Problem] = []
     for i, spec in enumerate(config.plots):
