@@ -1,10 +1,202 @@
-"""``survey trace ...`` commands."""
+"""``survey trace ...`` commands: schema, validate, metrics, import.
+
+Each command parses options and calls the library; numpy, msgspec and the schema
+validator are imported inside the commands so that ``survey --help`` stays fast.
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Any
+
 import click
+
+from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError
+
+_LIMIT_HELP = "Problems kept per trace (0 = all); the count always covers all of them."
+
+
+def _fail(err: SurveyError) -> None:
+    from survey_tools.cli import fail
+
+    fail(err)
+
+
+def _emit(text: str, out: Path | None) -> None:
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        from survey_tools.fileio import atomic_write
+
+        atomic_write(out, text)
+
+
+def _progress_wanted(flag: bool | None, n: int) -> bool:
+    if flag is not None:
+        return flag and n > 1
+    return n > 1 and sys.stderr.isatty()
 
 
 @click.group()
 def trace() -> None:
-    """Validate and measure orchestration traces."""
+    """Validate and measure orchestration traces of LLM multi-agent systems."""
+
+
+@trace.command("schema")
+def schema_cmd() -> None:
+    """Print the trace JSON Schema (Draft 2020-12)."""
+    from survey_tools.traces.schema import schema_text
+
+    click.echo(schema_text(), nl=False)
+
+
+@trace.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option(
+    "--max-problems", type=click.IntRange(min=0), default=1000, show_default=True, help=_LIMIT_HELP
+)
+def validate_cmd(files: tuple[Path, ...], fmt: str, max_problems: int) -> None:
+    """Check traces against the schema and the graph rules; exit 1 if any is invalid.
+
+    FILES may be trace files or folders (their *.json files).
+    """
+    from survey_tools.traces.batch import expand_inputs, render_json
+    from survey_tools.traces.validate import check_file
+
+    try:
+        paths = expand_inputs(files)
+    except SurveyError as err:
+        _fail(err)
+        return
+    reports = [check_file(p, limit=max_problems)[0] for p in paths]
+    bad = [r for r in reports if not r.ok]
+    if fmt == "json":
+        click.echo(
+            render_json(
+                {
+                    "ok": not bad,
+                    "checked": len(reports),
+                    "invalid": len(bad),
+                    "traces": [r.to_dict() for r in reports],
+                }
+            ),
+            nl=False,
+        )
+    else:
+        for r in reports:
+            for p in r.sorted():
+                click.echo(p.format())
+            if r.omitted:
+                click.echo(
+                    f"{r.file}: … {r.omitted} more problem(s) not shown "
+                    "(--max-problems 0 shows all)"
+                )
+        total = sum(r.total for r in reports)
+        click.echo(
+            f"{len(reports)} trace(s) checked, {len(bad)} invalid, {total} problem(s)", err=True
+        )
+    sys.exit(EXIT_INVALID if bad else EXIT_OK)
+
+
+@trace.command("metrics")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "jsonl", "csv"]),
+    default="table",
+    show_default=True,
+    help="json: one object (an array for several traces); jsonl: one line per trace.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write here (atomically) instead of to standard output.",
+)
+@click.option(
+    "--max-taint-paths",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="Taint paths listed per trace (all are counted).",
+)
+@click.option(
+    "--max-problems", type=click.IntRange(min=0), default=20, show_default=True, help=_LIMIT_HELP
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on standard error (default: when it is a terminal).",
+)
+def metrics_cmd(
+    files: tuple[Path, ...],
+    fmt: str,
+    output: Path | None,
+    max_taint_paths: int,
+    max_problems: int,
+    progress: bool | None,
+) -> None:
+    """Compute orchestration metrics of traces (one row per trace for several).
+
+    FILES may be trace files or folders (their *.json files). An invalid trace is
+    reported on standard error and skipped; the exit code is then 1.
+    """
+    from survey_tools.traces.batch import (
+        expand_inputs,
+        measure_all,
+        render_csv,
+        render_json,
+        render_jsonl,
+        render_summary_table,
+        render_table,
+    )
+    from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
+
+    try:
+        paths = expand_inputs(files)
+    except SurveyError as err:
+        _fail(err)
+        return
+    single = len(files) == 1 and len(paths) == 1 and not files[0].is_dir()
+    results: list[dict[str, Any]] = []
+    skipped = 0
+    for res in measure_all(
+        paths,
+        limit=max_problems,
+        max_taint_paths=max_taint_paths,
+        progress=_progress_wanted(progress, len(paths)),
+    ):
+        if res.metrics is None:
+            skipped += 1
+            for p in res.report.sorted():
+                click.echo(p.format(), err=True)
+            if res.report.omitted:
+                click.echo(f"{res.report.file}: … {res.report.omitted} more problem(s)", err=True)
+            click.echo(f"{res.report.file}: skipped: not a valid trace", err=True)
+            continue
+        results.append(dict(res.metrics, file=str(res.path)) if not single else res.metrics)
+
+    if fmt == "json":
+        text = render_json(results[0] if single and results else results)
+    elif fmt == "jsonl":
+        text = render_jsonl(results)
+    elif fmt == "csv":
+        fields = SCALAR_FIELDS if single else ("file", *SCALAR_FIELDS)
+        text = render_csv([dict(flat_row(m), file=m.get("file")) for m in results], fields)
+    elif single:
+        text = render_table(results[0], SCALAR_FIELDS) if results else ""
+    else:
+        text = render_summary_table([flat_row(m) for m in results])
+    if results or output is not None:
+        _emit(text, output)
+    if not single:
+        click.echo(
+            f"metrics: {len(paths)} trace(s), {len(results)} measured, {skipped} skipped (invalid)",
+            err=True,
+        )
+    sys.exit(EXIT_INVALID if skipped else EXIT_OK)

@@ -1,0 +1,521 @@
+"""Validate a trace: the JSON Schema, then the graph the events and edges form.
+
+Graph checks (each problem carries its JSON path and, where there is one, the id
+of the event it concerns; the tag in brackets names the check):
+
+* ``duplicate-id``: event ids are unique;
+* ``dangling-edge``: every edge endpoint is an event id;
+* ``edge-time``: causal, spawn, message, return, tool_dependency and aggregate edges
+  do not go back in time;
+* ``cycle``: those edges form no cycle (only edges between events at the same
+  instant can, since the others go strictly forward);
+* ``before-spawn``: a spawned agent does nothing before its (first) spawn;
+* ``return-target``: a ``return`` goes to the agent that spawned its sender, unless
+  the event gives a ``reason``;
+* ``tool-result``: a ``tool_result`` answers an earlier ``tool_call`` of the same tool
+  (by ``call_id`` when the result has one, else first-in first-out per tool);
+* ``after-stop``: nothing but ``despawn`` follows the first ``stop``.
+
+Numbers are finite (the parser rejects NaN, Infinity and overflowing literals) and
+costs non-negative (the schema).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from survey_tools.traces.decode import Decoded, decode
+from survey_tools.traces.problems import TraceReport, json_path
+from survey_tools.traces.schema import DEPENDENCY_EDGE_TYPES, compiled_validator, schema
+from survey_tools.traces.table import EDGE_CODE, EVENT_CODE, Table
+
+DEFAULT_LIMIT = 1000
+
+_DEP_CODES = np.array(sorted(EDGE_CODE[k] for k in DEPENDENCY_EDGE_TYPES), dtype=np.int8)
+
+
+@dataclass
+class Trace:
+    """A trace that was read (and checked); ``report.ok`` says whether it is valid."""
+
+    file: str
+    head: dict[str, Any]
+    table: Table
+    report: TraceReport
+
+
+# ---------------------------------------------------------------------------
+# schema
+
+
+def _short(v: Any, width: int = 60) -> str:
+    if isinstance(v, str):
+        text = repr(v if len(v) <= width else v[:width])
+    else:
+        try:
+            text = json.dumps(v, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(v)
+    return text if len(text) <= width + 2 else text[:width] + "…"
+
+
+def _type_name(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, int):
+        return "an integer"
+    if isinstance(v, float):
+        return "a number" if np.isfinite(v) else "a non-finite number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    return "an object"
+
+
+def _schema_message(err: Any) -> str:
+    kind = err.kind
+    name = type(kind).__name__
+    value = err.instance
+    if name == "Required":
+        return f"missing required field {_short(kind.property)}"
+    if name == "Type":
+        wanted = " or ".join(str(t) for t in kind.types) if kind.types else "another type"
+        return f"must be {wanted}, not {_type_name(value)}"
+    if name == "Enum":
+        return f"{_short(value)} is not one of: " + ", ".join(str(o) for o in kind.options)
+    if name in ("Minimum", "ExclusiveMinimum"):
+        return f"must be >= {kind.limit}, got {_short(value)}"
+    if name == "MaxLength":
+        return f"is longer than {kind.limit} characters ({len(value)})"
+    if name == "MinLength":
+        return "must not be empty" if kind.limit == 1 else f"is shorter than {kind.limit}"
+    if name == "AdditionalProperties":
+        return "unknown field(s): " + ", ".join(_short(u) for u in kind.unexpected)
+    return _short(str(err.message), 160)
+
+
+def _event_id(doc_events: Any, parts: list[Any]) -> str:
+    if (
+        len(parts) >= 2
+        and parts[0] == "events"
+        and isinstance(parts[1], int)
+        and isinstance(doc_events, list)
+        and 0 <= parts[1] < len(doc_events)
+    ):
+        ev = doc_events[parts[1]]
+        if isinstance(ev, dict) and isinstance(ev.get("id"), str):
+            return str(ev["id"])[:256]
+    return ""
+
+
+def _schema_errors(instance: Any, validator: Any) -> list[tuple[list[Any], str]]:
+    out: list[tuple[list[Any], str]] = []
+    for err in validator.iter_errors(instance):
+        parts = list(err.instance_path)
+        if type(err.kind).__name__ == "AdditionalProperties" and len(err.kind.unexpected) == 1:
+            parts.append(err.kind.unexpected[0])
+            out.append((parts, "unknown field"))
+            continue
+        out.append((parts, _schema_message(err)))
+    return out
+
+
+_EVENT_VALIDATOR: Any = None
+
+
+def _event_validator() -> Any:
+    global _EVENT_VALIDATOR
+    if _EVENT_VALIDATOR is None:
+        import jsonschema_rs
+
+        full = schema()
+        sub = {"$schema": full["$schema"], "$defs": full["$defs"], "$ref": "#/$defs/event"}
+        _EVENT_VALIDATOR = jsonschema_rs.validator_for(sub)
+    return _EVENT_VALIDATOR
+
+
+def check_schema(dec: Decoded, report: TraceReport) -> None:
+    if dec.typed:
+        # Events and edges already passed their definitions; check the rest.
+        doc = dict(dec.head, events=[], edges=[])
+        for parts, msg in _schema_errors(doc, compiled_validator()):
+            report.add(json_path(parts), msg, "schema")
+        for i, ev in sorted(dec.recheck.items()):
+            for parts, msg in _schema_errors(ev, _event_validator()):
+                report.add(json_path(["events", i, *parts]), msg, "schema", str(ev.get("id")))
+        return
+    events = dec.doc.get("events") if isinstance(dec.doc, dict) else None
+    for parts, msg in _schema_errors(dec.doc, compiled_validator()):
+        report.add(json_path(parts), msg, "schema", _event_id(events, parts))
+
+
+# ---------------------------------------------------------------------------
+# graph
+
+
+def _fmt_t(x: float) -> str:
+    return f"{x:g}"
+
+
+class _Checker:
+    def __init__(self, tb: Table, report: TraceReport) -> None:
+        self.tb = tb
+        self.r = report
+        self.valid_t = np.isfinite(tb.t)
+
+    def eid(self, i: int) -> str:
+        v = self.tb.ids[i]
+        return v if isinstance(v, str) else ""
+
+    def name(self, code: int) -> str:
+        return self.tb.names.names[code] if code >= 0 else "?"
+
+    def run(self) -> None:
+        self.duplicate_ids()
+        self.dangling_edges()
+        self.edge_time_and_cycles()
+        self.spawns_and_returns()
+        self.tool_results()
+        self.after_stop()
+
+    def duplicate_ids(self) -> None:
+        tb = self.tb
+        present = len(tb.ids) - tb.ids.count(None)
+        if len(tb.index) == present:
+            return
+        first = np.fromiter(map(tb.index.get, tb.ids, [-1] * len(tb.ids)), np.int64, tb.n)
+        for i in np.flatnonzero((first != np.arange(tb.n)) & (first >= 0)).tolist():
+            self.r.add(
+                f"$.events[{i}].id",
+                f"duplicate event id (first used at $.events[{int(first[i])}])",
+                "duplicate-id",
+                self.eid(i),
+            )
+
+    def dangling_edges(self) -> None:
+        tb = self.tb
+        for end, idx, raw in (("src", tb.esrc, tb.src_ids), ("dst", tb.edst, tb.dst_ids)):
+            for j in np.flatnonzero(idx < 0).tolist():
+                if raw[j] is None:
+                    continue  # not a string: the schema has said so
+                what = "source" if end == "src" else "target"
+                self.r.add(
+                    f"$.edges[{j}].{end}",
+                    f"edge {what} {_short(raw[j])} is not the id of any event",
+                    "dangling-edge",
+                )
+
+    def _dep_edges(self) -> np.ndarray:
+        tb = self.tb
+        return np.flatnonzero(np.isin(tb.ekind, _DEP_CODES) & (tb.esrc >= 0) & (tb.edst >= 0))
+
+    def edge_time_and_cycles(self) -> None:
+        tb = self.tb
+        dep = self._dep_edges()
+        s, d = tb.esrc[dep], tb.edst[dep]
+        ts, td = tb.t[s], tb.t[d]
+        back = ts > td
+        from survey_tools.traces.schema import EDGE_TYPES
+
+        for k in np.flatnonzero(back).tolist():
+            j = int(dep[k])
+            self.r.add(
+                f"$.edges[{j}]",
+                f"{EDGE_TYPES[tb.ekind[j]]} edge goes back in time: "
+                f"{_short(self.eid(int(s[k])))} at t={_fmt_t(ts[k])} -> "
+                f"{_short(self.eid(int(d[k])))} at t={_fmt_t(td[k])}",
+                "edge-time",
+                self.eid(int(d[k])),
+            )
+        tie = ~(ts < td) & ~back
+        for cycle, j in find_cycles(s[tie], d[tie], dep[tie]):
+            ids = " -> ".join(self.eid(i) for i in cycle)
+            self.r.add(
+                f"$.edges[{j}]",
+                f"dependency cycle: {ids}",
+                "cycle",
+                self.eid(cycle[0]),
+            )
+
+    def spawns_and_returns(self) -> None:
+        tb = self.tb
+        info = spawn_info(tb)
+        if info.child.size == 0:
+            return
+        n_names = len(tb.names.names)
+        first_t = np.full(n_names + 1, -np.inf)  # never spawned: no constraint
+        first_t[info.child] = tb.t[info.event]
+        acting = (tb.agent >= 0) & self.valid_t
+        early = np.flatnonzero(acting & (tb.t < first_t[tb.agent]))
+        spawn_event = np.full(n_names + 1, -1, dtype=np.int64)
+        spawn_event[info.child] = info.event
+        for i in early.tolist():
+            a = int(tb.agent[i])
+            self.r.add(
+                f"$.events[{i}].t",
+                f"agent {_short(self.name(a))} acts at t={_fmt_t(tb.t[i])} before it is "
+                f"spawned at t={_fmt_t(first_t[a])} (event {self.eid(int(spawn_event[a]))})",
+                "before-spawn",
+                self.eid(i),
+            )
+        spawner = np.full(n_names + 1, -1, dtype=np.int64)
+        spawner[info.child] = info.parent
+        ret = (tb.etype == EVENT_CODE["return"]) & (tb.to >= 0) & (tb.agent >= 0)
+        parent = spawner[np.where(tb.agent >= 0, tb.agent, n_names)]
+        bad = ret & (parent >= 0) & (tb.to != parent) & ~tb.has_reason
+        for i in np.flatnonzero(bad).tolist():
+            self.r.add(
+                f"$.events[{i}].to",
+                f"return goes to {_short(self.name(int(tb.to[i])))}, but "
+                f"{_short(self.name(int(tb.agent[i])))} was spawned by "
+                f"{_short(self.name(int(parent[i])))}; give a reason if this is intended",
+                "return-target",
+                self.eid(i),
+            )
+
+    def tool_results(self) -> None:
+        tb = self.tb
+        for i, msg in pair_tools(tb).problems:
+            self.r.add(f"$.events[{i}]", msg, "tool-result", self.eid(i))
+
+    def after_stop(self) -> None:
+        tb = self.tb
+        stops = np.flatnonzero((tb.etype == EVENT_CODE["stop"]) & self.valid_t)
+        if stops.size == 0:
+            return
+        first = int(stops[np.argmin(tb.t[stops])])
+        t_stop = tb.t[first]
+        late = (tb.t > t_stop) & (tb.etype != EVENT_CODE["despawn"]) & (tb.etype >= 0)
+        from survey_tools.traces.schema import EVENT_TYPES
+
+        for i in np.flatnonzero(late).tolist():
+            self.r.add(
+                f"$.events[{i}].t",
+                f"{EVENT_TYPES[tb.etype[i]]} at t={_fmt_t(tb.t[i])} after the stop at "
+                f"t={_fmt_t(t_stop)} (event {self.eid(first)}); only despawn may follow a stop",
+                "after-stop",
+                self.eid(i),
+            )
+
+
+@dataclass(frozen=True)
+class SpawnInfo:
+    """The first spawn of each spawned agent: child code, parent code, spawn event."""
+
+    child: np.ndarray
+    parent: np.ndarray
+    event: np.ndarray
+
+
+def spawn_info(tb: Table) -> SpawnInfo:
+    sp = np.flatnonzero((tb.etype == EVENT_CODE["spawn"]) & (tb.to >= 0) & np.isfinite(tb.t))
+    if sp.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return SpawnInfo(empty, empty, empty)
+    order = sp[np.lexsort((sp, tb.t[sp]))]
+    children, first = np.unique(tb.to[order], return_index=True)
+    ev = order[first]
+    return SpawnInfo(children.astype(np.int64), tb.agent[ev].astype(np.int64), ev)
+
+
+@dataclass
+class ToolPairs:
+    """Which tool_call each tool_result answers (-1 when none), and the problems."""
+
+    call_of: dict[int, int]
+    problems: list[tuple[int, str]]
+
+
+def pair_tools(tb: Table) -> ToolPairs:
+    call_code, res_code = EVENT_CODE["tool_call"], EVENT_CODE["tool_result"]
+    ok = np.isfinite(tb.t) & (tb.tool >= 0)
+    calls = np.flatnonzero((tb.etype == call_code) & ok)
+    results = np.flatnonzero((tb.etype == res_code) & ok)
+    cid = tb.call_id
+    problems: list[tuple[int, str]] = []
+    call_of: dict[int, int] = {}
+    names = tb.names.names
+
+    by_id: dict[str, int] = {}
+    for c in calls.tolist():
+        k = cid[c]
+        if k is not None and k not in by_id:
+            by_id[k] = c
+    has_id = np.fromiter((cid[r] is not None for r in results.tolist()), bool, results.size)
+    for r in results[has_id].tolist():
+        c = by_id.get(cid[r], -1)
+        if c < 0:
+            problems.append(
+                (r, f"tool_result names call_id {_short(cid[r])}, which no tool_call has")
+            )
+        elif tb.tool[c] != tb.tool[r]:
+            problems.append(
+                (
+                    r,
+                    f"tool_result of {_short(names[tb.tool[r]])} answers call "
+                    f"{_short(cid[r])} of tool {_short(names[tb.tool[c]])}",
+                )
+            )
+        elif tb.t[c] > tb.t[r]:
+            problems.append(
+                (
+                    r,
+                    f"tool_result at t={_fmt_t(tb.t[r])} comes before its "
+                    f"tool_call at t={_fmt_t(tb.t[c])}",
+                )
+            )
+        else:
+            call_of[r] = c
+
+    # Without call ids: the k-th result of a tool answers its k-th call (first in,
+    # first out); that pairing exists exactly when each result has enough calls
+    # at or before it.
+    fifo_calls = calls[np.fromiter((cid[c] is None for c in calls.tolist()), bool, calls.size)]
+    fifo_res = results[~has_id]
+    if fifo_res.size:
+        fc = fifo_calls[np.lexsort((fifo_calls, tb.t[fifo_calls], tb.tool[fifo_calls]))]
+        fr = fifo_res[np.lexsort((fifo_res, tb.t[fifo_res], tb.tool[fifo_res]))]
+        c_tool, r_tool = tb.tool[fc], tb.tool[fr]
+        c_start = np.searchsorted(c_tool, r_tool, side="left")
+        c_end = np.searchsorted(c_tool, r_tool, side="right")
+        r_rank = np.arange(fr.size) - np.searchsorted(r_tool, r_tool, side="left")
+        pos = c_start + r_rank
+        has_call = pos < c_end
+        matched = (
+            np.where(has_call, fc[np.minimum(pos, max(fc.size - 1, 0))], -1)
+            if fc.size
+            else np.full(fr.size, -1)
+        )
+        in_time = has_call & (tb.t[np.maximum(matched, 0)] <= tb.t[fr])
+        for r, c, good in zip(fr.tolist(), matched.tolist(), in_time.tolist(), strict=True):
+            if good:
+                call_of[r] = c
+            else:
+                problems.append(
+                    (
+                        r,
+                        f"tool_result of {_short(names[tb.tool[r]])} at "
+                        f"t={_fmt_t(tb.t[r])} answers no earlier, unanswered "
+                        f"tool_call of that tool",
+                    )
+                )
+    return ToolPairs(call_of, problems)
+
+
+def find_cycles(
+    src: np.ndarray, dst: np.ndarray, edge_ids: np.ndarray
+) -> list[tuple[list[int], int]]:
+    """Cycles in a (small) directed graph: [(event cycle, one edge index on it)].
+
+    Kahn's algorithm removes every node not on or downstream of a cycle; walking
+    backwards along in-edges from what remains must then close a cycle.
+    """
+    if src.size == 0:
+        return []
+    s_list, d_list, e_list = src.tolist(), dst.tolist(), edge_ids.tolist()
+    indeg: dict[int, int] = {}
+    out: dict[int, list[int]] = {}
+    for k, (a, b) in enumerate(zip(s_list, d_list, strict=True)):
+        indeg[b] = indeg.get(b, 0) + 1
+        indeg.setdefault(a, 0)
+        out.setdefault(a, []).append(k)
+    queue = [v for v, deg in indeg.items() if deg == 0]
+    while queue:
+        v = queue.pop()
+        for k in out.get(v, ()):
+            w = d_list[k]
+            indeg[w] -= 1
+            if indeg[w] == 0:
+                queue.append(w)
+    left = {v for v, deg in indeg.items() if deg > 0}
+    if not left:
+        return []
+    into: dict[int, int] = {}  # one in-edge from a remaining node, per remaining node
+    for k, (a, b) in enumerate(zip(s_list, d_list, strict=True)):
+        if a in left and b in left and b not in into:
+            into[b] = k
+    seen: set[int] = set()
+    cycles: list[tuple[list[int], int]] = []
+    for start in sorted(left):
+        if start in seen:
+            continue
+        walk: list[int] = []
+        pos: dict[int, int] = {}
+        v = start
+        while v not in seen and v not in pos:
+            pos[v] = len(walk)
+            walk.append(v)
+            v = s_list[into[v]]
+        seen.update(walk)
+        if v in pos:  # closed a new cycle (walked backwards, so reverse it)
+            cyc = walk[pos[v] :][::-1]
+            first = cyc.index(min(cyc))
+            cyc = cyc[first:] + cyc[:first]
+            edge = into[cyc[0]]
+            cycles.append(([*cyc, cyc[0]], int(e_list[edge])))
+    return cycles
+
+
+# ---------------------------------------------------------------------------
+# entry points
+
+
+def check_graph(table: Table, report: TraceReport) -> None:
+    _Checker(table, report).run()
+
+
+def _run(read: Callable[[], bytes], name: str, limit: int) -> tuple[TraceReport, Trace | None]:
+    report = TraceReport(file=name, limit=limit)
+    dec = decode(read, report)
+    if dec is None:
+        return report, None
+    report.events, report.edges = dec.table.n, dec.table.m
+    check_schema(dec, report)
+    check_graph(dec.table, report)
+    return report, Trace(file=name, head=dec.head, table=dec.table, report=report)
+
+
+def check_file(
+    path: Path | str, *, limit: int = DEFAULT_LIMIT, name: str | None = None
+) -> tuple[TraceReport, Trace | None]:
+    """Validate one trace file; the trace is ``None`` when it is not even a JSON object."""
+    path = Path(path)
+    label = name if name is not None else str(path)
+
+    def read() -> bytes:
+        return path.read_bytes()
+
+    try:
+        return _run(read, label, limit)
+    except OSError as err:
+        report = TraceReport(file=label, limit=limit)
+        report.add("$", f"cannot read the file: {err.strerror or err}", "io")
+        return report, None
+
+
+def check_bytes(
+    data: bytes, name: str = "<trace>", *, limit: int = DEFAULT_LIMIT
+) -> tuple[TraceReport, Trace | None]:
+    return _run(lambda: data, name, limit)
+
+
+def check_value(
+    value: Any, name: str = "<trace>", *, limit: int = DEFAULT_LIMIT
+) -> tuple[TraceReport, Trace | None]:
+    """Validate a trace given as Python data (serialised first, so the rules are the same)."""
+    try:
+        data = json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError) as err:
+        report = TraceReport(file=name, limit=limit)
+        report.add("$", f"not JSON data: {err}", "json")
+        return report, None
+    return check_bytes(data, name, limit=limit)
