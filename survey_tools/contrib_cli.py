@@ -199,4 +199,21 @@ def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | N
     click.echo(move.message, err=True)
 
 
-COMMANDS = [add, duplicates, exclude]
+@click.command(name="diff")
+@click.option("--base", metavar="REV",
+              help="Git revision to compare with (default: the merge base with main).")
+@click.pass_context
+def diff_cmd(ctx: click.Context, base: str | None) -> None:
+    """Print Markdown for a pull request: records added, removed and changed, and which
+    statistics cells, gap-table cells and claims moved."""
+    from survey_tools.diff import diff_revision, to_markdown
+
+    try:
+        rev, d = diff_revision(_root(ctx), base)
+    except SurveyError as err:
+        _fail(err)
+        return
+    click.echo(to_markdown(rev, d), nl=False)
+
+
+COMMANDS = [add, duplicates, exclude, diff_cmd]
