@@ -31,6 +31,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import numpy as np
 import orjson
+from msgspec import UNSET, UnsetType
 
 from survey_tools.traces.problems import TraceReport, json_path
 from survey_tools.traces.table import EVENT_CODE, Table, count_keys, from_structs, from_values
@@ -72,18 +73,20 @@ class FastEvent(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename={"f
     t: _NonNeg
     type: EventType
     agent: _Id
-    role: _Id | None = None
-    from_: _Id | None = None
-    to: _Id | None = None
-    tool: _Id | None = None
-    call_id: _Id | None = None
-    content_ref: _Ref | None = None
-    content: _Content | None = None
-    trusted: bool | None = None
-    # nan, not None, when absent: the column then goes straight into a float array.
+    # Absent fields are UNSET (not None) so that an explicit JSON null, which the
+    # schema rejects, is rejected here too.
+    role: _Id | UnsetType = UNSET
+    from_: _Id | UnsetType = UNSET
+    to: _Id | UnsetType = UNSET
+    tool: _Id | UnsetType = UNSET
+    call_id: _Id | UnsetType = UNSET
+    content_ref: _Ref | UnsetType = UNSET
+    content: _Content | UnsetType = UNSET
+    trusted: bool | UnsetType = UNSET
+    # nan, not UNSET, when absent: the column then goes straight into a float array.
     duration_s: _NonNeg = math.nan
-    reason: _Ref | None = None
-    attributes: dict[str, Any] | None = None
+    reason: _Ref | UnsetType = UNSET
+    attributes: dict[str, Any] | UnsetType = UNSET
 
 
 class FastEdge(msgspec.Struct, forbid_unknown_fields=True, gc=False):
@@ -268,7 +271,7 @@ def decode(read: Callable[[], bytes], report: TraceReport) -> Decoded | None:
     colons = _count_byte(data, 58)
     try:
         fast = _FAST_DECODER.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         fast = None
     if fast is not None:
         del data
@@ -306,7 +309,7 @@ def _as_value(ev: FastEvent) -> dict[str, Any]:
     return {
         k: v
         for k, v in out.items()
-        if v is not None and not (k == "duration_s" and isinstance(v, float) and math.isnan(v))
+        if not (k == "duration_s" and isinstance(v, float) and math.isnan(v))
     }
 
 

@@ -110,13 +110,20 @@ def _topo_edge_order(tb: Table, s: np.ndarray, d: np.ndarray) -> np.ndarray:
 
 
 def _critical_path_and_taint(
-    tb: Table, s: np.ndarray, d: np.ndarray, rank: np.ndarray, max_paths: int
+    tb: Table,
+    cs: np.ndarray,
+    cd: np.ndarray,
+    s: np.ndarray,
+    d: np.ndarray,
+    rank: np.ndarray,
+    max_paths: int,
 ) -> dict[str, Any]:
+    """Critical path over edges (cs, cd); taint over dependency edges (s, d)."""
     n = tb.n
     t = tb.t
     end = t + np.nan_to_num(tb.dur, nan=0.0)
-    fwd = np.argsort(rank[s], kind="stable")
-    S, D = s[fwd].tolist(), d[fwd].tolist()
+    cfwd = np.argsort(rank[cs], kind="stable")
+    CS, CD = cs[cfwd].tolist(), cd[cfwd].tolist()
 
     # Critical path: the dependency chain spanning the most time, from the start of
     # its first event to the end of its last. best[v] is the earliest start of a
@@ -125,7 +132,7 @@ def _critical_path_and_taint(
     best = t.tolist()
     endl = end.tolist()
     parent = [-1] * n
-    for u, v in zip(S, D, strict=True):
+    for u, v in zip(CS, CD, strict=True):
         bu = best[u]
         bv = best[v]
         if bu < bv:
@@ -156,6 +163,8 @@ def _critical_path_and_taint(
     paths: list[list[int]] = []
     n_sources = 0
     if untrusted.size and sink.any():
+        fwd = np.argsort(rank[s], kind="stable")
+        S, D = s[fwd].tolist(), d[fwd].tolist()
         tainted = [False] * n
         for i in untrusted.tolist():
             tainted[i] = not safety[i]
@@ -253,6 +262,12 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
 
     dep = np.flatnonzero(np.isin(tb.ekind, _DEP_CODES) & (tb.esrc >= 0) & (tb.edst >= 0))
     s, d = tb.esrc[dep].astype(np.int64), tb.edst[dep].astype(np.int64)
+    # The critical path also waits on safety screens: safety_flow edges that go
+    # strictly forward in time (so they cannot close a cycle) count there, not in taint.
+    sf = np.flatnonzero((tb.ekind == EDGE_CODE["safety_flow"]) & (tb.esrc >= 0) & (tb.edst >= 0))
+    sf = sf[tb.t[tb.esrc[sf]] < tb.t[tb.edst[sf]]]
+    cs = np.concatenate([s, tb.esrc[sf].astype(np.int64)])
+    cd = np.concatenate([d, tb.edst[sf].astype(np.int64)])
 
     aggs = np.flatnonzero(et == code["aggregate"])
     if aggs.size:
@@ -279,7 +294,7 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
             idle = max(0.0, stop_t - float(end[k]))
 
     rank = _topo_edge_order(tb, s, d)
-    graph = _critical_path_and_taint(tb, s, d, rank, max_taint_paths)
+    graph = _critical_path_and_taint(tb, cs, cd, s, d, rank, max_taint_paths)
     cp_len = graph["cp_len"]
 
     if n and np.any(~np.isnan(tb.dur)):

@@ -17,6 +17,7 @@ from operator import attrgetter, countOf, is_not
 from typing import Any
 
 import numpy as np
+from msgspec import UNSET
 
 from survey_tools.traces.schema import EDGE_TYPES, EVENT_TYPES
 
@@ -47,15 +48,16 @@ class Names:
     """Interns agent/tool names as small integer codes (-1 = absent)."""
 
     def __init__(self) -> None:
-        self.index: dict[str | None, int] = {None: -1}
+        # None (a broken trace's missing value) and UNSET (the fast decoder's) are absent.
+        self.index: dict[Any, int] = {None: -1, UNSET: -1}
         self.names: list[str] = []
 
-    def codes(self, values: Sequence[str | None]) -> np.ndarray:
+    def codes(self, values: Sequence[Any]) -> np.ndarray:
         index = self.index
         names = self.names
         # New names get codes in sorted order (not set order, which varies with the
         # hash seed), so codes are the same from run to run.
-        new: set[str] = {v for v in set(values) - index.keys() if v is not None}
+        new: set[str] = set(values) - index.keys()
         for v in sorted(new):
             index[v] = len(names)
             names.append(v)
@@ -116,6 +118,7 @@ def _edges(index: dict[Any, int], src: list[Any], dst: list[Any]) -> tuple[np.nd
 
 
 _TRUSTED = {True: 1, False: 0}
+_UNSET_AS_NONE: dict[Any, Any] = {UNSET: None}
 
 
 def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
@@ -136,10 +139,12 @@ def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
     dst = list(map(attrgetter("dst"), edges))
     index = _index(ids)
     esrc, edst = _edges(index, src, dst)
-    to, tool, call_id = col("to"), col("tool"), col("call_id")
-    has_reason = np.fromiter(map(is_not, map(attrgetter("reason"), events), repeat(None)), bool, n)
+    to, tool = col("to"), col("tool")
+    raw_call_id = col("call_id")
+    call_id = list(map(_UNSET_AS_NONE.get, raw_call_id, raw_call_id))
+    has_reason = np.fromiter(map(is_not, map(attrgetter("reason"), events), repeat(UNSET)), bool, n)
     dur = np.fromiter(map(attrgetter("duration_s"), events), np.float64, n)
-    attributes = [a for a in map(attrgetter("attributes"), events) if a is not None]
+    attributes = [a for a in map(attrgetter("attributes"), events) if a is not UNSET]
     trusted = np.fromiter(
         map(_TRUSTED.get, map(attrgetter("trusted"), events), repeat(-1)), np.int8, n
     )
@@ -149,12 +154,12 @@ def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
         + 4 * n
         - countOf(
             chain.from_iterable(map(attrgetter("role", "from_", "content_ref", "content"), events)),
-            None,
+            UNSET,
         )
         + n
-        - to.count(None)
+        - to.count(UNSET)
         + n
-        - tool.count(None)
+        - tool.count(UNSET)
         + n
         - call_id.count(None)
         + int(has_reason.sum())

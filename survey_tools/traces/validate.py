@@ -81,6 +81,17 @@ def _type_name(v: Any) -> str:
     return "an object"
 
 
+_ARTICLE = {
+    "number": "a number",
+    "integer": "an integer",
+    "string": "a string",
+    "object": "an object",
+    "array": "an array",
+    "boolean": "a boolean",
+    "null": "null",
+}
+
+
 def _schema_message(err: Any) -> str:
     kind = err.kind
     name = type(kind).__name__
@@ -88,7 +99,7 @@ def _schema_message(err: Any) -> str:
     if name == "Required":
         return f"missing required field {_short(kind.property)}"
     if name == "Type":
-        wanted = " or ".join(str(t) for t in kind.types) if kind.types else "another type"
+        wanted = " or ".join(_ARTICLE.get(str(t), str(t)) for t in kind.types) or "another type"
         return f"must be {wanted}, not {_type_name(value)}"
     if name == "Enum":
         return f"{_short(value)} is not one of: " + ", ".join(str(o) for o in kind.options)
@@ -376,29 +387,41 @@ def pair_tools(tb: Table) -> ToolPairs:
         else:
             call_of[r] = c
 
-    # Without call ids: the k-th result of a tool answers its k-th call (first in,
-    # first out); that pairing exists exactly when each result has enough calls
-    # at or before it.
+    # Without call ids: each result answers the oldest unanswered earlier call of its
+    # tool. Per tool, walk calls (+1) and results (-1) in time order; the number of
+    # unanswered calls is that walk clamped at zero, which is the plain prefix sum
+    # minus its running minimum, so the whole matching runs vectorised.
     fifo_calls = calls[np.fromiter((cid[c] is None for c in calls.tolist()), bool, calls.size)]
     fifo_res = results[~has_id]
     if fifo_res.size:
-        fc = fifo_calls[np.lexsort((fifo_calls, tb.t[fifo_calls], tb.tool[fifo_calls]))]
-        fr = fifo_res[np.lexsort((fifo_res, tb.t[fifo_res], tb.tool[fifo_res]))]
-        c_tool, r_tool = tb.tool[fc], tb.tool[fr]
-        c_start = np.searchsorted(c_tool, r_tool, side="left")
-        c_end = np.searchsorted(c_tool, r_tool, side="right")
-        r_rank = np.arange(fr.size) - np.searchsorted(r_tool, r_tool, side="left")
-        pos = c_start + r_rank
-        has_call = pos < c_end
-        matched = (
-            np.where(has_call, fc[np.minimum(pos, max(fc.size - 1, 0))], -1)
-            if fc.size
-            else np.full(fr.size, -1)
-        )
-        in_time = has_call & (tb.t[np.maximum(matched, 0)] <= tb.t[fr])
-        for r, c, good in zip(fr.tolist(), matched.tolist(), in_time.tolist(), strict=True):
-            if good:
-                call_of[r] = c
+        seq = np.concatenate([fifo_calls, fifo_res])
+        is_res = np.concatenate([np.zeros(fifo_calls.size, bool), np.ones(fifo_res.size, bool)])
+        order = np.lexsort((seq, is_res, tb.t[seq], tb.tool[seq]))
+        seq, is_res = seq[order], is_res[order]
+        tool = tb.tool[seq].astype(np.int64)
+        start = np.searchsorted(tool, tool, side="left")  # first position of each tool
+        step = np.where(is_res, -1, 1)
+        total = np.cumsum(step)
+        local = total - (total[start] - step[start])  # prefix sum within the tool
+        # Running minimum within each tool: shift each tool's values below all earlier
+        # tools' so one global running minimum never looks across a tool boundary.
+        big = np.int64(4 * (seq.size + 1))
+        group = np.cumsum(np.r_[True, tool[1:] != tool[:-1]]) - 1
+        run_min = np.minimum.accumulate(local - group * big) + group * big
+        waiting = local - np.minimum(run_min, 0)  # unanswered calls after each step
+        before = np.where(start == np.arange(seq.size), 0, np.r_[0, waiting[:-1]])
+        answered = is_res & (before >= 1)
+        # The j-th answered result of a tool takes the tool's j-th call.
+        calls_in_order = seq[~is_res]
+        calls_before = np.cumsum(~is_res) - (~is_res)
+        res_rank = np.cumsum(answered) - answered
+        first_call = calls_before[start]
+        first_res = res_rank[start]
+        pick = first_call + (res_rank - first_res)
+        for k in np.flatnonzero(is_res).tolist():
+            r = int(seq[k])
+            if answered[k]:
+                call_of[r] = int(calls_in_order[pick[k]])
             else:
                 problems.append(
                     (

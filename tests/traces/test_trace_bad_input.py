@@ -1,0 +1,116 @@
+"""Bad input gets a clear error, never a traceback or a hang."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from trace_paths import EXAMPLES
+
+from survey_tools.cli import cli
+from survey_tools.traces.validate import check_bytes, check_file, check_value
+
+MINIMAL = {
+    "trace_id": "t",
+    "task_id": "t",
+    "events": [{"id": "e1", "t": 0, "type": "stop", "agent": "o"}],
+    "edges": [],
+    "rewards": {},
+    "costs": {"tokens": 0, "wall_clock_s": 0},
+}
+
+
+def lines(data: bytes | str) -> list[str]:
+    raw = data.encode() if isinstance(data, str) else data
+    report, _ = check_bytes(raw, "t.json", limit=0)
+    return [p.format() for p in report.sorted()]
+
+
+def test_minimal_trace_is_valid() -> None:
+    assert lines(json.dumps(MINIMAL)) == []
+
+
+def test_hundred_megabyte_string(tmp_path: Path) -> None:
+    doc = json.loads(json.dumps(MINIMAL))
+    doc["events"][0]["content"] = "x" * (100 * 1024 * 1024)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(doc))
+    report, _ = check_file(path, name="big.json")
+    assert [p.format() for p in report.sorted()] == [
+        "big.json: $.events[0].content: event 'e1': "
+        "is longer than 1000000 characters (104857600) [schema]"
+    ]
+    path.write_text(json.dumps("y" * (100 * 1024 * 1024)))
+    report, _ = check_file(path, name="big.json")
+    assert [p.format() for p in report.sorted()] == [
+        "big.json: $: a trace must be a JSON object, not string [type]"
+    ]
+
+
+def test_deep_nesting_inside_an_event() -> None:
+    doc = json.dumps(MINIMAL).replace(
+        '"agent": "o"', '"agent": "o", "attributes": {"a": ' + "[" * 5000 + "]" * 5000 + "}"
+    )
+    assert lines(doc) == ["t.json:1:1138: $: nesting is deeper than 1024 levels [json]"]
+
+
+def test_nesting_below_the_limit_is_fine() -> None:
+    text = json.dumps(dict(MINIMAL, metadata={"deep": "HERE"}))
+    assert lines(text.replace('"HERE"', "[" * 1000 + "]" * 1000)) == []
+
+
+def test_duplicate_key_nested_in_attributes() -> None:
+    doc = json.dumps(MINIMAL).replace(
+        '"agent": "o"', '"agent": "o", "attributes": {"k": {"a": 1, "a": 2}}'
+    )
+    assert lines(doc) == [
+        "t.json: $.events[0].attributes.k: duplicate key 'a' in one object "
+        "(only the last would be kept) [duplicate-key]"
+    ]
+
+
+def test_escaped_quotes_and_spaced_colons_are_not_duplicates() -> None:
+    doc = json.loads(json.dumps(MINIMAL))
+    doc["events"][0]["content_ref"] = 'a\\":b "quoted": c'
+    assert lines(json.dumps(doc)) == []
+    assert lines(json.dumps(doc, separators=(" , ", " : "))) == []
+    assert lines(json.dumps(doc, indent=4)) == []
+
+
+def test_python_nan_is_reported_not_serialised() -> None:
+    doc = dict(MINIMAL, rewards={"team": float("nan")})
+    report, _ = check_value(doc, "v")
+    assert [p.format() for p in report.sorted()] == [
+        "v:1:132: $: NaN and Infinity are not JSON numbers; every number must be finite [json]"
+    ]
+
+
+def test_wrong_shapes_everywhere() -> None:
+    assert lines("42") == ["t.json: $: a trace must be a JSON object, not number [type]"]
+    assert lines('{"events": 3}') == [
+        "t.json: $: missing required field 'costs' [schema]",
+        "t.json: $: missing required field 'edges' [schema]",
+        "t.json: $: missing required field 'rewards' [schema]",
+        "t.json: $: missing required field 'task_id' [schema]",
+        "t.json: $: missing required field 'trace_id' [schema]",
+        "t.json: $.events: must be an array, not an integer [schema]",
+    ]
+
+
+def test_extension_fields_are_allowed() -> None:
+    doc = json.loads(json.dumps(MINIMAL))
+    doc["x-run"] = {"host": "a"}
+    doc["events"][0]["x-span"] = "abc"
+    doc["edges"] = [{"src": "e1", "dst": "e1", "type": "temporal", "x-note": "self"}]
+    assert lines(json.dumps(doc)) == []
+
+
+def test_cli_never_shows_a_traceback_on_any_invalid_example() -> None:
+    runner = CliRunner()
+    for path in sorted((EXAMPLES / "invalid").glob("*.json")):
+        for cmd in ("validate", "metrics"):
+            res = runner.invoke(cli, ["trace", cmd, str(path)])
+            assert res.exit_code == 1, (cmd, path, res.output)
+            assert isinstance(res.exception, SystemExit), (cmd, path, res.exception)
+            assert "Traceback" not in res.output
