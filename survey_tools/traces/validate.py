@@ -413,10 +413,10 @@ def pair_tools(tb: Table) -> ToolPairs:
         answered = is_res & (before >= 1)
         # The j-th answered result of a tool takes the tool's j-th call.
         calls_in_order = seq[~is_res]
-        calls_before = np.cumsum(~is_res) - (~is_res)
-        res_rank = np.cumsum(answered) - answered
+        calls_before: np.ndarray = np.cumsum(~is_res) - (~is_res)
+        res_rank: np.ndarray = np.cumsum(answered) - answered
         first_call = calls_before[start]
-        first_res = res_rank[start]
+        first_res: np.ndarray = res_rank[start]
         pick = first_call + (res_rank - first_res)
         for k in np.flatnonzero(is_res).tolist():
             r = int(seq[k])
