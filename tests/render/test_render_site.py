@@ -168,3 +168,26 @@ def test_phone_width_has_no_horizontal_scroll(browser: Any, real_page: Path) -> 
     check(pg, "credit_granularity", "message")
     assert visible_rows(pg) == 2
     ctx.close()
+
+
+def test_bibtex_entry_is_shown_and_copyable(browser: Any, real: Built, tmp_path: Path) -> None:
+    from survey_tools.render.generators import _bibtex
+
+    fn = _bibtex()
+    if fn is None:
+        pytest.skip("survey_tools.bibtex has no bibtex_entry yet")
+    path = tmp_path / "index.html"
+    path.write_text(render_site(real.tax, real.corpus, real.stats, fn), encoding="utf-8")
+    pg = browser.new_page()
+    pg.goto(path.as_uri())
+    row = pg.locator("#p-c3")
+    row.locator("td.bib summary").click()
+    entry = row.locator("td.bib pre").text_content()
+    assert entry == fn(real.corpus.by_id("retained")["c3"], real.tax)
+    assert entry.lstrip().startswith("@")
+    button = row.locator("button.copy")
+    button.click()
+    # From file:// the clipboard may be refused; the entry is then selected for Ctrl+C.
+    assert button.text_content() in ("Copied", "Selected: press Ctrl+C")
+    assert pg.evaluate("window.getSelection().toString()").strip() == entry.strip()
+    pg.close()

@@ -190,13 +190,18 @@
   tbody.addEventListener("click", function (ev) {
     var btn = ev.target.closest ? ev.target.closest("button.copy") : null;
     if (!btn) return;
-    var text = btn.parentNode.querySelector("pre").textContent;
-    var done = function () { btn.textContent = "Copied"; setTimeout(function () { btn.textContent = "Copy"; }, 1500); };
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(done, function () { selectText(btn); });
-    } else {
-      selectText(btn);
+    // Select the entry first: the reader sees what is copied, and the synchronous copy command
+    // works from disk (file://), where the asynchronous clipboard API may wait for a permission.
+    selectText(btn);
+    var copied = false;
+    try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+    if (copied) {
+      btn.textContent = "Copied";
+    } else if (navigator.clipboard && window.isSecureContext) {
+      var text = btn.parentNode.querySelector("pre").textContent;
+      navigator.clipboard.writeText(text).then(function () { btn.textContent = "Copied"; }, function () {});
     }
+    setTimeout(function () { btn.textContent = "Copy"; }, 2500);
   });
   function selectText(btn) {
     // From disk (file://) the clipboard API may be refused: select the entry for Ctrl+C.
