@@ -200,3 +200,68 @@ def metrics_cmd(
             err=True,
         )
     sys.exit(EXIT_INVALID if skipped else EXIT_OK)
+
+
+@trace.command("import")
+@click.argument(
+    "fmt", metavar="FORMAT", type=click.Choice(["who-and-when", "otel", "openai-agents"])
+)
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    help="A file for one input, a folder for several (default: standard output for one).",
+)
+@click.option(
+    "--keep-content",
+    is_flag=True,
+    help="Copy raw message text into the trace (who-and-when; for local use only).",
+)
+def import_cmd(fmt: str, inputs: tuple[Path, ...], output: Path | None, keep_content: bool) -> None:
+    """Turn agent-system logs into orchestration traces (docs/trace-formats.md).
+
+    Every trace written has passed `survey trace validate`; an input that cannot be
+    imported is reported and skipped, and the exit code is then 1.
+    """
+    from survey_tools.errors import UsageError
+    from survey_tools.traces.importers.convert import import_to
+
+    try:
+        paths = [p for p in inputs]
+        missing = [str(p) for p in paths if not p.is_file()]
+        if missing:
+            raise UsageError("no such file: " + ", ".join(missing))
+        if len(paths) > 1 and output is None:
+            raise UsageError("several inputs need -o FOLDER")
+        if len(paths) > 1 and output is not None and output.exists() and not output.is_dir():
+            raise UsageError(f"-o {output}: several inputs need a folder, not a file")
+    except SurveyError as err:
+        _fail(err)
+        return
+    failed = 0
+    for p in paths:
+        if output is None:
+            target = None
+        elif len(paths) > 1 or output.is_dir():
+            target = output / (p.stem + ".trace.json")
+        else:
+            target = output
+        try:
+            notes = import_to(fmt, p, target, keep_content=keep_content)
+        except SurveyError as err:
+            failed += 1
+            problems = getattr(err, "report", None)
+            if problems is not None:
+                for prob in problems.sorted()[:20]:
+                    click.echo(prob.format(), err=True)
+            click.echo(f"{p}: not imported: {err}", err=True)
+            continue
+        for note in notes:
+            click.echo(f"{p}: {note}", err=True)
+    if len(paths) > 1:
+        click.echo(
+            f"import: {len(paths)} input(s), {len(paths) - failed} imported, {failed} failed",
+            err=True,
+        )
+    sys.exit(EXIT_INVALID if failed else EXIT_OK)

@@ -1,0 +1,35 @@
+"""Importers: turn logs of real agent systems into orchestration traces.
+
+Each importer reads one input and returns an :class:`~.common.ImportResult` (the
+trace builder plus a summary of what was repaired or kept generic). Formats and the
+facts they rely on are in docs/trace-formats.md.
+"""
+
+from __future__ import annotations
+
+FORMATS = ("who-and-when", "otel", "openai-agents")
+
+
+def run_import(fmt: str, path: str, data: bytes, *, keep_content: bool = False) -> object:
+    """Import one input; returns an ImportResult (typed loosely to keep imports lazy)."""
+    from survey_tools.traces.importers.common import ImportFailed
+
+    if fmt == "who-and-when":
+        import orjson
+
+        from survey_tools.traces.importers.who_and_when import import_log
+
+        try:
+            doc = orjson.loads(data)
+        except orjson.JSONDecodeError as err:
+            raise ImportFailed(f"not JSON: {err}") from None
+        return import_log(doc, source=path, keep_content=keep_content)
+    if fmt == "otel":
+        from survey_tools.traces.importers.otel import import_otlp
+
+        return import_otlp(data, source=path)
+    if fmt == "openai-agents":
+        from survey_tools.traces.importers.openai_agents import import_export
+
+        return import_export(data, source=path)
+    raise ImportFailed(f"unknown format {fmt!r}; one of: {', '.join(FORMATS)}")

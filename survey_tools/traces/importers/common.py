@@ -1,0 +1,142 @@
+"""What every importer shares: an event/edge builder, content hashing, streamed
+atomic output, and the import summary."""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from survey_tools.errors import SurveyError
+from survey_tools.traces.schema import SCHEMA_VERSION
+
+
+class ImportFailed(SurveyError):
+    """The input cannot be imported at all (wrong format, no usable data)."""
+
+
+def content_hash(text: str) -> str:
+    """A stable reference to content without the content: ``sha256:<hex>``."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# Event tuples keep a million-span import small: (t, type, agent, extra-fields dict).
+Event = tuple[float, str, str, dict[str, Any] | None]
+
+
+@dataclass
+class Builder:
+    """Collects events and edges; event ids are ``e1``, ``e2``, … in creation order."""
+
+    events: list[Event] = field(default_factory=list)
+    edges: list[tuple[int, int, str]] = field(default_factory=list)
+    # Per agent: sorted (t, index) of its events, for "the agent's next event".
+    _timeline: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
+
+    def add(self, t: float, type_: str, agent: str, **fields: Any) -> int:
+        k = len(self.events)
+        extra = {key: v for key, v in fields.items() if v is not None} or None
+        self.events.append((t, type_, agent, extra))
+        tl = self._timeline.setdefault(agent, [])
+        if tl and tl[-1] > (t, k):
+            bisect.insort(tl, (t, k))
+        else:
+            tl.append((t, k))
+        return k
+
+    def edge(self, src: int, dst: int, kind: str) -> None:
+        if src != dst:
+            self.edges.append((src, dst, kind))
+
+    def next_of(self, agent: str, t: float, after: int) -> int | None:
+        """The agent's first event after (t, after), if any."""
+        tl = self._timeline.get(agent)
+        if not tl:
+            return None
+        j = bisect.bisect_right(tl, (t, after))
+        return tl[j][1] if j < len(tl) else None
+
+    def chain_agents(self) -> None:
+        """Link each agent's consecutive events with causal edges (work follows work)."""
+        for tl in self._timeline.values():
+            for (_, a), (_, b) in zip(tl, tl[1:], strict=False):
+                self.edge(a, b, "causal")
+
+    def dedupe_edges(self) -> None:
+        """Keep one edge per (src, dst): the most specific kind wins over causal."""
+        best: dict[tuple[int, int], str] = {}
+        for s, d, kind in self.edges:
+            if best.get((s, d), "causal") == "causal":
+                best[(s, d)] = kind
+        self.edges = [(s, d, k) for (s, d), k in sorted(best.items())]
+
+
+@dataclass
+class ImportResult:
+    builder: Builder
+    head: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+    # (key path in head, builder event index): written as that event's final id.
+    event_refs: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
+
+    def iter_json(self) -> Iterator[bytes]:
+        """The trace as JSON, one event or edge per line, without one giant string."""
+        evs = self.builder.events
+        # Events in time order (creation order breaks ties); ids follow that order.
+        order = sorted(range(len(evs)), key=lambda k: (evs[k][0], k))
+        pos = [0] * len(evs)
+        for i, k in enumerate(order):
+            pos[k] = i + 1
+        head = {"schema_version": SCHEMA_VERSION, **self.head}
+        for keys, k in self.event_refs:
+            node = head
+            for key in keys[:-1]:
+                node = node[key]
+            node[keys[-1]] = f"e{pos[k]}"
+        rest = {k: v for k, v in head.items() if k not in ("events", "edges")}
+        yield b"{\n"
+        for key, v in rest.items():
+            yield orjson.dumps(key) + b": " + orjson.dumps(v) + b",\n"
+        yield b'"events": [\n'
+        last = len(evs) - 1
+        for i, k in enumerate(order):
+            t, type_, agent, extra = evs[k]
+            ev: dict[str, Any] = {"id": f"e{i + 1}", "t": t, "type": type_, "agent": agent}
+            if extra:
+                ev.update(extra)
+            yield orjson.dumps(ev) + (b",\n" if i < last else b"\n")
+        del order
+        yield b'],\n"edges": [\n'
+        eds = sorted((pos[s], pos[d], kind) for s, d, kind in self.builder.edges)
+        last = len(eds) - 1
+        for i, (s, d, kind) in enumerate(eds):
+            yield orjson.dumps({"src": f"e{s}", "dst": f"e{d}", "type": kind}) + (
+                b",\n" if i < last else b"\n"
+            )
+        yield b"]\n}\n"
+
+
+def write_stream(path: Path, chunks: Iterator[bytes]) -> None:
+    """Write ``chunks`` to ``path`` atomically (temp file in the same folder + rename),
+    without joining them in memory first."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb", buffering=1 << 20) as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

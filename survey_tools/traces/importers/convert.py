@@ -1,0 +1,49 @@
+"""Import one input to a file (or standard output), validating what is written."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import cast
+
+from survey_tools.traces.importers import run_import
+from survey_tools.traces.importers.common import ImportResult, write_stream
+from survey_tools.traces.problems import InvalidTrace
+from survey_tools.traces.validate import check_file
+
+
+def import_to(fmt: str, src: Path, target: Path | None, *, keep_content: bool = False) -> list[str]:
+    """Import ``src`` and write the trace to ``target`` (stdout when None).
+
+    The trace is written to a temporary file and validated there; only a valid trace
+    reaches ``target`` (by rename), so a failed import never leaves a file behind.
+    Returns the importer's notes (repairs, generic operations).
+    """
+    result = cast(
+        ImportResult, run_import(fmt, str(src), src.read_bytes(), keep_content=keep_content)
+    )
+    notes = result.notes
+    where = target.parent if target is not None else Path(tempfile.gettempdir())
+    where.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=".import.", suffix=".json", dir=where)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        write_stream(tmp, result.iter_json())
+        del result
+        report, _ = check_file(tmp, name=str(target or "<stdout>"), limit=20)
+        if not report.ok:
+            raise InvalidTrace(report)
+        if target is None:
+            with open(tmp, "rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    sys.stdout.buffer.write(chunk)
+            sys.stdout.flush()
+        else:
+            os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return notes
