@@ -13,6 +13,7 @@ contenders alike; peak memory is the child's own maximum resident set (wait4).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -38,13 +39,20 @@ def run(cmd: list[str]) -> tuple[float, float, int]:
     return wall, usage.ru_maxrss / 1024, proc.returncode
 
 
+def _generate(code: str) -> None:
+    # In a child process: a peak RSS reached here would otherwise be inherited by
+    # every process this script starts (Linux keeps the high-water mark across exec).
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def ensure_trace(data_dir: Path, n: int) -> Path:
     path = data_dir / f"synthetic-{n}.json"
     if not path.exists():
-        from survey_tools.traces.synthetic import SynthParams, write
-
         t0 = time.perf_counter()
-        write(path, SynthParams(n_events=n, n_agents=300, seed=0))
+        _generate(
+            "from survey_tools.traces.synthetic import SynthParams, write; "
+            f"write({str(path)!r}, SynthParams(n_events={n}, n_agents=300, seed=0))"
+        )
         print(f"  generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return path
 
@@ -52,10 +60,11 @@ def ensure_trace(data_dir: Path, n: int) -> Path:
 def ensure_otlp(data_dir: Path, n: int) -> Path:
     path = data_dir / f"otlp-{n}.json"
     if not path.exists():
-        from survey_tools.traces.importers.otel_synth import write_otlp
-
         t0 = time.perf_counter()
-        write_otlp(path, n_spans=n, seed=0)
+        _generate(
+            "from survey_tools.traces.importers.otel_synth import write_otlp; "
+            f"write_otlp({str(path)!r}, n_spans={n}, seed=0)"
+        )
         print(f"  generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return path
 
@@ -98,12 +107,18 @@ def main() -> None:
             contenders = {
                 "baseline": [sys.executable, str(HERE / "traces_baseline.py"), str(path)],
                 "validate": [*SURVEY, "trace", "validate", str(path)],
-                "metrics": [*SURVEY, "trace", "metrics", "--format", "json", "-o",
-                            str(out / "m.json"), str(path)],
+                "metrics": [
+                    *SURVEY,
+                    "trace",
+                    "metrics",
+                    "--format",
+                    "json",
+                    "-o",
+                    str(out / "m.json"),
+                    str(path),
+                ],
             }
             res = measure(contenders, args.repeat)
-            import json
-
             m = json.loads((out / "m.json").read_text())
             mb = path.stat().st_size / 1e6
             b, v, mm = res["baseline"], res["validate"], res["metrics"]
@@ -128,8 +143,10 @@ def main() -> None:
             val = measure({"validate": [*SURVEY, "trace", "validate", str(target)]}, 1)
             mb = path.stat().st_size / 1e6
             i, v = res["import"], val["validate"]
-            print(f"{n:>9} {mb:>6.0f} | {i[0]:>5.2f} s {i[1]:>5.0f} M | {v[0]:>5.2f} s {v[1]:>5.0f} M"
-                  f"{'' if v[2] == 0 else '  (INVALID)'}")
+            print(
+                f"{n:>9} {mb:>6.0f} | {i[0]:>5.2f} s {i[1]:>5.0f} M | {v[0]:>5.2f} s {v[1]:>5.0f} M"
+                f"{'' if v[2] == 0 else '  (INVALID)'}"
+            )
 
     if not args.keep:
         shutil.rmtree(out, ignore_errors=True)

@@ -25,6 +25,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_not
 from pathlib import Path
 from typing import Any
 
@@ -340,10 +342,19 @@ def spawn_info(tb: Table) -> SpawnInfo:
 
 @dataclass
 class ToolPairs:
-    """Which tool_call each tool_result answers (-1 when none), and the problems."""
+    """Which tool_call each answered tool_result answers, and the problems.
 
-    call_of: dict[int, int]
+    ``results[i]`` answers ``calls[i]`` (event indices); kept as arrays because a
+    million-event trace has hundreds of thousands of pairs.
+    """
+
+    results: np.ndarray
+    calls: np.ndarray
     problems: list[tuple[int, str]]
+
+    @property
+    def call_of(self) -> dict[int, int]:
+        return dict(zip(self.results.tolist(), self.calls.tolist(), strict=True))
 
 
 def pair_tools(tb: Table) -> ToolPairs:
@@ -353,45 +364,43 @@ def pair_tools(tb: Table) -> ToolPairs:
     results = np.flatnonzero((tb.etype == res_code) & ok)
     cid = tb.call_id
     problems: list[tuple[int, str]] = []
-    call_of: dict[int, int] = {}
     names = tb.names.names
 
+    cid_arr = np.fromiter(map(is_not, cid, repeat(None)), bool, len(cid))
     by_id: dict[str, int] = {}
-    for c in calls.tolist():
-        k = cid[c]
-        if k is not None and k not in by_id:
-            by_id[k] = c
-    has_id = np.fromiter((cid[r] is not None for r in results.tolist()), bool, results.size)
-    for r in results[has_id].tolist():
-        c = by_id.get(cid[r], -1)
-        if c < 0:
-            problems.append(
-                (r, f"tool_result names call_id {_short(cid[r])}, which no tool_call has")
-            )
-        elif tb.tool[c] != tb.tool[r]:
-            problems.append(
-                (
-                    r,
-                    f"tool_result of {_short(names[tb.tool[r]])} answers call "
-                    f"{_short(cid[r])} of tool {_short(names[tb.tool[c]])}",
-                )
-            )
-        elif tb.t[c] > tb.t[r]:
-            problems.append(
-                (
-                    r,
-                    f"tool_result at t={_fmt_t(tb.t[r])} comes before its "
-                    f"tool_call at t={_fmt_t(tb.t[c])}",
-                )
+    for c in calls[cid_arr[calls]].tolist()[::-1]:
+        by_id[cid[c]] = c  # reversed, so the first call with an id wins
+    has_id = cid_arr[results]
+    named = results[has_id]
+    keys = [cid[r] for r in named.tolist()]
+    matched = np.fromiter(map(by_id.get, keys, repeat(-1)), np.int64, len(keys))
+    safe = np.maximum(matched, 0)
+    missing = matched < 0
+    wrong_tool = ~missing & (tb.tool[safe] != tb.tool[named])
+    too_late = ~missing & ~wrong_tool & (tb.t[safe] > tb.t[named])
+    good = ~(missing | wrong_tool | too_late)
+    for k in np.flatnonzero(~good).tolist():
+        r, c = int(named[k]), int(matched[k])
+        if missing[k]:
+            msg = f"tool_result names call_id {_short(cid[r])}, which no tool_call has"
+        elif wrong_tool[k]:
+            msg = (
+                f"tool_result of {_short(names[tb.tool[r]])} answers call "
+                f"{_short(cid[r])} of tool {_short(names[tb.tool[c]])}"
             )
         else:
-            call_of[r] = c
+            msg = (
+                f"tool_result at t={_fmt_t(tb.t[r])} comes before its "
+                f"tool_call at t={_fmt_t(tb.t[c])}"
+            )
+        problems.append((r, msg))
+    by_id_r, by_id_c = named[good], matched[good]
 
     # Without call ids: each result answers the oldest unanswered earlier call of its
     # tool. Per tool, walk calls (+1) and results (-1) in time order; the number of
     # unanswered calls is that walk clamped at zero, which is the plain prefix sum
     # minus its running minimum, so the whole matching runs vectorised.
-    fifo_calls = calls[np.fromiter((cid[c] is None for c in calls.tolist()), bool, calls.size)]
+    fifo_calls = calls[~cid_arr[calls]]
     fifo_res = results[~has_id]
     if fifo_res.size:
         seq = np.concatenate([fifo_calls, fifo_res])
@@ -418,20 +427,25 @@ def pair_tools(tb: Table) -> ToolPairs:
         first_call = calls_before[start]
         first_res: np.ndarray = res_rank[start]
         pick = first_call + (res_rank - first_res)
-        for k in np.flatnonzero(is_res).tolist():
+        fifo_results = seq[answered]
+        fifo_pairs = calls_in_order[pick[answered]]
+        for k in np.flatnonzero(is_res & ~answered).tolist():
             r = int(seq[k])
-            if answered[k]:
-                call_of[r] = int(calls_in_order[pick[k]])
-            else:
-                problems.append(
-                    (
-                        r,
-                        f"tool_result of {_short(names[tb.tool[r]])} at "
-                        f"t={_fmt_t(tb.t[r])} answers no earlier, unanswered "
-                        f"tool_call of that tool",
-                    )
+            problems.append(
+                (
+                    r,
+                    f"tool_result of {_short(names[tb.tool[r]])} at "
+                    f"t={_fmt_t(tb.t[r])} answers no earlier, unanswered "
+                    f"tool_call of that tool",
                 )
-    return ToolPairs(call_of, problems)
+            )
+    else:
+        fifo_results = fifo_pairs = np.zeros(0, dtype=np.int64)
+    return ToolPairs(
+        np.concatenate([by_id_r, fifo_results.astype(np.int64)]),
+        np.concatenate([by_id_c, fifo_pairs.astype(np.int64)]),
+        problems,
+    )
 
 
 def find_cycles(
