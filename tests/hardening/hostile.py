@@ -1,0 +1,198 @@
+"""Running one hostile-input case: put the file in a throw-away survey, run a command, compare.
+
+A case is ``tests/data/hostile/<kind>/<name>.<ext>`` (the input, byte for byte) and
+``<name>.expected``. Lines of the ``.expected`` file are exact lines the command must print
+(stdout and stderr together), in any order; lines starting with ``%`` are directives:
+
+    % target PATH       where the input goes in the survey (default: by kind, see KINDS)
+    % run ARGS...       the survey command ({input} is the input's path, {tmp} the case folder)
+    % exit N            the expected exit code (default 1)
+    % base empty        start from taxonomy/ only instead of a full copy of the survey
+    % pad N             append N bytes of 'a' to the input at test time (huge scalars)
+    % suffix TEXT       then append TEXT (backslash escapes allowed)
+    % writes PREFIX     the command may change files under PREFIX (repeatable; default none)
+    % in FILE           later lines are looked for in FILE instead of the output
+    % not TEXT          TEXT must not appear (in the output, or in FILE after ``% in``)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import shutil
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+from click.testing import CliRunner
+
+from survey_tools.cli import cli
+
+REPO = Path(__file__).resolve().parents[2]
+HOSTILE = REPO / "tests" / "data" / "hostile"
+CASE_SECONDS = 20
+
+# kind -> (default target, default command)
+KINDS: dict[str, tuple[str, str]] = {
+    "records": ("corpus/{name}.yaml", "validate"),
+    "exclusions": ("exclusions/{name}.yaml", "validate"),
+    "taxonomy": ("taxonomy/fields/reward_type.yaml", "validate"),
+    "claims": ("data/claims.yaml", "claims"),
+    "audit": ("data/audit/spotcheck.csv", "agreement"),
+    "csv": ("in/{file}", "import csv {input}"),
+    "traces": ("in/{file}", "trace validate {input}"),
+    "importers": ("in/{file}", "trace import otel {input} -o {tmp}/out/trace.json"),
+    "render": ("corpus/{name}.yaml", "build"),
+}
+
+
+@dataclass
+class Case:
+    kind: str
+    name: str
+    input: Path
+    target: str
+    command: list[str]
+    exit: int = 1
+    base: str = "full"
+    pad: int = 0
+    suffix: bytes = b""
+    writes: list[str] = field(default_factory=list)
+    # (file or "" for the output, text, must appear)
+    checks: list[tuple[str, str, bool]] = field(default_factory=list)
+
+
+def cases() -> list[Path]:
+    return sorted(p for p in HOSTILE.glob("*/*.expected"))
+
+
+def parse_case(expected: Path) -> Case:
+    kind = expected.parent.name
+    name = expected.name[: -len(".expected")]
+    inputs = [p for p in expected.parent.glob(name + ".*") if p.suffix != ".expected"]
+    if len(inputs) != 1:
+        raise AssertionError(f"{expected}: expected exactly one input file, found {inputs}")
+    inp = inputs[0]
+    target, command = KINDS[kind]
+    case = Case(kind, name, inp, target.format(name=name, file=inp.name), [])
+    if kind == "csv":  # imports start from an empty survey, so that every row is checked
+        case.base = "empty"
+    scope = ""
+    for line in expected.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("%"):
+            if line.strip():
+                case.checks.append((scope, line, True))
+            continue
+        word, _, rest = line[1:].strip().partition(" ")
+        if word == "target":
+            case.target = rest
+        elif word == "run":
+            command = rest
+        elif word == "exit":
+            case.exit = int(rest)
+        elif word == "base":
+            case.base = rest
+        elif word == "pad":
+            case.pad = int(rest)
+        elif word == "suffix":
+            case.suffix = rest.encode("utf-8").decode("unicode_escape").encode("latin-1")
+        elif word == "writes":
+            case.writes.append(rest)
+        elif word == "in":
+            scope = rest
+        elif word == "not":
+            case.checks.append((scope, rest, False))
+        else:
+            raise AssertionError(f"{expected}: unknown directive {word!r}")
+    case.command = shlex.split(command)
+    return case
+
+
+def make_survey(root: Path, base: str) -> None:
+    names = ("taxonomy",) if base == "empty" else ("taxonomy", "corpus", "exclusions", "data")
+    for name in names:
+        shutil.copytree(REPO / name, root / name)
+    for name in ("corpus", "exclusions"):
+        (root / name).mkdir(exist_ok=True)
+    if base != "empty":
+        for name in ("README.md", "CONTRIBUTING.md"):
+            shutil.copy2(REPO / name, root / name)
+        shutil.copytree(REPO / "reports", root / "reports")
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d != ".survey-cache"]
+        for f in filenames:
+            p = Path(dirpath) / f
+            st = p.stat()
+            if st.st_size > 10_000_000:  # a padded input: size and time say enough
+                out[p.relative_to(root).as_posix()] = f"{st.st_size}:{st.st_mtime_ns}"
+            else:
+                out[p.relative_to(root).as_posix()] = hashlib.sha1(p.read_bytes()).hexdigest()
+    return out
+
+
+class CaseTimeout(Exception):
+    pass
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`CaseTimeout` in the main thread after ``seconds`` (a hang is a failure)."""
+
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
+        raise CaseTimeout(f"still running after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@dataclass
+class Outcome:
+    exit_code: int
+    output: str
+    exception: BaseException | None
+    changed: list[str]
+    root: Path
+
+
+def run_case(case: Case, tmp: Path) -> Outcome:
+    root = tmp / "survey"
+    make_survey(root, case.base)
+    dest = root / case.target
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(case.input, dest)
+    if case.pad or case.suffix:
+        with open(dest, "ab") as fh:
+            chunk = b"a" * (1 << 20)
+            left = case.pad
+            while left > 0:
+                fh.write(chunk[: min(left, len(chunk))])
+                left -= len(chunk)
+            fh.write(case.suffix)
+    # The command runs inside the survey folder: messages name paths relative to it.
+    subst = {"input": case.target, "tmp": "."}
+    args = ["--root", str(root), *(a.format(**subst) for a in case.command)]
+    before = snapshot(root)
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        with time_limit(CASE_SECONDS):
+            res = CliRunner().invoke(cli, args, catch_exceptions=True)
+    finally:
+        os.chdir(cwd)
+    after = snapshot(root)
+    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    exc = res.exception if not isinstance(res.exception, SystemExit) else None
+    return Outcome(res.exit_code, res.output, exc, changed, root)

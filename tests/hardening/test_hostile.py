@@ -1,0 +1,42 @@
+"""Every hostile input in tests/data/hostile/ ends with its exact message, never a traceback."""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
+import pytest
+
+from tests.hardening.hostile import cases, parse_case, run_case
+
+CASES = cases()
+
+
+def test_enough_cases() -> None:
+    kinds = {p.parent.name for p in CASES}
+    assert len(CASES) >= 60
+    assert {"records", "exclusions", "taxonomy", "claims", "audit", "csv", "traces"} <= kinds
+
+
+@pytest.mark.parametrize("expected", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_hostile_case(expected: Path, tmp_path: Path) -> None:
+    case = parse_case(expected)
+    out = run_case(case, tmp_path)
+    if out.exception is not None:
+        tb = "".join(traceback.format_exception(out.exception))
+        pytest.fail(f"traceback instead of a message:\n{tb}")
+    assert "Traceback" not in out.output
+    assert out.exit_code == case.exit, out.output
+    assert out.output.strip(), "no message"
+    allowed = [case.target, *case.writes]
+    stray = [c for c in out.changed if not any(c.startswith(a) for a in allowed)]
+    assert not stray, f"wrote outside what the command owns: {stray}"
+    lines = set(out.output.splitlines())
+    for scope, text, present in case.checks:
+        if scope:
+            content = (out.root / scope).read_text(encoding="utf-8")
+            assert (text in content) == present, f"{scope}: {'missing' if present else 'found'} {text!r}"
+        elif present:
+            assert text in lines, f"missing line {text!r} in:\n{out.output}"
+        else:
+            assert text not in out.output, f"found {text!r} in:\n{out.output}"
