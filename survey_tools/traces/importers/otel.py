@@ -163,10 +163,10 @@ def _record(sp: _Span, summary: SpanSummary, trace_ids: set[str]) -> SpanRec | N
 def import_otlp(data: bytes, *, source: str) -> ImportResult:
     try:
         top = _TOP.decode(data)
+    except msgspec.ValidationError as err:  # (a subclass of DecodeError: first)
+        raise ImportFailed(f"not OTLP/JSON trace data: {err}") from None
     except msgspec.DecodeError as err:
         raise ImportFailed(f"not JSON: {err}") from None
-    except msgspec.ValidationError as err:
-        raise ImportFailed(f"not OTLP/JSON trace data: {err}") from None
     if top.resourceSpans is None:
         raise ImportFailed("not OTLP/JSON trace data: no 'resourceSpans' list at the top level")
     del data

@@ -1,0 +1,246 @@
+"""survey trace import: real Who&When runs, OTLP and Agents SDK fixtures built from
+the specifications, and bad input (reported repairs or clear errors, never an
+invalid trace)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from trace_paths import REPO, WHO_AND_WHEN
+
+from survey_tools.cli import cli
+from survey_tools.traces.metrics import compute
+from survey_tools.traces.validate import check_file
+
+FIXTURES = REPO / "tests" / "data" / "traces"
+OTLP = FIXTURES / "otel" / "research-assistant.otlp.json"
+AGENTS = FIXTURES / "openai-agents" / "customer-service.json"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(cli, ["trace", *args])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res.exit_code, res.stdout, res.stderr
+
+
+def imported(tmp_path: Path, fmt: str, src: Path, *extra: str) -> tuple[dict, str]:
+    out = tmp_path / (src.stem + ".trace.json")
+    code, _, err = run("import", fmt, str(src), "-o", str(out), *extra)
+    assert code == 0, err
+    report, trace = check_file(out)
+    assert report.ok, [p.format() for p in report.sorted()]
+    assert trace is not None
+    return json.loads(out.read_text()), err
+
+
+@pytest.fixture
+def who_and_when() -> Path:
+    if not WHO_AND_WHEN.is_dir():
+        pytest.skip(f"the Who&When runs are not at {WHO_AND_WHEN} (../shared missing)")
+    return WHO_AND_WHEN
+
+
+def test_magentic_one_run(tmp_path: Path, who_and_when: Path) -> None:
+    src = who_and_when / "hand-crafted-24.json"
+    doc, err = imported(tmp_path, "who-and-when", src)
+    kinds = [(e["id"], e["t"], e["type"], e["agent"]) for e in doc["events"]]
+    assert kinds == [
+        ("e1", 0.0, "human_intervention", "human"),
+        ("e2", 1.0, "orchestrator_decision", "Orchestrator"),
+        ("e3", 2.0, "orchestrator_decision", "Orchestrator"),
+        ("e4", 3.0, "orchestrator_decision", "Orchestrator"),
+        ("e5", 4.0, "aggregate", "Orchestrator"),
+        ("e6", 4.0, "stop", "Orchestrator"),
+    ]
+    ann = doc["metadata"]["annotations"]
+    assert ann["mistake_agent"] == "Orchestrator" and ann["mistake_step"] == "1"
+    assert ann["mistake_event"] == "e2"  # history[1], the initial plan
+    assert "message index" in doc["system"] and doc["metadata"]["clock"].startswith("message")
+    raw = json.loads(src.read_text())
+    text = json.dumps(doc)
+    for entry in raw["history"]:  # no raw content, only hashes
+        assert entry["content"][:40] not in text
+    assert all(e["content_ref"].startswith("sha256:") for e in doc["events"][:5])
+    assert "5 history entries -> 6 events (Magentic-One)" in err
+
+
+def test_captain_agent_run(tmp_path: Path, who_and_when: Path) -> None:
+    doc, _ = imported(tmp_path, "who-and-when", who_and_when / "algorithm-generated-47.json")
+    types = [e["type"] for e in doc["events"]]
+    assert types == ["spawn", "orchestrator_decision"] + ["message"] * 5 + ["aggregate", "stop"]
+    assert doc["metadata"]["annotations"]["mistake_event"] == "e3"
+    assert doc["metadata"]["annotations"]["is_correct"] is False
+    assert doc["rewards"] == {"team": 0.0}
+    assert doc["events"][2]["agent"] == "Mesopotamian_Number_Systems_Expert"
+
+
+def test_keep_content_is_opt_in(tmp_path: Path, who_and_when: Path) -> None:
+    doc, _ = imported(
+        tmp_path, "who-and-when", who_and_when / "hand-crafted-24.json", "--keep-content"
+    )
+    assert doc["events"][3]["content"] == "Request satisfied."
+
+
+def test_magentic_delegation_and_code_execution(tmp_path: Path) -> None:
+    log = {
+        "question_ID": "q1",
+        "mistake_agent": "WebSurfer",
+        "mistake_step": "3",
+        "is_correct": True,
+        "history": [
+            {"role": "human", "content": "task"},
+            {"role": "Orchestrator (thought)", "content": "plan"},
+            {"role": "Orchestrator (-> WebSurfer)", "content": "search it"},
+            {"role": "WebSurfer", "content": "found"},
+            {"role": "Orchestrator (-> WebSurfer)", "content": "open it"},
+            {"role": "WebSurfer", "content": "opened"},
+            {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: x"},
+        ],
+    }
+    src = tmp_path / "m1.json"
+    src.write_text(json.dumps(log))
+    doc, _ = imported(tmp_path, "who-and-when", src)
+    types = [(e["type"], e["agent"], e.get("to")) for e in doc["events"]]
+    assert types == [
+        ("human_intervention", "human", None),
+        ("orchestrator_decision", "Orchestrator", None),
+        ("spawn", "Orchestrator", "WebSurfer"),
+        ("message", "Orchestrator", "WebSurfer"),
+        ("return", "WebSurfer", "Orchestrator"),
+        ("message", "Orchestrator", "WebSurfer"),
+        ("return", "WebSurfer", "Orchestrator"),
+        ("aggregate", "Orchestrator", None),
+        ("stop", "Orchestrator", None),
+    ]
+    assert doc["metadata"]["annotations"]["mistake_event"] == "e5"
+    _, trace = check_file(tmp_path / "m1.trace.json")
+    assert trace is not None
+    m = compute(trace)
+    assert m["o1_spawns"] == 1 and m["o2_delegations"] == 3 and m["o3_messages"] == 2
+
+
+def test_ag2_code_execution_becomes_a_tool_pair(tmp_path: Path) -> None:
+    log = {
+        "history": [
+            {"role": "assistant", "name": "Expert", "content": "task from manager"},
+            {"role": "assistant", "name": "Expert", "content": "```python\nprint(1)\n```"},
+            {"role": "user", "name": "Computer_terminal", "content": "exitcode: 0\nOutput: 1"},
+            {"role": "assistant", "name": "Checker", "content": "Looks right. TERMINATE"},
+        ]
+    }
+    src = tmp_path / "ag2.json"
+    src.write_text(json.dumps(log))
+    doc, _ = imported(tmp_path, "who-and-when", src)
+    types = [(e["type"], e["agent"], e.get("tool")) for e in doc["events"]]
+    assert ("tool_call", "Expert", "code_execution") in types
+    assert ("tool_result", "Computer_terminal", "code_execution") in types
+    assert ("spawn", "manager", None) in types
+
+
+def test_otlp_fixture(tmp_path: Path) -> None:
+    doc, err = imported(tmp_path, "otel", OTLP)
+    assert doc["costs"]["tokens"] == 1200 + 150 + 800 + 90 + 2000 + 700
+    assert doc["costs"]["tool_calls"] == 3
+    agents = {e["agent"] for e in doc["events"]}
+    assert {"planner", "researcher", "writer"} <= agents
+    spawns = [(e["agent"], e["to"]) for e in doc["events"] if e["type"] == "spawn"]
+    assert spawns == [("planner", "researcher"), ("planner", "writer")]
+    returns = [(e["agent"], e["to"]) for e in doc["events"] if e["type"] == "return"]
+    assert returns == [("researcher", "planner"), ("writer", "planner")]
+    transfer = [e for e in doc["events"] if e.get("role") == "transfer"]
+    assert [(e["agent"], e["to"]) for e in transfer] == [("planner", "writer")]
+    tools = [e["tool"] for e in doc["events"] if e["type"] == "tool_call"]
+    assert tools == ["web_search", "fetch_page", "transfer_to_writer"]
+    assert all(e["trusted"] is False for e in doc["events"] if e["type"] == "tool_result")
+    # The base64 id was read as hex; the generic ones keep their operation.
+    ops = [e["attributes"]["operation"] for e in doc["events"] if "attributes" in e]
+    assert "retrieval" in ops and "(none)" in ops
+    assert doc["events"][-1]["type"] == "stop" and doc["events"][-1]["t"] == 10.0
+    assert "1 orphan span(s) (parent not in the file) re-parented under the trace root" in err
+    assert "clock skew: 1 span(s) started before their parent" in err
+    assert "unknown operations kept as generic events: (none) (1), retrieval (1)" in err
+    fetch = next(e for e in doc["events"] if e.get("tool") == "fetch_page")
+    assert fetch["t"] == 2.1  # clamped to its parent's start
+
+
+def test_openai_agents_fixture(tmp_path: Path) -> None:
+    doc, err = imported(tmp_path, "openai-agents", AGENTS)
+    assert doc["costs"]["tokens"] == 900 + 60 + 400 + 30 + 1100 + 80
+    by_type: dict[str, list[dict]] = {}
+    for e in doc["events"]:
+        by_type.setdefault(e["type"], []).append(e)
+    assert [(e["agent"], e["to"]) for e in by_type["spawn"]] == [
+        ("Customer service", "Triage"),
+        ("Customer service", "Billing"),
+    ]
+    assert [(e["agent"], e["to"]) for e in by_type["message"]] == [("Triage", "Billing")]
+    assert [e["tool"] for e in by_type["tool_call"]] == ["lookup_order", "refund"]
+    safety = by_type["safety_event"]
+    assert len(safety) == 1 and safety[0]["agent"] == "Billing"  # only the triggered one
+    assert doc["metadata"]["workflow_name"] == "Customer service"
+    assert doc["task_id"] == "thread_42"
+    assert "custom:audit_log (1), mcp_tools (1)" in err
+
+
+def test_import_to_stdout_and_folder(tmp_path: Path) -> None:
+    code, out, _ = run("import", "openai-agents", str(AGENTS))
+    assert code == 0 and json.loads(out)["events"]
+    folder = tmp_path / "out"
+    folder.mkdir()
+    code, _, err = run("import", "otel", str(OTLP), str(OTLP), "-o", str(folder))
+    assert code == 0, err
+    assert (folder / "research-assistant.otlp.trace.json").is_file()
+    code, _, err = run("import", "otel", str(OTLP), str(AGENTS))
+    assert code == 2 and "several inputs need -o FOLDER" in err
+
+
+@pytest.mark.parametrize(
+    ("fmt", "content", "message"),
+    [
+        ("who-and-when", '{"history": []}', "the history is empty"),
+        ("who-and-when", '{"messages": []}', "no 'history' list"),
+        ("who-and-when", "[1, 2]", "a Who&When log is a JSON object"),
+        ("who-and-when", '{"history": [{"content": "x"}]}', "neither a 'role' nor a 'name'"),
+        ("who-and-when", '{"history": [', "not JSON"),
+        ("otel", '{"history": []}', "no 'resourceSpans' list"),
+        ("otel", '{"resourceSpans": [{"scopeSpans": [{"spans": []}]}]}', "no usable spans"),
+        ("otel", '{"resourceSpans": 5}', "not OTLP/JSON trace data"),
+        ("openai-agents", '{"resourceSpans": []}', "not an OpenAI Agents SDK export"),
+        ("openai-agents", '[{"object": "trace", "id": "t"}]', "no trace.span objects"),
+    ],
+)
+def test_wrong_or_broken_input_is_a_clear_error(
+    tmp_path: Path, fmt: str, content: str, message: str
+) -> None:
+    src = tmp_path / "bad.json"
+    src.write_text(content)
+    out = tmp_path / "bad.trace.json"
+    code, stdout, err = run("import", fmt, str(src), "-o", str(out))
+    assert code == 1
+    assert message in err
+    assert not out.exists() and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_several_traces_in_one_otlp_file_is_an_error(tmp_path: Path) -> None:
+    doc = json.loads(OTLP.read_text())
+    doc["resourceSpans"][0]["scopeSpans"][1]["spans"][0]["traceId"] = "0" * 31 + "1"
+    src = tmp_path / "two.json"
+    src.write_text(json.dumps(doc))
+    code, _, err = run("import", "otel", str(src), "-o", str(tmp_path / "x.json"))
+    assert code == 1 and "holds spans of 2 traces" in err
+
+
+def test_synthetic_otlp_import_is_valid_and_measurable(tmp_path: Path) -> None:
+    from survey_tools.traces.importers.otel_synth import write_otlp
+
+    src = write_otlp(tmp_path / "s.json", n_spans=2000, seed=3)
+    doc, err = imported(tmp_path, "otel", src)
+    assert "2000 span(s) imported" in err
+    _, trace = check_file(tmp_path / "s.trace.json")
+    assert trace is not None
+    m = compute(trace)
+    assert m["spawned_agents"] == 300 and m["o5_stop_t"] is not None
+    assert m["parallelism_speedup"] and m["parallelism_speedup"] > 1
