@@ -311,8 +311,10 @@ def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
     """Write changed outputs atomically; on any failure restore every file already replaced."""
     changes = compare(root, outputs)
     done: list[tuple[str, bytes | None]] = []
+    current = ""
     try:
         for s in changes:
+            current = s.path
             path = root / s.path
             old = path.read_bytes() if path.exists() else None
             if s.status == "extra":
@@ -320,13 +322,16 @@ def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
             else:
                 atomic_write(path, outputs[s.path])
             done.append((s.path, old))
-    except BaseException:
+    except BaseException as err:
         for rel, old in reversed(done):
             path = root / rel
             if old is None:
                 path.unlink(missing_ok=True)
             else:
                 atomic_write(path, old)
+        if isinstance(err, OSError):  # a read-only or full disk: a message, not a traceback
+            why = err.strerror or str(err)
+            raise SurveyError(f"cannot write {current}: {why}; nothing was changed") from None
         raise
     return [s.path for s in changes]
 
