@@ -226,6 +226,12 @@ def _values(
                 Problem(where, line, col, ".".join(map(str, p)), f"duplicate value id {vid!r}")
             )
         seen.add(vid)
+        order = v.get("order", i + 1)
+        if isinstance(order, bool) or not isinstance(order, int):
+            problems.append(
+                Problem(where, line, col, ".".join(map(str, (*p, "order"))), "must be a whole number")
+            )
+            order = i + 1
         for k in ("label", "description"):
             if not isinstance(v.get(k, ""), str) or (k == "label" and not v.get(k)):
                 problems.append(
@@ -244,7 +250,7 @@ def _values(
                 id=vid,
                 label=str(v.get("label", vid)),
                 description=str(v.get("description", "")),
-                order=int(v.get("order", i + 1)),
+                order=order,
                 name=str(v.get("name", "")),
                 members=tuple(str(m) for m in members) if isinstance(members, list) else (),
                 extra=extra,
@@ -419,8 +425,22 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             controlled=tuple(controlled),
         )
     idents: dict[str, IdentifierKind] = {}
-    for iname, spec in (d.get("identifiers") or {}).items():
+    raw_idents = d.get("identifiers") or {}
+    if not isinstance(raw_idents, dict):
+        line, col = doc.position(("identifiers",))
+        problems.append(Problem("taxonomy/survey.yaml", line, col, "identifiers", "must be a mapping"))
+        raw_idents = {}
+    for iname, spec in raw_idents.items():
         spec = spec or {}
+        if not isinstance(spec, dict):
+            line, col = doc.position(("identifiers", iname))
+            problems.append(
+                Problem(
+                    "taxonomy/survey.yaml", line, col, f"identifiers.{iname}",
+                    "must be a mapping (label, normalize, pattern)",
+                )
+            )
+            continue
         idents[str(iname)] = IdentifierKind(
             name=str(iname),
             label=str(spec.get("label", iname)),
