@@ -9,15 +9,19 @@ and the disagreeing rows.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.taxonomy import Taxonomy
+
+# Larger audit files are refused before they are read (the survey's audit is 10 kB).
+MAX_AUDIT_BYTES = 50 * 1024 * 1024
 
 ORIG, ANN = "orig_", "ann_"
 
@@ -83,21 +87,56 @@ def cohen_kappa(a: list[str], b: list[str]) -> float | None:
     return (po - pe) / (1 - pe)
 
 
+def _read_text(path: Path, rel: str) -> str:
+    """The audit file as text; too large, unreadable, non-UTF-8 or NUL bytes raise a problem."""
+
+    def refuse(line: int, message: str) -> InvalidInput:
+        return InvalidInput([Problem(rel, line, 0, "", message)], f"{rel} cannot be read")
+
+    try:
+        size = path.stat().st_size
+        if size > MAX_AUDIT_BYTES:  # refused before reading
+            raise refuse(1, f"file is {size:,} bytes; the limit is {MAX_AUDIT_BYTES:,}")
+        raw = path.read_bytes()
+    except OSError as err:
+        raise refuse(0, f"cannot read: {err.strerror or err}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise refuse(line, f"not valid UTF-8 (byte 0x{raw[err.start : err.start + 1].hex()})") from None
+    if "\x00" in text:
+        raise refuse(text[: text.index("\x00")].count("\n") + 1, "contains NUL bytes; not a text CSV file")
+    return text
+
+
+def _rows(reader: Any, rel: str, problems: list[Problem]) -> Iterator[tuple[int, list[str]]]:
+    """(first line, row) of each row; malformed CSV ends the rows with a problem."""
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as err:
+            problems.append(Problem(rel, reader.line_num or start, 0, "", f"malformed CSV: {err}"))
+            return
+        yield start, row
+
+
 def compute_agreement(
     tax: Taxonomy, path: Path, rel: str | None = None, known_keys: Collection[str] | None = None
 ) -> AgreementReport:
     """Read an audit CSV and compare the two readers; :class:`InvalidInput` lists every problem."""
     rel = rel or str(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InvalidInput([Problem(rel, 0, 0, "", f"cannot read: {err}")], f"{rel} cannot be read") from None
-    reader = csv.reader(text.splitlines())
-    header = next(reader, None)
-    id_col = tax.retained.id_field
+    text = _read_text(path, rel)
     problems: list[Problem] = []
+    # strict: an unclosed quote or a stray one is an error, not a silently merged cell
+    rows = _rows(csv.reader(io.StringIO(text, newline=""), strict=True), rel, problems)
+    header = next(rows, (1, None))[1]
+    id_col = tax.retained.id_field
     if not header:
-        raise InvalidInput([Problem(rel, 1, 0, "", "the file is empty")], f"{rel} is invalid")
+        raise InvalidInput(problems or [Problem(rel, 1, 0, "", "the file is empty")], f"{rel} is invalid")
     if id_col not in header:
         problems.append(Problem(rel, 1, 0, id_col, f"missing column {id_col!r}"))
     fields: list[str] = []
@@ -121,7 +160,7 @@ def compute_agreement(
     pairs: dict[str, tuple[list[str], list[str], list[tuple[str, int]]]] = {f: ([], [], []) for f in fields}
     seen: set[str] = set()
     n = 0
-    for lineno, row in enumerate(reader, start=2):
+    for lineno, row in rows:
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
