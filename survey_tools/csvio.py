@@ -337,6 +337,25 @@ class ImportPlan:
     skipped: list[str] = field(default_factory=list)
 
 
+def _tag_problems(
+    tax: Taxonomy, coll: Collection, record: Mapping[str, Any], label: str, line: int
+) -> list[Problem]:
+    """Values of single-valued controlled fields that the taxonomy does not know."""
+    from survey_tools.checks import suggest
+
+    out: list[Problem] = []
+    for cf in coll.controlled:
+        value = record.get(cf.name)
+        if cf.kind != "single" or not isinstance(value, str) or value == tax.untagged:
+            continue
+        allowed = [*cf.ids, *([tax.na] if cf.not_applicable else [])]
+        if value not in allowed:
+            hint = suggest(value, allowed)
+            msg = f"{value!r} is not a {cf.noun}" + (f" (did you mean {hint!r}?)" if hint else "")
+            out.append(Problem(label, line, 0, cf.name, msg))
+    return out
+
+
 def plan_import(
     tax: Taxonomy,
     papers_csv: Path,
@@ -373,6 +392,7 @@ def plan_import(
                     )
                 )
                 continue
+            problems.extend(_tag_problems(tax, coll, record, label, line))
             rel = f"{coll.folder}/{rid}.yaml"
             if rel in plan.files:
                 problems.append(Problem(label, line, 0, coll.id_field, f"{rid!r} appears twice"))
