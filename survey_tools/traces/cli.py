@@ -218,11 +218,23 @@ def metrics_cmd(
     is_flag=True,
     help="Copy raw message text into the trace (who-and-when; for local use only).",
 )
-def import_cmd(fmt: str, inputs: tuple[Path, ...], output: Path | None, keep_content: bool) -> None:
+@click.option(
+    "--check/--no-check",
+    default=None,
+    help="Re-validate each written trace (default: for traces of up to 250,000 events).",
+)
+def import_cmd(
+    fmt: str,
+    inputs: tuple[Path, ...],
+    output: Path | None,
+    keep_content: bool,
+    check: bool | None,
+) -> None:
     """Turn agent-system logs into orchestration traces (docs/trace-formats.md).
 
-    Every trace written has passed `survey trace validate`; an input that cannot be
-    imported is reported and skipped, and the exit code is then 1.
+    Each trace is validated before it is written (by default up to 250,000 events;
+    --check for any size); an input that cannot be imported is reported and skipped,
+    and the exit code is then 1.
     """
     from survey_tools.errors import UsageError
     from survey_tools.traces.importers.convert import import_to
@@ -248,7 +260,7 @@ def import_cmd(fmt: str, inputs: tuple[Path, ...], output: Path | None, keep_con
         else:
             target = output
         try:
-            notes = import_to(fmt, p, target, keep_content=keep_content)
+            notes = import_to(fmt, p, target, keep_content=keep_content, check=check)
         except SurveyError as err:
             failed += 1
             problems = getattr(err, "report", None)

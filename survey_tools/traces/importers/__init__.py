@@ -7,10 +7,14 @@ facts they rely on are in docs/trace-formats.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 FORMATS = ("who-and-when", "otel", "openai-agents")
 
 
-def run_import(fmt: str, path: str, data: bytes, *, keep_content: bool = False) -> object:
+def run_import(
+    fmt: str, path: str, read: Callable[[], bytes], *, keep_content: bool = False
+) -> object:
     """Import one input; returns an ImportResult (typed loosely to keep imports lazy)."""
     from survey_tools.traces.importers.common import ImportFailed
 
@@ -20,16 +24,16 @@ def run_import(fmt: str, path: str, data: bytes, *, keep_content: bool = False) 
         from survey_tools.traces.importers.who_and_when import import_log
 
         try:
-            doc = orjson.loads(data)
+            doc = orjson.loads(read())
         except orjson.JSONDecodeError as err:
             raise ImportFailed(f"not JSON: {err}") from None
         return import_log(doc, source=path, keep_content=keep_content)
     if fmt == "otel":
         from survey_tools.traces.importers.otel import import_otlp
 
-        return import_otlp(data, source=path)
+        return import_otlp(read, source=path)
     if fmt == "openai-agents":
         from survey_tools.traces.importers.openai_agents import import_export
 
-        return import_export(data, source=path)
+        return import_export(read(), source=path)
     raise ImportFailed(f"unknown format {fmt!r}; one of: {', '.join(FORMATS)}")

@@ -13,18 +13,38 @@ from survey_tools.traces.importers.common import ImportResult, write_stream
 from survey_tools.traces.problems import InvalidTrace
 from survey_tools.traces.validate import check_file
 
+# Above this many events the written trace is not re-validated in the same process
+# unless asked (--check): the importers build valid traces by construction (tested),
+# and re-validating a multi-million-event trace would double time and memory.
+CHECK_LIMIT = 250_000
 
-def import_to(fmt: str, src: Path, target: Path | None, *, keep_content: bool = False) -> list[str]:
+
+def import_to(
+    fmt: str,
+    src: Path,
+    target: Path | None,
+    *,
+    keep_content: bool = False,
+    check: bool | None = None,
+) -> list[str]:
     """Import ``src`` and write the trace to ``target`` (stdout when None).
 
-    The trace is written to a temporary file and validated there; only a valid trace
-    reaches ``target`` (by rename), so a failed import never leaves a file behind.
-    Returns the importer's notes (repairs, generic operations).
+    The trace is written to a temporary file and, by default when it has at most
+    CHECK_LIMIT events, validated there; only then does it reach ``target`` (by
+    rename), so a failed import never leaves a file behind. Returns the importer's
+    notes (repairs, generic operations).
     """
     result = cast(
-        ImportResult, run_import(fmt, str(src), src.read_bytes(), keep_content=keep_content)
+        ImportResult, run_import(fmt, str(src), src.read_bytes, keep_content=keep_content)
     )
     notes = result.notes
+    n_events = len(result.builder.events)
+    do_check = check if check is not None else n_events <= CHECK_LIMIT
+    if not do_check:
+        notes.append(
+            f"{n_events} events: not re-validated here (--check to do so, "
+            "or run survey trace validate)"
+        )
     where = target.parent if target is not None else Path(tempfile.gettempdir())
     where.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=".import.", suffix=".json", dir=where)
@@ -33,9 +53,10 @@ def import_to(fmt: str, src: Path, target: Path | None, *, keep_content: bool = 
     try:
         write_stream(tmp, result.iter_json())
         del result
-        report, _ = check_file(tmp, name=str(target or "<stdout>"), limit=20)
-        if not report.ok:
-            raise InvalidTrace(report)
+        if do_check:
+            report, _ = check_file(tmp, name=str(target or "<stdout>"), limit=20)
+            if not report.ok:
+                raise InvalidTrace(report)
         if target is None:
             with open(tmp, "rb") as fh:
                 while chunk := fh.read(1 << 20):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,8 +75,14 @@ _TOP = msgspec.json.Decoder(_Otlp)
 _SPANS = msgspec.json.Decoder(list[_Span])
 
 
+_HEX16 = re.compile(r"[0-9a-f]{16}")
+_HEX32 = re.compile(r"[0-9a-f]{32}")
+
+
 def _hex_id(raw: str, size: int) -> str | None:
     """A span or trace id as lowercase hex, from hex or base64; None if neither."""
+    if (_HEX16 if size == 8 else _HEX32).fullmatch(raw):
+        return raw  # the common case, checked first: it runs once per span
     if len(raw) == 2 * size:
         try:
             bytes.fromhex(raw)
@@ -160,7 +168,10 @@ def _record(sp: _Span, summary: SpanSummary, trace_ids: set[str]) -> SpanRec | N
     )
 
 
-def import_otlp(data: bytes, *, source: str) -> ImportResult:
+def import_otlp(read: Callable[[], bytes], *, source: str) -> ImportResult:
+    # Read here, not by the caller, so the only reference to the input is ours and
+    # the buffer is freed as soon as the spans are decoded.
+    data = read()
     try:
         top = _TOP.decode(data)
     except msgspec.ValidationError as err:  # (a subclass of DecodeError: first)

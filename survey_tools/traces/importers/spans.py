@@ -35,7 +35,7 @@ AGENT, TOOL, MODEL, GUARD, HANDOFF, GENERIC = (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class SpanRec:
     span_id: str
     parent_id: str
