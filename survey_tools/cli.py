@@ -233,6 +233,29 @@ def taxonomy_schema(ctx: click.Context, check: bool) -> None:
         sys.exit(EXIT_INVALID)
 
 
+@taxonomy.command(name="rename")
+@click.argument("field")
+@click.argument("old")
+@click.argument("new")
+@click.pass_context
+def taxonomy_rename(ctx: click.Context, field: str, old: str, new: str) -> None:
+    """Rewrite every record using value OLD of FIELD to use NEW (comments and order kept).
+
+    Add NEW to the field's taxonomy file first; remove OLD afterwards.
+    """
+    from survey_tools.taxonomy_edit import rename_value
+
+    c = _ctx(ctx)
+    try:
+        changed = rename_value(c.root, field, old, new)
+    except SurveyError as err:
+        fail(err)
+        return
+    for rel in changed:
+        click.echo(f"rewrote {rel}")
+    click.echo(f"{len(changed)} record(s) now use {new!r} for {field}", err=True)
+
+
 # Sub-command groups live beside the library stage they drive; each keeps its heavy
 # imports inside its commands so that registering it here costs nothing.
 from survey_tools.traces.cli import trace  # noqa: E402
