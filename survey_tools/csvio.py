@@ -98,14 +98,15 @@ def read_csv(path: Path, expected: Sequence[str], label: str) -> CsvRows:
     """Rows of a CSV file with the line each starts on; every malformed row becomes a problem."""
     out = CsvRows()
     try:
+        size = path.stat().st_size
+        if size > MAX_CSV_BYTES:  # refused by size, before reading
+            out.problems.append(
+                Problem(label, 1, 0, "", f"file is {size:,} bytes; the limit is {MAX_CSV_BYTES:,}")
+            )
+            return out
         raw = path.read_bytes()
     except OSError as err:
         raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
-    if len(raw) > MAX_CSV_BYTES:
-        out.problems.append(
-            Problem(label, 1, 0, "", f"file is {len(raw):,} bytes; the limit is {MAX_CSV_BYTES:,}")
-        )
-        return out
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:

@@ -24,7 +24,7 @@ from survey_tools.errors import Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.records import Corpus, Record
 from survey_tools.taxonomy import Collection, Taxonomy, load_taxonomy
-from survey_tools.yamlio import parse_yaml_bytes
+from survey_tools.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
 
 CACHE_DIR = ".survey-cache"
 _CACHE_FORMAT = 1
@@ -118,6 +118,9 @@ def _check_batch(batch: list[tuple[str, str, bytes]]) -> list[Result]:
 
 def _read(root: Path, rel: str) -> bytes | Problem:
     try:
+        size = (root / rel).stat().st_size
+        if size > MAX_FILE_BYTES:  # refused by size: a 100 MB file is never read into memory
+            return Problem(rel, 1, 1, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
         return (root / rel).read_bytes()
     except OSError as err:
         return Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}")
