@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -283,7 +282,8 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
             )
         ]
     problems: list[Problem] = []
-    stem = PurePosixPath(rel).stem
+    name = rel.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0] if "." in name else name
     ident = data.get(coll.id_field)
     if not re.match(coll.id_pattern, stem):
         problems.append(

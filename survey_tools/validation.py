@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from survey_tools.errors import Problem, Report, UsageError
@@ -15,14 +16,24 @@ from survey_tools.records import Corpus, Record
 from survey_tools.taxonomy import Taxonomy, load_taxonomy
 from survey_tools.yamlio import load_yaml_file
 
+_LATEX_COMMAND = re.compile(r"\\[a-zA-Z]+\s*")
+_NON_WORD = re.compile(r"[^\w\s]")
 
+
+@lru_cache(maxsize=1 << 18)
 def normalize_title(title: str) -> str:
-    """Case, accents, LaTeX braces and punctuation removed: titles that differ only so are equal."""
-    t = unicodedata.normalize("NFKD", title)
-    t = "".join(ch for ch in t if not unicodedata.combining(ch))
-    t = re.sub(r"\\[a-zA-Z]+\s*", " ", t)  # LaTeX commands such as \emph
-    t = re.sub(r"[{}]", "", t)
-    t = re.sub(r"[^\w\s]", " ", t.lower())
+    """Case, accents, LaTeX braces and punctuation removed: titles that differ only so are equal.
+
+    Cached: cross-record checks and duplicate detection normalise every title more than once.
+    """
+    t = title
+    if not t.isascii():
+        t = unicodedata.normalize("NFKD", t)
+        t = "".join(ch for ch in t if not unicodedata.combining(ch))
+    if "\\" in t:
+        t = _LATEX_COMMAND.sub(" ", t)  # LaTeX commands such as \emph
+    t = t.replace("{", "").replace("}", "")
+    t = _NON_WORD.sub(" ", t.lower())
     return " ".join(t.split())
 
 

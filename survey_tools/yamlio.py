@@ -8,6 +8,8 @@ never contain and remembering where every value stands for error messages.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,10 +31,8 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
 
 _TAG = "tag:yaml.org,2002:"
-_SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
 _TRUE = {"true", "True", "TRUE"}
 _FALSE = {"false", "False", "FALSE"}
-_constructor = yaml.constructor.SafeConstructor()
 
 Path_ = tuple[Any, ...]
 
@@ -74,105 +74,148 @@ def _pos(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 
 
-def _scalar(loader: Any, event: yaml.ScalarEvent) -> Any:
+# Plain scalars are resolved with the YAML 1.2 core schema: null, true/false, integers and
+# floats; everything else (yes/no, dates, 1_000, 0b1) is the string it looks like. Doing it here,
+# rather than through PyYAML's YAML 1.1 resolver, is also about twice as fast.
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_INT_OTHER = re.compile(r"0o[0-7]+\Z|0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+_SPECIAL_FLOATS = {
+    ".inf": math.inf, ".Inf": math.inf, ".INF": math.inf,
+    "+.inf": math.inf, "+.Inf": math.inf, "+.INF": math.inf,
+    "-.inf": -math.inf, "-.Inf": -math.inf, "-.INF": -math.inf,
+    ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan,
+}  # fmt: skip
+_NUMERIC_START = frozenset("0123456789+-.")
+
+
+def _plain(value: str) -> Any:
+    if value in _NULLS:
+        return None
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    if value[0] in _NUMERIC_START:
+        if _INT.match(value):
+            return int(value)
+        if _FLOAT.match(value):
+            return float(value)
+        if value in _SPECIAL_FLOATS:
+            return _SPECIAL_FLOATS[value]
+        if _INT_OTHER.match(value):
+            return int(value, 0)
+    return value
+
+
+def _tagged(event: yaml.ScalarEvent) -> Any:
+    """A scalar with an explicit tag: only the standard scalar tags are accepted."""
     tag = event.tag
-    if tag is None or tag == "!":
-        tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-    if tag not in _SCALAR_TAGS:
-        raise _Refused(
-            event.start_mark, f"the tag {tag!r} is not allowed (only plain YAML values are)"
-        )
     value = event.value
-    if tag == _TAG + "str" or tag == _TAG + "timestamp":
-        # Dates stay strings: records compare and print them as written.
+    if tag == _TAG + "str":
         return value
+    if tag == _TAG + "int":
+        try:
+            return int(value.replace("_", ""), 0)
+        except ValueError:
+            raise _Refused(event.start_mark, f"{value!r} is not an integer") from None
+    if tag == _TAG + "float":
+        try:
+            return float(value)
+        except ValueError:
+            raise _Refused(event.start_mark, f"{value!r} is not a number") from None
+    if tag == _TAG + "bool":
+        if value in _TRUE or value in _FALSE:
+            return value in _TRUE
+        raise _Refused(event.start_mark, f"{value!r} is not true or false")
     if tag == _TAG + "null":
         return None
-    if tag == _TAG + "bool":
-        # YAML 1.2 booleans only: 'yes', 'no', 'on' and 'off' are the strings they look like.
-        if value in _TRUE:
-            return True
-        if value in _FALSE:
-            return False
-        return value
-    node = yaml.ScalarNode(tag, value)
-    if tag == _TAG + "int":
-        return _constructor.construct_yaml_int(node)
-    return _constructor.construct_yaml_float(node)
+    raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed (only plain YAML values are)")
+
+
+def _scalar(event: yaml.ScalarEvent) -> Any:
+    tag = event.tag
+    if tag is None or tag == "!":
+        # implicit[0]: the scalar was written plain (unquoted), so it may be a number or null.
+        return _plain(event.value) if event.implicit[0] else event.value
+    return _tagged(event)
 
 
 _NO_KEY = object()
 
 
-def _build(loader: Any, doc: YamlDocument) -> Any:
+class _NeedPositions(Exception):
+    """Raised in the fast pass when a message needs positions the fast pass does not keep."""
+
+
+def _build(loader: Any, doc: YamlDocument, positions: bool = True) -> Any:
     """Build the document from parser events with an explicit stack.
 
     Working from events rather than the composed node tree keeps deep nesting from
     exhausting the C stack, and lets anchors be refused before anything is expanded.
+    Without ``positions`` no line numbers are kept (the fast pass for valid files).
     """
-    # A frame: [container, path, pending key (mappings), key mark]
+    values = doc.values
+    keys = doc.keys
+    # A frame: [container, path, pending key (mappings)]
     stack: list[list[Any]] = []
     root: Any = None
-
-    def attach(value: Any, mark: Any) -> bool:
-        nonlocal root
-        if not stack:
-            root = value
-            doc.values[()] = _pos(mark)
-            return True
-        frame = stack[-1]
-        container, path = frame[0], frame[1]
-        if isinstance(container, list):
-            p = (*path, len(container))
-            container.append(value)
-            doc.values[p] = _pos(mark)
-            return False
-        if frame[2] is _NO_KEY:
-            raise _Refused(mark, "mapping keys must be plain strings")
-        key = frame[2]
-        container[key] = value
-        doc.values[(*path, key)] = _pos(mark)
-        frame[2] = _NO_KEY
-        return False
-
-    def child_path() -> tuple[Any, ...]:
-        if not stack:
-            return ()
-        frame = stack[-1]
-        container, path = frame[0], frame[1]
-        if isinstance(container, list):
-            return (*path, len(container))
-        return (*path, frame[2])
+    scalar_ev = yaml.ScalarEvent
+    map_start = yaml.MappingStartEvent
+    seq_start = yaml.SequenceStartEvent
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    get_event = loader.get_event
 
     while True:
-        event = loader.get_event()
-        if isinstance(event, yaml.ScalarEvent):
+        event = get_event()
+        kind = type(event)
+        if kind is scalar_ev:
             if event.anchor is not None:
                 raise _Refused(event.start_mark, "anchors and aliases are not allowed in records")
-            if stack and isinstance(stack[-1][0], dict) and stack[-1][2] is _NO_KEY:
-                tag = event.tag
-                if tag is None or tag == "!":
-                    tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-                if tag == _TAG + "merge":
-                    raise _Refused(event.start_mark, "merge keys (<<) are not allowed in records")
-                key = _scalar(loader, event)
-                if isinstance(key, bool) or key is None or isinstance(key, float):
-                    key = event.value
+            if stack:
                 frame = stack[-1]
-                if key in frame[0]:
-                    first = doc.keys.get((*frame[1], key), (0, 0))[0]
-                    raise _Refused(
-                        event.start_mark, f"duplicate key {key!r} (first defined on line {first})"
-                    )
-                doc.keys[(*frame[1], key)] = _pos(event.start_mark)
-                frame[2] = key
+                container = frame[0]
+                if type(container) is dict and frame[2] is _NO_KEY:
+                    value = event.value
+                    if value == "<<" and event.implicit[0]:
+                        raise _Refused(
+                            event.start_mark, "merge keys (<<) are not allowed in records"
+                        )
+                    key = _scalar(event)
+                    if key is None or isinstance(key, bool | float):
+                        key = value
+                    if key in container:
+                        if not positions:
+                            raise _NeedPositions
+                        first = keys.get((*frame[1], key), (0, 0))[0]
+                        raise _Refused(
+                            event.start_mark,
+                            f"duplicate key {key!r} (first defined on line {first})",
+                        )
+                    if positions:
+                        keys[(*frame[1], key)] = _pos(event.start_mark)
+                    frame[2] = key
+                    continue
+                value = _scalar(event)
+                if type(container) is list:
+                    if positions:
+                        values[(*frame[1], len(container))] = _pos(event.start_mark)
+                    container.append(value)
+                else:
+                    key = frame[2]
+                    container[key] = value
+                    if positions:
+                        values[(*frame[1], key)] = _pos(event.start_mark)
+                    frame[2] = _NO_KEY
                 continue
-            if attach(_scalar(loader, event), event.start_mark):
-                return root
-        elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+            if positions:
+                values[()] = _pos(event.start_mark)
+            return _scalar(event)
+        if kind is map_start or kind is seq_start:
             if event.anchor is not None:
                 raise _Refused(event.start_mark, "anchors and aliases are not allowed in records")
-            is_map = isinstance(event, yaml.MappingStartEvent)
+            is_map = kind is map_start
             expected = _TAG + ("map" if is_map else "seq")
             if event.tag not in (None, "!", expected):
                 raise _Refused(
@@ -181,15 +224,30 @@ def _build(loader: Any, doc: YamlDocument) -> Any:
                 )
             if len(stack) >= MAX_DEPTH:
                 raise _Refused(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
-            container: Any = {} if is_map else []
-            path = child_path()
-            attach(container, event.start_mark)
-            stack.append([container, path, _NO_KEY, None])
-        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+            new: Any = {} if is_map else []
+            if not stack:
+                path: tuple[Any, ...] = ()
+                root = new
+            else:
+                frame = stack[-1]
+                container = frame[0]
+                if type(container) is list:
+                    path = (*frame[1], len(container))
+                    container.append(new)
+                else:
+                    if frame[2] is _NO_KEY:
+                        raise _Refused(event.start_mark, "mapping keys must be plain strings")
+                    path = (*frame[1], frame[2])
+                    container[frame[2]] = new
+                    frame[2] = _NO_KEY
+            if positions:
+                values[path] = _pos(event.start_mark)
+            stack.append([new, path, _NO_KEY])
+        elif kind in ends:
             stack.pop()
             if not stack:
                 return root
-        elif isinstance(event, yaml.AliasEvent):
+        elif kind is yaml.AliasEvent:
             raise _Refused(event.start_mark, "anchors and aliases are not allowed in records")
         else:  # pragma: no cover - the parser emits nothing else inside a document
             raise _Refused(event.start_mark, "unexpected YAML event")
@@ -209,9 +267,23 @@ def _decode(raw: bytes, rel: str) -> tuple[str | None, Problem | None]:
     return text, None
 
 
-def parse_yaml(text: str, rel: str) -> YamlDocument:
-    """Parse one YAML document from ``text``; every refusal becomes a problem, never an exception."""
-    doc = YamlDocument(rel)
+def parse_yaml(text: str, rel: str, positions: bool = True) -> YamlDocument:
+    """Parse one YAML document from ``text``; every refusal becomes a problem, never an exception.
+
+    With ``positions=False`` no line numbers are kept; when a problem needs them, the text is
+    parsed again with them, so the result is the same either way.
+    """
+    if not positions:
+        fast = YamlDocument(rel)
+        try:
+            return _parse_into(fast, text, positions=False)
+        except _NeedPositions:
+            pass
+    return _parse_into(YamlDocument(rel), text, positions=True)
+
+
+def _parse_into(doc: YamlDocument, text: str, positions: bool) -> YamlDocument:
+    rel = doc.file
     if not text.strip():
         doc.problems.append(Problem(rel, 1, 1, "", "the file is empty"))
         return doc
@@ -222,7 +294,7 @@ def parse_yaml(text: str, rel: str) -> YamlDocument:
             doc.problems.append(Problem(rel, 1, 1, "", "the file holds no YAML document"))
             return doc
         loader.get_event()  # document start
-        data = _build(loader, doc)
+        data = _build(loader, doc, positions)
         loader.get_event()  # document end
         if not loader.check_event(yaml.StreamEndEvent):
             nxt = loader.peek_event()
@@ -258,7 +330,7 @@ def parse_yaml(text: str, rel: str) -> YamlDocument:
     return doc
 
 
-def parse_yaml_bytes(raw: bytes, rel: str) -> YamlDocument:
+def parse_yaml_bytes(raw: bytes, rel: str, positions: bool = True) -> YamlDocument:
     if len(raw) > MAX_FILE_BYTES:
         doc = YamlDocument(rel)
         doc.problems.append(
@@ -270,7 +342,7 @@ def parse_yaml_bytes(raw: bytes, rel: str) -> YamlDocument:
         doc = YamlDocument(rel)
         doc.problems.append(problem or Problem(rel, 1, 1, "", "unreadable"))
         return doc
-    return parse_yaml(text, rel)
+    return parse_yaml(text, rel, positions)
 
 
 def load_yaml_file(path: Path, rel: str) -> YamlDocument:
