@@ -72,30 +72,79 @@ def find_matches(
     return out
 
 
+# Words shared by more titles than this are too common to pair titles on (blocking key cap).
+BLOCK_CAP = 200
+# Each title is paired with others through its rarest words, at most this many of them.
+BLOCK_KEYS = 4
+# Groups up to this size are scored pair by pair in Python; larger ones in one C call.
+SMALL_GROUP = 32
+
+
+def _candidate_groups(titles: list[str]) -> list[list[int]]:
+    """Groups of title indices that may be near-duplicates.
+
+    Comparing every pair is quadratic (100k titles would be 5e9 comparisons), so titles are
+    grouped by their rarest words: two titles at least 90% alike differ in at most a word or two,
+    so they share one of each other's rarest shared words. Words in more than BLOCK_CAP titles are not
+    used as keys, which bounds the work per group; titles made only of such words are grouped by
+    their whole word set.
+    """
+    from collections import Counter, defaultdict
+
+    words = [sorted(set(t.split())) for t in titles]
+    df: Counter[str] = Counter(w for ws in words for w in ws)
+    groups: dict[object, list[int]] = defaultdict(list)
+    for i, ws in enumerate(words):
+        # A word no other title has cannot pair this title with anything: skip it.
+        rare = sorted((w for w in ws if 2 <= df[w] <= BLOCK_CAP), key=lambda w: (df[w], w))
+        rare = rare[:BLOCK_KEYS]
+        keys: list[object] = list(rare) if rare else [tuple(ws)]
+        for k in keys:
+            groups[k].append(i)
+    return [g for g in groups.values() if len(g) > 1]
+
+
 def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
     """Pairs of records whose titles are nearly, but not exactly, equal after normalisation.
 
     Exact title and identifier clashes are reported by :func:`validation.cross_check`.
     """
-    from rapidfuzz import fuzz, process
-
     recs = [r for r in corpus if r.title]
     titles = [normalize_title(r.title) for r in recs]
     problems: list[Problem] = []
     if len(recs) < 2:
         return problems
-    # cdist compares every pair in C; 100k titles would need chunking, a corpus of hundreds does not.
-    scores = process.cdist(titles, titles, scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD)
-    for i, j in zip(*scores.nonzero(), strict=True):
-        if i == j or titles[i] == titles[j]:
+    from rapidfuzz import fuzz, process
+
+    pairs: dict[tuple[int, int], float] = {}
+    for group in _candidate_groups(titles):
+        if len(group) <= SMALL_GROUP:
+            # Small groups (nearly all of them) are scored pair by pair: no NumPy import.
+            for x, i in enumerate(group):
+                for j in group[x + 1 :]:
+                    if titles[i] == titles[j]:
+                        continue
+                    score = fuzz.ratio(titles[i], titles[j], score_cutoff=FUZZY_THRESHOLD)
+                    if score:
+                        pairs[(i, j)] = pairs[(j, i)] = float(score)
             continue
-        a, b = recs[int(i)], recs[int(j)]
+        sub = [titles[i] for i in group]
+        # cdist scores a large group's pairs in C.
+        scores = process.cdist(sub, sub, scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD)
+        for a, b in zip(*scores.nonzero(), strict=True):
+            i, j = group[int(a)], group[int(b)]
+            if i != j and titles[i] != titles[j]:
+                pairs[(i, j)] = float(scores[a, b])
+    for (i, j), score in sorted(pairs.items()):
+        a, b = recs[i], recs[j]
         line, col = _where(corpus.taxonomy, a, ("title",))
         problems.append(
             Problem(
-                a.path, line, col, "title",
-                f"a title {scores[i, j]:.0f}% similar to {b.path} ({b.title!r}): "
-                "the same work twice?",
+                a.path,
+                line,
+                col,
+                "title",
+                f"a title {score:.0f}% similar to {b.path} ({b.title!r}): the same work twice?",
             )
         )
     return problems
