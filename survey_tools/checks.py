@@ -7,6 +7,7 @@ which are then rewritten as messages a contributor can act on, with the nearest 
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import re
 from collections.abc import Iterable, Sequence
@@ -17,6 +18,8 @@ from survey_tools.errors import Problem
 from survey_tools.identifiers import arxiv_year, normalize_arxiv
 from survey_tools.taxonomy import Collection, ControlledField, Taxonomy, record_schema
 from survey_tools.yamlio import YamlDocument
+
+_ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 # A paper's cited version may appear up to this many years after its arXiv id was issued.
 ARXIV_YEAR_SLACK = 3
@@ -313,6 +316,13 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     plain = {f.name: f for f in coll.fields}
     for name, f in plain.items():
         value = data.get(name)
+        if f.type == "date" and isinstance(value, str) and _ISO_DATE.match(value):
+            # The schema checks the shape; only the calendar knows that 2026-13-45 is no date.
+            try:
+                datetime.date.fromisoformat(value)
+            except ValueError:
+                line, col = doc.position((name,))
+                problems.append(Problem(rel, line, col, name, f"{value!r} is not a calendar date"))
         if f.type in ("url", "url_list") and value is not None:
             links = value if isinstance(value, list) else [value]
             for i, link in enumerate(links):
