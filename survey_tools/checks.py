@@ -25,6 +25,12 @@ _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 ARXIV_YEAR_SLACK = 3
 
 
+def show(value: object, limit: int = 60) -> str:
+    """A value as messages print it: long values are cut so that one problem stays one line."""
+    text = str(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def suggest(value: object, choices: Iterable[str]) -> str | None:
     """The nearest valid value, by case-insensitive then fuzzy match."""
     if not isinstance(value, str):
@@ -169,7 +175,11 @@ class _Explainer:
             else:
                 noun = "allowed value"
             article = "an" if noun[:1] in "aeiou" else "a"
-            return [self.problem(path, f"{inst!r} is not {article} {noun}{_hint(inst, choices)}")]
+            return [
+                self.problem(
+                    path, f"{show(repr(inst))} is not {article} {noun}{_hint(inst, choices)}"
+                )
+            ]
         if v == "type":
             want = err.validator_value
             want_s = (
@@ -186,7 +196,7 @@ class _Explainer:
             and self.plain.get(str(path[0]))
             and self.plain[str(path[0])].type == "year"
         ):
-            return [self.problem(path, f"year {inst} is not plausible (1900-2100)")]
+            return [self.problem(path, f"year {show(inst)} is not plausible (1900-2100)")]
         if v in ("minItems", "minLength"):
             return [self.problem(path, "must not be empty")]
         if v == "uniqueItems":
@@ -196,14 +206,12 @@ class _Explainer:
     def pattern_message(self, path: Sequence[Any], inst: object) -> str:
         name = str(path[0]) if path else ""
         if name == self.coll.id_field:
-            return (
-                f"{inst!r} is not a valid {self.coll.id_field} (must match {self.coll.id_pattern})"
-            )
+            return f"{show(repr(inst))} is not a valid {self.coll.id_field} (must match {self.coll.id_pattern})"
         pf = self.plain.get(name)
         if pf is not None and pf.type in ("url", "url_list"):
-            return f"{inst!r} is not a well-formed http(s) URL"
+            return f"{show(repr(inst))} is not a well-formed http(s) URL"
         if pf is not None and pf.type == "date":
-            return f"{inst!r} is not an ISO date (YYYY-MM-DD)"
+            return f"{show(repr(inst))} is not an ISO date (YYYY-MM-DD)"
         if pf is not None and pf.type == "identifiers" and len(path) > 1:
             kind = self.tax.identifiers.get(str(path[1]))
             label = kind.label if kind else str(path[1])
@@ -212,12 +220,10 @@ class _Explainer:
                 n = normalize_arxiv(inst)
                 if n and n != inst:
                     hint = f" (did you mean {n!r}? store the id without version or prefix)"
-            return f"{inst!r} is not a valid {label}{hint}"
+            return f"{show(repr(inst))} is not a valid {label}{hint}"
         if len(path) > 2 and path[-1] == "evidence":
-            return f"{inst!r} is not a well-formed http(s) URL"
-        return (
-            f"{inst!r} does not match {self.coll.id_pattern if not pf else 'the expected format'}"
-        )
+            return f"{show(repr(inst))} is not a well-formed http(s) URL"
+        return f"{show(repr(inst))} does not match {self.coll.id_pattern if not pf else 'the expected format'}"
 
     def any_of(self, err: Any) -> list[Problem]:
         # The branches are "a well-formed value" and "one of the sentinels". Explain the branch
@@ -229,7 +235,9 @@ class _Explainer:
             if inst == self.tax.untagged:
                 return [self.problem(path, f"not yet tagged (choose {self.expected(cf)})")]
             return [
-                self.problem(path, f"{inst!r} is not allowed here (expected {self.expected(cf)})")
+                self.problem(
+                    path, f"{show(repr(inst))} is not allowed here (expected {self.expected(cf)})"
+                )
             ]
         by_branch: dict[int, list[Any]] = {}
         for sub in err.context or []:
@@ -244,7 +252,8 @@ class _Explainer:
             if cf is not None and len(path) == 2 and cf.kind == "mapping":
                 return [
                     self.problem(
-                        path, f"{inst!r} is not a {cf.noun} mode{_hint(inst, cf.mode_ids)}"
+                        path,
+                        f"{show(repr(inst))} is not a {cf.noun} mode{_hint(inst, cf.mode_ids)}",
                     )
                 ]
             if cf is not None:
@@ -344,7 +353,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                     line,
                     col,
                     "year",
-                    f"{year} does not fit arXiv id {a} (issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})",
+                    f"{show(year)} does not fit arXiv id {a} (issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})",
                 )
             )
     return _dedupe(problems)

@@ -317,8 +317,17 @@ def _parse_into(doc: YamlDocument, text: str, positions: bool) -> YamlDocument:
         mark = err.problem_mark or err.context_mark
         line, col = _pos(mark) if mark else (1, 1)
         doc.problems.append(Problem(rel, line, col, "", f"YAML syntax error: {err.problem or err}"))
+    except yaml.reader.ReaderError as err:
+        # The reader names a character offset; say where that is, on one line.
+        before = text[: err.position]
+        line = before.count("\n") + 1
+        col = err.position - (before.rfind("\n") + 1) + 1
+        code = f"U+{err.character:04X}" if isinstance(err.character, int) else repr(err.character)
+        doc.problems.append(
+            Problem(rel, line, col, "", f"control character {code} is not allowed in YAML")
+        )
     except yaml.YAMLError as err:
-        doc.problems.append(Problem(rel, 1, 1, "", f"YAML error: {err}"))
+        doc.problems.append(Problem(rel, 1, 1, "", f"YAML error: {' '.join(str(err).split())}"))
     except (ValueError, OverflowError) as err:  # a malformed number the resolver accepted
         doc.problems.append(Problem(rel, 1, 1, "", f"bad value: {err}"))
     finally:
