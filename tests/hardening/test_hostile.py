@@ -15,7 +15,7 @@ CASES = cases()
 def test_enough_cases() -> None:
     kinds = {p.parent.name for p in CASES}
     assert len(CASES) >= 60
-    assert {"records", "exclusions", "taxonomy", "claims", "audit", "csv", "traces"} <= kinds
+    assert {"records", "exclusions", "taxonomy", "claims", "audit", "csv", "traces", "render"} <= kinds
 
 
 @pytest.mark.parametrize("expected", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
