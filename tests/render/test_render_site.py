@@ -163,6 +163,12 @@ def test_phone_width_has_no_horizontal_scroll(browser: Any, real_page: Path) -> 
     pg = ctx.new_page()
     pg.goto(real_page.as_uri())
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    # The cards themselves fit: an inner scroll box must not hide their right edge.
+    right = pg.evaluate(
+        "Math.max(...[...document.querySelectorAll('#papers tr')].map("
+        "r => r.getBoundingClientRect().right))"
+    )
+    assert right <= 390
     assert not pg.locator("#filters").evaluate("d => d.open")  # filters folded on a phone
     pg.locator("#filters > summary").click()
     check(pg, "credit_granularity", "message")
