@@ -325,6 +325,10 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     plain = {f.name: f for f in coll.fields}
     for name, f in plain.items():
         value = data.get(name)
+        if f.required and value == tax.untagged:
+            # `survey add` leaves prose it cannot know (the summary) untagged on purpose.
+            line, col = doc.position((name,))
+            problems.append(Problem(rel, line, col, name, "not yet tagged (write it in your own words)"))
         if f.type == "date" and isinstance(value, str) and _ISO_DATE.match(value):
             # The schema checks the shape; only the calendar knows that 2026-13-45 is no date.
             try:
