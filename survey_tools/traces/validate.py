@@ -202,10 +202,7 @@ class _Checker:
 
     def duplicate_ids(self) -> None:
         tb = self.tb
-        present = len(tb.ids) - tb.ids.count(None)
-        if len(tb.index) == present:
-            return
-        first = np.fromiter(map(tb.index.get, tb.ids, [-1] * len(tb.ids)), np.int64, tb.n)
+        first = tb.first
         for i in np.flatnonzero((first != np.arange(tb.n)) & (first >= 0)).tolist():
             self.r.add(
                 f"$.events[{i}].id",
