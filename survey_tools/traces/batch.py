@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools.errors import UsageError
+from survey_tools.traces.limits import DEFAULT_LIMITS, Limits
 from survey_tools.traces.problems import TraceReport
 
 
@@ -40,18 +41,25 @@ class Measured:
     metrics: dict[str, Any] | None
 
 
-def measure_file(path: Path, *, limit: int, max_taint_paths: int) -> Measured:
+def measure_file(
+    path: Path, *, limit: int, max_taint_paths: int, limits: Limits = DEFAULT_LIMITS
+) -> Measured:
     from survey_tools.traces.metrics import compute
     from survey_tools.traces.validate import check_file
 
-    report, trace = check_file(path, limit=limit)
+    report, trace = check_file(path, limit=limit, limits=limits)
     if trace is None or not report.ok:
         return Measured(path, report, None)
     return Measured(path, report, compute(trace, max_taint_paths=max_taint_paths))
 
 
 def measure_all(
-    paths: list[Path], *, limit: int, max_taint_paths: int, progress: bool = False
+    paths: list[Path],
+    *,
+    limit: int,
+    max_taint_paths: int,
+    progress: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Iterator[Measured]:
     """Measure each trace in turn; a bad trace yields a report, never an exception."""
     bar: Any = None
@@ -61,7 +69,7 @@ def measure_all(
         bar = tqdm(total=len(paths), unit="trace", desc="metrics", leave=False)
     try:
         for p in paths:
-            yield measure_file(p, limit=limit, max_taint_paths=max_taint_paths)
+            yield measure_file(p, limit=limit, max_taint_paths=max_taint_paths, limits=limits)
             if bar is not None:
                 bar.update(1)
     finally:

@@ -17,6 +17,45 @@ from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError
 _LIMIT_HELP = "Problems kept per trace (0 = all); the count always covers all of them."
 
 
+class _Size(click.ParamType):
+    """A byte count: 600M, 1G, 100000 (K, M, G are powers of 1024)."""
+
+    name = "size"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        from survey_tools.traces.limits import parse_size
+
+        try:
+            return parse_size(str(value))
+        except ValueError as err:
+            self.fail(str(err), param, ctx)
+
+
+def _size_options(f: Any) -> Any:
+    f = click.option(
+        "--max-string-bytes",
+        type=_Size(),
+        default="16M",
+        show_default=True,
+        help="Refuse a file holding one JSON string longer than this.",
+    )(f)
+    return click.option(
+        "--max-bytes",
+        type=_Size(),
+        default="512M",
+        show_default=True,
+        help="Refuse a file larger than this (K, M, G suffixes), before reading it.",
+    )(f)
+
+
+def _limits(max_bytes: int, max_string_bytes: int) -> Any:
+    from survey_tools.traces.limits import Limits
+
+    return Limits(max_bytes=max_bytes, max_string_bytes=max_string_bytes)
+
+
 def _fail(err: SurveyError) -> None:
     from survey_tools.cli import fail
 
@@ -59,7 +98,10 @@ def schema_cmd() -> None:
 @click.option(
     "--max-problems", type=click.IntRange(min=0), default=1000, show_default=True, help=_LIMIT_HELP
 )
-def validate_cmd(files: tuple[Path, ...], fmt: str, max_problems: int) -> None:
+@_size_options
+def validate_cmd(
+    files: tuple[Path, ...], fmt: str, max_problems: int, max_bytes: int, max_string_bytes: int
+) -> None:
     """Check traces against the schema and the graph rules; exit 1 if any is invalid.
 
     FILES may be trace files or folders (their *.json files).
@@ -72,7 +114,8 @@ def validate_cmd(files: tuple[Path, ...], fmt: str, max_problems: int) -> None:
     except SurveyError as err:
         _fail(err)
         return
-    reports = [check_file(p, limit=max_problems)[0] for p in paths]
+    limits = _limits(max_bytes, max_string_bytes)
+    reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
     bad = [r for r in reports if not r.ok]
     if fmt == "json":
         click.echo(
@@ -133,6 +176,7 @@ def validate_cmd(files: tuple[Path, ...], fmt: str, max_problems: int) -> None:
     default=None,
     help="Progress bar on standard error (default: when it is a terminal).",
 )
+@_size_options
 def metrics_cmd(
     files: tuple[Path, ...],
     fmt: str,
@@ -140,6 +184,8 @@ def metrics_cmd(
     max_taint_paths: int,
     max_problems: int,
     progress: bool | None,
+    max_bytes: int,
+    max_string_bytes: int,
 ) -> None:
     """Compute orchestration metrics of traces (one row per trace for several).
 
@@ -170,6 +216,7 @@ def metrics_cmd(
         limit=max_problems,
         max_taint_paths=max_taint_paths,
         progress=_progress_wanted(progress, len(paths)),
+        limits=_limits(max_bytes, max_string_bytes),
     ):
         if res.metrics is None:
             skipped += 1
@@ -223,12 +270,15 @@ def metrics_cmd(
     default=None,
     help="Re-validate each written trace (default: for traces of up to 250,000 events).",
 )
+@_size_options
 def import_cmd(
     fmt: str,
     inputs: tuple[Path, ...],
     output: Path | None,
     keep_content: bool,
     check: bool | None,
+    max_bytes: int,
+    max_string_bytes: int,
 ) -> None:
     """Turn agent-system logs into orchestration traces (docs/trace-formats.md).
 
@@ -260,7 +310,14 @@ def import_cmd(
         else:
             target = output
         try:
-            notes = import_to(fmt, p, target, keep_content=keep_content, check=check)
+            notes = import_to(
+                fmt,
+                p,
+                target,
+                keep_content=keep_content,
+                check=check,
+                limits=_limits(max_bytes, max_string_bytes),
+            )
         except SurveyError as err:
             failed += 1
             problems = getattr(err, "report", None)

@@ -33,6 +33,13 @@ import numpy as np
 import orjson
 from msgspec import UNSET, UnsetType
 
+from survey_tools.traces.limits import (
+    DEFAULT_LIMITS,
+    UTF16_BOMS,
+    Limits,
+    string_problem,
+    strip_bom,
+)
 from survey_tools.traces.problems import TraceReport, json_path
 from survey_tools.traces.table import EVENT_CODE, Table, count_keys, from_structs, from_values
 
@@ -232,6 +239,8 @@ def _parse_error(data: bytes, err: orjson.JSONDecodeError, report: TraceReport) 
     here = data[pos : pos + 9]
     if not data.strip():
         text = "the file is empty; a trace is a JSON object"
+    elif data.startswith(UTF16_BOMS):
+        text = "the file is UTF-16 (it starts with a UTF-16 byte order mark); a trace is UTF-8"
     elif here.startswith((b"NaN", b"Infinity", b"-Infinity")):
         text = "NaN and Infinity are not JSON numbers; every number must be finite"
     elif "infinity" in msg:
@@ -261,13 +270,26 @@ def _type_name(v: Any) -> str:
     return "object"
 
 
-def decode(read: Callable[[], bytes], report: TraceReport) -> Decoded | None:
-    """Parse the bytes ``read()`` returns; on a JSON error report it and return ``None``.
+def decode(
+    read_raw: Callable[[], bytes], report: TraceReport, limits: Limits = DEFAULT_LIMITS
+) -> Decoded | None:
+    """Parse the bytes ``read_raw()`` returns; on a JSON error report it and return ``None``.
 
-    ``read`` may be called twice (the duplicate-key scan needs the text again), so
-    the first copy of a large file can be freed while the columns are built.
+    ``read_raw`` may be called twice (the duplicate-key scan needs the text again), so
+    the first copy of a large file can be freed while the columns are built. A
+    leading UTF-8 byte order mark is skipped; a string over the limit is refused
+    before anything is parsed.
     """
+
+    def read() -> bytes:
+        return strip_bom(read_raw())
+
     data = read()
+    too_long = string_problem(data, limits)
+    if too_long is not None:
+        msg, line, col = too_long
+        report.add("$", msg, "size", line=line, col=col)
+        return None
     colons = _count_byte(data, 58)
     try:
         fast = _FAST_DECODER.decode(data)

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from survey_tools.traces.decode import Decoded, decode
+from survey_tools.traces.limits import DEFAULT_LIMITS, Limits, size_problem
 from survey_tools.traces.problems import TraceReport, json_path
 from survey_tools.traces.schema import DEPENDENCY_EDGE_TYPES, compiled_validator, schema
 from survey_tools.traces.table import EDGE_CODE, EVENT_CODE, Table
@@ -507,9 +508,11 @@ def check_graph(table: Table, report: TraceReport) -> None:
     _Checker(table, report).run()
 
 
-def _run(read: Callable[[], bytes], name: str, limit: int) -> tuple[TraceReport, Trace | None]:
+def _run(
+    read: Callable[[], bytes], name: str, limit: int, limits: Limits = DEFAULT_LIMITS
+) -> tuple[TraceReport, Trace | None]:
     report = TraceReport(file=name, limit=limit)
-    dec = decode(read, report)
+    dec = decode(read, report, limits)
     if dec is None:
         return report, None
     report.events, report.edges = dec.table.n, dec.table.m
@@ -519,9 +522,16 @@ def _run(read: Callable[[], bytes], name: str, limit: int) -> tuple[TraceReport,
 
 
 def check_file(
-    path: Path | str, *, limit: int = DEFAULT_LIMIT, name: str | None = None
+    path: Path | str,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    name: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> tuple[TraceReport, Trace | None]:
-    """Validate one trace file; the trace is ``None`` when it is not even a JSON object."""
+    """Validate one trace file; the trace is ``None`` when it is not even a JSON object.
+
+    A file larger than ``limits.max_bytes`` is refused without being read.
+    """
     path = Path(path)
     label = name if name is not None else str(path)
 
@@ -529,7 +539,12 @@ def check_file(
         return path.read_bytes()
 
     try:
-        return _run(read, label, limit)
+        too_big = size_problem(path.stat().st_size, limits)
+        if too_big is not None:
+            report = TraceReport(file=label, limit=limit)
+            report.add("$", too_big, "size")
+            return report, None
+        return _run(read, label, limit, limits)
     except OSError as err:
         report = TraceReport(file=label, limit=limit)
         report.add("$", f"cannot read the file: {err.strerror or err}", "io")
@@ -537,9 +552,18 @@ def check_file(
 
 
 def check_bytes(
-    data: bytes, name: str = "<trace>", *, limit: int = DEFAULT_LIMIT
+    data: bytes,
+    name: str = "<trace>",
+    *,
+    limit: int = DEFAULT_LIMIT,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> tuple[TraceReport, Trace | None]:
-    return _run(lambda: data, name, limit)
+    too_big = size_problem(len(data), limits)
+    if too_big is not None:
+        report = TraceReport(file=name, limit=limit)
+        report.add("$", too_big, "size")
+        return report, None
+    return _run(lambda: data, name, limit, limits)
 
 
 def check_value(

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from trace_paths import EXAMPLES
 
 from survey_tools.cli import cli
+from survey_tools.traces.limits import Limits
 from survey_tools.traces.validate import check_bytes, check_file, check_value
 
 MINIMAL = {
@@ -35,17 +36,61 @@ def test_hundred_megabyte_string(tmp_path: Path) -> None:
     doc = json.loads(json.dumps(MINIMAL))
     doc["events"][0]["content"] = "x" * (100 * 1024 * 1024)
     path = tmp_path / "big.json"
-    path.write_text(json.dumps(doc))
+    text = json.dumps(doc)
+    path.write_text(text)
+    col = text.index('"xxx') + 1
     report, _ = check_file(path, name="big.json")
+    assert [p.format() for p in report.sorted()] == [
+        f"big.json:1:{col}: $: a string of 100 MiB is over the 16 MiB limit for one string "
+        "(--max-string-bytes raises it) [size]"
+    ]
+    # With the limit raised, the schema has its say.
+    report, _ = check_file(path, name="big.json", limits=Limits(max_string_bytes=200 << 20))
     assert [p.format() for p in report.sorted()] == [
         "big.json: $.events[0].content: event 'e1': "
         "is longer than 1000000 characters (104857600) [schema]"
     ]
     path.write_text(json.dumps("y" * (100 * 1024 * 1024)))
-    report, _ = check_file(path, name="big.json")
+    report, _ = check_file(path, name="big.json", limits=Limits(max_string_bytes=200 << 20))
     assert [p.format() for p in report.sorted()] == [
         "big.json: $: a trace must be a JSON object, not string [type]"
     ]
+
+
+def test_file_size_limit(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(MINIMAL))
+    report, trace = check_file(path, name="t.json", limits=Limits(max_bytes=100))
+    assert trace is None
+    assert [p.format() for p in report.sorted()] == [
+        f"t.json: $: the file is {path.stat().st_size} bytes, over the 100 bytes limit "
+        "(--max-bytes raises it) [size]"
+    ]
+    res = CliRunner().invoke(cli, ["trace", "validate", "--max-bytes", "1K", str(path)])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(cli, ["trace", "validate", "--max-bytes", "100", str(path)])
+    assert res.exit_code == 1 and "over the 100 bytes limit" in res.output
+    res = CliRunner().invoke(cli, ["trace", "validate", "--max-bytes", "lots", str(path)])
+    assert res.exit_code == 2
+
+
+def test_string_limit_counts_escapes_exactly() -> None:
+    small = Limits(max_string_bytes=40)
+    ok = json.dumps(dict(MINIMAL, trace_id='q\\"' + "y" * 30)).encode()
+    assert check_bytes(ok, "t.json", limits=small)[0].ok
+    bad = json.dumps(dict(MINIMAL, trace_id='q\\"' + "y" * 40)).encode()
+    report, _ = check_bytes(bad, "t.json", limits=small)
+    assert [p.check for p in report.sorted()] == ["size"]
+
+
+def test_utf8_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(MINIMAL).encode())
+    report, trace = check_file(path)
+    assert report.ok and trace is not None
+    # A BOM anywhere but the start is still an error.
+    report, _ = check_bytes(b" " + b"\xef\xbb\xbf" + json.dumps(MINIMAL).encode(), "t.json")
+    assert not report.ok
 
 
 def test_deep_nesting_inside_an_event() -> None:

@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import cast
 
 from survey_tools.traces.importers import run_import
-from survey_tools.traces.importers.common import ImportResult, write_stream
+from survey_tools.traces.importers.common import ImportFailed, ImportResult, write_stream
+from survey_tools.traces.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    size_problem,
+    string_problem,
+    strip_bom,
+)
 from survey_tools.traces.problems import InvalidTrace
 from survey_tools.traces.validate import check_file
 
@@ -26,6 +33,7 @@ def import_to(
     *,
     keep_content: bool = False,
     check: bool | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> list[str]:
     """Import ``src`` and write the trace to ``target`` (stdout when None).
 
@@ -34,9 +42,19 @@ def import_to(
     rename), so a failed import never leaves a file behind. Returns the importer's
     notes (repairs, generic operations).
     """
-    result = cast(
-        ImportResult, run_import(fmt, str(src), src.read_bytes, keep_content=keep_content)
-    )
+    too_big = size_problem(src.stat().st_size, limits)
+    if too_big is not None:
+        raise ImportFailed(too_big)
+
+    def read() -> bytes:
+        data = strip_bom(src.read_bytes())
+        too_long = string_problem(data, limits)
+        if too_long is not None:
+            msg, line, col = too_long
+            raise ImportFailed(f"line {line}, column {col}: {msg}")
+        return data
+
+    result = cast(ImportResult, run_import(fmt, str(src), read, keep_content=keep_content))
     notes = result.notes
     n_events = len(result.builder.events)
     do_check = check if check is not None else n_events <= CHECK_LIMIT
@@ -54,7 +72,7 @@ def import_to(
         write_stream(tmp, result.iter_json())
         del result
         if do_check:
-            report, _ = check_file(tmp, name=str(target or "<stdout>"), limit=20)
+            report, _ = check_file(tmp, name=str(target or "<stdout>"), limit=20, limits=limits)
             if not report.ok:
                 raise InvalidTrace(report)
         if target is None:

@@ -1,0 +1,132 @@
+"""Input limits for trace files and importer inputs, and the UTF-8 byte order mark.
+
+Two limits, both configurable on the command line:
+
+* ``--max-bytes`` (default 512 MiB): a file above it is refused before it is read.
+  The default leaves room for a million-event trace (about 220 MB) and a
+  million-span OTLP export (about 500 MB).
+* ``--max-string-bytes`` (default 16 MiB): a file holding one JSON string longer
+  than that (in its encoded form) is refused before it is parsed. The schema's
+  longest field (``content``, a million characters) fits several times over.
+
+The string screen costs next to nothing on ordinary files: a string of at least
+``limit`` bytes covers a whole aligned block of ``limit // 2`` bytes free of ``"``,
+and ``bytes.find`` leaves each block at its first quote. Only a file with a
+quote-free block gets the exact (vectorised) scan.
+
+A UTF-8 byte order mark (``EF BB BF``) at the very start is accepted and skipped, as
+RFC 8259 section 8.1 allows parsers to do; a UTF-16 mark gets its own message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+DEFAULT_MAX_BYTES = 512 * 1024 * 1024
+DEFAULT_MAX_STRING_BYTES = 16 * 1024 * 1024
+UTF8_BOM = b"\xef\xbb\xbf"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_string_bytes: int = DEFAULT_MAX_STRING_BYTES
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def mib(n: int) -> str:
+    """A byte count for messages: ``512 MiB``, ``100.0 MiB``, ``2.5 KiB``, ``17 bytes``."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            v = n / size
+            return f"{v:.0f} {unit}" if v == int(v) else f"{v:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def size_problem(size: int, limits: Limits) -> str | None:
+    """The message for a file too large to read, or None."""
+    if size <= limits.max_bytes:
+        return None
+    return (
+        f"the file is {mib(size)}, over the {mib(limits.max_bytes)} limit (--max-bytes raises it)"
+    )
+
+
+def strip_bom(data: bytes) -> bytes:
+    """``data`` without a leading UTF-8 byte order mark."""
+    return data[len(UTF8_BOM) :] if data.startswith(UTF8_BOM) else data
+
+
+def _unescaped_quotes(data: bytes) -> np.ndarray:
+    arr = np.frombuffer(data, dtype=np.uint8)
+    q = np.flatnonzero(arr == 34)
+    after_bs = q[(q > 0) & (arr[np.maximum(q - 1, 0)] == 92)]
+    escaped = []
+    for p in after_bs.tolist():
+        k = p - 1
+        while k >= 0 and data[k] == 92:
+            k -= 1
+        if (p - 1 - k) % 2 == 1:  # an odd run of backslashes escapes the quote
+            escaped.append(p)
+    if escaped:
+        q = q[~np.isin(q, np.array(escaped, dtype=q.dtype))]
+    return q
+
+
+def long_string(data: bytes, limit: int) -> tuple[int, int] | None:
+    """(offset of the opening quote, length in bytes) of the first JSON string in
+    ``data`` longer than ``limit`` bytes, or None."""
+    block = max(1, limit // 2)
+    n = len(data)
+    if not any(data.find(b'"', s, s + block) < 0 for s in range(0, n - block + 1, block)):
+        return None
+    # Exact: outside strings JSON has no quotes, so unescaped quotes pair up as
+    # open/close (for broken JSON this is a best effort; the parser reports the rest).
+    q = _unescaped_quotes(data)
+    opens, closes = q[0::2], q[1::2]
+    k = closes.size
+    lengths = closes - opens[:k] - 1
+    big = np.flatnonzero(lengths > limit)
+    if big.size:
+        i = int(big[0])
+        return int(opens[i]), int(lengths[i])
+    if opens.size > k and n - int(opens[-1]) - 1 > limit:  # unterminated
+        return int(opens[-1]), n - int(opens[-1]) - 1
+    return None
+
+
+def string_problem(data: bytes, limits: Limits) -> tuple[str, int, int] | None:
+    """(message, line, column) for a string over the limit, or None."""
+    found = long_string(data, limits.max_string_bytes)
+    if found is None:
+        return None
+    pos, length = found
+    line = data.count(b"\n", 0, pos) + 1
+    col = pos - data.rfind(b"\n", 0, pos)
+    return (
+        f"a string of {mib(length)} is over the {mib(limits.max_string_bytes)} limit "
+        "for one string (--max-string-bytes raises it)",
+        line,
+        col,
+    )
+
+
+def parse_size(text: str) -> int:
+    """``"512M"``, ``"1G"``, ``"300000"`` -> bytes (K, M, G are powers of 1024)."""
+    t = text.strip().upper().removesuffix("IB").removesuffix("B")
+    mult = 1
+    if t and t[-1] in "KMG":
+        mult = 1 << {"K": 10, "M": 20, "G": 30}[t[-1]]
+        t = t[:-1]
+    try:
+        value = float(t)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a size (e.g. 600M, 1G, 100000)") from None
+    if not value > 0 or value * mult >= 1 << 62:
+        raise ValueError(f"{text!r} is not a positive size")
+    return int(value * mult)
