@@ -41,6 +41,10 @@ class Builder:
     # Per agent: sorted (t, index) of its events, for "the agent's next event".
     _timeline: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
 
+    @property
+    def n_events(self) -> int:
+        return len(self.events)
+
     def add(self, t: float, type_: str, agent: str, **fields: Any) -> int:
         k = len(self.events)
         extra = {key: v for key, v in fields.items() if v is not None} or None
@@ -81,7 +85,7 @@ class Builder:
 
 @dataclass
 class ImportResult:
-    builder: Builder
+    builder: Any  # a Builder, or the span importers' columnar SpanBuilder
     head: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     # (key path in head, builder event index): written as that event's final id.
@@ -89,12 +93,41 @@ class ImportResult:
 
     def iter_json(self) -> Iterator[bytes]:
         """The trace as JSON, one event or edge per line, without one giant string."""
-        evs = self.builder.events
+        b = self.builder
+        if not isinstance(b, Builder):
+            order, pos = b.time_order()
+            yield from self._iter_head(pos)
+            yield from b.iter_events(order)
+            del order
+            yield b'],\n"edges": [\n'
+            yield from b.iter_edges(pos)
+            yield b"]\n}\n"
+            return
+        evs = b.events
         # Events in time order (creation order breaks ties); ids follow that order.
         order = sorted(range(len(evs)), key=lambda k: (evs[k][0], k))
         pos = [0] * len(evs)
         for i, k in enumerate(order):
             pos[k] = i + 1
+        yield from self._iter_head(pos)
+        last = len(evs) - 1
+        for i, k in enumerate(order):
+            t, type_, agent, extra = evs[k]
+            ev: dict[str, Any] = {"id": f"e{i + 1}", "t": t, "type": type_, "agent": agent}
+            if extra:
+                ev.update(extra)
+            yield orjson.dumps(ev) + (b",\n" if i < last else b"\n")
+        del order
+        yield b'],\n"edges": [\n'
+        eds = sorted((pos[s], pos[d], kind) for s, d, kind in b.edges)
+        last = len(eds) - 1
+        for i, (s, d, kind) in enumerate(eds):
+            yield orjson.dumps({"src": f"e{s}", "dst": f"e{d}", "type": kind}) + (
+                b",\n" if i < last else b"\n"
+            )
+        yield b"]\n}\n"
+
+    def _iter_head(self, pos: list[int]) -> Iterator[bytes]:
         head = {"schema_version": SCHEMA_VERSION, **self.head}
         for keys, k in self.event_refs:
             node = head
@@ -106,22 +139,6 @@ class ImportResult:
         for key, v in rest.items():
             yield orjson.dumps(key) + b": " + orjson.dumps(v) + b",\n"
         yield b'"events": [\n'
-        last = len(evs) - 1
-        for i, k in enumerate(order):
-            t, type_, agent, extra = evs[k]
-            ev: dict[str, Any] = {"id": f"e{i + 1}", "t": t, "type": type_, "agent": agent}
-            if extra:
-                ev.update(extra)
-            yield orjson.dumps(ev) + (b",\n" if i < last else b"\n")
-        del order
-        yield b'],\n"edges": [\n'
-        eds = sorted((pos[s], pos[d], kind) for s, d, kind in self.builder.edges)
-        last = len(eds) - 1
-        for i, (s, d, kind) in enumerate(eds):
-            yield orjson.dumps({"src": f"e{s}", "dst": f"e{d}", "type": kind}) + (
-                b",\n" if i < last else b"\n"
-            )
-        yield b"]\n}\n"
 
 
 def write_stream(path: Path, chunks: Iterator[bytes]) -> None:

@@ -87,7 +87,7 @@ def _import_to(
 
     result = cast(ImportResult, run_import(fmt, str(src), read, keep_content=keep_content))
     notes = result.notes
-    n_events = len(result.builder.events)
+    n_events = result.builder.n_events
     do_check = check if check is not None else n_events <= CHECK_LIMIT
     if not do_check:
         notes.append(

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -75,13 +74,25 @@ _TOP = msgspec.json.Decoder(_Otlp)
 _SPANS = msgspec.json.Decoder(list[_Span])
 
 
-_HEX16 = re.compile(r"[0-9a-f]{16}")
-_HEX32 = re.compile(r"[0-9a-f]{32}")
+_HEX_DIGITS = "0123456789abcdef"
+# The attributes the importer reads; the others are skipped without being converted.
+_WANTED = frozenset(
+    {
+        "gen_ai.operation.name",
+        "gen_ai.agent.name",
+        "gen_ai.agent.id",
+        "gen_ai.transfer.target.name",
+        "gen_ai.tool.name",
+        "gen_ai.tool.call.id",
+        "gen_ai.usage.input_tokens",
+        "gen_ai.usage.output_tokens",
+    }
+)
 
 
 def _hex_id(raw: str, size: int) -> str | None:
     """A span or trace id as lowercase hex, from hex or base64; None if neither."""
-    if (_HEX16 if size == 8 else _HEX32).fullmatch(raw):
+    if len(raw) == 2 * size and not raw.strip(_HEX_DIGITS):
         return raw  # the common case, checked first: it runs once per span
     if len(raw) == 2 * size:
         try:
@@ -100,12 +111,15 @@ def _nanos(v: int | str) -> int | None:
     if isinstance(v, int):
         return v if v >= 0 else None
     v = v.strip()
-    return int(v) if v.isdigit() else None
+    # isdigit alone would let through digits int() refuses ("²").
+    return int(v) if v.isascii() and v.isdigit() else None
 
 
 def _attrs(kvs: list[_KeyValue]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for kv in kvs:
+        if kv.key not in _WANTED:
+            continue
         v = kv.value
         if v.stringValue is not None:
             out[kv.key] = v.stringValue
@@ -125,7 +139,11 @@ def _int(v: Any) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
 
 
-def _record(sp: _Span, summary: SpanSummary, trace_ids: set[str]) -> SpanRec | None:
+def _record(
+    sp: _Span, summary: SpanSummary, trace_ids: set[str], names: dict[str, str]
+) -> SpanRec | None:
+    """The span as a record; ``names`` interns the repeated strings (agent, tool and
+    operation names), so a million records do not hold a million copies of each."""
     sid = _hex_id(sp.spanId, 8)
     if sid is None:
         summary.skipped.append(f"span {sp.name!r}: spanId {sp.spanId[:40]!r} is not an 8-byte id")
@@ -137,9 +155,10 @@ def _record(sp: _Span, summary: SpanSummary, trace_ids: set[str]) -> SpanRec | N
     if start is None or end is None:
         summary.skipped.append(f"span {sid}: start/end time is not a nanosecond count")
         return None
-    tid = _hex_id(sp.traceId, 16)
-    if tid:
-        trace_ids.add(tid)
+    if sp.traceId not in trace_ids:
+        tid = _hex_id(sp.traceId, 16)
+        if tid:
+            trace_ids.add(tid)
     a = _attrs(sp.attributes)
     op = str(a.get("gen_ai.operation.name", ""))
     agent_name = a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or ""
@@ -152,19 +171,23 @@ def _record(sp: _Span, summary: SpanSummary, trace_ids: set[str]) -> SpanRec | N
         kind, name = MODEL, op
     else:
         kind, name = GENERIC, op
+    intern = names.setdefault
+    agent = str(agent_name)
+    target = str(target)
+    op = op or "(none)"
     return SpanRec(
         span_id=sid,
         parent_id=pid,
         start=start,
         end=end,
         kind=kind,
-        name=name,
-        agent=str(agent_name),
-        target=str(target),
+        name=intern(name, name),
+        agent=intern(agent, agent),
+        target=intern(target, target),
         call_id=str(a.get("gen_ai.tool.call.id", "")),
         input_tokens=_int(a.get("gen_ai.usage.input_tokens")),
         output_tokens=_int(a.get("gen_ai.usage.output_tokens")),
-        operation=op or "(none)",
+        operation=intern(op, op),
     )
 
 
@@ -183,6 +206,7 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> ImportResult:
     del data
     summary = SpanSummary()
     trace_ids: set[str] = set()
+    names: dict[str, str] = {}
     recs: list[SpanRec] = []
     for rs in top.resourceSpans:
         for ss in rs.scopeSpans:
@@ -194,7 +218,7 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> ImportResult:
                 except msgspec.ValidationError as err:
                     raise ImportFailed(f"a span is not OTLP/JSON: {err}") from None
                 for sp in spans:
-                    rec = _record(sp, summary, trace_ids)
+                    rec = _record(sp, summary, trace_ids, names)
                     if rec is not None:
                         recs.append(rec)
             ss.spans = []
