@@ -96,7 +96,9 @@ def _codes(records: Sequence[Record], limit: int | None = None) -> dict[str, Any
 def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], conf: Mapping[str, Any]) -> dict[str, Any]:
     ax = model.axis(tax, str(spec["axis"]))
     recs = model.ranked(tax, corpus.of(ax.collection), str(conf.get("rank_by", "")))
-    limit = int(conf.get("representatives", 3))
+    # A map may name every record (`representatives: all`) instead of the first few.
+    wanted = spec.get("representatives", conf.get("representatives", 3))
+    limit = None if wanted == "all" else int(wanted)
     out: dict[str, Any] = {"title": spec.get("title", ax.label), "axis": ax.spec, "kind": ax.kind, "label": ax.label, "rows": []}
     if ax.kind == "keys":
         assert ax.cf is not None
