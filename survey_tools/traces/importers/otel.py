@@ -175,19 +175,21 @@ def _record(
     agent = str(agent_name)
     target = str(target)
     op = op or "(none)"
+    # Positional (field order of SpanRec): keyword arguments cost a dict per span.
     return SpanRec(
-        span_id=sid,
-        parent_id=pid,
-        start=start,
-        end=end,
-        kind=kind,
-        name=intern(name, name),
-        agent=intern(agent, agent),
-        target=intern(target, target),
-        call_id=str(a.get("gen_ai.tool.call.id", "")),
-        input_tokens=_int(a.get("gen_ai.usage.input_tokens")),
-        output_tokens=_int(a.get("gen_ai.usage.output_tokens")),
-        operation=intern(op, op),
+        sid,
+        pid,
+        start,
+        end,
+        kind,
+        intern(name, name),
+        intern(agent, agent),
+        intern(target, target),
+        str(a.get("gen_ai.tool.call.id", "")),
+        False,
+        _int(a.get("gen_ai.usage.input_tokens")),
+        _int(a.get("gen_ai.usage.output_tokens")),
+        intern(op, op),
     )
 
 
@@ -208,6 +210,9 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> ImportResult:
     trace_ids: set[str] = set()
     names: dict[str, str] = {}
     recs: list[SpanRec] = []
+    raws: list[msgspec.Raw] = []
+    chunk: list[msgspec.Raw] = []
+    spans: list[_Span] = []
     for rs in top.resourceSpans:
         for ss in rs.scopeSpans:
             raws = ss.spans
@@ -222,7 +227,8 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> ImportResult:
                     if rec is not None:
                         recs.append(rec)
             ss.spans = []
-    del top
+    # Every Raw slice keeps the whole input alive: drop the last batch's too.
+    del top, raws, chunk, spans
     if len(trace_ids) > 1:
         shown = ", ".join(sorted(trace_ids)[:3])
         raise ImportFailed(

@@ -23,10 +23,12 @@ import bisect
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
+import msgspec
 import numpy as np
-import orjson
 
 from survey_tools.traces.importers.common import ImportFailed
 
@@ -96,16 +98,42 @@ class SpanSummary:
         return out
 
 
+_SORT_KEY = attrgetter("start", "end", "span_id")
+
+
+def _sort(recs: list[SpanRec]) -> None:
+    """``recs.sort(key=_SORT_KEY)``, with numpy for the times: a stable sort on
+    (start, end), then each run of equal times sorted by span id (stable too)."""
+    n = len(recs)
+    try:
+        start = np.fromiter(map(attrgetter("start"), recs), dtype=np.int64, count=n)
+        end = np.fromiter(map(attrgetter("end"), recs), dtype=np.int64, count=n)
+    except OverflowError:  # times beyond int64: Python's sort
+        recs.sort(key=_SORT_KEY)
+        return
+    order = np.lexsort((end, start))
+    start, end = start[order], end[order]
+    out = list(map(recs.__getitem__, order.tolist()))
+    same = (start[1:] == start[:-1]) & (end[1:] == end[:-1])
+    if same.any():
+        # Runs of equal (start, end): [lo, hi) index ranges.
+        edge = np.diff(np.r_[0, same.astype(np.int8), 0])
+        los, his = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1) + 1
+        sid = attrgetter("span_id")
+        for lo, hi in zip(los.tolist(), his.tolist(), strict=True):
+            out[lo:hi] = sorted(out[lo:hi], key=sid)
+    recs[:] = out
+
+
 def build(
     recs: list[SpanRec], summary: SpanSummary, root_agent: str = "root"
 ) -> tuple[SpanBuilder, dict[str, Any]]:
     """Events and edges for span records; returns the builder and cost totals."""
     if not recs:
         raise ImportFailed("no usable spans in the input")
-    by_id: dict[str, SpanRec] = {}
-    for r in recs:
-        by_id.setdefault(r.span_id, r)
-    recs.sort(key=lambda r: (r.start, r.end, r.span_id))
+    # The first record of each span id wins (built from the end, so it is the last write).
+    by_id = dict(zip(map(attrgetter("span_id"), reversed(recs)), reversed(recs), strict=True))
+    _sort(recs)
     root = next((r for r in recs if not r.parent_id), None)
     if root is None:
         root = recs[0]
@@ -123,6 +151,11 @@ def build(
     # Break parent cycles (a malformed file): anything not reaching the root goes under it.
     depth_ok: dict[str, bool] = {root.span_id: True}
     for r in recs:
+        sid = r.span_id
+        # The common case, decided without a walk: the parent is known to reach the root.
+        if depth_ok.get(r.parent_id) is True and sid not in depth_ok:
+            depth_ok[sid] = True
+            continue
         path: list[str] = []
         cur = r
         while cur.span_id not in depth_ok and cur.span_id not in path:
@@ -152,10 +185,11 @@ def build(
             summary.clamped_end += 1
         if r.end < r.start:
             r.end = r.start
-    recs.sort(key=lambda r: (r.start, r.end, r.span_id))
+    _sort(recs)
 
     t0 = root.start
     b = SpanBuilder()
+    push = b.push
     owner: dict[str, str] = {}  # span id -> agent acting in it
 
     def agent_of(r: SpanRec) -> str:
@@ -167,13 +201,20 @@ def build(
         # span's own claim, so no agent can act before it is spawned).
         return owner.get(r.parent_id, root_agent)
 
+    # Seconds from the root's start, rounded to the nanosecond. Below 2**23 s the
+    # float quotient of an integer nanosecond count is already what round(., 9) gives
+    # (its error, half an ulp, is under half a nanosecond), so the round is skipped.
+    exact = (
+        max(map(attrgetter("end"), recs)) - t0 < _EXACT_NS
+        and min(map(attrgetter("start"), recs)) - t0 > -_EXACT_NS
+    )
+
     active: set[str] = set()
     spawner: dict[str, str] = {}
     returns_to: dict[str, list[int]] = {}  # parent span id -> return events into it
     tokens_in = tokens_out = 0
     model_usage = any(r.kind == MODEL and (r.input_tokens or r.output_tokens) for r in recs)
     root_name = agent_of(root)
-    add = b.add
     for r in recs:
         me = agent_of(r)
         owner[r.span_id] = me
@@ -181,101 +222,60 @@ def build(
             tokens_in += r.input_tokens
             tokens_out += r.output_tokens
         attrs = SpanAttrs(r.span_id, r.operation or r.kind)
-        ts = round((r.start - t0) / 1e9, 9)
-        te = round((r.end - t0) / 1e9, 9)
+        if exact:
+            ts = (r.start - t0) / 1e9
+            te = (r.end - t0) / 1e9
+        else:
+            ts = round((r.start - t0) / 1e9, 9)
+            te = round((r.end - t0) / 1e9, 9)
         dur = max(0.0, round(te - ts, 9))
         kind = r.kind
         if r is root:
-            add(
-                ts,
-                "orchestrator_decision",
-                me,
-                ("role", "root", "attributes", attrs, "duration_s", 0.0),
-            )
+            push(_ROOT("", ts, "orchestrator_decision", me, "root", attrs, 0.0))
             active.add(me)
             continue
         parent_agent = owner.get(r.parent_id, root_name)
         if kind == AGENT:
             if me == parent_agent:
-                add(ts, "orchestrator_decision", me, ("attributes", attrs))
+                push(_ATTRS("", ts, "orchestrator_decision", me, attrs))
             elif me not in active:
-                add(ts, "spawn", parent_agent, ("to", me, "attributes", attrs))
+                push(_SPAWN("", ts, "spawn", parent_agent, me, attrs))
                 spawner[me] = parent_agent
                 active.add(me)
             else:
-                add(
-                    ts,
-                    "message",
-                    parent_agent,
-                    ("to", me, "attributes", attrs, "from", parent_agent),
-                )
+                push(_MSG("", ts, "message", parent_agent, me, attrs, parent_agent))
         elif kind == TOOL:
             tool = r.name or "tool"
-            call = add(
-                ts,
-                "tool_call",
-                me,
-                ("tool", tool, "call_id", r.span_id, "attributes", attrs, "duration_s", dur),
-            )
+            call = push(_CALL("", ts, "tool_call", me, tool, r.span_id, attrs, dur))
             if r.target:
-                add(
-                    ts,
-                    "message",
-                    me,
-                    ("to", r.target, "role", "transfer", "from", me, "attributes", attrs),
-                )
-            res = add(
-                te,
-                "tool_result",
-                me,
-                ("tool", tool, "call_id", r.span_id, "trusted", False, "attributes", attrs),
-            )
+                push(_XFER("", ts, "message", me, r.target, "transfer", me, attrs))
+            res = push(_RESULT("", te, "tool_result", me, tool, r.span_id, False, attrs))
             b.edge(call, res, "tool_dependency")
             active.add(me)
         elif kind == HANDOFF:
-            add(
-                ts,
-                "message",
-                me,
-                ("to", r.target or "agent", "role", "handoff", "from", me, "attributes", attrs),
-            )
+            push(_XFER("", ts, "message", me, r.target or "agent", "handoff", me, attrs))
             active.add(me)
         elif kind == GUARD:
             if r.triggered:
-                add(
-                    ts,
-                    "safety_event",
-                    me,
-                    ("role", "guardrail", "attributes", attrs, "duration_s", dur),
-                )
+                push(_ROOT("", ts, "safety_event", me, "guardrail", attrs, dur))
         else:
             if kind == GENERIC:
                 summary.generic[r.operation or "(none)"] += 1
-            add(
-                ts,
-                "orchestrator_decision",
-                me,
-                (
-                    "role",
-                    "llm_call" if kind == MODEL else "span",
-                    "attributes",
-                    attrs,
-                    "duration_s",
-                    dur,
-                ),
-            )
+            role = "llm_call" if kind == MODEL else "span"
+            push(_ROOT("", ts, "orchestrator_decision", me, role, attrs, dur))
             active.add(me)
         if kind == AGENT and me != parent_agent:
-            extra: tuple[Any, ...] = ("to", parent_agent, "from", me, "attributes", attrs)
             if spawner.get(me) not in (None, parent_agent):
-                extra += ("reason", f"invoked by {parent_agent} (spawned by {spawner[me]})")
-            ret = add(te, "return", me, extra)
+                why = f"invoked by {parent_agent} (spawned by {spawner[me]})"
+                ret = push(_RET_WHY("", te, "return", me, parent_agent, me, attrs, why))
+            else:
+                ret = push(_RET("", te, "return", me, parent_agent, me, attrs))
             returns_to.setdefault(r.parent_id, []).append(ret)
 
     # Root end: aggregate what came back, then stop.
     t_end = round((root.end - t0) / 1e9, 9)
-    agg = add(t_end, "aggregate", root_name, ("role", "root"))
-    stop = add(t_end, "stop", root_name, ("role", "root"))
+    agg = push(_ROLE("", t_end, "aggregate", root_name, "root"))
+    stop = push(_ROLE("", t_end, "stop", root_name, "root"))
     b.edge(agg, stop, "causal")
     for ret in returns_to.get(root.span_id, []):
         b.edge(ret, agg, "aggregate")
@@ -291,13 +291,56 @@ def build(
     return b, costs
 
 
-@dataclass(slots=True)
-class SpanAttrs:
-    """An event's ``attributes`` (one object per span, shared by its events); orjson
-    writes it as ``{"span_id": ..., "operation": ...}``, like the dict it replaces."""
+_EXACT_NS = (1 << 23) * 10**9
+
+
+class SpanAttrs(msgspec.Struct, gc=False):
+    """An event's ``attributes`` (one object per span, shared by its events)."""
 
     span_id: str
     operation: str
+
+
+class _Event(msgspec.Struct, gc=False):
+    """The fields every event has; each combination of optional fields (in output
+    order) is a subclass made by :func:`_shape`, so an event is one small struct that
+    msgspec writes as JSON in C, with the keys in that order."""
+
+    id: str
+    t: float
+    type: str
+    agent: str
+
+
+_SHAPES: dict[tuple[str, ...], Any] = {}
+
+
+def _shape(keys: tuple[str, ...]) -> Any:
+    cls = _SHAPES.get(keys)
+    if cls is None:
+        fields = [("from_" if k == "from" else k, Any) for k in keys]
+        cls = msgspec.defstruct(
+            "Event_" + "_".join(keys),
+            fields,
+            bases=(_Event,),
+            gc=False,
+            rename={"from_": "from"},
+        )
+        _SHAPES[keys] = cls
+    return cls
+
+
+# The events a span import makes, by their optional fields (in output order).
+_ROOT = _shape(("role", "attributes", "duration_s"))
+_ATTRS = _shape(("attributes",))
+_SPAWN = _shape(("to", "attributes"))
+_MSG = _shape(("to", "attributes", "from"))
+_CALL = _shape(("tool", "call_id", "attributes", "duration_s"))
+_XFER = _shape(("to", "role", "from", "attributes"))
+_RESULT = _shape(("tool", "call_id", "trusted", "attributes"))
+_RET = _shape(("to", "from", "attributes"))
+_RET_WHY = _shape(("to", "from", "attributes", "reason"))
+_ROLE = _shape(("role",))
 
 
 _EDGE_KINDS = ("causal", "spawn", "message", "return", "tool_dependency", "aggregate")
@@ -317,10 +360,11 @@ class SpanBuilder:
     """
 
     def __init__(self) -> None:
+        self.events: list[Any] = []
+        # Columns of the events, filled by finish().
         self.t: list[float] = []
         self.type: list[str] = []
         self.agent: list[str] = []
-        self.extra: list[tuple[Any, ...]] = []
         self.es: list[int] = []
         self.ed: list[int] = []
         self.ek: list[int] = []
@@ -330,15 +374,16 @@ class SpanBuilder:
 
     @property
     def n_events(self) -> int:
-        return len(self.t)
+        return len(self.events)
+
+    def push(self, event: Any) -> int:
+        """Add an event (an instance of a :func:`_shape` class); returns its index."""
+        self.events.append(event)
+        return len(self.events) - 1
 
     def add(self, t: float, type_: str, agent: str, extra: tuple[Any, ...] = ()) -> int:
-        k = len(self.t)
-        self.t.append(t)
-        self.type.append(type_)
-        self.agent.append(agent)
-        self.extra.append(extra)
-        return k
+        """Add an event; ``extra`` is its optional fields, ``(key, value, …)`` in order."""
+        return self.push(_shape(extra[0::2])("", t, type_, agent, *extra[1::2]))
 
     def edge(self, src: int, dst: int, kind: str) -> None:
         if src != dst:
@@ -347,12 +392,15 @@ class SpanBuilder:
             self.ek.append(_EDGE_CODE[kind])
 
     def finish(self) -> None:
+        events = self.events
+        self.t = list(map(attrgetter("t"), events))
+        self.type = list(map(attrgetter("type"), events))
+        self.agent = list(map(attrgetter("agent"), events))
         n = len(self.t)
         t = np.array(self.t, dtype=np.float64)
-        index: dict[str, int] = {}
-        agent = np.fromiter(
-            (index.setdefault(a, len(index)) for a in self.agent), dtype=np.int64, count=n
-        )
+        # Agents coded in order of first appearance.
+        index = {a: i for i, a in enumerate(dict.fromkeys(self.agent))}
+        agent = np.fromiter(map(index.__getitem__, self.agent), dtype=np.int64, count=n)
         idx = np.arange(n, dtype=np.int64)
         # Each agent's events in (t, creation) order: the old per-agent timeline.
         order = np.lexsort((idx, t, agent))
@@ -361,16 +409,16 @@ class SpanBuilder:
         chain_s, chain_d = a[same], b[same]
 
         # Spawns, messages and returns link to the next event, after (t, k), of the
-        # agent they name ("to" is the first optional field of each).
-        ks_list = [
-            k
-            for k, type_ in enumerate(self.type)
-            if type_ == "spawn" or type_ == "message" or type_ == "return"
-        ]
-        ks = np.array(ks_list, dtype=np.int64)
-        extras = self.extra
+        # agent they name in ``to``.
+        link = {"spawn": _EDGE_CODE["spawn"], "message": _EDGE_CODE["message"]}
+        link["return"] = _EDGE_CODE["return"]
+        link_kind = np.fromiter(map(link.get, self.type, repeat(-1)), dtype=np.int8, count=n)
+        ks = np.flatnonzero(link_kind >= 0)
+        ks_list = ks.tolist()
         code = np.fromiter(
-            (index.get(extras[k][1], -1) for k in ks_list), dtype=np.int64, count=len(ks_list)
+            map(index.get, map(attrgetter("to"), map(events.__getitem__, ks_list)), repeat(-1)),
+            dtype=np.int64,
+            count=len(ks_list),
         )
         t_values, t_rank = np.unique(t, return_inverse=True)
         n_t = max(1, t_values.size)
@@ -391,11 +439,7 @@ class SpanBuilder:
                 if at < len(tl):
                     nxt[j] = tl[at][1]
             ok = nxt >= 0
-        kind_of = {"spawn": _EDGE_CODE["spawn"], "message": _EDGE_CODE["message"]}
-        ret = _EDGE_CODE["return"]
-        next_k = np.fromiter(
-            (kind_of.get(self.type[k], ret) for k in ks_list), dtype=np.int8, count=len(ks_list)
-        )
+        next_k = link_kind[ks]
         next_s, next_d, next_k = ks[ok], nxt[ok], next_k[ok]
 
         src = np.concatenate([np.array(self.es, np.int64), chain_s, next_s])
@@ -419,20 +463,21 @@ class SpanBuilder:
         return order.tolist(), pos.tolist()
 
     def iter_events(self, order: list[int]) -> Iterator[bytes]:
-        ts, types, agents, extras = self.t, self.type, self.agent, self.extra
-        last = len(order) - 1
-        dumps = orjson.dumps
-        for i, k in enumerate(order):
-            ev: dict[str, Any] = {
-                "id": f"e{i + 1}",
-                "t": ts[k],
-                "type": types[k],
-                "agent": agents[k],
-            }
-            extra = extras[k]
-            for j in range(0, len(extra), 2):
-                ev[extra[j]] = extra[j + 1]
-            yield dumps(ev) + (b",\n" if i < last else b"\n")
+        """Event lines ``{...},``; ids ``e1``, ``e2``, … follow ``order``. msgspec writes
+        each batch as JSON lines, whose only raw newlines are the line ends (JSON
+        strings escape theirs), so a comma goes before each."""
+        events = self.events
+        encode_lines = msgspec.json.Encoder().encode_lines
+        n = len(order)
+        step = 8192
+        for lo in range(0, n, step):
+            batch = [events[k] for k in order[lo : lo + step]]
+            for i, ev in enumerate(batch, start=lo + 1):
+                ev.id = f"e{i}"
+            data = encode_lines(batch).replace(b"\n", b",\n")
+            for ev in batch:
+                ev.id = ""
+            yield data if lo + step < n else data[:-2] + b"\n"
 
     def iter_edges(self, pos: list[int]) -> Iterator[bytes]:
         p = np.asarray(pos, dtype=np.int64)
@@ -441,10 +486,14 @@ class SpanBuilder:
         kinds = [k.encode() for k in _EDGE_KINDS]
         last = o.size - 1
         rows = zip(s[o].tolist(), d[o].tolist(), self.kind[o].tolist(), strict=True)
+        batch: list[bytes] = []
         for i, (a, b, k) in enumerate(rows):
-            yield b'{"src":"e%d","dst":"e%d","type":"%b"}%b' % (
-                a,
-                b,
-                kinds[k],
-                b",\n" if i < last else b"\n",
+            batch.append(
+                b'{"src":"e%d","dst":"e%d","type":"%b"}%b'
+                % (a, b, kinds[k], b",\n" if i < last else b"\n")
             )
+            if len(batch) >= 4096:
+                yield b"".join(batch)
+                batch = []
+        if batch:
+            yield b"".join(batch)
