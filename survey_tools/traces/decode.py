@@ -21,11 +21,16 @@ slow scan only when the two disagree.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
+import pickle
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -41,7 +46,15 @@ from survey_tools.traces.limits import (
     strip_bom,
 )
 from survey_tools.traces.problems import TraceReport, json_path
-from survey_tools.traces.table import EVENT_CODE, Table, count_keys, from_structs, from_values
+from survey_tools.traces.table import (
+    EVENT_CODE,
+    EdgeColumns,
+    Table,
+    count_keys,
+    edge_columns,
+    from_structs,
+    from_values,
+)
 
 _Id = Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
 _Ref = Annotated[str, msgspec.Meta(max_length=4096)]
@@ -117,6 +130,31 @@ class _FastDoc(msgspec.Struct, forbid_unknown_fields=True):
     metadata: Any = msgspec.UNSET
 
 
+class _FastDocNoEdges(msgspec.Struct, forbid_unknown_fields=True):
+    # _FastDoc with the edges left to the helper process (skipped here, still parsed).
+    events: list[FastEvent]
+    edges: msgspec.Raw
+    schema_version: Any = msgspec.UNSET
+    trace_id: Any = msgspec.UNSET
+    task_id: Any = msgspec.UNSET
+    system: Any = msgspec.UNSET
+    topology: Any = msgspec.UNSET
+    rewards: Any = msgspec.UNSET
+    costs: Any = msgspec.UNSET
+    metrics: Any = msgspec.UNSET
+    metadata: Any = msgspec.UNSET
+
+
+class _IdOnly(msgspec.Struct, gc=False):
+    id: str
+
+
+class _EdgeDoc(msgspec.Struct):
+    # What the helper process reads: event ids and the edges (the rest is skipped).
+    events: list[_IdOnly]
+    edges: list[FastEdge]
+
+
 _HEAD_FIELDS = (
     "schema_version",
     "trace_id",
@@ -129,6 +167,76 @@ _HEAD_FIELDS = (
     "metadata",
 )
 _FAST_DECODER = msgspec.json.Decoder(_FastDoc)
+_FAST_DECODER_NO_EDGES = msgspec.json.Decoder(_FastDocNoEdges)
+_EDGE_DECODER = msgspec.json.Decoder(_EdgeDoc)
+
+# From this size on, a second process decodes and resolves the edges while this one
+# decodes the events and builds their columns (both cores of the 2-core target).
+PARALLEL_MIN_BYTES = 32 << 20
+
+
+def _edge_side(data: bytes) -> EdgeColumns:
+    doc = _EDGE_DECODER.decode(data)
+    ids = list(map(attrgetter("id"), doc.events))
+    ec = edge_columns(ids, doc.edges)
+    # Only the dangling endpoints' strings are needed (for the messages).
+    ec.src_ids = {j: ec.src_ids[j] for j in np.flatnonzero(ec.esrc < 0).tolist()}
+    ec.dst_ids = {j: ec.dst_ids[j] for j in np.flatnonzero(ec.edst < 0).tolist()}
+    return ec
+
+
+class _EdgeHelper:
+    """A forked child that runs :func:`_edge_side` on the same bytes and sends back
+    the edge columns (about 20 MB for a million edges) through a pipe.
+
+    The child shares the parent's pages copy-on-write and touches only the input
+    (read-only) and its own objects; it ends with ``os._exit`` (no cleanup, no
+    flushing of the parent's buffers). Any failure in it (invalid edges, an event
+    without a string id) comes back as None, and the caller takes the slow path,
+    where the schema reports what is wrong.
+    """
+
+    def __init__(self, data: bytes) -> None:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child
+            code = 1
+            try:
+                os.close(read_fd)
+                import gc
+
+                gc.disable()
+                try:
+                    payload: EdgeColumns | None = _edge_side(data)
+                except Exception:
+                    payload = None
+                buf = pickle.dumps(payload, protocol=5)
+                with os.fdopen(write_fd, "wb") as fh:
+                    fh.write(buf)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write_fd)
+        self.pid = pid
+        self.fd = read_fd
+
+    def result(self) -> EdgeColumns | None:
+        with os.fdopen(self.fd, "rb") as fh:
+            buf = fh.read()
+        _, status = os.waitpid(self.pid, 0)
+        if status != 0:
+            return None
+        try:
+            payload = pickle.loads(buf)
+        except Exception:
+            return None
+        return payload if isinstance(payload, EdgeColumns) else None
+
+    def cancel(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        os.close(self.fd)
+        os.waitpid(self.pid, 0)
 
 
 @dataclass
@@ -291,15 +399,34 @@ def decode(
         report.add("$", msg, "size", line=line, col=col)
         return None
     colons = _count_byte(data, 58)
+    helper = _EdgeHelper(data) if len(data) >= PARALLEL_MIN_BYTES and hasattr(os, "fork") else None
+    fast: _FastDoc | _FastDocNoEdges | None
     try:
-        fast = _FAST_DECODER.decode(data)
+        fast = (_FAST_DECODER if helper is None else _FAST_DECODER_NO_EDGES).decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         fast = None
+    if helper is not None and fast is None:
+        helper.cancel()
+    table: Table | None = None
+    optional = 0
+    dropped = fast is not None
     if fast is not None:
+        # The input is not needed on the fast path (read() gives it again if the
+        # helper's verdict sends us down the slow path after all).
         del data
+        edges = fast.edges if isinstance(fast, _FastDoc) else None
+        fast.edges = msgspec.Raw()  # drop the slice (it holds the whole input)
+        # The events' columns first: the helper resolves the edges meanwhile.
+        table, optional = from_structs(fast.events, edges)
+        if helper is not None:
+            resolved = helper.result()
+            if resolved is None or resolved.first.size != table.n:
+                fast = table = None  # edges the fast path does not take: slow path
+            else:
+                table.set_edges(resolved)
+    if fast is not None and table is not None:
         head = {k: getattr(fast, k) for k in _HEAD_FIELDS}
         head = {k: v for k, v in head.items() if v is not msgspec.UNSET}
-        table, optional = from_structs(fast.events, fast.edges)
         kept = 2 + len(head) + count_keys(list(head.values()))
         kept += 4 * table.n + 3 * table.m + optional
         recheck = {int(i): _as_value(fast.events[int(i)]) for i in _if_then_breaches(table)}
@@ -308,6 +435,8 @@ def decode(
             _check_duplicates(read(), kept, report)
         return Decoded(head=head, table=table, typed=True, recheck=recheck)
 
+    if dropped:  # the helper's verdict: the slow path after all
+        data = read()
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as err:

@@ -82,8 +82,10 @@ class Table:
     has_reason: np.ndarray  # bool
     call_id: list[Any]
     names: Names
-    src_ids: list[Any]
-    dst_ids: list[Any]
+    # Raw endpoint strings by edge index (None where not a string); a list, or only
+    # the dangling ones (a dict) when the endpoints were resolved in a helper process.
+    src_ids: Any
+    dst_ids: Any
     esrc: np.ndarray  # int32 index of the source event, -1 when dangling
     edst: np.ndarray
     ekind: np.ndarray  # int8 code into EDGE_TYPES, -1 when invalid
@@ -97,7 +99,11 @@ class Table:
 
     @property
     def m(self) -> int:
-        return len(self.src_ids)
+        return len(self.esrc)
+
+    def set_edges(self, ec: EdgeColumns) -> None:
+        self.esrc, self.edst, self.ekind, self.first = ec.esrc, ec.edst, ec.ekind, ec.first
+        self.src_ids, self.dst_ids = ec.src_ids, ec.dst_ids
 
 
 def _float_column(values: list[Any]) -> np.ndarray:
@@ -206,10 +212,43 @@ _TRUSTED = {True: 1, False: 0}
 _UNSET_AS_NONE: dict[Any, Any] = {UNSET: None}
 
 
-def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
+@dataclass
+class EdgeColumns:
+    """What the edges contribute to a :class:`Table`, and the ids' first occurrences."""
+
+    esrc: np.ndarray
+    edst: np.ndarray
+    ekind: np.ndarray
+    first: np.ndarray
+    src_ids: Any
+    dst_ids: Any
+
+
+def edge_columns(ids: list[str], edges: list[Any]) -> EdgeColumns:
+    """Resolve :class:`~survey_tools.traces.decode.FastEdge` endpoints against ``ids``."""
+    src = list(map(attrgetter("src"), edges))
+    dst = list(map(attrgetter("dst"), edges))
+    index = IdIndex(ids)
+    return EdgeColumns(
+        esrc=index.lookup(src).astype(np.int32),
+        edst=index.lookup(dst).astype(np.int32),
+        ekind=np.fromiter(
+            map(EDGE_CODE.__getitem__, map(attrgetter("type"), edges)), np.int8, len(edges)
+        ),
+        first=index.first(),
+        src_ids=src,
+        dst_ids=dst,
+    )
+
+
+def from_structs(
+    events: list[Any], edges: list[Any] | None, resolved: EdgeColumns | None = None
+) -> tuple[Table, int]:
     """Columns from :class:`~survey_tools.traces.decode.FastEvent` structs (already typed).
 
-    Also returns how many optional keys the events hold (for the duplicate-key check).
+    The edges come as structs, already ``resolved``, or (``edges`` None) are left
+    empty for the caller to set with :meth:`Table.set_edges`. Also
+    returns how many optional keys the events hold (for the duplicate-key check).
     Everything runs at C speed (``map`` over attribute getters into ``np.fromiter``):
     this is the hot loop of a million-event validation.
     """
@@ -220,11 +259,13 @@ def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
 
     names = Names()
     ids = col("id")
-    src = list(map(attrgetter("src"), edges))
-    dst = list(map(attrgetter("dst"), edges))
-    index = IdIndex(ids)
-    esrc = index.lookup(src).astype(np.int32)
-    edst = index.lookup(dst).astype(np.int32)
+    if resolved is not None:
+        ec = resolved
+    elif edges is not None:
+        ec = edge_columns(ids, edges)
+    else:  # filled in by the caller (a helper process resolves them meanwhile)
+        none = np.zeros(0, dtype=np.int32)
+        ec = EdgeColumns(none, none, none.astype(np.int8), none.astype(np.int64), [], [])
     to, tool = col("to"), col("tool")
     raw_call_id = col("call_id")
     call_id = list(map(_UNSET_AS_NONE.get, raw_call_id, raw_call_id))
@@ -265,14 +306,12 @@ def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
         has_reason=has_reason,
         call_id=call_id,
         names=names,
-        src_ids=src,
-        dst_ids=dst,
-        esrc=esrc,
-        edst=edst,
-        ekind=np.fromiter(
-            map(EDGE_CODE.__getitem__, map(attrgetter("type"), edges)), np.int8, len(edges)
-        ),
-        first=index.first(),
+        src_ids=ec.src_ids,
+        dst_ids=ec.dst_ids,
+        esrc=ec.esrc,
+        edst=ec.edst,
+        ekind=ec.ekind,
+        first=ec.first,
     )
     return table, optional
 
