@@ -417,7 +417,12 @@ def decode(
         edges = fast.edges if isinstance(fast, _FastDoc) else None
         fast.edges = msgspec.Raw()  # drop the slice (it holds the whole input)
         # The events' columns first: the helper resolves the edges meanwhile.
-        table, optional = from_structs(fast.events, edges)
+        try:
+            table, optional = from_structs(fast.events, edges)
+        except BaseException:  # (an interrupt): leave no helper behind
+            if helper is not None:
+                helper.cancel()
+            raise
         if helper is not None:
             resolved = helper.result()
             if resolved is None or resolved.first.size != table.n:
