@@ -365,12 +365,12 @@ def pair_tools(tb: Table) -> ToolPairs:
     names = tb.names.names
 
     cid_arr = np.fromiter(map(is_not, cid, repeat(None)), bool, len(cid))
-    by_id: dict[str, int] = {}
-    for c in calls[cid_arr[calls]].tolist()[::-1]:
-        by_id[cid[c]] = c  # reversed, so the first call with an id wins
+    rev = calls[cid_arr[calls]].tolist()[::-1]
+    # Built from the end, so the first call with an id wins.
+    by_id: dict[str, int] = dict(zip(map(cid.__getitem__, rev), rev, strict=True))
     has_id = cid_arr[results]
     named = results[has_id]
-    keys = [cid[r] for r in named.tolist()]
+    keys = list(map(cid.__getitem__, named.tolist()))
     matched = np.fromiter(map(by_id.get, keys, repeat(-1)), np.int64, len(keys))
     safe = np.maximum(matched, 0)
     missing = matched < 0
