@@ -28,6 +28,7 @@ import os
 import pickle
 import signal
 import sys
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -147,6 +148,8 @@ class _FastDocNoEdges(msgspec.Struct, forbid_unknown_fields=True):
 
 class _IdOnly(msgspec.Struct, gc=False):
     id: str
+    t: float
+    duration_s: float = math.nan
 
 
 class _EdgeDoc(msgspec.Struct):
@@ -175,67 +178,104 @@ _EDGE_DECODER = msgspec.json.Decoder(_EdgeDoc)
 PARALLEL_MIN_BYTES = 32 << 20
 
 
-def _edge_side(data: bytes) -> EdgeColumns:
+def _edge_side(data: bytes) -> tuple[EdgeColumns, np.ndarray, np.ndarray]:
     doc = _EDGE_DECODER.decode(data)
-    ids = list(map(attrgetter("id"), doc.events))
+    events = doc.events
+    n = len(events)
+    ids = list(map(attrgetter("id"), events))
+    t = np.fromiter(map(attrgetter("t"), events), np.float64, n)
+    dur = np.fromiter(map(attrgetter("duration_s"), events), np.float64, n)
     ec = edge_columns(ids, doc.edges)
     # Only the dangling endpoints' strings are needed (for the messages).
     ec.src_ids = {j: ec.src_ids[j] for j in np.flatnonzero(ec.esrc < 0).tolist()}
     ec.dst_ids = {j: ec.dst_ids[j] for j in np.flatnonzero(ec.edst < 0).tolist()}
-    return ec
+    return ec, t, dur
+
+
+def _helper_main(data: bytes, write_fd: int) -> None:  # pragma: no cover - in the child
+    """The helper: the edge columns, then (while the parent checks the graph) the
+    critical path; each a pickle on the pipe, None when it failed."""
+    import gc
+
+    gc.disable()
+    with os.fdopen(write_fd, "wb") as fh:
+        try:
+            ec, t, dur = _edge_side(data)
+        except Exception:
+            pickle.dump(None, fh)
+            return
+        # The pipe takes 64 KB at a time and the parent reads the columns only when
+        # its own are built: write them from a thread (blocking writes release the
+        # GIL) so the critical path is computed meanwhile.
+        import threading
+
+        writer = threading.Thread(target=fh.write, args=(pickle.dumps(ec, protocol=5),))
+        writer.start()
+        try:
+            from survey_tools.traces.metrics import critical_path
+
+            cp: Any = critical_path(t, dur, ec.ekind, ec.esrc, ec.edst)
+        except Exception:
+            cp = None
+        writer.join()
+        pickle.dump(cp, fh, protocol=5)
 
 
 class _EdgeHelper:
-    """A forked child that runs :func:`_edge_side` on the same bytes and sends back
-    the edge columns (about 20 MB for a million edges) through a pipe.
+    """A forked child that runs :func:`_edge_side` on the same bytes, pipes the edge
+    columns back (about 20 MB for a million edges), then the critical path.
 
     The child shares the parent's pages copy-on-write and touches only the input
-    (read-only) and its own objects; it ends with ``os._exit`` (no cleanup, no
+    (read only) and its own objects; it ends with ``os._exit`` (no cleanup, no
     flushing of the parent's buffers). Any failure in it (invalid edges, an event
     without a string id) comes back as None, and the caller takes the slow path,
-    where the schema reports what is wrong.
+    where the schema reports what is wrong. The child is reaped when its last
+    answer is read, or killed and reaped by :meth:`cancel` (also when the table it
+    serves is freed, or at exit).
     """
 
     def __init__(self, data: bytes) -> None:
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child
-            code = 1
             try:
                 os.close(read_fd)
-                import gc
-
-                gc.disable()
-                try:
-                    payload: EdgeColumns | None = _edge_side(data)
-                except Exception:
-                    payload = None
-                buf = pickle.dumps(payload, protocol=5)
-                with os.fdopen(write_fd, "wb") as fh:
-                    fh.write(buf)
-                code = 0
+                _helper_main(data, write_fd)
             finally:
-                os._exit(code)
+                os._exit(0)
         os.close(write_fd)
         self.pid = pid
-        self.fd = read_fd
+        self.done = False
+        self.fh = os.fdopen(read_fd, "rb")
+
+    def _read(self) -> Any:
+        try:
+            return pickle.load(self.fh)
+        except Exception:  # a child that died (EOF) or sent garbage
+            return None
 
     def result(self) -> EdgeColumns | None:
-        with os.fdopen(self.fd, "rb") as fh:
-            buf = fh.read()
-        _, status = os.waitpid(self.pid, 0)
-        if status != 0:
+        payload = self._read()
+        if not isinstance(payload, EdgeColumns):
+            self.cancel()
             return None
-        try:
-            payload = pickle.loads(buf)
-        except Exception:
+        return payload
+
+    def critical_path(self) -> tuple[list[int], float] | None:
+        if self.done:
             return None
-        return payload if isinstance(payload, EdgeColumns) else None
+        cp = self._read()
+        self.cancel()  # (it has exited or is about to: reap it)
+        ok = isinstance(cp, tuple) and len(cp) == 2 and isinstance(cp[0], list)
+        return cp if ok else None
 
     def cancel(self) -> None:
+        if self.done:
+            return
+        self.done = True
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
-        os.close(self.fd)
+        self.fh.close()
         os.waitpid(self.pid, 0)
 
 
@@ -426,9 +466,12 @@ def decode(
         if helper is not None:
             resolved = helper.result()
             if resolved is None or resolved.first.size != table.n:
+                helper.cancel()
                 fast = table = None  # edges the fast path does not take: slow path
             else:
                 table.set_edges(resolved)
+                table.cp_hint = helper.critical_path
+                weakref.finalize(table, helper.cancel)
     if fast is not None and table is not None:
         head = {k: getattr(fast, k) for k in _HEAD_FIELDS}
         head = {k: v for k, v in head.items() if v is not msgspec.UNSET}

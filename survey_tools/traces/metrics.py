@@ -14,7 +14,7 @@ import numpy as np
 
 from survey_tools.traces.schema import DEPENDENCY_EDGE_TYPES, EVENT_TYPES
 from survey_tools.traces.table import EDGE_CODE, EVENT_CODE, Table
-from survey_tools.traces.validate import Trace, spawn_info
+from survey_tools.traces.validate import Trace, find_cycles, spawn_info
 
 _DEP_CODES = np.array(sorted(EDGE_CODE[k] for k in DEPENDENCY_EDGE_TYPES), dtype=np.int8)
 DEFAULT_MAX_TAINT_PATHS = 100
@@ -76,15 +76,16 @@ def _ratio(a: float, b: float) -> float | None:
     return _r(a / b) if b else None
 
 
-def _topo_edge_order(tb: Table, s: np.ndarray, d: np.ndarray) -> np.ndarray:
+def _topo_edge_order(t: np.ndarray, s: np.ndarray, d: np.ndarray) -> np.ndarray:
     """Dependency edges ordered so each event's in-edges come before its out-edges.
 
     Valid edges never go back in time, so sorting events by time is a topological
     order except among events at the same instant; those get a level from a small
     Kahn pass over the same-instant edges.
     """
-    level = np.zeros(tb.n, dtype=np.int64)
-    tie = tb.t[s] == tb.t[d]
+    n = t.size
+    level = np.zeros(n, dtype=np.int64)
+    tie = t[s] == t[d]
     if tie.any():
         ts, td = s[tie].tolist(), d[tie].tolist()
         indeg: dict[int, int] = {}
@@ -103,25 +104,52 @@ def _topo_edge_order(tb: Table, s: np.ndarray, d: np.ndarray) -> np.ndarray:
                     queue.append(w)
         keys = np.fromiter(lv.keys(), np.int64, len(lv))
         level[keys] = np.fromiter(lv.values(), np.int64, len(lv))
-    order = np.lexsort((np.arange(tb.n), level, tb.t))
-    rank = np.empty(tb.n, dtype=np.int64)
-    rank[order] = np.arange(tb.n)
+    order = np.lexsort((np.arange(n), level, t))
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n)
     return rank
 
 
-def _critical_path_and_taint(
-    tb: Table,
-    cs: np.ndarray,
-    cd: np.ndarray,
-    s: np.ndarray,
-    d: np.ndarray,
-    rank: np.ndarray,
-    max_paths: int,
-) -> dict[str, Any]:
-    """Critical path over edges (cs, cd); taint over dependency edges (s, d)."""
-    n = tb.n
-    t = tb.t
-    end = t + np.nan_to_num(tb.dur, nan=0.0)
+def _edges(
+    t: np.ndarray, ekind: np.ndarray, esrc: np.ndarray, edst: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Dependency edges (s, d) and the critical path's edges (cs, cd)."""
+    dep = np.flatnonzero(np.isin(ekind, _DEP_CODES) & (esrc >= 0) & (edst >= 0))
+    s, d = esrc[dep].astype(np.int64), edst[dep].astype(np.int64)
+    # The critical path also waits on safety screens: safety_flow edges that go
+    # strictly forward in time (so they cannot close a cycle) count there, not in taint.
+    sf = np.flatnonzero((ekind == EDGE_CODE["safety_flow"]) & (esrc >= 0) & (edst >= 0))
+    sf = sf[t[esrc[sf]] < t[edst[sf]]]
+    cs = np.concatenate([s, esrc[sf].astype(np.int64)])
+    cd = np.concatenate([d, edst[sf].astype(np.int64)])
+    return s, d, cs, cd
+
+
+def critical_path(
+    t: np.ndarray, dur: np.ndarray, ekind: np.ndarray, esrc: np.ndarray, edst: np.ndarray
+) -> tuple[list[int], float] | None:
+    """(event indices, length in seconds) of the critical path, from columns alone.
+
+    The helper process of a large validation runs this while the main process
+    checks the graph (:class:`~survey_tools.traces.table.Table` ``cp_hint``).
+    """
+    s, d, cs, cd = _edges(t, ekind, esrc, edst)
+    # Only for graphs the validator can accept (no edge back in time, no cycle):
+    # metrics are computed for valid traces only, and a cycle has no critical path.
+    ts, td = t[s], t[d]
+    if np.any(ts > td):
+        return None
+    tie = ts == td
+    if tie.any() and find_cycles(s[tie], d[tie], np.flatnonzero(tie)):
+        return None
+    return _critical_path(t, dur, cs, cd, _topo_edge_order(t, s, d))
+
+
+def _critical_path(
+    t: np.ndarray, dur: np.ndarray, cs: np.ndarray, cd: np.ndarray, rank: np.ndarray
+) -> tuple[list[int], float]:
+    n = t.size
+    end = t + np.nan_to_num(dur, nan=0.0)
     cfwd = np.argsort(rank[cs], kind="stable")
     CS, CD = cs[cfwd].tolist(), cd[cfwd].tolist()
 
@@ -150,12 +178,20 @@ def _critical_path_and_taint(
         cand = np.flatnonzero(span == top)
         last = int(cand[np.lexsort((cand, -end[cand]))[0]])
         v = last
-        while v >= 0:
+        while v >= 0 and len(cp) <= n:  # (bounded: parents form no cycle in a valid trace)
             cp.append(v)
             v = parent[v]
         cp.reverse()
         cp_len = top
+    return cp, cp_len
 
+
+def _taint(
+    tb: Table, s: np.ndarray, d: np.ndarray, rank: np.ndarray, max_paths: int
+) -> dict[str, Any]:
+    """Taint over dependency edges (s, d)."""
+    n = tb.n
+    t = tb.t
     # Safety taint along dependency edges; a safety_event stops it.
     untrusted = np.flatnonzero(tb.trusted == 0)
     safety = (tb.etype == EVENT_CODE["safety_event"]).tolist()
@@ -188,8 +224,6 @@ def _critical_path_and_taint(
                 path.append(nxt[path[-1]])
             paths.append(path)
     return {
-        "cp": cp,
-        "cp_len": cp_len,
         "untrusted": int(untrusted.size),
         "n_sources": n_sources,
         "paths": paths,
@@ -260,14 +294,7 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
         np.count_nonzero(msgs & (parent_of[np.where(tb.to >= 0, tb.to, n_names)] == tb.agent))
     )
 
-    dep = np.flatnonzero(np.isin(tb.ekind, _DEP_CODES) & (tb.esrc >= 0) & (tb.edst >= 0))
-    s, d = tb.esrc[dep].astype(np.int64), tb.edst[dep].astype(np.int64)
-    # The critical path also waits on safety screens: safety_flow edges that go
-    # strictly forward in time (so they cannot close a cycle) count there, not in taint.
-    sf = np.flatnonzero((tb.ekind == EDGE_CODE["safety_flow"]) & (tb.esrc >= 0) & (tb.edst >= 0))
-    sf = sf[tb.t[tb.esrc[sf]] < tb.t[tb.edst[sf]]]
-    cs = np.concatenate([s, tb.esrc[sf].astype(np.int64)])
-    cd = np.concatenate([d, tb.edst[sf].astype(np.int64)])
+    s, d, cs, cd = _edges(tb.t, tb.ekind, tb.esrc, tb.edst)
 
     aggs = np.flatnonzero(et == code["aggregate"])
     if aggs.size:
@@ -293,9 +320,10 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
             last_ret_id = ids[k]
             idle = max(0.0, stop_t - float(end[k]))
 
-    rank = _topo_edge_order(tb, s, d)
-    graph = _critical_path_and_taint(tb, cs, cd, s, d, rank, max_taint_paths)
-    cp_len = graph["cp_len"]
+    rank = _topo_edge_order(tb.t, s, d)
+    hinted = tb.cp_hint() if tb.cp_hint is not None else None
+    cp, cp_len = hinted if hinted is not None else _critical_path(tb.t, tb.dur, cs, cd, rank)
+    graph = _taint(tb, s, d, rank, max_taint_paths)
 
     if n and np.any(~np.isnan(tb.dur)):
         work = float(np.nansum(tb.dur))
@@ -344,8 +372,8 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
         "o5_idle_tail_s": _r(idle),
         "makespan_s": _r(float(end.max() - t.min())) if n else 0.0,
         "critical_path_s": _r(cp_len),
-        "critical_path_events": len(graph["cp"]),
-        "critical_path": [ids[i] for i in graph["cp"]],
+        "critical_path_events": len(cp),
+        "critical_path": [ids[i] for i in cp],
         "total_work_s": _r(work),
         "work_basis": basis,
         "parallelism_speedup": _ratio(work, cp_len),
