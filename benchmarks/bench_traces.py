@@ -3,7 +3,9 @@ with our reconstruction of a structure-only stdlib validator (traces_baseline.py
 
 Each measurement is a fresh process (the real CLI, start-up included); wall time is
 the median of --repeat runs, interleaved so that load from other processes hits all
-contenders alike; peak memory is the child's own maximum resident set (wait4).
+contenders alike; peak memory is the child's maximum resident set as wait4 reports it
+(on Linux the largest of the process and the children it reaped, so the validation's
+helper process is included).
 
     python benchmarks/bench_traces.py                      # 10k, 100k, 1M
     python benchmarks/bench_traces.py --sizes 10000 --repeat 1
