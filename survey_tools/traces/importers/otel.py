@@ -136,7 +136,7 @@ def _attrs(kvs: list[_KeyValue]) -> dict[str, Any]:
 
 
 def _int(v: Any) -> int:
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
+    return v if type(v) is int and v >= 0 else 0  # (JSON gives no int subclass but bool)
 
 
 def _record(
@@ -144,14 +144,26 @@ def _record(
 ) -> SpanRec | None:
     """The span as a record; ``names`` interns the repeated strings (agent, tool and
     operation names), so a million records do not hold a million copies of each."""
-    sid = _hex_id(sp.spanId, 8)
+    # The common cases inline (this runs a million times): lowercase hex ids, times
+    # as plain digit strings; anything else goes through the general functions.
+    raw = sp.spanId
+    sid = raw if len(raw) == 16 and not raw.strip(_HEX_DIGITS) else _hex_id(raw, 8)
     if sid is None:
         summary.skipped.append(f"span {sp.name!r}: spanId {sp.spanId[:40]!r} is not an 8-byte id")
         return None
-    pid = _hex_id(sp.parentSpanId, 8) if sp.parentSpanId else ""
+    raw = sp.parentSpanId
+    if not raw:
+        pid: str | None = ""
+    elif len(raw) == 16 and not raw.strip(_HEX_DIGITS):
+        pid = raw
+    else:
+        pid = _hex_id(raw, 8)
     if pid is None:
         pid = "x"  # unreadable parent: treated as missing (an orphan)
-    start, end = _nanos(sp.startTimeUnixNano), _nanos(sp.endTimeUnixNano)
+    v = sp.startTimeUnixNano
+    start = int(v) if type(v) is str and v.isascii() and v.isdigit() else _nanos(v)
+    v = sp.endTimeUnixNano
+    end = int(v) if type(v) is str and v.isascii() and v.isdigit() else _nanos(v)
     if start is None or end is None:
         summary.skipped.append(f"span {sid}: start/end time is not a nanosecond count")
         return None
