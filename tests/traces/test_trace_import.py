@@ -244,3 +244,33 @@ def test_synthetic_otlp_import_is_valid_and_measurable(tmp_path: Path) -> None:
     m = compute(trace)
     assert m["spawned_agents"] == 300 and m["o5_stop_t"] is not None
     assert m["parallelism_speedup"] and m["parallelism_speedup"] > 1
+
+
+def test_otlp_child_starting_after_its_parent_ended_is_clamped(tmp_path: Path) -> None:
+    def span(sid: str, parent: str, op: str, start_s: float, end_s: float, name: str) -> dict:
+        key = "gen_ai.tool.name" if op == "execute_tool" else "gen_ai.agent.name"
+        return {
+            "traceId": "0af7651916cd43dd8448eb211c80319c",
+            "spanId": sid,
+            **({"parentSpanId": parent} if parent else {}),
+            "name": op,
+            "startTimeUnixNano": str(int(start_s * 1e9)),
+            "endTimeUnixNano": str(int(end_s * 1e9)),
+            "attributes": [
+                {"key": k, "value": {"stringValue": v}}
+                for k, v in {"gen_ai.operation.name": op, key: name}.items()
+            ],
+        }
+
+    spans = [
+        span("00f067aa0ba902b7", "", "invoke_agent", 0, 10, "lead"),
+        span("00f067aa0ba902b8", "00f067aa0ba902b7", "invoke_agent", 1, 4, "worker"),
+        # Starts after the worker's span ended (a clock that ran ahead).
+        span("00f067aa0ba902b9", "00f067aa0ba902b8", "execute_tool", 6, 7, "search"),
+    ]
+    src = tmp_path / "late.otlp.json"
+    src.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    doc, err = imported(tmp_path, "otel", src)  # imported() also checks the trace validates
+    assert "clock skew: 1 span(s) started after their parent ended" in err
+    call = next(e for e in doc["events"] if e["type"] == "tool_call")
+    assert call["t"] == 4.0

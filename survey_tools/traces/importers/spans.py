@@ -66,6 +66,7 @@ class SpanSummary:
     extra_roots: int = 0
     clamped_start: int = 0
     clamped_end: int = 0
+    clamped_late: int = 0
     generic: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
 
@@ -82,6 +83,11 @@ class SpanSummary:
             out.append(
                 f"clock skew: {self.clamped_start} span(s) started before their parent; "
                 "start clamped to the parent's"
+            )
+        if self.clamped_late:
+            out.append(
+                f"clock skew: {self.clamped_late} span(s) started after their parent ended; "
+                "start clamped to the parent's end"
             )
         if self.clamped_end:
             out.append(
@@ -180,6 +186,10 @@ def build(
         if r.start < p.start:
             r.start = p.start
             summary.clamped_start += 1
+        elif r.start > p.end:
+            # A child that starts after its parent ended would return into a finished span.
+            r.start = p.end
+            summary.clamped_late += 1
         if r.end > p.end:
             r.end = p.end
             summary.clamped_end += 1
