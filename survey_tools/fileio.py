@@ -5,18 +5,29 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 
-def atomic_write(path: Path | str, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    ``data`` may be an iterable of byte chunks, written as they come, so that a large output
+    (an imported trace) is never joined in memory.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if isinstance(data, str):
+        chunks: Iterable[bytes] = (data.encode("utf-8"),)
+    elif isinstance(data, bytes | bytearray | memoryview):
+        chunks = (bytes(data),)
+    else:
+        chunks = data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
+        with os.fdopen(fd, "wb", buffering=1 << 20) as fh:
+            for chunk in chunks:
+                fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

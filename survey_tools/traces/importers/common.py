@@ -4,10 +4,7 @@ atomic output, and the import summary."""
 from __future__ import annotations
 
 import bisect
-import contextlib
 import hashlib
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +13,7 @@ from typing import Any
 import orjson
 
 from survey_tools.errors import SurveyError
+from survey_tools.fileio import atomic_write
 from survey_tools.traces.schema import SCHEMA_VERSION
 
 
@@ -142,18 +140,5 @@ class ImportResult:
 
 
 def write_stream(path: Path, chunks: Iterator[bytes]) -> None:
-    """Write ``chunks`` to ``path`` atomically (temp file in the same folder + rename),
-    without joining them in memory first."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb", buffering=1 << 20) as fh:
-            for chunk in chunks:
-                fh.write(chunk)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    """Write ``chunks`` to ``path`` atomically, without joining them in memory first."""
+    atomic_write(path, chunks)
