@@ -58,12 +58,20 @@ def _dotted(path: Sequence[Any]) -> str:
 
 class _Validators:
     def __init__(self, tax: Taxonomy, collection: str) -> None:
-        import jsonschema
         import jsonschema_rs
 
-        schema = record_schema(tax, collection)
-        self.fast = jsonschema_rs.validator_for(schema)
-        self.full = jsonschema.Draft202012Validator(schema)
+        self.schema = record_schema(tax, collection)
+        self.fast = jsonschema_rs.validator_for(self.schema)
+        self._full: Any = None
+
+    @property
+    def full(self) -> Any:
+        # The pure-Python validator (and its imports, ~50 ms) is needed only for invalid records.
+        if self._full is None:
+            import jsonschema
+
+            self._full = jsonschema.Draft202012Validator(self.schema)
+        return self._full
 
 
 _VALIDATORS: dict[tuple[str, str, str], _Validators] = {}
