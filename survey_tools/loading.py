@@ -95,12 +95,11 @@ def _list_folder(root: Path, coll: Collection, problems: list[Problem]) -> list[
 
 # Worker state: set once per process so that each task carries only file names.
 _TAX: Taxonomy | None = None
-_ROOT: Path | None = None
 
 
-def _init_worker(tax: Taxonomy, root: Path) -> None:
-    global _TAX, _ROOT
-    _TAX, _ROOT = tax, root
+def _init_worker(tax: Taxonomy) -> None:
+    global _TAX
+    _TAX = tax
 
 
 def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Result:
@@ -114,25 +113,10 @@ def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Resul
     return doc.data, [(p.file, p.line, p.col, p.field, p.message) for p in problems]
 
 
-# A task: (collection, path, the file's bytes or None for "read it yourself")
-Task = tuple[str, str, bytes | None]
-
-
-def _run_task(tax: Taxonomy, root: Path, task: Task) -> tuple[bytes | None, Result]:
-    """Check one file; returns its cache key (None when unreadable) and the result."""
-    cname, rel, raw = task
-    if raw is None:
-        got = _read(root, rel)
-        if isinstance(got, Problem):
-            return None, (None, [(got.file, got.line, got.col, got.field, got.message)])
-        raw = got
-    return _digest(rel.encode() + b"\0" + raw), _check_bytes(tax, tax.collection(cname), rel, raw)
-
-
-def _check_batch(batch: list[Task]) -> list[tuple[bytes | None, Result]]:
-    tax, root = _TAX, _ROOT
-    assert tax is not None and root is not None
-    return [_run_task(tax, root, t) for t in batch]
+def _check_batch(batch: list[tuple[str, str, bytes]]) -> list[Result]:
+    tax = _TAX
+    assert tax is not None
+    return [_check_bytes(tax, tax.collection(c), rel, raw) for c, rel, raw in batch]
 
 
 def _read(root: Path, rel: str) -> bytes | Problem:
@@ -196,45 +180,37 @@ def load_corpus(
     use_cache = cache_enabled() if use_cache is None else use_cache
     cache = _load_cache(root, tax) if use_cache else {}
     results: dict[str, Result] = {}
-    todo: list[Task] = []
+    todo: list[tuple[str, str, bytes]] = []
     digests: dict[str, bytes] = {}
     hits = 0
-    if not cache:
-        # Nothing to look up: the workers read and hash the files themselves, so the parent
-        # neither reads 100k files alone nor ships their bytes to the workers.
-        todo = [(cname, rel, None) for cname, rel in refs]
-    else:
-        for cname, rel in refs:
-            raw = _read(root, rel)
-            if isinstance(raw, Problem):
-                problems.append(raw)
-                continue
-            # The cache key includes the path: problems name their file.
-            d = _digest(rel.encode() + b"\0" + raw)
-            digests[rel] = d
-            hit = cache.get(d)
-            if hit is not None:
-                results[rel] = hit
-                hits += 1
-            else:
-                todo.append((cname, rel, raw))
+    for cname, rel in refs:
+        raw = _read(root, rel)
+        if isinstance(raw, Problem):
+            problems.append(raw)
+            continue
+        # The cache key includes the path: problems name their file.
+        d = _digest(rel.encode() + b"\0" + raw)
+        digests[rel] = d
+        hit = cache.get(d)
+        if hit is not None:
+            results[rel] = hit
+            hits += 1
+        else:
+            todo.append((cname, rel, raw))
     jobs = jobs or default_jobs()
-    done: list[tuple[Task, tuple[bytes | None, Result]]] = []
     if len(todo) >= PARALLEL_THRESHOLD and jobs > 1:
         size = max(50, len(todo) // (jobs * 8))
         batches = [todo[i : i + size] for i in range(0, len(todo), size)]
         ctx = get_context("fork") if hasattr(os, "fork") else get_context()
         with ProcessPoolExecutor(
-            jobs, mp_context=ctx, initializer=_init_worker, initargs=(tax, root)
+            jobs, mp_context=ctx, initializer=_init_worker, initargs=(tax,)
         ) as pool:
             for batch, out in zip(batches, pool.map(_check_batch, batches), strict=True):
-                done.extend(zip(batch, out, strict=True))
+                for (_, rel, _), res in zip(batch, out, strict=True):
+                    results[rel] = res
     else:
-        done = [(t, _run_task(tax, root, t)) for t in todo]
-    for (_, rel, _), (digest, res) in done:
-        results[rel] = res
-        if digest is not None:
-            digests[rel] = digest
+        for cname, rel, raw in todo:
+            results[rel] = _check_bytes(tax, tax.collection(cname), rel, raw)
     if use_cache:
         current = {digests[rel]: results[rel] for rel in digests if rel in results}
         # A full run prunes entries of files that changed or went away; a partial run keeps them.
