@@ -21,12 +21,10 @@ slow scan only when the two disagree.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
 import pickle
-import signal
 import sys
 import weakref
 from collections.abc import Callable, Iterator
@@ -39,6 +37,7 @@ import numpy as np
 import orjson
 from msgspec import UNSET, UnsetType
 
+from survey_tools.traces.forked import ForkedChild
 from survey_tools.traces.limits import (
     DEFAULT_LIMITS,
     UTF16_BOMS,
@@ -221,41 +220,22 @@ def _helper_main(data: bytes, write_fd: int) -> None:  # pragma: no cover - in t
         pickle.dump(cp, fh, protocol=5)
 
 
-class _EdgeHelper:
+class _EdgeHelper(ForkedChild):
     """A forked child that runs :func:`_edge_side` on the same bytes, pipes the edge
     columns back (about 20 MB for a million edges), then the critical path.
 
-    The child shares the parent's pages copy-on-write and touches only the input
-    (read only) and its own objects; it ends with ``os._exit`` (no cleanup, no
-    flushing of the parent's buffers). Any failure in it (invalid edges, an event
-    without a string id) comes back as None, and the caller takes the slow path,
-    where the schema reports what is wrong. The child is reaped when its last
-    answer is read, or killed and reaped by :meth:`cancel` (also when the table it
-    serves is freed, or at exit).
+    The child touches only the input (read only) and its own objects. Any failure in it
+    (invalid edges, an event without a string id) comes back as None, and the caller
+    takes the slow path, where the schema reports what is wrong. The child is reaped when
+    its last answer is read, or killed and reaped by :meth:`cancel` (also when the table
+    it serves is freed, or at exit).
     """
 
     def __init__(self, data: bytes) -> None:
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child
-            try:
-                os.close(read_fd)
-                _helper_main(data, write_fd)
-            finally:
-                os._exit(0)
-        os.close(write_fd)
-        self.pid = pid
-        self.done = False
-        self.fh = os.fdopen(read_fd, "rb")
-
-    def _read(self) -> Any:
-        try:
-            return pickle.load(self.fh)
-        except Exception:  # a child that died (EOF) or sent garbage
-            return None
+        super().__init__(lambda write_fd: _helper_main(data, write_fd))
 
     def result(self) -> EdgeColumns | None:
-        payload = self._read()
+        payload = self.read()
         if not isinstance(payload, EdgeColumns):
             self.cancel()
             return None
@@ -264,19 +244,10 @@ class _EdgeHelper:
     def critical_path(self) -> tuple[list[int], float] | None:
         if self.done:
             return None
-        cp = self._read()
+        cp = self.read()
         self.cancel()  # (it has exited or is about to: reap it)
         ok = isinstance(cp, tuple) and len(cp) == 2 and isinstance(cp[0], list)
         return cp if ok else None
-
-    def cancel(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        self.fh.close()
-        os.waitpid(self.pid, 0)
 
 
 @dataclass

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import os
 import pickle
-import signal
 from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
@@ -25,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from survey_tools.traces.forked import ForkedChild
 from survey_tools.traces.importers.common import ImportFailed, ImportResult
 from survey_tools.traces.importers.spans import (
     AGENT,
@@ -235,54 +234,36 @@ def _records(
     return recs
 
 
-class _RecordHelper:
+def _records_child(chunks: list[list[msgspec.Raw]], write_fd: int) -> None:  # pragma: no cover
+    # Runs in the forked child: the span records as tuples, or the ImportFailed message.
+    import gc
+
+    gc.disable()
+    summary = SpanSummary()
+    ids: set[str] = set()
+    payload: Any
+    try:
+        recs = _records(chunks, summary, ids, {})
+        payload = (list(map(_REC_FIELDS, recs)), summary.skipped, ids)
+    except ImportFailed as err:
+        payload = str(err)
+    with os.fdopen(write_fd, "wb") as fh:
+        pickle.dump(payload, fh, protocol=5)
+
+
+class _RecordHelper(ForkedChild):
     """A forked child that turns the given batches into span records and pipes them
     back as tuples, with the skipped-span notes and trace ids it saw (or the
     ImportFailed message). If it dies, :meth:`result` gives None and the caller
     decodes those batches itself."""
 
     def __init__(self, chunks: list[list[msgspec.Raw]]) -> None:
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child
-            try:
-                os.close(read_fd)
-                import gc
-
-                gc.disable()
-                summary = SpanSummary()
-                ids: set[str] = set()
-                payload: Any
-                try:
-                    recs = _records(chunks, summary, ids, {})
-                    payload = (list(map(_REC_FIELDS, recs)), summary.skipped, ids)
-                except ImportFailed as err:
-                    payload = str(err)
-                with os.fdopen(write_fd, "wb") as fh:
-                    pickle.dump(payload, fh, protocol=5)
-            finally:
-                os._exit(0)
-        os.close(write_fd)
-        self.pid = pid
-        self.fh = os.fdopen(read_fd, "rb")
-        self.done = False
+        super().__init__(lambda write_fd: _records_child(chunks, write_fd))
 
     def result(self) -> Any:
-        try:
-            payload = pickle.load(self.fh)
-        except Exception:
-            payload = None
+        payload = self.read()
         self.cancel()
         return payload
-
-    def cancel(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        self.fh.close()
-        os.waitpid(self.pid, 0)
 
 
 def import_otlp(read: Callable[[], bytes], *, source: str) -> ImportResult:
