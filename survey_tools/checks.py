@@ -88,9 +88,7 @@ def _validators(tax: Taxonomy, collection: str) -> _Validators:
 def _describe_type(value: object) -> str:
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, float):
+    if isinstance(value, int | float):
         return "a number"
     if isinstance(value, str):
         return "a string"
