@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from survey_tools.records import Corpus, Record
-from survey_tools.stats import compute_stats, load_config
-from survey_tools.taxonomy import Taxonomy, load_taxonomy
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
+from survey_tools.reports.stats import compute_stats, load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 

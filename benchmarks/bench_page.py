@@ -22,13 +22,13 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from survey_tools.gaps import compute_gaps  # noqa: E402
-from survey_tools.loading import load_corpus  # noqa: E402
-from survey_tools.records import Corpus, Record  # noqa: E402
+from survey_tools.corpus.loading import load_corpus  # noqa: E402
+from survey_tools.corpus.records import Corpus, Record  # noqa: E402
+from survey_tools.corpus.taxonomy import load_taxonomy  # noqa: E402
 from survey_tools.render.markdown import gap_tables, render_readme  # noqa: E402
 from survey_tools.render.site import render_site  # noqa: E402
-from survey_tools.stats import compute_stats, load_config  # noqa: E402
-from survey_tools.taxonomy import load_taxonomy  # noqa: E402
+from survey_tools.reports.gaps import compute_gaps  # noqa: E402
+from survey_tools.reports.stats import compute_stats, load_config  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

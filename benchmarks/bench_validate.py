@@ -22,8 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from survey_tools.taxonomy import load_taxonomy  # noqa: E402
-from survey_tools.yamlio import dump_yaml  # noqa: E402
+from survey_tools.corpus.taxonomy import load_taxonomy  # noqa: E402
+from survey_tools.corpus.yamlio import dump_yaml  # noqa: E402
 
 # Titles are random draws from a vocabulary, as distinct as real titles are: near-identical
 # titles would (rightly) be reported as duplicates.
@@ -117,7 +117,7 @@ def run(root: Path, cached: bool) -> tuple[float, float, int]:
 
 
 def imports_heavy() -> list[str]:
-    code = "import sys; from survey_tools.validation import validate_corpus; validate_corpus(sys.argv[1]); print(' '.join(m for m in ('pandas','matplotlib','numpy') if m in sys.modules))"
+    code = "import sys; from survey_tools.corpus.validation import validate_corpus; validate_corpus(sys.argv[1]); print(' '.join(m for m in ('pandas','matplotlib','numpy') if m in sys.modules))"
     out = subprocess.run(
         [sys.executable, "-c", code, str(REPO)],
         capture_output=True,

@@ -1,20 +1,8 @@
 """``survey build``: validate, compute everything once, then write every generated file.
 
-Outputs come from generators: functions ``(BuildContext) -> {relative path: str | bytes}``
-registered with :func:`register`. A generator reads the shared context (taxonomy, corpus,
-statistics, gaps, claims, corrections, agreement) and returns file contents; it never writes.
-The build computes every output in memory first and writes nothing when validation, a claim
-or any generator fails; ``--check`` compares the same outputs with the files on disk.
-
-To plug in a generator from another module::
-
-    from survey_tools.build import BuildContext, register
-
-    @register("site")
-    def site(ctx: BuildContext) -> dict[str, str | bytes]:
-        return {"reports/site/index.html": render(ctx)}
-
-and add the module's name to :data:`GENERATOR_MODULES` so that the build imports it.
+The outputs and their generators are in :mod:`survey_tools.render.generators`. The build
+computes the shared context once, runs every generator in memory and writes nothing when
+validation or any generator fails; ``--check`` compares the same outputs with the files on disk.
 """
 
 from __future__ import annotations
@@ -22,71 +10,31 @@ from __future__ import annotations
 import difflib
 import fcntl
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from survey_tools.corpus.loading import CACHE_DIR, load_corpus
+from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.corpus.validation import report_for
 from survey_tools.errors import InvalidInput, Problem, SurveyError
 from survey_tools.fileio import atomic_write
-from survey_tools.loading import CACHE_DIR
-from survey_tools.records import Corpus
-from survey_tools.taxonomy import Taxonomy
+from survey_tools.render.generators import GENERATORS, REPORTS, BuildContext
+from survey_tools.reports.agreement import AgreementReport, compute_agreement
+from survey_tools.reports.claims import ClaimsReport, evaluate_claims, load_claims, read_baseline
+from survey_tools.reports.corrections import (
+    CorrectionsReport,
+    evaluate_corrections,
+    load_corrections,
+)
+from survey_tools.reports.gaps import compute_gaps
+from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, data_file, load_config
 
-if TYPE_CHECKING:
-    from survey_tools.agreement import AgreementReport
-    from survey_tools.claims import ClaimsReport
-    from survey_tools.corrections import CorrectionsReport
-    from survey_tools.gaps import GapReport
-    from survey_tools.stats import ReportConfig, Stats
-
-Output = str | bytes
-Generator = Callable[["BuildContext"], Mapping[str, Output]]
-
-REPORTS = "reports"
 # Folders whose every file is generated: files no generator produces any more are removed.
 OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures")
-# Modules that register generators when imported (other engineers add theirs here).
-GENERATOR_MODULES: tuple[str, ...] = (
-    "survey_tools.render.generators",
-    "survey_tools.contrib_generators",
-)
-
-GENERATORS: dict[str, Generator] = {}
-
-
-def register(name: str) -> Callable[[Generator], Generator]:
-    """Register ``fn`` as the generator ``name`` (a later registration under a name replaces it)."""
-
-    def deco(fn: Generator) -> Generator:
-        GENERATORS[name] = fn
-        return fn
-
-    return deco
-
-
-@dataclass(frozen=True)
-class BuildContext:
-    """Everything computed once per build and shared by every generator."""
-
-    root: Path
-    taxonomy: Taxonomy
-    corpus: Corpus
-    config: ReportConfig
-    stats: Stats
-    gaps: GapReport
-    claims: ClaimsReport
-    corrections: CorrectionsReport | None
-    agreement: AgreementReport | None
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    def on_disk(self, rel: str) -> bytes | None:
-        """The committed bytes of an output (``None`` when missing)."""
-        try:
-            return (self.root / rel).read_bytes()
-        except OSError:
-            return None
 
 
 @dataclass(frozen=True)
@@ -105,81 +53,11 @@ class Stale:
         return {"path": self.path, "status": self.status, "diff": self.diff}
 
 
-# --- the built-in generators -----------------------------------------------------------------
-
-
-@register("schemas")
-def _schemas(ctx: BuildContext) -> Mapping[str, Output]:
-    from survey_tools.taxonomy import schema_files
-
-    return schema_files(ctx.taxonomy)
-
-
-@register("stats")
-def _stats(ctx: BuildContext) -> Mapping[str, Output]:
-    from survey_tools.stats import stats_outputs
-
-    return stats_outputs(ctx.taxonomy, ctx.stats, REPORTS)
-
-
-@register("gaps")
-def _gaps(ctx: BuildContext) -> Mapping[str, Output]:
-    from survey_tools.gaps import gaps_outputs
-
-    return gaps_outputs(ctx.gaps, REPORTS)
-
-
-@register("claims")
-def _claims(ctx: BuildContext) -> Mapping[str, Output]:
-    import json
-
-    from survey_tools.claims import claims_markdown
-
-    return {
-        f"{REPORTS}/CLAIMS.md": claims_markdown(ctx.claims),
-        f"{REPORTS}/claims.json": json.dumps(ctx.claims.to_dict(), indent=2, ensure_ascii=False) + "\n",
-    }
-
-
-@register("corrections")
-def _corrections_out(ctx: BuildContext) -> Mapping[str, Output]:
-    from survey_tools.corrections import corrections_outputs
-
-    return corrections_outputs(ctx.corrections, REPORTS) if ctx.corrections is not None else {}
-
-
-@register("agreement")
-def _agreement_out(ctx: BuildContext) -> Mapping[str, Output]:
-    from survey_tools.agreement import agreement_outputs
-
-    return agreement_outputs(ctx.agreement, REPORTS) if ctx.agreement is not None else {}
-
-
-@register("plots")
-def _plots(ctx: BuildContext) -> Mapping[str, Output]:
-    from survey_tools.plots import plot_outputs
-
-    return plot_outputs(ctx.corpus, ctx.stats, ctx.config, f"{REPORTS}/figures")
-
-
 # --- computing -------------------------------------------------------------------------------
-
-
-def _load_plugins() -> None:
-    import importlib
-
-    for name in GENERATOR_MODULES:
-        importlib.import_module(name)
 
 
 def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     """Validate the corpus and compute everything the generators share; raise on any problem."""
-    from survey_tools.claims import evaluate_claims, load_claims, read_baseline
-    from survey_tools.gaps import compute_gaps
-    from survey_tools.loading import load_corpus
-    from survey_tools.stats import compute_stats, load_config
-    from survey_tools.taxonomy import load_taxonomy
-    from survey_tools.validation import report_for
 
     root = Path(root)
     tax = load_taxonomy(root)
@@ -199,8 +77,9 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement)
 
 
-def _corrections(corpus: Corpus, config: Any, stats: Any, claims: Any, claim_list: Any) -> Any:
-    from survey_tools.corrections import evaluate_corrections, load_corrections
+def _corrections(
+    corpus: Corpus, config: ReportConfig, stats: Stats, claims: ClaimsReport, claim_list: Any
+) -> CorrectionsReport | None:
 
     loaded = load_corrections(corpus.taxonomy)
     if loaded is None:
@@ -208,9 +87,7 @@ def _corrections(corpus: Corpus, config: Any, stats: Any, claims: Any, claim_lis
     return evaluate_corrections(corpus, config, stats, claims, claim_list, loaded)
 
 
-def _agreement(corpus: Corpus) -> Any:
-    from survey_tools.agreement import compute_agreement
-    from survey_tools.stats import data_file
+def _agreement(corpus: Corpus) -> AgreementReport | None:
 
     tax = corpus.taxonomy
     rel = data_file(tax, "audit", "data/audit/spotcheck.csv")
@@ -226,7 +103,6 @@ def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
         raise InvalidInput(ctx.claims.problems(), "a claim no longer holds; nothing was written")
     if ctx.corrections is not None and ctx.corrections.problems:
         raise InvalidInput(ctx.corrections.problems, "a correction is stale or invalid; nothing was written")
-    _load_plugins()
     outputs: dict[str, bytes] = {}
     owner: dict[str, str] = {}
     problems: list[Problem] = []

@@ -1,19 +1,121 @@
-"""``survey build`` generators for README.md, CONTRIBUTING.md and the browsing page.
+"""Every output of ``survey build``: the generator registry and the generators themselves.
 
-Imported by the build (``GENERATOR_MODULES``); each generator only returns file contents.
+A generator is a function ``(BuildContext) -> {relative path: str | bytes}`` registered with
+:func:`register`. It reads the shared context (taxonomy, corpus, statistics, gaps, claims,
+corrections, agreement) and returns file contents; it never writes. :mod:`survey_tools.build`
+computes the context, runs every generator in memory and writes (or, with ``--check``, compares).
+
+To add an output, write a function here (or in a module this one imports) and register it::
+
+    @register("site")
+    def site(ctx: BuildContext) -> dict[str, str | bytes]:
+        return {"reports/site/index.html": render(ctx)}
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from survey_tools.build import GENERATORS, BuildContext, Output, register
+from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.taxonomy import Taxonomy, schema_files
+from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.render import model
+from survey_tools.render.bibtex import OUTPUT, bibtex_entry, papers_bib
 from survey_tools.render.markdown import gap_tables, render_contributing, render_readme
-from survey_tools.render.site import BibtexFn, render_site
+from survey_tools.render.site import render_site
+from survey_tools.reports.agreement import AgreementReport, agreement_outputs
+from survey_tools.reports.claims import ClaimsReport, claims_markdown
+from survey_tools.reports.corrections import CorrectionsReport, corrections_outputs
+from survey_tools.reports.gaps import GapReport, gaps_outputs
+from survey_tools.reports.plots import plot_outputs
+from survey_tools.reports.stats import ReportConfig, Stats, stats_outputs
+
+Output = str | bytes
+Generator = Callable[["BuildContext"], Mapping[str, Output]]
+
+REPORTS = "reports"
+GENERATORS: dict[str, Generator] = {}
+
+
+def register(name: str) -> Callable[[Generator], Generator]:
+    """Register ``fn`` as the generator ``name`` (a later registration under a name replaces it)."""
+
+    def deco(fn: Generator) -> Generator:
+        GENERATORS[name] = fn
+        return fn
+
+    return deco
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """Everything computed once per build and shared by every generator."""
+
+    root: Path
+    taxonomy: Taxonomy
+    corpus: Corpus
+    config: ReportConfig
+    stats: Stats
+    gaps: GapReport
+    claims: ClaimsReport
+    corrections: CorrectionsReport | None
+    agreement: AgreementReport | None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def on_disk(self, rel: str) -> bytes | None:
+        """The committed bytes of an output (``None`` when missing)."""
+        try:
+            return (self.root / rel).read_bytes()
+        except OSError:
+            return None
+
+
+# --- reports ---------------------------------------------------------------------------------
+
+
+@register("schemas")
+def _schemas(ctx: BuildContext) -> Mapping[str, Output]:
+    return schema_files(ctx.taxonomy)
+
+
+@register("stats")
+def _stats(ctx: BuildContext) -> Mapping[str, Output]:
+    return stats_outputs(ctx.taxonomy, ctx.stats, REPORTS)
+
+
+@register("gaps")
+def _gaps(ctx: BuildContext) -> Mapping[str, Output]:
+    return gaps_outputs(ctx.gaps, REPORTS)
+
+
+@register("claims")
+def _claims(ctx: BuildContext) -> Mapping[str, Output]:
+    return {
+        f"{REPORTS}/CLAIMS.md": claims_markdown(ctx.claims),
+        f"{REPORTS}/claims.json": json.dumps(ctx.claims.to_dict(), indent=2, ensure_ascii=False) + "\n",
+    }
+
+
+@register("corrections")
+def _corrections_out(ctx: BuildContext) -> Mapping[str, Output]:
+    return corrections_outputs(ctx.corrections, REPORTS) if ctx.corrections is not None else {}
+
+
+@register("agreement")
+def _agreement_out(ctx: BuildContext) -> Mapping[str, Output]:
+    return agreement_outputs(ctx.agreement, REPORTS) if ctx.agreement is not None else {}
+
+
+@register("plots")
+def _plots(ctx: BuildContext) -> Mapping[str, Output]:
+    return plot_outputs(ctx.corpus, ctx.stats, ctx.config, f"{REPORTS}/figures")
+
+
+# --- the published views ---------------------------------------------------------------------
 
 
 def _figures(ctx: BuildContext) -> list[dict[str, str]]:
@@ -22,8 +124,6 @@ def _figures(ctx: BuildContext) -> list[dict[str, str]]:
     Taken from the configuration rather than the disk so that the README does not depend on
     whether a previous build already wrote them (byte-identical output on every run).
     """
-    if "plots" not in GENERATORS:
-        return []
     out = []
     for p in ctx.config.plots:
         name = str(p.get("name", ""))
@@ -31,14 +131,6 @@ def _figures(ctx: BuildContext) -> list[dict[str, str]]:
             title = str(p.get("title") or name.replace("-", " ").capitalize())
             out.append({"title": title, "path": f"reports/figures/{name}.svg"})
     return out
-
-
-def _bibtex() -> BibtexFn | None:
-    """The BibTeX export, once the package has one (the page leaves the button out before)."""
-    if importlib.util.find_spec("survey_tools.bibtex") is None:
-        return None
-    fn: Any = getattr(importlib.import_module("survey_tools.bibtex"), "bibtex_entry", None)
-    return fn if callable(fn) else None
 
 
 @register("readme")
@@ -50,4 +142,54 @@ def readme(ctx: BuildContext) -> Mapping[str, Output]:
 @register("site")
 def site(ctx: BuildContext) -> Mapping[str, Output]:
     path = str(model.presentation(ctx.taxonomy, "site").get("path", "reports/site/index.html"))
-    return {path: render_site(ctx.taxonomy, ctx.corpus, ctx.stats, _bibtex())}
+    return {path: render_site(ctx.taxonomy, ctx.corpus, ctx.stats, bibtex_entry)}
+
+
+@register("bibtex")
+def _papers_bib(ctx: BuildContext) -> Mapping[str, Output]:
+    return {OUTPUT: papers_bib(ctx.corpus)}
+
+
+ISSUE_FORM = ".github/ISSUE_TEMPLATE/add-paper.yml"
+
+
+def issue_form(ctx: BuildContext) -> str:
+    """The 'add a paper' issue form; its dropdowns list exactly the taxonomy's values."""
+    tax = ctx.taxonomy
+    coll = tax.retained
+    body: list[dict[str, object]] = [
+        {"type": "markdown", "attributes": {"value": (
+            f"Propose a work for {coll.label.lower()}. A maintainer runs `survey add` with "
+            "your answers; this form is generated from `taxonomy/` by `survey build`.")}},
+        {"type": "input", "id": "arxiv",
+         "attributes": {"label": "arXiv id or URL", "placeholder": "2505.19591"},
+         "validations": {"required": True}},
+        {"type": "textarea", "id": "summary",
+         "attributes": {"label": "Summary", "description": "One sentence in your own words."},
+         "validations": {"required": True}},
+    ]
+    for cf in coll.controlled:
+        specials = [tax.na] if cf.not_applicable else []
+        if cf.kind == "mapping":
+            for v in cf.values:
+                body.append({"type": "dropdown", "id": f"{cf.name}-{v.id}", "attributes": {
+                    "label": f"{cf.label}: {v.label}", "description": v.description,
+                    "options": list(cf.mode_ids)}, "validations": {"required": False}})
+            continue
+        body.append({"type": "dropdown", "id": cf.name, "attributes": {
+            "label": cf.label, "description": cf.description,
+            "multiple": cf.kind == "multi", "options": [*cf.ids, *specials]},
+            "validations": {"required": cf.required}})
+    form = {
+        "name": "Add a paper",
+        "description": f"Propose a paper for {tax.survey.get('short_title', 'the survey')}.",
+        "title": "Add: ",
+        "labels": ["add-paper"],
+        "body": body,
+    }
+    return "# Generated by `survey build` from taxonomy/; do not edit.\n" + dump_yaml(form)
+
+
+@register("github")
+def _github(ctx: BuildContext) -> Mapping[str, Output]:
+    return {ISSUE_FORM: issue_form(ctx)}

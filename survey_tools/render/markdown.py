@@ -8,11 +8,11 @@ from typing import Any
 
 import jinja2
 
-from survey_tools.gaps import GapReport
-from survey_tools.records import Corpus, Record
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.render import model
-from survey_tools.stats import Stats
-from survey_tools.taxonomy import Taxonomy
+from survey_tools.reports.gaps import GapReport
+from survey_tools.reports.stats import Stats
 
 # Characters that start or end Markdown constructs inline. Escaping each with a backslash
 # (CommonMark allows it for any ASCII punctuation) keeps a title like "a | [b] *c* <d>" as text,
@@ -73,7 +73,7 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: str =
 
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("survey_tools", "templates"),
+        loader=jinja2.PackageLoader("survey_tools.render", "templates"),
         autoescape=False,  # Markdown: escaping is explicit, through the md filters below
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.records import Corpus, Record
-from survey_tools.stats import Axis, Stats, get_path, mode_of, resolve_axis
-from survey_tools.taxonomy import Taxonomy
+from survey_tools.reports.stats import Axis, Stats, get_path, mode_of, resolve_axis
 
 # Host names shown for secondary links whose usual spelling is not the host itself.
 _HOST_LABELS = {"github.com": "GitHub", "huggingface.co": "Hugging Face", "openreview.net": "OpenReview"}

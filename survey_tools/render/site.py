@@ -15,17 +15,17 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from survey_tools.records import Corpus, Record
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.render import model
-from survey_tools.stats import Axis, Stats, get_path, mode_of
-from survey_tools.taxonomy import Taxonomy
+from survey_tools.reports.stats import Axis, Stats, get_path, mode_of
 
 BibtexFn = Callable[[Record, Taxonomy], str]
 
 
 def environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("survey_tools", "templates"),
+        loader=jinja2.PackageLoader("survey_tools.render", "templates"),
         autoescape=True,  # every record string is untrusted text
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -35,7 +35,7 @@ def environment() -> jinja2.Environment:
 
 
 def _asset(name: str) -> str:
-    return resources.files("survey_tools").joinpath("templates", "site", name).read_text(encoding="utf-8")
+    return resources.files("survey_tools.render").joinpath("templates", "site", name).read_text(encoding="utf-8")
 
 
 def script_json(data: Any) -> Markup:

@@ -7,9 +7,9 @@ from pathlib import Path
 import bibtexparser
 import pytest
 
-from survey_tools.bibtex import bibtex_entry, check_bib, detex, escape, papers_bib, unescape
-from survey_tools.loading import load_corpus
-from survey_tools.records import Record
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.records import Record
+from survey_tools.render.bibtex import bibtex_entry, check_bib, detex, escape, papers_bib, unescape
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from survey_tools.agreement import compute_agreement
 from survey_tools.build import build, make_context
 from survey_tools.cli import cli
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import InvalidInput
-from survey_tools.gaps import compute_gaps
-from survey_tools.loading import load_corpus
-from survey_tools.stats import compute_stats, load_config
-from survey_tools.taxonomy import load_taxonomy
+from survey_tools.reports.agreement import compute_agreement
+from survey_tools.reports.gaps import compute_gaps
+from survey_tools.reports.stats import compute_stats, load_config
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ARTIFACT = Path(__file__).resolve().parents[3] / "shared" / "data" / "survey-artifact"
@@ -183,7 +183,7 @@ def _csv_rows(name: str) -> list[dict[str, str]]:
 @pytest.mark.skipif(not ARTIFACT.is_dir(), reason="../shared/data/survey-artifact is not beside the repo")
 def test_counts_equal_the_survey_csv_on_the_same_records(survey_dir: Path) -> None:
     """Import the survey's CSVs into an empty folder; every count equals one computed from the CSV."""
-    from survey_tools.csvio import plan_import, write_import
+    from survey_tools.contrib.csvio import plan_import, write_import
 
     tax = load_taxonomy(survey_dir)
     write_import(tax, plan_import(tax, ARTIFACT / "papers.csv", ARTIFACT / "excluded.csv"))

@@ -8,11 +8,11 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from survey_tools.claims import evaluate_claims, load_claims
 from survey_tools.cli import cli
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import InvalidInput
-from survey_tools.loading import load_corpus
-from survey_tools.taxonomy import load_taxonomy
+from survey_tools.reports.claims import evaluate_claims, load_claims
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from survey_tools.loading import load_corpus
+from survey_tools.corpus.loading import load_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -39,7 +39,7 @@ def test_taxonomy_change_invalidates_cache(survey_dir: Path) -> None:
 
 def test_parallel_and_serial_agree(corpus_copy: Path) -> None:
     serial = load_corpus(corpus_copy, jobs=1, use_cache=False)
-    import survey_tools.loading as loading
+    import survey_tools.corpus.loading as loading
 
     old = loading.PARALLEL_THRESHOLD
     loading.PARALLEL_THRESHOLD = 1

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from survey_tools.cli import cli
-from survey_tools.validation import validate_corpus
+from survey_tools.corpus.validation import validate_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

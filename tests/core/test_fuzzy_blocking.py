@@ -7,9 +7,9 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from survey_tools.duplicates import FUZZY_THRESHOLD, _candidate_groups
-from survey_tools.loading import load_corpus
-from survey_tools.validation import normalize_title
+from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.titles import normalize_title
 
 
 def _mutate(title: str, rng: random.Random) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from survey_tools.validation import validate_corpus
+from survey_tools.corpus.validation import validate_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 CASES = {"records": "corpus", "exclusions": "exclusions"}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from survey_tools.taxonomy import load_taxonomy
+from survey_tools.corpus.taxonomy import load_taxonomy
 
 REPO = Path(__file__).resolve().parents[2]
 ACTIONLINT = shutil.which("actionlint")

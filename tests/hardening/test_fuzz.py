@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from survey_tools.corpus.loading import _check_bytes
+from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
+from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
 from survey_tools.errors import SurveyError
-from survey_tools.loading import _check_bytes
-from survey_tools.taxonomy import Taxonomy, load_taxonomy
-from survey_tools.yamlio import dump_yaml, parse_yaml_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 TAX = load_taxonomy(REPO)
@@ -52,7 +52,7 @@ values = st.recursive(
 
 def _check(raw: bytes, name: str = "fuzz", collection: str = "retained") -> list[Any]:
     coll = TAX.collection(collection)
-    data, problems = _check_bytes(TAX, coll, f"{coll.folder}/{name}.yaml", raw)
+    data, problems, _positions = _check_bytes(TAX, coll, f"{coll.folder}/{name}.yaml", raw)
     for p in problems:  # every problem names the file and says something
         assert p[0].endswith(f"{name}.yaml") and p[4], p
     return problems
@@ -145,7 +145,7 @@ def _csv_text() -> str:
 
 @given(st.data())
 def test_csv_import_mutated(survey: Any, data: st.DataObject) -> None:
-    from survey_tools.csvio import plan_import
+    from survey_tools.contrib.csvio import plan_import
 
     root, tax = survey
     text = _mutate(_csv_text(), data)
@@ -160,7 +160,7 @@ def test_csv_import_mutated(survey: Any, data: st.DataObject) -> None:
 
 @given(values)
 def test_claims_random(survey: Any, claims: Any) -> None:
-    from survey_tools.claims import parse_claims
+    from survey_tools.reports.claims import parse_claims
 
     _, tax = survey
     doc = parse_yaml_bytes(dump_yaml({"claims": claims}).encode(), "data/claims.yaml")
@@ -172,7 +172,7 @@ def test_claims_random(survey: Any, claims: Any) -> None:
 
 @given(st.data())
 def test_audit_mutated(survey: Any, data: st.DataObject) -> None:
-    from survey_tools.agreement import compute_agreement
+    from survey_tools.reports.agreement import compute_agreement
 
     root, tax = survey
     path = root / "audit.csv"

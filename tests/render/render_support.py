@@ -9,11 +9,11 @@ from typing import Any
 
 import yaml
 
-from survey_tools.gaps import GapReport, compute_gaps
-from survey_tools.loading import load_corpus
-from survey_tools.records import Corpus
-from survey_tools.stats import Stats, compute_stats, load_config
-from survey_tools.taxonomy import Taxonomy, load_taxonomy
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
+from survey_tools.reports.gaps import GapReport, compute_gaps
+from survey_tools.reports.stats import Stats, compute_stats, load_config
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")

@@ -177,11 +177,8 @@ def test_phone_width_has_no_horizontal_scroll(browser: Any, real_page: Path) -> 
 
 
 def test_bibtex_entry_is_shown_and_copyable(browser: Any, real: Built, tmp_path: Path) -> None:
-    from survey_tools.render.generators import _bibtex
+    from survey_tools.render.bibtex import bibtex_entry as fn
 
-    fn = _bibtex()
-    if fn is None:
-        pytest.skip("survey_tools.bibtex has no bibtex_entry yet")
     path = tmp_path / "index.html"
     path.write_text(render_site(real.tax, real.corpus, real.stats, fn), encoding="utf-8")
     pg = browser.new_page()

@@ -1,7 +1,6 @@
 """``survey trace ...`` commands: schema, validate, metrics, import.
 
-Each command parses options and calls the library; numpy, msgspec and the schema
-validator are imported inside the commands so that ``survey --help`` stays fast.
+Each command parses options and calls the library (:mod:`survey_tools.traces`).
 """
 
 from __future__ import annotations
@@ -12,7 +11,22 @@ from typing import Any
 
 import click
 
-from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError
+from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
+from survey_tools.fileio import atomic_write
+from survey_tools.traces.batch import (
+    expand_inputs,
+    measure_all,
+    render_csv,
+    render_json,
+    render_jsonl,
+    render_summary_table,
+    render_table,
+)
+from survey_tools.traces.importers.convert import import_to
+from survey_tools.traces.limits import Limits, parse_size
+from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
+from survey_tools.traces.schema import schema_text
+from survey_tools.traces.validate import check_file
 
 _LIMIT_HELP = "Problems kept per trace (0 = all); the count always covers all of them."
 
@@ -25,7 +39,6 @@ class _Size(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
             return value
-        from survey_tools.traces.limits import parse_size
 
         try:
             return parse_size(str(value))
@@ -51,22 +64,14 @@ def _size_options(f: Any) -> Any:
 
 
 def _limits(max_bytes: int, max_string_bytes: int) -> Any:
-    from survey_tools.traces.limits import Limits
 
     return Limits(max_bytes=max_bytes, max_string_bytes=max_string_bytes)
-
-
-def _fail(err: SurveyError) -> None:
-    from survey_tools.cli import fail
-
-    fail(err)
 
 
 def _emit(text: str, out: Path | None) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
-        from survey_tools.fileio import atomic_write
 
         atomic_write(out, text)
 
@@ -85,7 +90,6 @@ def trace() -> None:
 @trace.command("schema")
 def schema_cmd() -> None:
     """Print the trace JSON Schema (Draft 2020-12)."""
-    from survey_tools.traces.schema import schema_text
 
     click.echo(schema_text(), nl=False)
 
@@ -106,14 +110,8 @@ def validate_cmd(
 
     FILES may be trace files or folders (their *.json files).
     """
-    from survey_tools.traces.batch import expand_inputs, render_json
-    from survey_tools.traces.validate import check_file
 
-    try:
-        paths = expand_inputs(files)
-    except SurveyError as err:
-        _fail(err)
-        return
+    paths = expand_inputs(files)
     limits = _limits(max_bytes, max_string_bytes)
     reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
     bad = [r for r in reports if not r.ok]
@@ -192,22 +190,8 @@ def metrics_cmd(
     FILES may be trace files or folders (their *.json files). An invalid trace is
     reported on standard error and skipped; the exit code is then 1.
     """
-    from survey_tools.traces.batch import (
-        expand_inputs,
-        measure_all,
-        render_csv,
-        render_json,
-        render_jsonl,
-        render_summary_table,
-        render_table,
-    )
-    from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
 
-    try:
-        paths = expand_inputs(files)
-    except SurveyError as err:
-        _fail(err)
-        return
+    paths = expand_inputs(files)
     single = len(files) == 1 and len(paths) == 1 and not files[0].is_dir()
     results: list[dict[str, Any]] = []
     skipped = 0
@@ -286,21 +270,15 @@ def import_cmd(
     --check for any size); an input that cannot be imported is reported and skipped,
     and the exit code is then 1.
     """
-    from survey_tools.errors import UsageError
-    from survey_tools.traces.importers.convert import import_to
 
-    try:
-        paths = [p for p in inputs]
-        missing = [str(p) for p in paths if not p.is_file()]
-        if missing:
-            raise UsageError("no such file: " + ", ".join(missing))
-        if len(paths) > 1 and output is None:
-            raise UsageError("several inputs need -o FOLDER")
-        if len(paths) > 1 and output is not None and output.exists() and not output.is_dir():
-            raise UsageError(f"-o {output}: several inputs need a folder, not a file")
-    except SurveyError as err:
-        _fail(err)
-        return
+    paths = [p for p in inputs]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise UsageError("no such file: " + ", ".join(missing))
+    if len(paths) > 1 and output is None:
+        raise UsageError("several inputs need -o FOLDER")
+    if len(paths) > 1 and output is not None and output.exists() and not output.is_dir():
+        raise UsageError(f"-o {output}: several inputs need a folder, not a file")
     failed = 0
     for p in paths:
         if output is None:
@@ -334,3 +312,6 @@ def import_cmd(
             err=True,
         )
     sys.exit(EXIT_INVALID if failed else EXIT_OK)
+
+
+COMMANDS = (trace,)

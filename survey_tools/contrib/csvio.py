@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.identifiers import ids_from_label, ids_from_url, normalize_arxiv
+from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.taxonomy import Collection, Taxonomy
+from survey_tools.corpus.titles import normalize_title
+from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
-from survey_tools.identifiers import ids_from_label, ids_from_url, normalize_arxiv
-from survey_tools.records import Corpus
-from survey_tools.taxonomy import Collection, Taxonomy
-from survey_tools.validation import normalize_title
-from survey_tools.yamlio import dump_yaml
 
 MAX_CSV_BYTES = 50 * 1024 * 1024
 
@@ -342,7 +342,7 @@ def _tag_problems(
     tax: Taxonomy, coll: Collection, record: Mapping[str, Any], label: str, line: int
 ) -> list[Problem]:
     """Values of single-valued controlled fields that the taxonomy does not know."""
-    from survey_tools.checks import suggest
+    from survey_tools.corpus.checks import suggest
 
     out: list[Problem] = []
     for cf in coll.controlled:

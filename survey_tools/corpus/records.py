@@ -6,8 +6,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import Problem
-from survey_tools.taxonomy import Taxonomy
 
 
 @dataclass(frozen=True)
@@ -18,9 +18,22 @@ class Record:
     id: str
     path: str  # relative to the survey folder, with forward slashes
     data: Mapping[str, Any]
+    # Line and column of each value down to depth two ("title", "identifiers.arxiv"), kept
+    # from the one parse of the file so that cross-record problems can point into it.
+    positions: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def get(self, name: str, default: Any = None) -> Any:
         return self.data.get(name, default)
+
+    def where(self, path: tuple[str, ...]) -> tuple[int, int]:
+        """Line and column of the value at ``path`` (or of its nearest recorded parent)."""
+        p = tuple(str(x) for x in path[:2])
+        while p:
+            found = self.positions.get(".".join(p))
+            if found is not None:
+                return found
+            p = p[:-1]
+        return (1, 1)
 
     @property
     def title(self) -> str:

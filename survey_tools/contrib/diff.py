@@ -17,8 +17,8 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.records import Corpus
 from survey_tools.errors import SurveyError, UsageError
-from survey_tools.records import Corpus
 
 # What a survey folder needs for its records and reports (the rest of the repository is code).
 SURVEY_PATHS = ("taxonomy", "data")
@@ -115,9 +115,9 @@ def _table_cells(t: Any, prefix: str) -> dict[str, int]:
 
 def _reports(corpus: Corpus) -> tuple[dict[str, int], dict[str, int], dict[str, str]]:
     """Statistics cells, gap cells and claim outcomes of one corpus."""
-    from survey_tools.claims import evaluate_claims, load_claims
-    from survey_tools.gaps import compute_gaps
-    from survey_tools.stats import compute_stats, load_config
+    from survey_tools.reports.claims import evaluate_claims, load_claims
+    from survey_tools.reports.gaps import compute_gaps
+    from survey_tools.reports.stats import compute_stats, load_config
 
     config = load_config(corpus.taxonomy)
     cells = compute_stats(corpus, config).cells()
@@ -154,7 +154,7 @@ def diff_corpora(old: Corpus, new: Corpus) -> CorpusDiff:
 
 def diff_revision(root: Path, base: str | None = None) -> tuple[str, CorpusDiff]:
     """Compare the survey at ``base`` (default: merge base with main) with the working tree."""
-    from survey_tools.loading import load_corpus
+    from survey_tools.corpus.loading import load_corpus
 
     root = Path(root)
     rev = base or merge_base(root)

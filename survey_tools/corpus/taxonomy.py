@@ -14,8 +14,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.yamlio import YamlDocument, load_yaml_file
 
 KINDS = ("single", "multi", "mapping")
 PLAIN_TYPES = (
@@ -589,3 +589,18 @@ def schema_files(tax: Taxonomy) -> dict[str, str]:
         text = json.dumps(record_schema(tax, name), indent=2, ensure_ascii=False) + "\n"
         out[f"taxonomy/schema/{name}.schema.json"] = text
     return out
+
+
+COMMANDS_FILE = "taxonomy/commands.yaml"
+
+
+def commands_config(tax: Taxonomy) -> Mapping[str, Any]:
+    """``taxonomy/commands.yaml`` (command options and output settings) as a mapping; empty when
+    the survey has none."""
+    path = tax.root / COMMANDS_FILE
+    if not path.is_file():
+        return {}
+    doc = load_yaml_file(path, COMMANDS_FILE)
+    if doc.problems:
+        raise InvalidInput(doc.problems, f"{COMMANDS_FILE} cannot be read")
+    return doc.data if isinstance(doc.data, dict) else {}

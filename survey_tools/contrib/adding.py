@@ -14,19 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from survey_tools.checks import suggest
+from survey_tools.corpus.checks import check_record, suggest
+from survey_tools.corpus.duplicates import find_matches
+from survey_tools.corpus.identifiers import normalize_arxiv
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, commands_config
+from survey_tools.corpus.titles import normalize_title
+from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
-from survey_tools.identifiers import normalize_arxiv
-from survey_tools.records import Corpus
-from survey_tools.taxonomy import Collection, ControlledField, Taxonomy
-from survey_tools.validation import normalize_title
-from survey_tools.yamlio import dump_yaml, load_yaml_file
 
 if TYPE_CHECKING:
-    from survey_tools.arxiv_client import ArxivClient, ArxivPaper
+    from survey_tools.contrib.arxiv_client import ArxivClient, ArxivPaper
 
-COMMANDS_FILE = "taxonomy/commands.yaml"
 # Words that make a key less readable without making it more distinctive.
 _STOPWORDS = frozenset({
     "a", "an", "the", "of", "on", "for", "with", "and", "in", "to", "via", "towards", "toward",
@@ -36,17 +37,6 @@ _STOPWORDS = frozenset({
 
 class DuplicateError(SurveyError):
     """The work is already retained or excluded."""
-
-
-def commands_config(tax: Taxonomy) -> Mapping[str, Any]:
-    """``taxonomy/commands.yaml`` as a mapping (empty when the survey has none)."""
-    path = tax.root / COMMANDS_FILE
-    if not path.is_file():
-        return {}
-    doc = load_yaml_file(path, COMMANDS_FILE)
-    if doc.problems:
-        raise InvalidInput(doc.problems, f"{COMMANDS_FILE} cannot be read")
-    return doc.data if isinstance(doc.data, dict) else {}
 
 
 def flag_names(tax: Taxonomy, coll: Collection) -> dict[str, ControlledField]:
@@ -192,7 +182,6 @@ def _retained_taken(corpus: Corpus, root: Path, coll: Collection) -> set[str]:
 
 def refuse_duplicates(corpus: Corpus, data: Mapping[str, Any], what: str,
                       ignore: Iterable[str] = ()) -> None:
-    from survey_tools.duplicates import find_matches
 
     matches = find_matches(corpus, data, ignore)
     if matches:
@@ -247,8 +236,6 @@ def plan_add(
     taken: Iterable[str] = (),
 ) -> AddPlan:
     """Fetch, derive the key, refuse duplicates and build the record; write nothing."""
-    from survey_tools.checks import check_record
-    from survey_tools.yamlio import parse_yaml
 
     tax = corpus.taxonomy
     coll = tax.retained
@@ -320,7 +307,6 @@ def add_many(
     progress: Callable[[Iterable[str]], Iterable[str]] = lambda x: x,
 ) -> list[BatchOutcome]:
     """Add each id in turn; a failure is recorded and the next id is tried."""
-    from survey_tools.loading import load_corpus
 
     out: list[BatchOutcome] = []
     written: list[str] = []

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
+from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.records import Corpus, Record
-from survey_tools.taxonomy import ControlledField, Group, Taxonomy
-from survey_tools.yamlio import YamlDocument, load_yaml_file
 
 STATS_FORMAT = 1
 MODE_SUFFIX = ".mode"  # `subdecisions.mode`: the modes of a mapping field
@@ -568,8 +568,8 @@ def stats_outputs(tax: Taxonomy, stats: Stats, prefix: str = "reports") -> dict[
 
 
 def stats_for_root(root: Path) -> Stats:  # pragma: no cover - convenience for scripts
-    from survey_tools.loading import load_corpus
-    from survey_tools.taxonomy import load_taxonomy
+    from survey_tools.corpus.loading import load_corpus
+    from survey_tools.corpus.taxonomy import load_taxonomy
 
     tax = load_taxonomy(root)
     return compute_stats(load_corpus(root, tax), load_config(tax))

@@ -27,11 +27,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.records import Corpus, Record
-from survey_tools.stats import data_file, mode_of, plain_str, resolve_axis
-from survey_tools.taxonomy import Taxonomy
-from survey_tools.yamlio import YamlDocument, load_yaml_file
+from survey_tools.reports.stats import data_file, mode_of, plain_str, resolve_axis
 
 OPERATORS: Mapping[str, Callable[[int, int], bool]] = {
     "==": operator.eq,

@@ -11,10 +11,10 @@ import io
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.corpus.yamlio import MAX_FILE_BYTES
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
-from survey_tools.taxonomy import load_taxonomy
-from survey_tools.yamlio import MAX_FILE_BYTES
 
 
 def _yaml() -> Any:

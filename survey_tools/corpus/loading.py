@@ -12,29 +12,30 @@ import contextlib
 import hashlib
 import marshal
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from survey_tools import __version__
-from survey_tools.checks import check_record
-from survey_tools.errors import Problem, UsageError
+from survey_tools._version import __version__
+from survey_tools.corpus.checks import check_record
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
+from survey_tools.corpus.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
+from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
-from survey_tools.records import Corpus, Record
-from survey_tools.taxonomy import Collection, Taxonomy, load_taxonomy
-from survey_tools.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
 
 CACHE_DIR = ".survey-cache"
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 400
 
 # (collection name, relative path) of one file
 FileRef = tuple[str, str]
 # what checking a file yields: data (None when unreadable) and its problems as tuples
-Result = tuple[Any, list[tuple[str, int, int, str, str]]]
+# (data, problems as tuples, positions of values down to depth two): what one parse yields.
+Result = tuple[Any, list[tuple[str, int, int, str, str]], dict[str, tuple[int, int]]]
 
 
 def _digest(raw: bytes) -> bytes:
@@ -103,14 +104,13 @@ def _init_worker(tax: Taxonomy) -> None:
 
 
 def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Result:
-    # Most files are valid: parse them without keeping line numbers, and parse again with
-    # them only when there is a problem to point at.
-    doc = parse_yaml_bytes(raw, rel, positions=False)
+    # One parse with line numbers: problems found now and across records later point from it.
+    doc = parse_yaml_bytes(raw, rel, positions=True)
     problems = list(doc.problems) or check_record(tax, coll, rel, doc)
-    if problems and not doc.problems:
-        doc = parse_yaml_bytes(raw, rel, positions=True)
-        problems = list(doc.problems) or check_record(tax, coll, rel, doc)
-    return doc.data, [(p.file, p.line, p.col, p.field, p.message) for p in problems]
+    positions = {
+        ".".join(map(str, path)): pos for path, pos in doc.values.items() if 0 < len(path) <= 2
+    }
+    return doc.data, [(p.file, p.line, p.col, p.field, p.message) for p in problems], positions
 
 
 def _check_batch(batch: list[tuple[str, str, bytes]]) -> list[Result]:
@@ -222,11 +222,11 @@ def load_corpus(
         found = results.get(rel)
         if found is None:
             continue
-        data, probs = found
+        data, probs, positions = found
         problems.extend(Problem(*p) for p in probs)
         if isinstance(data, dict):
             stem = rel.rsplit("/", 1)[-1][: -len(".yaml")]
-            by_coll[cname].append(Record(cname, stem, rel, data))
+            by_coll[cname].append(Record(cname, stem, rel, data, positions))
     return Corpus(
         taxonomy=tax,
         records={k: tuple(sorted(v, key=lambda r: r.id)) for k, v in by_coll.items()},
@@ -236,6 +236,9 @@ def load_corpus(
     )
 
 
-def iter_records(corpus: Corpus, collections: Iterable[str] | None = None) -> Iterable[Record]:
-    for name in collections or corpus.records:
-        yield from corpus.of(name)
+def load_valid_corpus(root: Path | str, why: str = "fix the records first") -> Corpus:
+    """The corpus, or :class:`InvalidInput` naming every problem when any record is invalid."""
+    corpus = load_corpus(root)
+    if corpus.problems:
+        raise InvalidInput(corpus.problems, why)
+    return corpus

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.taxonomy import Taxonomy
 
 # Larger audit files are refused before they are read (the survey's audit is 10 kB).
 MAX_AUDIT_BYTES = 50 * 1024 * 1024

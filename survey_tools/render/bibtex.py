@@ -15,9 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Taxonomy, commands_config, load_taxonomy
 from survey_tools.errors import SurveyError
-from survey_tools.records import Corpus, Record
-from survey_tools.taxonomy import Taxonomy
 
 OUTPUT = "reports/papers.bib"
 
@@ -72,9 +72,6 @@ def unescape(text: str) -> str:
 
 @lru_cache(maxsize=8)
 def _rules(root: Path) -> tuple[tuple[re.Pattern[str], str], ...]:
-    from survey_tools.adding import commands_config
-    from survey_tools.taxonomy import load_taxonomy
-
     cfg = commands_config(load_taxonomy(root)).get("bibtex") or {}
     out = []
     for rule in cfg.get("entry_types") or []:

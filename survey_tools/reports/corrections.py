@@ -24,10 +24,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from survey_tools.claims import OPERATORS, Claim, ClaimsReport
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.yamlio import load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.records import Corpus, Record
-from survey_tools.stats import (
+from survey_tools.reports.claims import OPERATORS, Claim, ClaimsReport
+from survey_tools.reports.stats import (
     ReportConfig,
     Stats,
     data_file,
@@ -36,8 +38,6 @@ from survey_tools.stats import (
     plain_str,
     record_cells,
 )
-from survey_tools.taxonomy import Taxonomy
-from survey_tools.yamlio import load_yaml_file
 
 REQUIRED = ("id", "record", "field", "current", "proposed", "evidence", "reason")
 

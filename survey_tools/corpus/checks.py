@@ -14,10 +14,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from survey_tools.corpus.identifiers import arxiv_year, normalize_arxiv
+from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, record_schema
+from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
-from survey_tools.identifiers import arxiv_year, normalize_arxiv
-from survey_tools.taxonomy import Collection, ControlledField, Taxonomy, record_schema
-from survey_tools.yamlio import YamlDocument
 
 _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 

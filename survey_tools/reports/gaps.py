@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from survey_tools.claims import FilterError, compile_filter
+from survey_tools.corpus.records import Corpus
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.records import Corpus
-from survey_tools.stats import ReportConfig, Table, resolve_axis, tabulate
+from survey_tools.reports.claims import FilterError, compile_filter
+from survey_tools.reports.stats import ReportConfig, Table, resolve_axis, tabulate
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Commands for contributors: ``survey add``, ``survey duplicates``, ``survey exclude``, ``survey diff``.
 
-Thin wrappers: parsing options, calling the library, printing. Heavy imports stay inside.
+Thin wrappers: parsing options, calling the library, printing.
 """
 
 from __future__ import annotations
@@ -10,21 +10,16 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import click
+from tqdm import tqdm
 
-from survey_tools.errors import EXIT_INVALID, SurveyError
-
-
-def _root(ctx: click.Context) -> Path:
-    from survey_tools.cli import _ctx
-
-    return _ctx(ctx).root
-
-
-def _fail(err: SurveyError) -> None:
-    from survey_tools.cli import fail
-
-    fail(err)
-
+from survey_tools.cli.common import root_of
+from survey_tools.contrib import adding, exclusions
+from survey_tools.contrib.arxiv_client import ArxivClient, ClientConfig
+from survey_tools.contrib.diff import diff_revision, to_markdown
+from survey_tools.corpus.duplicates import scan
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.errors import EXIT_INVALID, UsageError
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 
@@ -54,40 +49,31 @@ def add(ctx: click.Context, args: tuple[str, ...], from_file: Path | None, key: 
     `survey validate` fails until they are filled. Nothing is written when the paper is
     already retained or excluded.
     """
-    from survey_tools import adding
-    from survey_tools.arxiv_client import ArxivClient, ClientConfig
-    from survey_tools.errors import UsageError
-    from survey_tools.loading import load_corpus
-    from survey_tools.taxonomy import load_taxonomy
 
-    root = _root(ctx)
-    try:
-        tax = load_taxonomy(root)
-        tags, refs = adding.parse_field_options(tax, tax.retained, [*args, *ctx.args])
-        if len(refs) > 1:
-            raise UsageError(f"give one arXiv id or URL, not {len(refs)}: {' '.join(refs)}")
-        arxiv_ref = refs[0] if refs else None
-        if (arxiv_ref is None) == (from_file is None):
-            raise UsageError("give one arXiv id or URL, or --from-file LIST")
-        if from_file is not None and key is not None:
-            raise UsageError("--key names one record; it cannot be used with --from-file")
-        corpus = load_corpus(root, tax)
-        client = ArxivClient(ClientConfig.from_env(arxiv_url, delay, timeout))
-        if from_file is not None:
-            outcomes = adding.add_many(root, corpus, adding.read_id_list(from_file), client, tags, dry_run, _progress)
-            _summary(outcomes, dry_run)
-            if any(o.status == "failed" for o in outcomes):
-                sys.exit(EXIT_INVALID)
-            return
-        assert arxiv_ref is not None
-        plan = adding.plan_add(root, corpus, arxiv_ref, client.fetch, tags, key, summary)
-        if dry_run:
-            click.echo(plan.text, nl=False)
-        else:
-            adding.write_plan(plan)
-    except SurveyError as err:
-        _fail(err)
+    root = root_of(ctx)
+    tax = load_taxonomy(root)
+    tags, refs = adding.parse_field_options(tax, tax.retained, [*args, *ctx.args])
+    if len(refs) > 1:
+        raise UsageError(f"give one arXiv id or URL, not {len(refs)}: {' '.join(refs)}")
+    arxiv_ref = refs[0] if refs else None
+    if (arxiv_ref is None) == (from_file is None):
+        raise UsageError("give one arXiv id or URL, or --from-file LIST")
+    if from_file is not None and key is not None:
+        raise UsageError("--key names one record; it cannot be used with --from-file")
+    corpus = load_corpus(root, tax)
+    client = ArxivClient(ClientConfig.from_env(arxiv_url, delay, timeout))
+    if from_file is not None:
+        outcomes = adding.add_many(root, corpus, adding.read_id_list(from_file), client, tags, dry_run, _progress)
+        _summary(outcomes, dry_run)
+        if any(o.status == "failed" for o in outcomes):
+            sys.exit(EXIT_INVALID)
         return
+    assert arxiv_ref is not None
+    plan = adding.plan_add(root, corpus, arxiv_ref, client.fetch, tags, key, summary)
+    if dry_run:
+        click.echo(plan.text, nl=False)
+    else:
+        adding.write_plan(plan)
     click.echo(f"abstract (for you to read; not stored): {plan.paper.abstract}", err=True)
     verb = "would write" if dry_run else "wrote"
     click.echo(f"{verb} {plan.rel}", err=True)
@@ -97,8 +83,6 @@ def add(ctx: click.Context, args: tuple[str, ...], from_file: Path | None, key: 
 
 
 def _progress(refs: Iterable[str]) -> Iterable[str]:
-    from tqdm import tqdm
-
     # disable=None: a bar on a terminal, silence in CI logs and tests.
     return tqdm(refs, desc="arXiv", unit="paper", file=sys.stderr, disable=None)
 
@@ -120,14 +104,8 @@ def duplicates(ctx: click.Context) -> None:
     Same arXiv id (ignoring version), DOI or OpenReview id; the same title after
     normalisation; or titles at least 90% similar (rapidfuzz ratio). Exit 1 when any is found.
     """
-    from survey_tools.duplicates import scan
-    from survey_tools.loading import load_corpus
 
-    try:
-        corpus = load_corpus(_root(ctx))
-    except SurveyError as err:
-        _fail(err)
-        return
+    corpus = load_corpus(root_of(ctx))
     problems = scan(corpus)
     for p in problems:
         click.echo(p.format())
@@ -157,45 +135,35 @@ def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | N
     for example --stage abstract_screen --reason no_rl_component --source arXiv
     --query-family "multi-agent LLM". The same duplicate checks as `survey add` apply.
     """
-    from survey_tools import exclusions
-    from survey_tools.adding import parse_field_options
-    from survey_tools.errors import UsageError
-    from survey_tools.loading import load_corpus
-    from survey_tools.taxonomy import load_taxonomy
 
-    root = _root(ctx)
-    try:
-        tax = load_taxonomy(root)
-        coll = tax.excluded
-        if coll is None:
-            raise UsageError("this survey has no exclusion log")
-        tags, refs = parse_field_options(tax, coll, [*args, *ctx.args])
-        if len(refs) != 1:
-            raise UsageError(f"give exactly one id or URL (got {len(refs)})")
-        corpus = load_corpus(root, tax)
-        if corpus.problems:
-            raise UsageError("the corpus has invalid records; run survey validate and fix them first")
-        if restore:
-            if tags or note or title:
-                raise UsageError("--restore takes only the exclusion's id")
-            move = exclusions.plan_restore(root, corpus, refs[0])
-        else:
-            fetch = None
-            if not title:
-                from survey_tools.arxiv_client import ArxivClient, ClientConfig
+    root = root_of(ctx)
+    tax = load_taxonomy(root)
+    coll = tax.excluded
+    if coll is None:
+        raise UsageError("this survey has no exclusion log")
+    tags, refs = adding.parse_field_options(tax, coll, [*args, *ctx.args])
+    if len(refs) != 1:
+        raise UsageError(f"give exactly one id or URL (got {len(refs)})")
+    corpus = load_corpus(root, tax)
+    if corpus.problems:
+        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+    if restore:
+        if tags or note or title:
+            raise UsageError("--restore takes only the exclusion's id")
+        move = exclusions.plan_restore(root, corpus, refs[0])
+    else:
+        fetch = None
+        if not title:
 
-                fetch = ArxivClient(ClientConfig.from_env(arxiv_url)).fetch
-            move = exclusions.plan_exclusion(root, corpus, refs[0], tags, note, title, date, fetch)
-        if dry_run:
-            for rel, text in move.write:
-                click.echo(f"# {rel}\n{text}", nl=False)
-            for rel in move.remove:
-                click.echo(f"# would remove {rel}")
-            return
-        exclusions.apply(root, move)
-    except SurveyError as err:
-        _fail(err)
+            fetch = ArxivClient(ClientConfig.from_env(arxiv_url)).fetch
+        move = exclusions.plan_exclusion(root, corpus, refs[0], tags, note, title, date, fetch)
+    if dry_run:
+        for rel, text in move.write:
+            click.echo(f"# {rel}\n{text}", nl=False)
+        for rel in move.remove:
+            click.echo(f"# would remove {rel}")
         return
+    exclusions.apply(root, move)
     click.echo(move.message, err=True)
 
 
@@ -206,13 +174,8 @@ def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | N
 def diff_cmd(ctx: click.Context, base: str | None) -> None:
     """Print Markdown for a pull request: records added, removed and changed, and which
     statistics cells, gap-table cells and claims moved."""
-    from survey_tools.diff import diff_revision, to_markdown
 
-    try:
-        rev, d = diff_revision(_root(ctx), base)
-    except SurveyError as err:
-        _fail(err)
-        return
+    rev, d = diff_revision(root_of(ctx), base)
     click.echo(to_markdown(rev, d), nl=False)
 
 

@@ -9,14 +9,17 @@ so 90 leaves room for real near-duplicates (a subtitle typo, a changed hyphen) w
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
+from survey_tools.corpus.identifiers import record_identifiers
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.titles import normalize_title
 from survey_tools.errors import Problem
-from survey_tools.identifiers import record_identifiers
-from survey_tools.records import Corpus, Record
-from survey_tools.validation import _where, cross_check, normalize_title
 
 FUZZY_THRESHOLD = 90.0
 
@@ -37,6 +40,60 @@ def _kinds(corpus: Corpus) -> dict[str, str]:
     return {k: v.normalize for k, v in corpus.taxonomy.identifiers.items()}
 
 
+def _identifier_field(rec: Record, kind: str) -> tuple[str, ...]:
+    ids = rec.get("identifiers")
+    if isinstance(ids, dict) and kind in ids:
+        return ("identifiers", kind)
+    if "identifier" in rec.data:
+        return ("identifier",)
+    for f in ("links", "url"):
+        if f in rec.data:
+            return (f,)
+    return ()
+
+
+def cross_check(corpus: Corpus) -> list[Problem]:
+    """Problems that only show across records: shared identifiers and titles, retained and excluded at once."""
+    tax = corpus.taxonomy
+    problems: list[Problem] = []
+    kinds = {k: v.normalize for k, v in tax.identifiers.items()}
+    seen: dict[tuple[str, str], list[Record]] = defaultdict(list)
+    titles: dict[str, list[Record]] = defaultdict(list)
+    for rec in corpus:
+        for kind, value in record_identifiers(rec.data, kinds).items():
+            seen[(kind, value)].append(rec)
+        if rec.title:
+            titles[normalize_title(rec.title)].append(rec)
+
+    def report(
+        rec: Record, path: tuple[str, ...], field: str, others: list[Record], what: str
+    ) -> None:
+        line, col = rec.where(path)
+        names = ", ".join(o.path for o in others)
+        crossing = {o.collection for o in others} | {rec.collection}
+        if len(crossing) > 1:
+            msg = f"{what} is both retained and excluded (also in {names})"
+        else:
+            msg = f"{what} is also used by {names}"
+        problems.append(Problem(rec.path, line, col, field, msg))
+
+    for (kind, value), recs in sorted(seen.items()):
+        if len(recs) < 2:
+            continue
+        label = tax.identifiers[kind].label
+        for rec in recs:
+            others = [o for o in recs if o is not rec]
+            path = _identifier_field(rec, kind)
+            report(rec, path, ".".join(path) or kind, others, f"{label} {value}")
+    for norm, recs in sorted(titles.items()):
+        if len(recs) < 2 or not norm:
+            continue
+        for rec in recs:
+            others = [o for o in recs if o is not rec]
+            report(rec, ("title",), "title", others, "the same title")
+    return problems
+
+
 def find_matches(
     corpus: Corpus, data: Mapping[str, Any], ignore: Iterable[str] = ()
 ) -> list[Match]:
@@ -44,7 +101,6 @@ def find_matches(
 
     ``ignore`` lists record paths to leave out (the record being moved, for example).
     """
-    from rapidfuzz import fuzz
 
     tax = corpus.taxonomy
     skip = set(ignore)
@@ -89,7 +145,6 @@ def _candidate_groups(titles: list[str]) -> list[list[int]]:
     used as keys, which bounds the work per group; titles made only of such words are grouped by
     their whole word set.
     """
-    from collections import Counter, defaultdict
 
     words = [sorted(set(t.split())) for t in titles]
     df: Counter[str] = Counter(w for ws in words for w in ws)
@@ -107,14 +162,13 @@ def _candidate_groups(titles: list[str]) -> list[list[int]]:
 def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
     """Pairs of records whose titles are nearly, but not exactly, equal after normalisation.
 
-    Exact title and identifier clashes are reported by :func:`validation.cross_check`.
+    Exact title and identifier clashes are reported by :func:`cross_check`.
     """
     recs = [r for r in corpus if r.title]
     titles = [normalize_title(r.title) for r in recs]
     problems: list[Problem] = []
     if len(recs) < 2:
         return problems
-    from rapidfuzz import fuzz, process
 
     pairs: dict[tuple[int, int], float] = {}
     for group in _candidate_groups(titles):
@@ -137,7 +191,7 @@ def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
                 pairs[(i, j)] = float(scores[a, b])
     for (i, j), score in sorted(pairs.items()):
         a, b = recs[i], recs[j]
-        line, col = _where(corpus.taxonomy, a, ("title",))
+        line, col = a.where(("title",))
         problems.append(
             Problem(
                 a.path,

@@ -1,0 +1,71 @@
+"""The ``survey`` command: a thin layer that parses options and calls the library.
+
+Commands live by pipeline stage (:mod:`.corpus`, :mod:`.build`, :mod:`.contrib`,
+:mod:`.traces`); this module builds the group and is the one place where a library error
+(:class:`~survey_tools.errors.SurveyError`) becomes a message on stderr and an exit code.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import click
+
+from survey_tools.cli.common import Context, report_error
+from survey_tools.errors import SurveyError
+
+# Each command's module, imported only when that command runs (click's lazy-loading pattern):
+# the trace commands pull in numpy and the contributor commands the arXiv client, which
+# `survey validate` should not pay for at every start.
+COMMAND_MODULES = {
+    "survey_tools.cli.corpus": ("validate", "import", "export", "taxonomy"),
+    "survey_tools.cli.build": ("build", "stats", "gaps", "claims", "corrections", "agreement"),
+    "survey_tools.cli.contrib": ("add", "duplicates", "exclude", "diff"),
+    "survey_tools.cli.traces": ("trace",),
+}
+_MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
+
+
+class SurveyGroup(click.Group):
+    """The root group: loads commands on demand, and is the one place where a command's
+    :class:`SurveyError` becomes a message and an exit code."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_MODULE_OF)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = _MODULE_OF.get(cmd_name)
+        if module is None:
+            return None
+        commands = importlib.import_module(module).COMMANDS
+        return next(c for c in commands if c.name == cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SurveyError as err:
+            ctx.exit(report_error(err))
+
+
+@click.group(cls=SurveyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Survey folder (holds taxonomy/, corpus/, exclusions/, reports/).",
+)
+@click.version_option(package_name="survey-tools")
+@click.pass_context
+def cli(ctx: click.Context, root: Path) -> None:
+    """Validate, measure and publish a curated literature corpus."""
+    ctx.obj = Context(root=root)
+
+
+def main() -> None:
+    cli(standalone_mode=True)
+
+
+__all__ = ["cli", "main"]

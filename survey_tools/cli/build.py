@@ -1,0 +1,150 @@
+"""Commands over the build stage: build, stats, gaps, claims, corrections, agreement.
+
+Each command calls the library and prints its result; pandas and matplotlib are imported only
+inside the library functions that need them.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from survey_tools.build import build as run_build
+from survey_tools.build import make_context
+from survey_tools.cli.common import echo_json, output_format, root_of
+from survey_tools.corpus.loading import load_corpus, load_valid_corpus
+from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.errors import EXIT_INVALID
+from survey_tools.reports.agreement import agreement_text, compute_agreement
+from survey_tools.reports.claims import claims_text, evaluate_claims, load_claims, read_baseline
+from survey_tools.reports.corrections import corrections_markdown
+from survey_tools.reports.gaps import compute_gaps, gaps_markdown
+from survey_tools.reports.stats import data_file, load_config, stats_markdown
+
+
+@click.command()
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 listing every stale or missing output.")
+@output_format()
+@click.pass_context
+def build(ctx: click.Context, check: bool, fmt: str) -> None:
+    """Validate, then regenerate every output (reports/, taxonomy/schema/, ...).
+
+    Every output is computed in memory first: nothing is written when validation, a claim,
+    a correction or any generator fails.
+    """
+    result = run_build(root_of(ctx), check=check)
+    if fmt == "json":
+        echo_json(result.to_dict())
+    elif check:
+        for s in result.stale:
+            click.echo(f"{s.status}: {s.path}")
+            if s.diff:
+                click.echo(s.diff, nl=False)
+        if result.stale:
+            click.echo(f"{len(result.stale)} of {result.outputs} outputs are out of date; run `survey build`", err=True)
+        else:
+            click.echo(f"all {result.outputs} outputs are up to date", err=True)
+    else:
+        for rel in result.written:
+            click.echo(f"wrote {rel}")
+        click.echo(f"{len(result.written)} of {result.outputs} outputs changed", err=True)
+    if check and result.stale:
+        sys.exit(EXIT_INVALID)
+
+
+@click.command()
+@output_format()
+@click.pass_context
+def stats(ctx: click.Context, fmt: str) -> None:
+    """Print the statistics (the same as reports/STATS.md and reports/stats.json)."""
+    c = make_context(root_of(ctx))
+    if fmt == "json":
+        echo_json(c.stats.to_dict())
+    else:
+        click.echo(stats_markdown(c.taxonomy, c.stats), nl=False)
+
+
+@click.command()
+@click.option("-k", "k", type=click.IntRange(min=0), default=None, help="Sparse means at most K records (default: the configuration's).")
+@output_format()
+@click.pass_context
+def gaps(ctx: click.Context, k: int | None, fmt: str) -> None:
+    """Print the gap maps: empty and sparse cells of crossed taxonomy axes."""
+    corpus = load_valid_corpus(root_of(ctx))
+    config = load_config(corpus.taxonomy)
+    if k is not None:
+        config = replace(config, gap_k=k)
+    report = compute_gaps(corpus, config)
+    if fmt == "json":
+        echo_json(report.to_dict())
+    else:
+        click.echo(gaps_markdown(report), nl=False)
+
+
+@click.command()
+@output_format()
+@click.pass_context
+def claims(ctx: click.Context, fmt: str) -> None:
+    """Check every claim against the records; exit 1 if any fails."""
+    root = root_of(ctx)
+    corpus = load_valid_corpus(root)
+    source, claim_list = load_claims(corpus.taxonomy)
+    prev = root / "reports" / "claims.json"
+    baseline = read_baseline(prev.read_text(encoding="utf-8") if prev.is_file() else None)
+    report = evaluate_claims(corpus, claim_list, source, baseline)
+    if fmt == "json":
+        echo_json(report.to_dict())
+    else:
+        click.echo(claims_text(report), nl=False)
+        for p in report.problems():
+            click.echo(p.format(), err=True)
+        n, bad = len(report.results), len(report.failed)
+        click.echo(f"{n} claims, {n - bad} hold, {bad} fail", err=True)
+    if not report.ok:
+        sys.exit(EXIT_INVALID)
+
+
+@click.command()
+@output_format()
+@click.pass_context
+def corrections(ctx: click.Context, fmt: str) -> None:
+    """Check the proposed corrections and show what each would change; exit 1 if one is stale."""
+    report = make_context(root_of(ctx)).corrections
+    if report is None:
+        click.echo("no corrections file", err=True)
+        return
+    if fmt == "json":
+        echo_json(report.to_dict())
+    else:
+        click.echo(corrections_markdown(report), nl=False)
+        for p in report.problems:
+            click.echo(p.format(), err=True)
+    if not report.ok:
+        sys.exit(EXIT_INVALID)
+
+
+@click.command()
+@click.argument("audit_csv", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@output_format()
+@click.pass_context
+def agreement(ctx: click.Context, audit_csv: Path | None, fmt: str) -> None:
+    """Agreement between original tags and a second reader's (orig_* vs ann_* columns).
+
+    AUDIT_CSV defaults to the survey's audit file (files.audit in taxonomy/survey.yaml).
+    """
+    root = root_of(ctx)
+    tax = load_taxonomy(root)
+    rel = str(audit_csv) if audit_csv else data_file(tax, "audit", "data/audit/spotcheck.csv")
+    path = audit_csv if audit_csv else root / rel
+    keys = {r.id for r in load_corpus(root, tax).retained}
+    report = compute_agreement(tax, path, rel, keys)
+    if fmt == "json":
+        echo_json(report.to_dict())
+    else:
+        click.echo(agreement_text(report), nl=False)
+
+
+COMMANDS = (build, stats, gaps, claims, corrections, agreement)

@@ -1,0 +1,150 @@
+"""Commands over the records themselves: validate, import, export and the taxonomy."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from survey_tools.cli.common import echo_json, output_format, root_of
+from survey_tools.contrib.csvio import export_csv, plan_import, write_import
+from survey_tools.contrib.taxonomy_edit import rename_value
+from survey_tools.corpus.loading import load_valid_corpus
+from survey_tools.corpus.taxonomy import load_taxonomy, schema_files
+from survey_tools.corpus.validation import validate_corpus
+from survey_tools.errors import EXIT_INVALID, EXIT_OK
+from survey_tools.fileio import atomic_write
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--require",
+    multiple=True,
+    metavar="FIELD",
+    help="Also fail when FIELD is untagged on any record (repeatable), e.g. subdecisions.",
+)
+@output_format()
+@click.pass_context
+def validate(
+    ctx: click.Context, paths: tuple[Path, ...], require: tuple[str, ...], fmt: str
+) -> None:
+    """Check records against the taxonomy and each other (default: the whole corpus).
+
+    Prints one line per problem as FILE:LINE:COL: FIELD: MESSAGE and exits 0 when clean,
+    1 when any record is invalid, 2 on a usage error.
+    """
+    report = validate_corpus(root_of(ctx), list(paths) or None, require=require)
+    if fmt == "json":
+        echo_json(report.to_dict())
+    else:
+        for p in report:
+            click.echo(p.format())
+        n = len(report.problems)
+        summary = f"{report.checked} files checked, {n} problem{'s' if n != 1 else ''}"
+        click.echo(summary, err=True)
+    sys.exit(EXIT_OK if report.ok else EXIT_INVALID)
+
+
+@click.group(name="import")
+def import_() -> None:
+    """Create records from other formats."""
+
+
+@import_.command(name="csv")
+@click.argument("papers_csv", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("excluded_csv", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--bib",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="BibTeX file to take full author lists and DOIs from.",
+)
+@click.option(
+    "--overwrite", is_flag=True, help="Replace records that already exist (default: keep them)."
+)
+@click.option("--dry-run", is_flag=True, help="Check and report, write nothing.")
+@click.pass_context
+def import_csv(
+    ctx: click.Context,
+    papers_csv: Path,
+    excluded_csv: Path | None,
+    bib: Path | None,
+    overwrite: bool,
+    dry_run: bool,
+) -> None:
+    """Build records from CSV files in the survey's layout (taxonomy/csv.yaml).
+
+    Every row is checked before anything is written: one bad row writes nothing.
+    """
+    tax = load_taxonomy(root_of(ctx))
+    plan = plan_import(tax, papers_csv, excluded_csv, bib)
+    if dry_run:
+        click.echo(f"would write {len(plan.files)} records")
+        return
+    write_import(tax, plan, overwrite=overwrite)
+    written = len(plan.files) - len(plan.skipped)
+    click.echo(
+        f"wrote {written} records"
+        + (f", kept {len(plan.skipped)} existing (use --overwrite)" if plan.skipped else "")
+    )
+
+
+@click.group(name="export")
+def export() -> None:
+    """Write the corpus in other formats."""
+
+
+@export.command(name="csv")
+@click.argument("out_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.pass_context
+def export_csv_cmd(ctx: click.Context, out_dir: Path) -> None:
+    """Write OUT_DIR/papers.csv and OUT_DIR/excluded.csv in the survey's CSV layout."""
+    corpus = load_valid_corpus(root_of(ctx), "fix the records before exporting")
+    for path in export_csv(corpus.taxonomy, corpus, out_dir):
+        click.echo(f"wrote {path}")
+
+
+@click.group()
+def taxonomy() -> None:
+    """Inspect the taxonomy and the schemas generated from it."""
+
+
+@taxonomy.command(name="schema")
+@click.option("--check", is_flag=True, help="Exit 1 if taxonomy/schema/ is stale; write nothing.")
+@click.pass_context
+def taxonomy_schema(ctx: click.Context, check: bool) -> None:
+    """Write the JSON Schemas generated from taxonomy/ to taxonomy/schema/."""
+    root = root_of(ctx)
+    stale = []
+    for rel, text in schema_files(load_taxonomy(root)).items():
+        path = root / rel
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            continue
+        stale.append(rel)
+        if not check:
+            atomic_write(path, text)
+    for rel in stale:
+        click.echo(f"{'stale' if check else 'wrote'}: {rel}")
+    if check and stale:
+        sys.exit(EXIT_INVALID)
+
+
+@taxonomy.command(name="rename")
+@click.argument("field")
+@click.argument("old")
+@click.argument("new")
+@click.pass_context
+def taxonomy_rename(ctx: click.Context, field: str, old: str, new: str) -> None:
+    """Rewrite every record using value OLD of FIELD to use NEW (comments and order kept).
+
+    Add NEW to the field's taxonomy file first; remove OLD afterwards.
+    """
+    changed = rename_value(root_of(ctx), field, old, new)
+    for rel in changed:
+        click.echo(f"rewrote {rel}")
+    click.echo(f"{len(changed)} record(s) now use {new!r} for {field}", err=True)
+
+
+COMMANDS = (validate, import_, export, taxonomy)
