@@ -1,3 +1,81 @@
-"""survey-tools: keep a curated literature corpus honest."""
+"""survey-tools: keep a curated literature corpus honest.
 
-__version__ = "0.1.0"
+The public library API, for scripts::
+
+    from survey_tools import load_corpus, validate_corpus, build
+
+    report = validate_corpus("path/to/survey")
+    print(report.ok, len(report.problems))
+
+Names are resolved on first use (PEP 562), so that ``import survey_tools.cli`` (which Python
+does before every ``survey`` command) does not load the build, the renderers and jinja2.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from survey_tools._version import __version__
+
+# public name -> the module that defines it
+_API = {
+    "SurveyError": "survey_tools.errors",
+    "UsageError": "survey_tools.errors",
+    "InvalidInput": "survey_tools.errors",
+    "Problem": "survey_tools.errors",
+    "Report": "survey_tools.errors",
+    "Taxonomy": "survey_tools.corpus.taxonomy",
+    "load_taxonomy": "survey_tools.corpus.taxonomy",
+    "Record": "survey_tools.corpus.records",
+    "Corpus": "survey_tools.corpus.records",
+    "load_corpus": "survey_tools.corpus.loading",
+    "load_valid_corpus": "survey_tools.corpus.loading",
+    "validate_corpus": "survey_tools.corpus.validation",
+    "compute_stats": "survey_tools.reports.stats",
+    "load_config": "survey_tools.reports.stats",
+    "compute_gaps": "survey_tools.reports.gaps",
+    "make_context": "survey_tools.build",
+    "build": "survey_tools.build",
+    "check_file": "survey_tools.traces.validate",
+}
+
+__all__ = [
+    "__version__",
+    "Corpus",
+    "InvalidInput",
+    "Problem",
+    "Record",
+    "Report",
+    "SurveyError",
+    "Taxonomy",
+    "UsageError",
+    "build",
+    "check_file",
+    "compute_gaps",
+    "compute_stats",
+    "load_config",
+    "load_corpus",
+    "load_taxonomy",
+    "load_valid_corpus",
+    "make_context",
+    "validate_corpus",
+]
+
+if TYPE_CHECKING:
+    from survey_tools.build import build, make_context
+    from survey_tools.corpus.loading import load_corpus, load_valid_corpus
+    from survey_tools.corpus.records import Corpus, Record
+    from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
+    from survey_tools.corpus.validation import validate_corpus
+    from survey_tools.errors import InvalidInput, Problem, Report, SurveyError, UsageError
+    from survey_tools.reports.gaps import compute_gaps
+    from survey_tools.reports.stats import compute_stats, load_config
+    from survey_tools.traces.validate import check_file
+
+
+def __getattr__(name: str) -> Any:
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'survey_tools' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -12,8 +12,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from survey_tools.contrib.arxiv_client import ArxivClient, ArxivPaper
 from survey_tools.corpus.checks import check_record, suggest
 from survey_tools.corpus.duplicates import find_matches
 from survey_tools.corpus.identifiers import normalize_arxiv
@@ -24,9 +25,6 @@ from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
-
-if TYPE_CHECKING:
-    from survey_tools.contrib.arxiv_client import ArxivClient, ArxivPaper
 
 # Words that make a key less readable without making it more distinctive.
 _STOPWORDS = frozenset({

@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from typing import Any
+from xml.etree import ElementTree
 
 # This module is imported only by the commands that fetch (never at CLI start-up), so the HTTP
 # library can be imported here; ``arxiv`` (which pulls in lxml) stays inside functions.
+import arxiv
 import requests
 
 from survey_tools.errors import SurveyError
@@ -89,8 +91,6 @@ class ArxivClient:
     """One HTTP session to the arXiv API, reused so the rate-limit delay applies between calls."""
 
     def __init__(self, config: ClientConfig | None = None) -> None:
-        import arxiv
-
         self.config = config or ClientConfig.from_env()
         timeout = self.config.timeout
         owner = self
@@ -117,8 +117,6 @@ class ArxivClient:
 
     def fetch(self, arxiv_id: str) -> ArxivPaper:
         """The paper with this id (no version: the latest); raise ArxivFetchError otherwise."""
-        import arxiv
-
         search = arxiv.Search(id_list=[arxiv_id], max_results=1)
         where = self.config.url
         try:
@@ -177,8 +175,6 @@ class ArxivClient:
 
 
 def _well_formed(body: bytes) -> bool:
-    from xml.etree import ElementTree
-
     try:
         ElementTree.fromstring(body)
     except ElementTree.ParseError:
@@ -188,8 +184,6 @@ def _well_formed(body: bytes) -> bool:
 
 def _error_summary(body: bytes) -> str:
     """The text of an arXiv error entry (``incorrect id format for abc``), if the body has one."""
-    from xml.etree import ElementTree
-
     atom = "{http://www.w3.org/2005/Atom}"
     try:
         root = ElementTree.fromstring(body)

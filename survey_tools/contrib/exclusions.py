@@ -12,18 +12,17 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from survey_tools.contrib.adding import flag_names, refuse_duplicates
+from survey_tools.contrib.arxiv_client import ArxivPaper
+from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
-
-if TYPE_CHECKING:
-    from survey_tools.contrib.arxiv_client import ArxivPaper
 
 # The field of an exclusion that keeps the full retained record it replaced.
 FORMER_FIELD = "retained_record"
@@ -67,8 +66,6 @@ def next_id(root: Path, corpus: Corpus, coll: Collection) -> str:
 
 
 def _check(tax: Taxonomy, coll: Collection, rel: str, text: str) -> None:
-    from survey_tools.corpus.checks import check_record
-
     problems = check_record(tax, coll, rel, parse_yaml(text, rel))
     if problems:
         raise InvalidInput(problems, f"{rel} would be invalid; nothing written")

@@ -11,6 +11,8 @@ import io
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml import YAML
+
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES
 from survey_tools.errors import InvalidInput, Problem, UsageError
@@ -18,8 +20,6 @@ from survey_tools.fileio import atomic_write
 
 
 def _yaml() -> Any:
-    from ruamel.yaml import YAML
-
     y = YAML(typ="rt")
     y.preserve_quotes = True
     y.width = 1_000_000  # never re-wrap long lines

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+import jsonschema_rs
+
 from survey_tools.corpus.identifiers import arxiv_year, normalize_arxiv
 from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, record_schema
 from survey_tools.corpus.yamlio import YamlDocument
@@ -58,8 +60,6 @@ def _dotted(path: Sequence[Any]) -> str:
 
 class _Validators:
     def __init__(self, tax: Taxonomy, collection: str) -> None:
-        import jsonschema_rs
-
         self.schema = record_schema(tax, collection)
         self.fast = jsonschema_rs.validator_for(self.schema)
         self._full: Any = None

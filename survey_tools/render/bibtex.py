@@ -10,10 +10,15 @@ are ``@misc`` with eprint fields, as arXiv itself exports them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+import bibtexparser
+from bibtexparser.library import Library
+from bibtexparser.model import Entry, Field
 
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy, commands_config, load_taxonomy
@@ -49,8 +54,6 @@ _ACCENT_RX = re.compile(r"""\\([`'^"~=.]|[uvHck](?=[{\s]))\s*(?:\{(\w)\}|(\w))""
 
 def detex(text: str) -> str:
     """``Tram\\`{e}r`` -> ``Tramèr``; text without TeX accents is returned unchanged."""
-    import unicodedata
-
     if "\\" not in text:
         return text
     out = _ACCENT_RX.sub(lambda m: (m.group(2) or m.group(3)) + _ACCENTS[m.group(1)], text)
@@ -126,17 +129,12 @@ def _fields(rec: Record, kind: str) -> list[tuple[str, str]]:
 
 
 def _entry(rec: Record, rules: Sequence[tuple[re.Pattern[str], str]]) -> Any:
-    from bibtexparser.model import Entry, Field
-
     ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
     kind = entry_type(str(rec.get("venue", "")), bool(ids.get("arxiv")), rules)
     return Entry(kind, rec.id, [Field(k, v) for k, v in _fields(rec, kind)])
 
 
 def _write(entries: list[Any]) -> str:
-    import bibtexparser
-    from bibtexparser.library import Library
-
     lib = Library(entries)
     fmt = bibtexparser.BibtexFormat()
     fmt.indent = "  "
@@ -191,8 +189,6 @@ def _split_names(value: str) -> list[str]:
 
 def check_bib(text: str, records: Sequence[Record]) -> list[str]:
     """Differences between the parsed BibTeX and the records (empty when faithful)."""
-    import bibtexparser
-
     lib = bibtexparser.parse_string(text)
     out: list[str] = [f"a parse error near line {b.start_line}" for b in lib.failed_blocks]
     entries = {e.key: e for e in lib.entries}

@@ -13,32 +13,14 @@ from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.render import model
 from survey_tools.reports.gaps import GapReport
 from survey_tools.reports.stats import Stats
+from survey_tools.reports.tables import md, md_code, md_table
 
-# Characters that start or end Markdown constructs inline. Escaping each with a backslash
-# (CommonMark allows it for any ASCII punctuation) keeps a title like "a | [b] *c* <d>" as text,
-# both in list items and in table cells, where an unescaped "|" would split the cell.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~!#$])")
 _URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "|": "%7C", "`": "%60"}
-
-
-def md(text: Any) -> str:
-    """Inline text that renders literally in a paragraph, a list item or a table cell."""
-    flat = " ".join(str(text).split())  # a newline would end a table row or list item
-    return _MD_SPECIAL.sub(r"\\\1", flat)
 
 
 def md_url(url: Any) -> str:
     """A link destination that cannot end the link early."""
     return "".join(_URL_UNSAFE.get(ch, ch) for ch in str(url).strip())
-
-
-def md_code(text: Any) -> str:
-    """A code span; the fence is longer than any run of backticks inside."""
-    s = str(text)
-    longest = max((len(m) for m in re.findall(r"`+", s)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if s.startswith("`") or s.endswith("`") else ""
-    return f"{fence}{pad}{s}{pad}{fence}"
 
 
 def md_sentence(text: Any) -> str:
@@ -51,24 +33,6 @@ def slug(text: str) -> str:
     """GitHub's heading anchor: lowercase, punctuation dropped, spaces to dashes."""
     s = re.sub(r"[^\w\- ]", "", text.strip().lower())
     return s.replace(" ", "-")
-
-
-def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> str:
-    """A GFM table with every pipe aligned (awesome-lint checks alignment and padding).
-
-    Cells must already be escaped Markdown; ``align`` has one letter per column, "l" or "r".
-    """
-    cols = len(headers)
-    cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
-    widths = [max(3, *(len(r[i]) for r in cells)) for i in range(cols)]
-    align = align.ljust(cols, "l")
-
-    def line(row: Sequence[str]) -> str:
-        padded = [c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(row, widths, align, strict=True)]
-        return "| " + " | ".join(padded) + " |"
-
-    rule = "| " + " | ".join(("-" * (w - 1) + ":") if a == "r" else "-" * w for w, a in zip(widths, align, strict=True)) + " |"
-    return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
 
 
 def environment() -> jinja2.Environment:

@@ -19,6 +19,7 @@ from typing import Any
 
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.reports.tables import md, md_table
 
 # Larger audit files are refused before they are read (the survey's audit is 10 kB).
 MAX_AUDIT_BYTES = 50 * 1024 * 1024
@@ -217,11 +218,13 @@ def agreement_markdown(report: AgreementReport) -> str:
         "Raw agreement is the share of rows where both readers chose the same value; Cohen's kappa "
         "corrects it for agreement expected by chance.",
         "",
-        "| field | rows | agree | raw agreement | Cohen's kappa |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        md_table(
+            ["field", "rows", "agree", "raw agreement", "Cohen's kappa"],
+            [[md(f.label), f.rows, f.agree, f"{f.raw:.3f}", _kappa(f.kappa)] for f in report.fields],
+            "lrrrr",
+            pad=False,
+        ),
     ]
-    for f in report.fields:
-        out.append(f"| {f.label} | {f.rows} | {f.agree} | {f.raw:.3f} | {_kappa(f.kappa)} |")
     dis = [(f, d) for f in report.fields for d in f.disagreements]
     out += ["", "## Disagreements", ""]
     if not dis:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from survey_tools.corpus.records import Corpus
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.claims import FilterError, compile_filter
 from survey_tools.reports.stats import ReportConfig, Table, resolve_axis, tabulate
+from survey_tools.reports.tables import md, md_table
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,6 @@ def compute_gaps(corpus: Corpus, config: ReportConfig) -> GapReport:
 
 
 def _align(t: Table, like: Table) -> Table:
-    from dataclasses import replace
-
     def get(r: str, c: str) -> int:
         if r in t.row_values and c in t.col_values:
             return t.count(r, c)
@@ -158,18 +157,19 @@ def gaps_markdown(report: GapReport) -> str:
         b = t.broad
         assert b.cols is not None
         out += [f"## {t.title}", ""]
-        heads = [b.cols.label_of(c).replace("|", "\\|") for c in t.cols]
-        out.append(f"| {b.rows.label} \\ {b.cols.label} | " + " | ".join(heads) + " | total [strict] |")
-        out.append("| --- |" + " ---: |" * (len(heads) + 1))
+        heads = [md(b.cols.label_of(c)) for c in t.cols]
+        body: list[list[str]] = []
         for r in t.rows:
             cells = []
             for c in t.cols:
                 cell = t.cell(r, c)
                 cells.append("**0**" if cell.count == 0 else f"{cell.count} [{cell.strict}]")
             n, s = t.row_total(r)
-            out.append(f"| {b.rows.label_of(r)} | " + " | ".join(cells) + f" | {n} [{s}] |")
+            body.append([md(b.rows.label_of(r)), *cells, f"{n} [{s}]"])
         tots = [f"{t.col_total(c)[0]} [{t.col_total(c)[1]}]" for c in t.cols]
-        out.append("| total [strict] | " + " | ".join(tots) + f" | {b.total} [{t.strict.total}] |")
+        body.append(["total [strict]", *tots, f"{b.total} [{t.strict.total}]"])
+        corner = f"{md(b.rows.label)} \\ {md(b.cols.label)}"
+        out.append(md_table([corner, *heads, "total [strict]"], body, "l" + "r" * (len(heads) + 1), pad=False))
         out.append("")
         if t.empty:
             out.append(f"Empty cells ({len(t.empty)}): " + "; ".join(

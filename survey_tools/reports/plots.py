@@ -21,6 +21,7 @@ KINDS = ("heatmap", "ladder", "modes", "stacked", "flow")
 
 
 def _figure(width: float, height: float) -> Any:
+    # matplotlib (~300 ms) is imported only when figures are drawn, never by `survey validate`.
     import matplotlib
 
     matplotlib.use("Agg")
@@ -39,7 +40,7 @@ def _figure(width: float, height: float) -> Any:
 
 
 def _save(fig: Any) -> tuple[bytes, bytes]:
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: see _figure
 
     svg, png = io.BytesIO(), io.BytesIO()
     fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
@@ -135,7 +136,7 @@ def _stacked(t: Table) -> Any:
 
 def _flow(stats: Stats, corpus: Corpus, field: str, total_key: str) -> Any:
     """A PRISMA-style flow: screened → excluded at each stage in order → retained."""
-    import matplotlib.patches as mpatches
+    import matplotlib.patches as mpatches  # lazy: see _figure
 
     tax = corpus.taxonomy
     t = stats.table(field)

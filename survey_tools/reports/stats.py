@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.reports.tables import md, md_table
 
 STATS_FORMAT = 1
 MODE_SUFFIX = ".mode"  # `subdecisions.mode`: the modes of a mapping field
@@ -210,24 +211,16 @@ class Table:
 
     def to_markdown(self) -> str:
         if self.cols is None:
-            lines = [f"| {self.rows.label} | count |", "| --- | ---: |"]
-            for i, r in enumerate(self.row_values):
-                lines.append(f"| {_md(self.rows.label_of(r))} | {self.counts[i][0]} |")
-            return "\n".join(lines) + "\n"
-        heads = [_md(self.cols.label_of(c)) for c in self.col_values]
-        lines = [
-            f"| {_md(self.rows.label)} \\ {_md(self.cols.label)} | " + " | ".join(heads) + " | total |",
-            "| --- |" + " ---: |" * (len(heads) + 1),
+            rows = [[md(self.rows.label_of(r)), self.counts[i][0]] for i, r in enumerate(self.row_values)]
+            return md_table([md(self.rows.label), "count"], rows, "lr", pad=False) + "\n"
+        heads = [md(self.cols.label_of(c)) for c in self.col_values]
+        body: list[list[Any]] = [
+            [md(self.rows.label_of(r)), *(n if n else "·" for n in self.counts[i]), self.row_totals[i]]
+            for i, r in enumerate(self.row_values)
         ]
-        for i, r in enumerate(self.row_values):
-            cells = [str(n) if n else "·" for n in self.counts[i]]
-            lines.append(f"| {_md(self.rows.label_of(r))} | " + " | ".join(cells) + f" | {self.row_totals[i]} |")
-        lines.append("| total | " + " | ".join(map(str, self.col_totals)) + f" | {self.total} |")
-        return "\n".join(lines) + "\n"
-
-
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+        body.append(["total", *self.col_totals, self.total])
+        corner = f"{md(self.rows.label)} \\ {md(self.cols.label)}"
+        return md_table([corner, *heads, "total"], body, "l" + "r" * (len(heads) + 1), pad=False) + "\n"
 
 
 def _pairs(rows: Axis, cols: Axis) -> bool:
@@ -255,6 +248,7 @@ def tabulate(
     keep_cells: bool = False,
 ) -> Table:
     """Count ``records`` over one axis or two; pandas does the grouping."""
+    # pandas (~250 ms) only when statistics are computed: the CLI must start fast without it.
     import pandas as pd
 
     rids: list[int] = []
@@ -555,8 +549,6 @@ def stats_markdown(tax: Taxonomy, stats: Stats) -> str:
 
 
 def stats_outputs(tax: Taxonomy, stats: Stats, prefix: str = "reports") -> dict[str, str]:
-    import json
-
     files = {
         f"{prefix}/STATS.md": stats_markdown(tax, stats),
         f"{prefix}/stats.json": json.dumps(stats.to_dict(), indent=2, ensure_ascii=False) + "\n",
@@ -565,14 +557,6 @@ def stats_outputs(tax: Taxonomy, stats: Stats, prefix: str = "reports") -> dict[
         for t in tables:
             files[f"{prefix}/tables/{kind}-{t.id}.csv"] = t.to_csv()
     return files
-
-
-def stats_for_root(root: Path) -> Stats:  # pragma: no cover - convenience for scripts
-    from survey_tools.corpus.loading import load_corpus
-    from survey_tools.corpus.taxonomy import load_taxonomy
-
-    tax = load_taxonomy(root)
-    return compute_stats(load_corpus(root, tax), load_config(tax))
 
 
 def record_cells(tax: Taxonomy, stats: Stats, rec: Record) -> set[str]:

@@ -1,0 +1,65 @@
+"""Markdown text for every report: escaping of inline text and the one table writer.
+
+Every Markdown table the toolkit writes (README, STATS, GAPS, CLAIMS, AGREEMENT, CORRECTIONS,
+``survey diff``) goes through :func:`md_table`, and every cell that holds free text goes
+through :func:`md` first, so that a ``|``, a backslash or a newline in a title or label can
+never split a row or start Markdown markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+# Characters that start or end Markdown constructs inline. Escaping each with a backslash
+# (CommonMark allows it for any ASCII punctuation) keeps a title like "a | [b] *c* <d>" as text,
+# both in list items and in table cells, where an unescaped "|" would split the cell.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~!#$])")
+
+
+def md(text: Any) -> str:
+    """Inline text that renders literally in a paragraph, a list item or a table cell."""
+    flat = " ".join(str(text).split())  # a newline would end a table row or list item
+    return _MD_SPECIAL.sub(r"\\\1", flat)
+
+
+def md_code(text: Any) -> str:
+    """A code span; the fence is longer than any run of backticks inside."""
+    s = str(text)
+    longest = max((len(m) for m in re.findall(r"`+", s)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def md_table(
+    headers: Sequence[Any], rows: Sequence[Sequence[Any]], align: str = "", pad: bool = True
+) -> str:
+    """A GFM table; cells must already be Markdown (escape free text with :func:`md`).
+
+    ``align`` has one letter per column, "l" or "r" (missing letters mean "l"). With ``pad``
+    every pipe is aligned, as awesome-lint requires of the README; reports that are read as
+    text diffs use ``pad=False`` so that one longer cell does not rewrite every line.
+    """
+    cols = len(headers)
+    cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
+    for row in cells:
+        if len(row) != cols:
+            raise ValueError(f"a table row has {len(row)} cells, the header {cols}")
+    align = align.ljust(cols, "l")
+    # Unpadded columns still get a rule of three dashes ("---" / "---:").
+    widths = [max(3, *(len(r[i]) for r in cells)) if pad else 0 for i in range(cols)]
+
+    def line(row: Sequence[str]) -> str:
+        padded = [
+            c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(row, widths, align, strict=True)
+        ]
+        return "| " + " | ".join(padded) + " |"
+
+    rules = [
+        ("-" * (max(w - 1, 3)) + ":") if a == "r" and not pad else
+        ("-" * (w - 1) + ":") if a == "r" else "-" * max(w, 3)
+        for w, a in zip(widths, align, strict=True)
+    ]
+    return "\n".join([line(cells[0]), "| " + " | ".join(rules) + " |", *(line(r) for r in cells[1:])])
