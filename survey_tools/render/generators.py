@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy, schema_files
@@ -64,14 +63,6 @@ class BuildContext:
     claims: ClaimsReport
     corrections: CorrectionsReport | None
     agreement: AgreementReport | None
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    def on_disk(self, rel: str) -> bytes | None:
-        """The committed bytes of an output (``None`` when missing)."""
-        try:
-            return (self.root / rel).read_bytes()
-        except OSError:
-            return None
 
 
 # --- reports ---------------------------------------------------------------------------------
