@@ -25,6 +25,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# The generators live in benchmarks/ (test data, not the package): the children that
+# run them import them as ``benchmarks.*`` from the repository root.
+GEN = f"import sys; sys.path.insert(0, {str(HERE.parent)!r}); "
 SURVEY = [sys.executable, "-c", "from survey_tools.cli import main; main()"]
 
 
@@ -52,7 +55,7 @@ def ensure_trace(data_dir: Path, n: int) -> Path:
     if not path.exists():
         t0 = time.perf_counter()
         _generate(
-            "from survey_tools.traces.synthetic import SynthParams, write; "
+            GEN + "from benchmarks.synthetic_traces import SynthParams, write; "
             f"write({str(path)!r}, SynthParams(n_events={n}, n_agents=300, seed=0))"
         )
         print(f"  generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
@@ -64,7 +67,7 @@ def ensure_otlp(data_dir: Path, n: int) -> Path:
     if not path.exists():
         t0 = time.perf_counter()
         _generate(
-            "from survey_tools.traces.importers.otel_synth import write_otlp; "
+            GEN + "from benchmarks.otel_synth import write_otlp; "
             f"write_otlp({str(path)!r}, n_spans={n}, seed=0)"
         )
         print(f"  generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)

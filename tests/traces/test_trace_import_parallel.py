@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.otel_synth import iter_otlp
 from survey_tools.traces.importers import otel
 from survey_tools.traces.importers.common import ImportFailed
-from survey_tools.traces.importers.otel_synth import iter_otlp
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data/traces/otel/research-assistant.otlp.json"
 
