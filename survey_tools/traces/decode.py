@@ -21,11 +21,14 @@ slow scan only when the two disagree.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
 import pickle
+import re
 import sys
+import threading
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -38,6 +41,7 @@ import orjson
 from msgspec import UNSET, UnsetType
 
 from survey_tools.traces.forked import ForkedChild
+from survey_tools.traces.graph import critical_path
 from survey_tools.traces.limits import (
     DEFAULT_LIMITS,
     UTF16_BOMS,
@@ -194,8 +198,6 @@ def _edge_side(data: bytes) -> tuple[EdgeColumns, np.ndarray, np.ndarray]:
 def _helper_main(data: bytes, write_fd: int) -> None:  # pragma: no cover - in the child
     """The helper: the edge columns, then (while the parent checks the graph) the
     critical path; each a pickle on the pipe, None when it failed."""
-    import gc
-
     gc.disable()
     with os.fdopen(write_fd, "wb") as fh:
         try:
@@ -206,13 +208,9 @@ def _helper_main(data: bytes, write_fd: int) -> None:  # pragma: no cover - in t
         # The pipe takes 64 KB at a time and the parent reads the columns only when
         # its own are built: write them from a thread (blocking writes release the
         # GIL) so the critical path is computed meanwhile.
-        import threading
-
         writer = threading.Thread(target=fh.write, args=(pickle.dumps(ec, protocol=5),))
         writer.start()
         try:
-            from survey_tools.traces.metrics import critical_path
-
             cp: Any = critical_path(t, dur, ec.ekind, ec.esrc, ec.edst)
         except Exception:
             cp = None
@@ -295,8 +293,6 @@ def _may_have_duplicates(data: bytes, kept: int) -> bool:
     """
     if _count_quote_colon(data) != kept:
         return True
-    import re
-
     return re.search(rb'"[ \t\r\n]+:', data) is not None
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import gc
 import os
 import pickle
 from collections.abc import Callable
@@ -236,8 +237,6 @@ def _records(
 
 def _records_child(chunks: list[list[msgspec.Raw]], write_fd: int) -> None:  # pragma: no cover
     # Runs in the forked child: the span records as tuples, or the ImportFailed message.
-    import gc
-
     gc.disable()
     summary = SpanSummary()
     ids: set[str] = set()
