@@ -63,9 +63,6 @@ class Names:
             names.append(v)
         return np.fromiter(map(index.__getitem__, values), dtype=np.int32, count=len(values))
 
-    def code(self, name: str | None) -> int:
-        return self.index.get(name, -2)
-
 
 @dataclass
 class Table:
@@ -107,10 +104,6 @@ class Table:
     def set_edges(self, ec: EdgeColumns) -> None:
         self.esrc, self.edst, self.ekind, self.first = ec.esrc, ec.edst, ec.ekind, ec.first
         self.src_ids, self.dst_ids = ec.src_ids, ec.dst_ids
-
-
-def _float_column(values: list[Any]) -> np.ndarray:
-    return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
 
 
 def _index(ids: list[Any]) -> dict[Any, int]:
