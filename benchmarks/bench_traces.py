@@ -1,5 +1,6 @@
 """Benchmark: trace validation and metrics at 10k, 100k and 1M events, side by side
-with our reconstruction of a structure-only stdlib validator (traces_baseline.py).
+with our reconstruction of a structure-only stdlib validator (traces_baseline.py), or
+with the survey's own reference validator (--reference PATH/TO/validate_trace.py).
 
 Each measurement is a fresh process (the real CLI, start-up included); wall time is
 the median of --repeat runs, interleaved so that load from other processes hits all
@@ -10,6 +11,13 @@ helper process is included).
     python benchmarks/bench_traces.py                      # 10k, 100k, 1M
     python benchmarks/bench_traces.py --sizes 10000 --repeat 1
     python benchmarks/bench_traces.py --otlp 1000000       # issue 7: OTLP import
+    python benchmarks/bench_traces.py --sizes 1000000 --reference /tmp/ref/validate_trace.py
+
+The reference validator (trace-schema/validate_trace.py in xxzcc/awesome-llm-mas-rl)
+takes one argument, the trace file, and reads no schema file. It does not know the
+``stop`` event type, so with --reference every contender runs on a variant of the
+synthetic trace without its final ``stop`` event (``synthetic-N-nostop.json``), which
+is valid for it and for us; the reference must exit 0 ("valid trace") on it.
 """
 
 from __future__ import annotations
@@ -25,6 +33,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# The generators live in benchmarks/ (test data, not the package): the children that
+# run them import them as ``benchmarks.*`` from the repository root.
+GEN = f"import sys; sys.path.insert(0, {str(HERE.parent)!r}); "
 SURVEY = [sys.executable, "-c", "from survey_tools.cli import main; main()"]
 
 
@@ -47,13 +58,13 @@ def _generate(code: str) -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def ensure_trace(data_dir: Path, n: int) -> Path:
-    path = data_dir / f"synthetic-{n}.json"
+def ensure_trace(data_dir: Path, n: int, *, stop: bool = True) -> Path:
+    path = data_dir / f"synthetic-{n}{'' if stop else '-nostop'}.json"
     if not path.exists():
         t0 = time.perf_counter()
         _generate(
-            "from survey_tools.traces.synthetic import SynthParams, write; "
-            f"write({str(path)!r}, SynthParams(n_events={n}, n_agents=300, seed=0))"
+            GEN + "from benchmarks.synthetic_traces import SynthParams, write; "
+            f"write({str(path)!r}, SynthParams(n_events={n}, n_agents=300, seed=0, stop={stop}))"
         )
         print(f"  generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return path
@@ -64,7 +75,7 @@ def ensure_otlp(data_dir: Path, n: int) -> Path:
     if not path.exists():
         t0 = time.perf_counter()
         _generate(
-            "from survey_tools.traces.importers.otel_synth import write_otlp; "
+            GEN + "from benchmarks.otel_synth import write_otlp; "
             f"write_otlp({str(path)!r}, n_spans={n}, seed=0)"
         )
         print(f"  generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
@@ -84,6 +95,43 @@ def measure(contenders: dict[str, list[str]], repeat: int) -> dict[str, tuple[fl
     return {k: (statistics.median(times[k]), mem[k], codes[k]) for k in contenders}
 
 
+def compare_reference(ref: Path, sizes: list[int], data_dir: Path, out: Path, repeat: int) -> None:
+    """Ours against the survey's validator, on one file that is valid for both."""
+    print(f"ours vs the reference validator {ref}, median of {repeat} (wall s / peak MiB)")
+    header = (
+        f"{'events':>9} {'MB':>6} | {'reference':>15} | {'validate':>15} | {'metrics':>15} | "
+        f"{'validate/ref':>12} | {'metrics/ref':>11} | {'peak/ref':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for n in sizes:
+        path = ensure_trace(data_dir, n, stop=False)
+        contenders = {
+            "reference": [sys.executable, str(ref), str(path)],
+            "validate": [*SURVEY, "trace", "validate", str(path)],
+            "metrics": [
+                *SURVEY,
+                "trace",
+                "metrics",
+                "--format",
+                "json",
+                "-o",
+                str(out / "m.json"),
+                str(path),
+            ],
+        }
+        res = measure(contenders, repeat)
+        r, v, m = res["reference"], res["validate"], res["metrics"]
+        if r[2] != 0:
+            print(f"  ! the reference rejected {path}: its figures do not count", file=sys.stderr)
+        mb = path.stat().st_size / 1e6
+        print(
+            f"{n:>9} {mb:>6.0f} | {r[0]:>5.2f} s {r[1]:>5.0f} M | {v[0]:>5.2f} s {v[1]:>5.0f} M | "
+            f"{m[0]:>5.2f} s {m[1]:>5.0f} M | {v[0] / r[0]:>11.2f}x | {m[0] / r[0]:>10.2f}x | "
+            f"{max(v[1], m[1]) / r[1]:>7.2f}x"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
@@ -91,12 +139,19 @@ def main() -> None:
     ap.add_argument("--otlp", type=int, nargs="*", default=[], help="OTLP span counts to import")
     ap.add_argument("--data-dir", type=Path, default=Path("/tmp/survey-bench-traces"))
     ap.add_argument("--keep", action="store_true", help="keep the generated files")
+    ap.add_argument(
+        "--reference",
+        type=Path,
+        help="the survey's validate_trace.py: time it instead of our stdlib baseline",
+    )
     args = ap.parse_args()
     args.data_dir.mkdir(parents=True, exist_ok=True)
     out = args.data_dir / "out"
     out.mkdir(exist_ok=True)
 
-    if args.sizes:
+    if args.sizes and args.reference is not None:
+        compare_reference(args.reference, args.sizes, args.data_dir, out, args.repeat)
+    elif args.sizes:
         print(f"validate and metrics, median of {args.repeat} (wall s / peak MiB)")
         header = (
             f"{'events':>9} {'edges':>9} {'MB':>6} | {'baseline (stdlib)':>17} | "

@@ -12,7 +12,9 @@ from typing import Any
 
 from survey_tools.errors import UsageError
 from survey_tools.traces.limits import DEFAULT_LIMITS, Limits
+from survey_tools.traces.metrics import compute, flat_row
 from survey_tools.traces.problems import TraceReport
+from survey_tools.traces.validate import check_file
 
 
 def expand_inputs(paths: Iterable[Path | str]) -> list[Path]:
@@ -44,9 +46,6 @@ class Measured:
 def measure_file(
     path: Path, *, limit: int, max_taint_paths: int, limits: Limits = DEFAULT_LIMITS
 ) -> Measured:
-    from survey_tools.traces.metrics import compute
-    from survey_tools.traces.validate import check_file
-
     report, trace = check_file(path, limit=limit, limits=limits)
     if trace is None or not report.ok:
         return Measured(path, report, None)
@@ -64,6 +63,7 @@ def measure_all(
     """Measure each trace in turn; a bad trace yields a report, never an exception."""
     bar: Any = None
     if progress:
+        # Lazy: tqdm costs about 35 ms of start-up and only a terminal run shows a bar.
         from tqdm import tqdm
 
         bar = tqdm(total=len(paths), unit="trace", desc="metrics", leave=False)
@@ -110,7 +110,6 @@ def render_json(value: Any) -> str:
 
 def render_table(m: dict[str, Any], fields: tuple[str, ...], *, max_list: int = 12) -> str:
     """One trace as ``metric  value`` lines, lists abbreviated."""
-    from survey_tools.traces.metrics import flat_row
 
     row = flat_row(m)
     lines = [(k, _cell(row[k])) for k in fields]

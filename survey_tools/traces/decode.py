@@ -21,11 +21,14 @@ slow scan only when the two disagree.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
 import pickle
+import re
 import sys
+import threading
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -38,6 +41,7 @@ import orjson
 from msgspec import UNSET, UnsetType
 
 from survey_tools.traces.forked import ForkedChild
+from survey_tools.traces.graph import critical_path
 from survey_tools.traces.limits import (
     DEFAULT_LIMITS,
     UTF16_BOMS,
@@ -194,8 +198,6 @@ def _edge_side(data: bytes) -> tuple[EdgeColumns, np.ndarray, np.ndarray]:
 def _helper_main(data: bytes, write_fd: int) -> None:  # pragma: no cover - in the child
     """The helper: the edge columns, then (while the parent checks the graph) the
     critical path; each a pickle on the pipe, None when it failed."""
-    import gc
-
     gc.disable()
     with os.fdopen(write_fd, "wb") as fh:
         try:
@@ -206,13 +208,9 @@ def _helper_main(data: bytes, write_fd: int) -> None:  # pragma: no cover - in t
         # The pipe takes 64 KB at a time and the parent reads the columns only when
         # its own are built: write them from a thread (blocking writes release the
         # GIL) so the critical path is computed meanwhile.
-        import threading
-
         writer = threading.Thread(target=fh.write, args=(pickle.dumps(ec, protocol=5),))
         writer.start()
         try:
-            from survey_tools.traces.metrics import critical_path
-
             cp: Any = critical_path(t, dur, ec.ekind, ec.esrc, ec.edst)
         except Exception:
             cp = None
@@ -295,8 +293,6 @@ def _may_have_duplicates(data: bytes, kept: int) -> bool:
     """
     if _count_quote_colon(data) != kept:
         return True
-    import re
-
     return re.search(rb'"[ \t\r\n]+:', data) is not None
 
 
@@ -410,40 +406,17 @@ def decode(
         report.add("$", msg, "size", line=line, col=col)
         return None
     colons = _count_byte(data, 58)
-    helper = _EdgeHelper(data) if len(data) >= PARALLEL_MIN_BYTES and hasattr(os, "fork") else None
-    fast: _FastDoc | _FastDocNoEdges | None
-    try:
-        fast = (_FAST_DECODER if helper is None else _FAST_DECODER_NO_EDGES).decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
-        fast = None
-    if helper is not None and fast is None:
-        helper.cancel()
-    table: Table | None = None
-    optional = 0
-    dropped = fast is not None
-    if fast is not None:
-        # The input is not needed on the fast path (read() gives it again if the
-        # helper's verdict sends us down the slow path after all).
-        del data
-        edges = fast.edges if isinstance(fast, _FastDoc) else None
-        fast.edges = msgspec.Raw()  # drop the slice (it holds the whole input)
-        # The events' columns first: the helper resolves the edges meanwhile.
-        try:
-            table, optional = from_structs(fast.events, edges)
-        except BaseException:  # (an interrupt): leave no helper behind
-            if helper is not None:
-                helper.cancel()
-            raise
-        if helper is not None:
-            resolved = helper.result()
-            if resolved is None or resolved.first.size != table.n:
-                helper.cancel()
-                fast = table = None  # edges the fast path does not take: slow path
-            else:
-                table.set_edges(resolved)
-                table.cp_hint = helper.critical_path
-                weakref.finalize(table, helper.cancel)
-    if fast is not None and table is not None:
+    # The one switch between the two fast paths: from PARALLEL_MIN_BYTES on (and where
+    # the OS can fork), a helper process takes the edges (about a third less wall time
+    # at a million events, docs/traces.md); smaller files are done in one process.
+    # The input goes in a list the fast path empties once the input is decoded: then
+    # no reference is left and its bytes are freed before the columns are built.
+    with_helper = len(data) >= PARALLEL_MIN_BYTES and hasattr(os, "fork")
+    box = [data]
+    del data
+    got = _fast_with_helper(box) if with_helper else _fast_plain(box)
+    if got is not None:
+        fast, table, optional = got
         head = {k: getattr(fast, k) for k in _HEAD_FIELDS}
         head = {k: v for k, v in head.items() if v is not msgspec.UNSET}
         kept = 2 + len(head) + count_keys(list(head.values()))
@@ -454,8 +427,9 @@ def decode(
             _check_duplicates(read(), kept, report)
         return Decoded(head=head, table=table, typed=True, recheck=recheck)
 
-    if dropped:  # the helper's verdict: the slow path after all
-        data = read()
+    # The fast path rejected the file (or the helper its edges): the slow path, with
+    # the input again if the fast path had let it go.
+    data = box.pop() if box else read()
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as err:
@@ -471,6 +445,50 @@ def decode(
     head = {k: v for k, v in doc.items() if k not in ("events", "edges")}
     table = from_values(doc.get("events"), doc.get("edges"))
     return Decoded(head=head, table=table, typed=False, doc=doc)
+
+
+def _fast_plain(box: list[bytes]) -> tuple[_FastDoc, Table, int] | None:
+    """The fast path in one process: events and edges into structs, then columns.
+
+    Returns None (leaving the input in ``box``) when the fast decoder rejects the file.
+    """
+    try:
+        fast = _FAST_DECODER.decode(box[0])
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        return None
+    box.clear()  # the structs hold copies: the input can go
+    edges = fast.edges
+    fast.edges = []
+    table, optional = from_structs(fast.events, edges)
+    return fast, table, optional
+
+
+def _fast_with_helper(box: list[bytes]) -> tuple[_FastDocNoEdges, Table, int] | None:
+    """The fast path with a helper process: it decodes and resolves the edges (and then
+    computes the critical path) while this process decodes the events and builds
+    their columns. None when either side rejects the file (the input is then left in
+    ``box`` only if this side rejected it)."""
+    helper = _EdgeHelper(box[0])
+    try:
+        fast = _FAST_DECODER_NO_EDGES.decode(box[0])
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        helper.cancel()
+        return None
+    box.clear()
+    fast.edges = msgspec.Raw()  # drop the slice (it holds the whole input)
+    try:
+        table, optional = from_structs(fast.events, None)
+    except BaseException:  # (an interrupt): leave no helper behind
+        helper.cancel()
+        raise
+    resolved = helper.result()
+    if resolved is None or resolved.first.size != table.n:
+        helper.cancel()
+        return None  # edges the fast path does not take: the slow path
+    table.set_edges(resolved)
+    table.cp_hint = helper.critical_path
+    weakref.finalize(table, helper.cancel)
+    return fast, table, optional
 
 
 def _as_value(ev: FastEvent) -> dict[str, Any]:

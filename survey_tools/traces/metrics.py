@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from survey_tools.traces.schema import DEPENDENCY_EDGE_TYPES, EVENT_TYPES
-from survey_tools.traces.table import EDGE_CODE, EVENT_CODE, Table
-from survey_tools.traces.validate import Trace, find_cycles, spawn_info
+from survey_tools.traces.graph import dependency_edges, longest_chain, spawn_info, topo_edge_order
+from survey_tools.traces.schema import EVENT_TYPES
+from survey_tools.traces.table import EVENT_CODE, Table
+from survey_tools.traces.validate import Trace
 
-_DEP_CODES = np.array(sorted(EDGE_CODE[k] for k in DEPENDENCY_EDGE_TYPES), dtype=np.int8)
 DEFAULT_MAX_TAINT_PATHS = 100
 
 # Scalar metrics in output order; the CSV and table formats use exactly these.
@@ -74,116 +74,6 @@ def _r(x: float | None) -> float | None:
 
 def _ratio(a: float, b: float) -> float | None:
     return _r(a / b) if b else None
-
-
-def _topo_edge_order(t: np.ndarray, s: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """Dependency edges ordered so each event's in-edges come before its out-edges.
-
-    Valid edges never go back in time, so sorting events by time is a topological
-    order except among events at the same instant; those get a level from a small
-    Kahn pass over the same-instant edges.
-    """
-    n = t.size
-    level = np.zeros(n, dtype=np.int64)
-    tie = t[s] == t[d]
-    if tie.any():
-        ts, td = s[tie].tolist(), d[tie].tolist()
-        indeg: dict[int, int] = {}
-        out: dict[int, list[int]] = {}
-        for a, b in zip(ts, td, strict=True):
-            indeg[b] = indeg.get(b, 0) + 1
-            out.setdefault(a, []).append(b)
-        lv = {v: 0 for v in set(ts) | set(td)}
-        queue = [v for v in lv if indeg.get(v, 0) == 0]
-        while queue:
-            v = queue.pop()
-            for w in out.get(v, ()):
-                lv[w] = max(lv[w], lv[v] + 1)
-                indeg[w] -= 1
-                if indeg[w] == 0:
-                    queue.append(w)
-        keys = np.fromiter(lv.keys(), np.int64, len(lv))
-        level[keys] = np.fromiter(lv.values(), np.int64, len(lv))
-    order = np.lexsort((np.arange(n), level, t))
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n)
-    return rank
-
-
-def _edges(
-    t: np.ndarray, ekind: np.ndarray, esrc: np.ndarray, edst: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Dependency edges (s, d) and the critical path's edges (cs, cd)."""
-    dep = np.flatnonzero(np.isin(ekind, _DEP_CODES) & (esrc >= 0) & (edst >= 0))
-    s, d = esrc[dep].astype(np.int64), edst[dep].astype(np.int64)
-    # The critical path also waits on safety screens: safety_flow edges that go
-    # strictly forward in time (so they cannot close a cycle) count there, not in taint.
-    sf = np.flatnonzero((ekind == EDGE_CODE["safety_flow"]) & (esrc >= 0) & (edst >= 0))
-    sf = sf[t[esrc[sf]] < t[edst[sf]]]
-    cs = np.concatenate([s, esrc[sf].astype(np.int64)])
-    cd = np.concatenate([d, edst[sf].astype(np.int64)])
-    return s, d, cs, cd
-
-
-def critical_path(
-    t: np.ndarray, dur: np.ndarray, ekind: np.ndarray, esrc: np.ndarray, edst: np.ndarray
-) -> tuple[list[int], float] | None:
-    """(event indices, length in seconds) of the critical path, from columns alone.
-
-    The helper process of a large validation runs this while the main process
-    checks the graph (:class:`~survey_tools.traces.table.Table` ``cp_hint``).
-    """
-    s, d, cs, cd = _edges(t, ekind, esrc, edst)
-    # Only for graphs the validator can accept (no edge back in time, no cycle):
-    # metrics are computed for valid traces only, and a cycle has no critical path.
-    ts, td = t[s], t[d]
-    if np.any(ts > td):
-        return None
-    tie = ts == td
-    if tie.any() and find_cycles(s[tie], d[tie], np.flatnonzero(tie)):
-        return None
-    return _critical_path(t, dur, cs, cd, _topo_edge_order(t, s, d))
-
-
-def _critical_path(
-    t: np.ndarray, dur: np.ndarray, cs: np.ndarray, cd: np.ndarray, rank: np.ndarray
-) -> tuple[list[int], float]:
-    n = t.size
-    end = t + np.nan_to_num(dur, nan=0.0)
-    cfwd = np.argsort(rank[cs], kind="stable")
-    CS, CD = cs[cfwd].tolist(), cd[cfwd].tolist()
-
-    # Critical path: the dependency chain spanning the most time, from the start of
-    # its first event to the end of its last. best[v] is the earliest start of a
-    # chain ending at v; among equally early chains, prefer the predecessor that
-    # finished last (the one v actually waited for).
-    best = t.tolist()
-    endl = end.tolist()
-    parent = [-1] * n
-    for u, v in zip(CS, CD, strict=True):
-        bu = best[u]
-        bv = best[v]
-        if bu < bv:
-            best[v] = bu
-            parent[v] = u
-        elif bu == bv:
-            p = parent[v]
-            if p < 0 or endl[u] > endl[p]:
-                parent[v] = u
-    span = end - np.asarray(best)
-    cp: list[int] = []
-    cp_len = 0.0
-    if n:
-        top = float(span.max())
-        cand = np.flatnonzero(span == top)
-        last = int(cand[np.lexsort((cand, -end[cand]))[0]])
-        v = last
-        while v >= 0 and len(cp) <= n:  # (bounded: parents form no cycle in a valid trace)
-            cp.append(v)
-            v = parent[v]
-        cp.reverse()
-        cp_len = top
-    return cp, cp_len
 
 
 def _taint(
@@ -294,7 +184,7 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
         np.count_nonzero(msgs & (parent_of[np.where(tb.to >= 0, tb.to, n_names)] == tb.agent))
     )
 
-    s, d, cs, cd = _edges(tb.t, tb.ekind, tb.esrc, tb.edst)
+    s, d, cs, cd = dependency_edges(tb.t, tb.ekind, tb.esrc, tb.edst)
 
     aggs = np.flatnonzero(et == code["aggregate"])
     if aggs.size:
@@ -320,9 +210,9 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
             last_ret_id = ids[k]
             idle = max(0.0, stop_t - float(end[k]))
 
-    rank = _topo_edge_order(tb.t, s, d)
+    rank = topo_edge_order(tb.t, s, d)
     hinted = tb.cp_hint() if tb.cp_hint is not None else None
-    cp, cp_len = hinted if hinted is not None else _critical_path(tb.t, tb.dur, cs, cd, rank)
+    cp, cp_len = hinted if hinted is not None else longest_chain(tb.t, tb.dur, cs, cd, rank)
     graph = _taint(tb, s, d, rank, max_taint_paths)
 
     if n and np.any(~np.isnan(tb.dur)):

@@ -11,6 +11,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+import jsonschema_rs
+
 SCHEMA_VERSION = "1.0"
 SCHEMA_FILE = f"orchestration-trace-{SCHEMA_VERSION}.schema.json"
 
@@ -55,6 +57,4 @@ DEPENDENCY_EDGE_TYPES: frozenset[str] = frozenset(
 @cache
 def compiled_validator() -> Any:
     """The Rust-backed validator (jsonschema-rs), compiled once per process."""
-    import jsonschema_rs
-
     return jsonschema_rs.validator_for(_schema())

@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
-from operator import attrgetter, countOf, eq, is_not
+from operator import attrgetter, countOf, is_not
 from typing import Any
 
 import numpy as np
@@ -63,9 +63,6 @@ class Names:
             names.append(v)
         return np.fromiter(map(index.__getitem__, values), dtype=np.int32, count=len(values))
 
-    def code(self, name: str | None) -> int:
-        return self.index.get(name, -2)
-
 
 @dataclass
 class Table:
@@ -109,10 +106,6 @@ class Table:
         self.src_ids, self.dst_ids = ec.src_ids, ec.dst_ids
 
 
-def _float_column(values: list[Any]) -> np.ndarray:
-    return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
-
-
 def _index(ids: list[Any]) -> dict[Any, int]:
     index = dict(zip(ids, range(len(ids)), strict=True))
     if len(index) != len(ids):
@@ -126,89 +119,6 @@ def _edges(index: dict[Any, int], src: list[Any], dst: list[Any]) -> tuple[np.nd
     s = np.fromiter(map(get, src, repeat(-1)), np.int32, len(src))
     d = np.fromiter(map(get, dst, repeat(-1)), np.int32, len(dst))
     return s, d
-
-
-class IdIndex:
-    """Event ids -> index of the first event with that id, as a numpy hash table.
-
-    A dict of a million ids costs about 0.4 s to build and 0.5 us per lookup (each
-    one a few cache misses); here the ids' own Python hashes go into an open-addressed
-    table (linear probing, load <= 1/4) that is built and probed in vectorised rounds.
-    A hash match is only a candidate: every candidate is compared with the id string
-    itself, and the rare mismatch (two different ids with one 64-bit hash) is looked up
-    exactly in a dict, so the answer is always the dict's.
-    """
-
-    def __init__(self, ids: list[str]) -> None:
-        self.ids = ids
-        n = len(ids)
-        self.n = n
-        self.h = np.fromiter(map(hash, ids), np.int64, n)
-        size = 1 << max(4, (4 * n).bit_length())
-        self.mask = size - 1
-        table = np.full(size, n, dtype=np.int64)  # n marks an empty slot
-        pending = np.arange(n, dtype=np.int64)
-        pos = self.h & self.mask
-        # Each round, every unplaced id claims its next slot; among ids claiming one
-        # empty slot the lowest index wins, so of ids with one hash the first comes
-        # first along the probe sequence, which is what a lookup finds first.
-        while pending.size:
-            free = table[pos] == n
-            np.minimum.at(table, pos[free], pending[free])
-            left = table[pos] != pending
-            pending = pending[left]
-            pos = (pos[left] + 1) & self.mask
-        self.table = table
-        self._exact: dict[str, int] | None = None
-
-    def _candidates(self, q: np.ndarray) -> np.ndarray:
-        out = np.full(q.size, -1, dtype=np.int64)
-        if self.n == 0:
-            return out
-        active = np.arange(q.size)
-        pos = q & self.mask
-        while active.size:
-            e = self.table[pos]
-            empty = e == self.n
-            hit = ~empty & (self.h[np.minimum(e, self.n - 1)] == q[active])
-            out[active[hit]] = e[hit]
-            go = ~(empty | hit)
-            active = active[go]
-            pos = (pos[go] + 1) & self.mask
-        return out
-
-    def _exact_index(self) -> dict[str, int]:
-        if self._exact is None:
-            self._exact = _index(self.ids)
-        return self._exact
-
-    def _settle(self, cand: np.ndarray, values: list[str], ok: np.ndarray) -> np.ndarray:
-        """Replace candidates whose string differs (hash collisions) by exact lookups."""
-        bad = np.flatnonzero((cand >= 0) & ~ok)
-        if bad.size:
-            get = self._exact_index().get
-            cand[bad] = [get(values[j], -1) for j in bad.tolist()]
-        return cand
-
-    def lookup(self, values: list[str]) -> np.ndarray:
-        """Index of the first event with each id in ``values`` (-1 when none has it)."""
-        m = len(values)
-        cand = self._candidates(np.fromiter(map(hash, values), np.int64, m))
-        if self.n == 0:
-            return cand
-        ok = np.fromiter(map(eq, map(self.ids.__getitem__, cand.tolist()), values), bool, m)
-        return self._settle(cand, values, ok)
-
-    def first(self) -> np.ndarray:
-        """For each event, the index of the first event with its id."""
-        cand = self._candidates(self.h)
-        own = cand == np.arange(self.n)
-        check = np.flatnonzero(~own)
-        ok = own.copy()
-        if check.size:
-            ids = self.ids
-            ok[check] = [ids[int(cand[i])] == ids[i] for i in check.tolist()]
-        return self._settle(cand, self.ids, ok)
 
 
 _TRUSTED = {True: 1, False: 0}
@@ -231,14 +141,15 @@ def edge_columns(ids: list[str], edges: list[Any]) -> EdgeColumns:
     """Resolve :class:`~survey_tools.traces.decode.FastEdge` endpoints against ``ids``."""
     src = list(map(attrgetter("src"), edges))
     dst = list(map(attrgetter("dst"), edges))
-    index = IdIndex(ids)
+    index = _index(ids)
+    esrc, edst = _edges(index, src, dst)
     return EdgeColumns(
-        esrc=index.lookup(src).astype(np.int32),
-        edst=index.lookup(dst).astype(np.int32),
+        esrc=esrc,
+        edst=edst,
         ekind=np.fromiter(
             map(EDGE_CODE.__getitem__, map(attrgetter("type"), edges)), np.int8, len(edges)
         ),
-        first=index.first(),
+        first=np.fromiter(map(index.__getitem__, ids), np.int64, len(ids)),
         src_ids=src,
         dst_ids=dst,
     )

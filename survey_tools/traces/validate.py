@@ -30,17 +30,17 @@ from operator import is_not
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import numpy as np
 
 from survey_tools.traces.decode import Decoded, decode
+from survey_tools.traces.graph import dependency_edge_indices, find_cycles, spawn_info
 from survey_tools.traces.limits import DEFAULT_LIMITS, Limits, size_problem
 from survey_tools.traces.problems import TraceReport, json_path
-from survey_tools.traces.schema import DEPENDENCY_EDGE_TYPES, compiled_validator, schema
-from survey_tools.traces.table import EDGE_CODE, EVENT_CODE, Table
+from survey_tools.traces.schema import EDGE_TYPES, EVENT_TYPES, compiled_validator, schema
+from survey_tools.traces.table import EVENT_CODE, Table
 
 DEFAULT_LIMIT = 1000
-
-_DEP_CODES = np.array(sorted(EDGE_CODE[k] for k in DEPENDENCY_EDGE_TYPES), dtype=np.int8)
 
 
 @dataclass
@@ -149,8 +149,6 @@ _EVENT_VALIDATOR: Any = None
 def _event_validator() -> Any:
     global _EVENT_VALIDATOR
     if _EVENT_VALIDATOR is None:
-        import jsonschema_rs
-
         full = schema()
         sub = {"$schema": full["$schema"], "$defs": full["$defs"], "$ref": "#/$defs/event"}
         _EVENT_VALIDATOR = jsonschema_rs.validator_for(sub)
@@ -227,7 +225,7 @@ class _Checker:
 
     def _dep_edges(self) -> np.ndarray:
         tb = self.tb
-        return np.flatnonzero(np.isin(tb.ekind, _DEP_CODES) & (tb.esrc >= 0) & (tb.edst >= 0))
+        return dependency_edge_indices(tb.ekind, tb.esrc, tb.edst)
 
     def edge_time_and_cycles(self) -> None:
         tb = self.tb
@@ -235,8 +233,6 @@ class _Checker:
         s, d = tb.esrc[dep], tb.edst[dep]
         ts, td = tb.t[s], tb.t[d]
         back = ts > td
-        from survey_tools.traces.schema import EDGE_TYPES
-
         for k in np.flatnonzero(back).tolist():
             j = int(dep[k])
             self.r.add(
@@ -306,8 +302,6 @@ class _Checker:
         first = int(stops[np.argmin(tb.t[stops])])
         t_stop = tb.t[first]
         late = (tb.t > t_stop) & (tb.etype != EVENT_CODE["despawn"]) & (tb.etype >= 0)
-        from survey_tools.traces.schema import EVENT_TYPES
-
         for i in np.flatnonzero(late).tolist():
             self.r.add(
                 f"$.events[{i}].t",
@@ -316,26 +310,6 @@ class _Checker:
                 "after-stop",
                 self.eid(i),
             )
-
-
-@dataclass(frozen=True)
-class SpawnInfo:
-    """The first spawn of each spawned agent: child code, parent code, spawn event."""
-
-    child: np.ndarray
-    parent: np.ndarray
-    event: np.ndarray
-
-
-def spawn_info(tb: Table) -> SpawnInfo:
-    sp = np.flatnonzero((tb.etype == EVENT_CODE["spawn"]) & (tb.to >= 0) & np.isfinite(tb.t))
-    if sp.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return SpawnInfo(empty, empty, empty)
-    order = sp[np.lexsort((sp, tb.t[sp]))]
-    children, first = np.unique(tb.to[order], return_index=True)
-    ev = order[first]
-    return SpawnInfo(children.astype(np.int64), tb.agent[ev].astype(np.int64), ev)
 
 
 @dataclass
@@ -444,60 +418,6 @@ def pair_tools(tb: Table) -> ToolPairs:
         np.concatenate([by_id_c, fifo_pairs.astype(np.int64)]),
         problems,
     )
-
-
-def find_cycles(
-    src: np.ndarray, dst: np.ndarray, edge_ids: np.ndarray
-) -> list[tuple[list[int], int]]:
-    """Cycles in a (small) directed graph: [(event cycle, one edge index on it)].
-
-    Kahn's algorithm removes every node not on or downstream of a cycle; walking
-    backwards along in-edges from what remains must then close a cycle.
-    """
-    if src.size == 0:
-        return []
-    s_list, d_list, e_list = src.tolist(), dst.tolist(), edge_ids.tolist()
-    indeg: dict[int, int] = {}
-    out: dict[int, list[int]] = {}
-    for k, (a, b) in enumerate(zip(s_list, d_list, strict=True)):
-        indeg[b] = indeg.get(b, 0) + 1
-        indeg.setdefault(a, 0)
-        out.setdefault(a, []).append(k)
-    queue = [v for v, deg in indeg.items() if deg == 0]
-    while queue:
-        v = queue.pop()
-        for k in out.get(v, ()):
-            w = d_list[k]
-            indeg[w] -= 1
-            if indeg[w] == 0:
-                queue.append(w)
-    left = {v for v, deg in indeg.items() if deg > 0}
-    if not left:
-        return []
-    into: dict[int, int] = {}  # one in-edge from a remaining node, per remaining node
-    for k, (a, b) in enumerate(zip(s_list, d_list, strict=True)):
-        if a in left and b in left and b not in into:
-            into[b] = k
-    seen: set[int] = set()
-    cycles: list[tuple[list[int], int]] = []
-    for start in sorted(left):
-        if start in seen:
-            continue
-        walk: list[int] = []
-        pos: dict[int, int] = {}
-        v = start
-        while v not in seen and v not in pos:
-            pos[v] = len(walk)
-            walk.append(v)
-            v = s_list[into[v]]
-        seen.update(walk)
-        if v in pos:  # closed a new cycle (walked backwards, so reverse it)
-            cyc = walk[pos[v] :][::-1]
-            first = cyc.index(min(cyc))
-            cyc = cyc[first:] + cyc[:first]
-            edge = into[cyc[0]]
-            cycles.append(([*cyc, cyc[0]], int(e_list[edge])))
-    return cycles
 
 
 # ---------------------------------------------------------------------------

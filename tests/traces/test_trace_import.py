@@ -234,7 +234,7 @@ def test_several_traces_in_one_otlp_file_is_an_error(tmp_path: Path) -> None:
 
 
 def test_synthetic_otlp_import_is_valid_and_measurable(tmp_path: Path) -> None:
-    from survey_tools.traces.importers.otel_synth import write_otlp
+    from benchmarks.otel_synth import write_otlp
 
     src = write_otlp(tmp_path / "s.json", n_spans=2000, seed=3)
     doc, err = imported(tmp_path, "otel", src)

@@ -12,10 +12,10 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.synthetic_traces import SynthParams, generate, iter_json_chunks
 from survey_tools.traces.decode import _FAST_DECODER, _if_then_breaches
 from survey_tools.traces.metrics import compute
 from survey_tools.traces.schema import EVENT_TYPES, schema
-from survey_tools.traces.synthetic import SynthParams, generate, iter_json_chunks
 from survey_tools.traces.table import from_structs
 from survey_tools.traces.validate import check_bytes, check_value, pair_tools
 

@@ -9,31 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import orjson
+
+from survey_tools.traces.importers.common import ImportFailed, ImportResult
+from survey_tools.traces.importers.openai_agents import import_export
+from survey_tools.traces.importers.otel import import_otlp
+from survey_tools.traces.importers.who_and_when import import_log
+
 FORMATS = ("who-and-when", "otel", "openai-agents")
 
 
 def run_import(
     fmt: str, path: str, read: Callable[[], bytes], *, keep_content: bool = False
-) -> object:
-    """Import one input; returns an ImportResult (typed loosely to keep imports lazy)."""
-    from survey_tools.traces.importers.common import ImportFailed
-
+) -> ImportResult:
+    """Import one input with the importer of ``fmt``."""
     if fmt == "who-and-when":
-        import orjson
-
-        from survey_tools.traces.importers.who_and_when import import_log
-
         try:
             doc = orjson.loads(read())
         except orjson.JSONDecodeError as err:
             raise ImportFailed(f"not JSON: {err}") from None
         return import_log(doc, source=path, keep_content=keep_content)
     if fmt == "otel":
-        from survey_tools.traces.importers.otel import import_otlp
-
         return import_otlp(read, source=path)
     if fmt == "openai-agents":
-        from survey_tools.traces.importers.openai_agents import import_export
-
         return import_export(read(), source=path)
     raise ImportFailed(f"unknown format {fmt!r}; one of: {', '.join(FORMATS)}")

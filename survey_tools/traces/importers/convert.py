@@ -9,10 +9,9 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import cast
 
 from survey_tools.traces.importers import run_import
-from survey_tools.traces.importers.common import ImportFailed, ImportResult, write_stream
+from survey_tools.traces.importers.common import ImportFailed, write_stream
 from survey_tools.traces.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -85,7 +84,7 @@ def _import_to(
             raise ImportFailed(f"line {line}, column {col}: {msg}")
         return data
 
-    result = cast(ImportResult, run_import(fmt, str(src), read, keep_content=keep_content))
+    result = run_import(fmt, str(src), read, keep_content=keep_content)
     notes = result.notes
     n_events = result.builder.n_events
     do_check = check if check is not None else n_events <= CHECK_LIMIT

@@ -14,16 +14,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import os
-import pickle
 from collections.abc import Callable
-from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from survey_tools.traces.forked import ForkedChild
 from survey_tools.traces.importers.common import ImportFailed, ImportResult
 from survey_tools.traces.importers.spans import (
     AGENT,
@@ -209,12 +205,6 @@ def _record(
     )
 
 
-# From this many batches of spans on (about 80,000 spans), a forked helper process
-# decodes the last two fifths of the batches while this one decodes the rest.
-PARALLEL_MIN_CHUNKS = 4
-_REC_FIELDS = attrgetter(*SpanRec.__slots__)
-
-
 def _records(
     chunks: list[list[msgspec.Raw]],
     summary: SpanSummary,
@@ -232,38 +222,6 @@ def _records(
             if rec is not None:
                 recs.append(rec)
     return recs
-
-
-def _records_child(chunks: list[list[msgspec.Raw]], write_fd: int) -> None:  # pragma: no cover
-    # Runs in the forked child: the span records as tuples, or the ImportFailed message.
-    import gc
-
-    gc.disable()
-    summary = SpanSummary()
-    ids: set[str] = set()
-    payload: Any
-    try:
-        recs = _records(chunks, summary, ids, {})
-        payload = (list(map(_REC_FIELDS, recs)), summary.skipped, ids)
-    except ImportFailed as err:
-        payload = str(err)
-    with os.fdopen(write_fd, "wb") as fh:
-        pickle.dump(payload, fh, protocol=5)
-
-
-class _RecordHelper(ForkedChild):
-    """A forked child that turns the given batches into span records and pipes them
-    back as tuples, with the skipped-span notes and trace ids it saw (or the
-    ImportFailed message). If it dies, :meth:`result` gives None and the caller
-    decodes those batches itself."""
-
-    def __init__(self, chunks: list[list[msgspec.Raw]]) -> None:
-        super().__init__(lambda write_fd: _records_child(chunks, write_fd))
-
-    def result(self) -> Any:
-        payload = self.read()
-        self.cancel()
-        return payload
 
 
 def import_otlp(read: Callable[[], bytes], *, source: str) -> ImportResult:
@@ -290,29 +248,7 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> ImportResult:
     ]
     # Every Raw slice keeps the whole input alive: only the chunks hold them now.
     del top
-    helper = None
-    k = len(chunks)
-    if k >= PARALLEL_MIN_CHUNKS and hasattr(os, "fork"):
-        k = (len(chunks) * 3 + 4) // 5  # the helper is slower per span (it shares the memory bus)
-        helper = _RecordHelper(chunks[k:])
-    try:
-        recs = _records(chunks[:k], summary, trace_ids, names)
-    except BaseException:
-        if helper is not None:
-            helper.cancel()
-        raise
-    if helper is not None:
-        got = helper.result()
-        if got is None:  # the helper failed: do its half here
-            recs += _records(chunks[k:], summary, trace_ids, names)
-        elif isinstance(got, str):
-            raise ImportFailed(got)
-        else:
-            rows, skipped, ids = got
-            recs += [SpanRec(*row) for row in rows]
-            summary.skipped += skipped
-            trace_ids |= ids
-            del rows
+    recs = _records(chunks, summary, trace_ids, names)
     del chunks
     if len(trace_ids) > 1:
         shown = ", ".join(sorted(trace_ids)[:3])

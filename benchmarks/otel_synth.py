@@ -1,4 +1,5 @@
-"""Synthetic OTLP/JSON GenAI traces of any size (for the import benchmark and tests).
+"""Synthetic OTLP/JSON GenAI traces of any size (for the import benchmark and tests;
+test data, not part of the package).
 
 One root ``invoke_agent`` span (the orchestrator) invokes a few hundred sub-agents;
 each sub-agent makes model calls (``chat`` with token usage) and tool calls

@@ -1,4 +1,5 @@
-"""Synthetic orchestration traces of any size, for benchmarks and property tests.
+"""Synthetic orchestration traces of any size, for benchmarks and property tests
+(test data, not part of the package).
 
 The generator imitates a two-level hierarchy: an orchestrator spawns leads, each lead
 spawns workers, workers call tools, message siblings and return; the orchestrator
@@ -34,6 +35,9 @@ class SynthParams:
     unscreened: float = 0.02
     # Share of worker steps that message a sibling instead of calling a tool.
     message_share: float = 0.2
+    # False leaves out the final ``stop`` event (the survey's reference validator does
+    # not know that event type); the other events and the random draws stay the same.
+    stop: bool = True
 
 
 def _r3(x: float) -> float:
@@ -216,15 +220,11 @@ def generate(params: SynthParams = SynthParams()) -> dict[str, Any]:
     )
     for ret in lead_return.values():
         edge(ret, agg, "aggregate")
-    stop = add(
-        t_agg + 0.5 + rng.uniform(0.0, 2.0),
-        type="stop",
-        agent="orchestrator",
-        role="lead",
-        duration_s=0.0,
-    )
-    edge(agg, stop, "causal")
-    t_end = raw[stop][0] + 0.01
+    t_stop = _r3(t_agg + 0.5 + rng.uniform(0.0, 2.0))
+    if params.stop:
+        stop = add(t_stop, type="stop", agent="orchestrator", role="lead", duration_s=0.0)
+        edge(agg, stop, "causal")
+    t_end = t_stop + 0.01
     for w in workers:
         add(t_end, type="despawn", agent=lead_of[w], to=w, duration_s=0.0)
     for lead in leads:
