@@ -159,7 +159,7 @@ def test_malformed_protocol_is_reported_with_positions(living: Path, search_serv
     assert r.exit_code == 1
     lines = r.stderr.strip().splitlines()
     assert lines[-1] == "error: taxonomy/protocol.yaml is invalid"
-    assert any(":termz: unknown field (did you mean 'terms'?)" in x for x in lines), lines
+    assert any("families.1.termz: unknown field (did you mean 'terms'?)" in x for x in lines), lines
     p.write_text(text)
     r = run(living, "search", "--dry-run")
     assert r.exit_code == 1
