@@ -33,7 +33,9 @@ def _valid_corpus(root: Path) -> tuple[Corpus, Protocol]:
     tax = load_taxonomy(root)
     protocol = load_protocol(tax)
     corpus = load_corpus(root, tax)
-    if corpus.problems:
+    # Records retained from the queue stay untagged until someone tags them; that must not
+    # stop the next decision. Anything else wrong must be fixed first.
+    if any(not p.message.startswith("not yet tagged") for p in corpus.problems):
         raise UsageError("the corpus has invalid records; run survey validate and fix them first")
     return corpus, protocol
 
@@ -83,7 +85,7 @@ def search_cmd(ctx: click.Context, families: tuple[str, ...], since: str | None,
             click.echo(search.build_query(f, start, end))
         return
     corpus = load_corpus(root, tax)
-    if corpus.problems:
+    if any(not p.message.startswith("not yet tagged") for p in corpus.problems):
         raise UsageError("the corpus has invalid records; run survey validate and fix them first")
     config = search.SearchConfig.make(protocol, arxiv_url, delay, timeout, retries, backoff)
     searcher = search.ArxivSearcher(config)
