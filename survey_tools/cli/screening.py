@@ -179,7 +179,7 @@ def screen(ctx: click.Context, args: tuple[str, ...], fmt: str | None, retain: b
 def _list(root: Path, fmt: str, limit: int | None) -> None:
     if fmt not in ("table", "json"):
         raise UsageError(f"--format {fmt} is for `survey screen export`; the listing is table or json")
-    queue = screening.ranked(screening.load_queue(root))[:limit]
+    queue = screening.ranked(screening.list_queue(root))[:limit]
     if fmt == "json":
         echo_json([c.summary() for c in queue])
         return

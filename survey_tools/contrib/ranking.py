@@ -2,8 +2,8 @@
 
 Retained records are the relevant class, exclusions the irrelevant one. Each record's text is
 its title plus its prose fields (a retained record's summary and notes, an exclusion's note);
-a candidate's text is its title and abstract. The model is scikit-learn's TF-IDF (words and
-word pairs, sublinear term frequency) followed by a logistic regression with balanced class
+a candidate's text is its title and abstract. The model is scikit-learn's TF-IDF (single words,
+sublinear term frequency) followed by a logistic regression with balanced class
 weights, the same family of model as ASReview's default (TF-IDF with naive Bayes). The score
 is the predicted probability of "retained", rounded so that reruns write identical files.
 """
@@ -67,7 +67,7 @@ def make_pipeline() -> Any:
     from sklearn.pipeline import make_pipeline as sk_pipeline
 
     return sk_pipeline(
-        TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, min_df=1, strip_accents="unicode"),
+        TfidfVectorizer(ngram_range=(1, 1), sublinear_tf=True, min_df=1, strip_accents="unicode"),
         LogisticRegression(C=10.0, class_weight="balanced", max_iter=1000, solver="liblinear"),
     )
 

@@ -13,9 +13,12 @@ exclusion through :mod:`.exclusions`, so it is validated exactly as ``survey add
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import io
+import marshal
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +32,7 @@ from survey_tools.contrib.ranking import record_text
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.protocol import Protocol
+from survey_tools.corpus.loading import CACHE_DIR, cache_enabled
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
@@ -158,6 +162,58 @@ def load_queue(root: Path) -> list[Candidate]:
         out.append(Candidate(data, rel))
     if problems:
         raise InvalidInput(problems, "the screening queue has unreadable files")
+    return out
+
+
+_INDEX_FORMAT = 1
+
+
+def _index_path(root: Path) -> Path:
+    return root / CACHE_DIR / "screening-queue.marshal"
+
+
+def list_queue(root: Path) -> list[Candidate]:
+    """The queue for listing: each file parsed once and kept in the parse cache (by name,
+    modification time and size), so that listing 10,000 candidates reads only what changed.
+    The candidates carry only the fields a listing shows (and the ranking order needs)."""
+    folder = root / QUEUE
+    if not folder.is_dir():
+        return []
+    use = cache_enabled()
+    old: dict[str, tuple[int, int, dict[str, Any]]] = {}
+    if use:
+        with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
+            fmt, old = marshal.loads(_index_path(root).read_bytes())
+            if fmt != _INDEX_FORMAT or not isinstance(old, dict):
+                old = {}
+    new: dict[str, tuple[int, int, dict[str, Any]]] = {}
+    out, problems = [], []
+    keep = ("id", "title", "score", "families", "first_seen", "published")
+    with os.scandir(folder) as it:
+        entries = sorted((e for e in it if e.name.endswith(".yaml")), key=lambda e: e.name)
+    for e in entries:
+        st = e.stat()
+        hit = old.get(e.name)
+        rel = f"{QUEUE}/{e.name}"
+        if hit and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+            data = hit[2]
+        else:
+            try:
+                full = _read_yaml(root, rel)
+            except InvalidInput as err:
+                problems.extend(err.problems)
+                continue
+            if not isinstance(full, dict) or not isinstance(full.get("id"), str) or not full.get("title"):
+                problems.append(Problem(rel, 1, 1, "id", "a queue file needs an id and a title"))
+                continue
+            data = {k: full[k] for k in keep if k in full}
+        new[e.name] = (st.st_mtime_ns, st.st_size, data)
+        out.append(Candidate(data, rel))
+    if problems:
+        raise InvalidInput(problems, "the screening queue has unreadable files")
+    if use and new != old:
+        with contextlib.suppress(OSError, ValueError):
+            atomic_write(_index_path(root), marshal.dumps((_INDEX_FORMAT, new)))
     return out
 
 
