@@ -92,7 +92,7 @@ def _title(rng: random.Random, words: list[str]) -> str:
 
 def speed() -> None:
     rng = random.Random(7)
-    vocab = [f"w{i}" for i in range(3000)] + "agent agents multi llm reinforcement learning credit orchestration".split()
+    vocab = [f"w{i}" for i in range(3000)] + ["agent", "agents", "multi", "llm", "reinforcement", "learning", "credit", "orchestration"]
     known = KnownIndex({"arxiv": "arxiv", "doi": "lower", "openreview": "none"})
     t = time.perf_counter()
     for i in range(10_000):

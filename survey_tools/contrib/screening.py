@@ -31,8 +31,8 @@ from survey_tools.contrib.arxiv_client import ArxivPaper
 from survey_tools.contrib.ranking import record_text
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
-from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.loading import CACHE_DIR, cache_enabled
+from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError

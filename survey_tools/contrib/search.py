@@ -137,8 +137,9 @@ class ArxivSearcher:
         self.client.query_url_format = config.url.split("?", 1)[0] + "?{}"
 
     def _page(self, query: str, start: int, size: int) -> tuple[list[ArxivPaper], int]:
-        import arxiv
         from xml.etree import ElementTree
+
+        import arxiv
 
         search = arxiv.Search(query=query, max_results=start + size,
                               sort_by=arxiv.SortCriterion.SubmittedDate,

@@ -309,5 +309,5 @@ class KnownIndex:
                 best = (float(score), i)
         if best is None:
             return None
-        w = self.works[best[1]]
-        return w, f"a title {best[0]:.0f}% similar ({w.title!r})"
+        found = self.works[best[1]]
+        return found, f"a title {best[0]:.0f}% similar ({found.title!r})"

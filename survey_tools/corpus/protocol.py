@@ -20,6 +20,7 @@ from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.yamlio import load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 
+
 @dataclass(frozen=True)
 class Source:
     id: str
@@ -90,7 +91,7 @@ def _schema_problems(data: Any, position: Any) -> list[Problem]:
     for err in jsonschema.Draft202012Validator(SCHEMA).iter_errors(data):
         path = tuple(err.absolute_path)
         if err.validator == "additionalProperties":
-            allowed = list((err.schema.get("properties") or {}))
+            allowed = list(err.schema.get("properties") or {})
             for k in err.instance:
                 if k not in allowed:
                     hint = suggest(k, allowed)
@@ -172,8 +173,8 @@ def load_protocol(tax: Taxonomy) -> Protocol:
     for i, r in enumerate(data["exclusion"]):
         check_value(("exclusion", i, "reason"), "reason", r.get("reason"))
     screening = data.get("screening") or {}
-    for k in ("exclude_stage", "retain_stage"):
-        check_value(("screening", k), "stage", screening.get(k))
+    for role in ("exclude_stage", "retain_stage"):
+        check_value(("screening", role), "stage", screening.get(role))
     if problems:
         raise InvalidInput(problems, f"{PROTOCOL_FILE} is invalid")
     meta = data["protocol"]
