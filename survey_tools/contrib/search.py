@@ -14,11 +14,13 @@ planned completely before anything is written: a failure part way leaves the sur
 from __future__ import annotations
 
 import datetime as dt
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import requests
 
@@ -32,6 +34,7 @@ from survey_tools.contrib.arxiv_client import (
     paper_from_result,
     well_formed,
 )
+from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import Known, KnownIndex
 from survey_tools.corpus.protocol import Family, Protocol
 from survey_tools.corpus.records import Corpus
@@ -68,8 +71,6 @@ def select_families(protocol: Protocol, names: Sequence[str]) -> list[Family]:
     """The families named (by id or label, any case), or all of them; UsageError otherwise."""
     if not names:
         return list(protocol.families)
-    from survey_tools.corpus.checks import suggest
-
     known = {f.id: f for f in protocol.families}
     by_label = {f.label.lower(): f for f in protocol.families}
     out: list[Family] = []
@@ -98,8 +99,6 @@ class SearchConfig:
              retries: int | None = None, backoff: float | None = None) -> SearchConfig:
         base = ClientConfig.from_env(url, delay if delay is not None else None, timeout)
         # An explicit option or SURVEY_ARXIV_DELAY wins; otherwise the protocol's delay.
-        import os
-
         d = delay if delay is not None else (base.delay if os.environ.get("SURVEY_ARXIV_DELAY")
                                               else protocol.delay)
         return cls(url=base.url, delay=d, timeout=base.timeout,
@@ -111,7 +110,9 @@ class ArxivSearcher:
     """Pages through one query after another on one HTTP session (the ``arxiv`` package)."""
 
     def __init__(self, config: SearchConfig, sleep: Callable[[float], None] = time.sleep) -> None:
-        import arxiv  # pulls in lxml-free feed parsing and requests; only search needs it
+        # The arxiv package (and feedparser-style parsing) loads only when a search runs, never
+        # for `survey screen` or `--dry-run`.
+        import arxiv
 
         self.config = config
         self.sleep = sleep
@@ -137,7 +138,6 @@ class ArxivSearcher:
         self.client.query_url_format = config.url.split("?", 1)[0] + "?{}"
 
     def _page(self, query: str, start: int, size: int) -> tuple[list[ArxivPaper], int]:
-        from xml.etree import ElementTree
 
         import arxiv
 
@@ -164,7 +164,7 @@ class ArxivSearcher:
 
     def page(self, query: str, start: int, size: int) -> tuple[list[ArxivPaper], int]:
         """One page, retried with backoff; SearchError with a one-line reason when it fails."""
-        import arxiv
+        import arxiv  # (see __init__)
 
         where = self.config.url
         tries = self.config.retries + 1
