@@ -194,7 +194,8 @@ def refuse_duplicates(corpus: Corpus, data: Mapping[str, Any], what: str,
 
 
 def build_record(
-    tax: Taxonomy, paper: ArxivPaper, key: str, tags: Mapping[str, Any], summary: str | None
+    tax: Taxonomy, paper: ArxivPaper, key: str, tags: Mapping[str, Any], summary: str | None,
+    note: str | None = None,
 ) -> dict[str, Any]:
     """The record in the collection's field order; untagged where nothing was given."""
     coll = tax.retained
@@ -203,7 +204,8 @@ def build_record(
     if paper.doi and "doi" in tax.identifiers:
         ids["doi"] = paper.doi.lower()
         links.append(f"https://doi.org/{paper.doi}")
-    note = f"arXiv version {paper.version}, {paper.updated}; primary category {paper.primary_category}."
+    note = (f"arXiv version {paper.version}, {paper.updated}; primary category "
+            f"{paper.primary_category}." + (f" {note}" if note else ""))
     values: dict[str, Any] = {
         coll.id_field: key,
         coll.title_field: paper.title,
@@ -232,6 +234,7 @@ def plan_add(
     key: str | None = None,
     summary: str | None = None,
     taken: Iterable[str] = (),
+    note: str | None = None,
 ) -> AddPlan:
     """Fetch, derive the key, refuse duplicates and build the record; write nothing."""
 
@@ -252,7 +255,7 @@ def plan_add(
         if key in used:
             raise DuplicateError(f"--key {key!r} is already used by {coll.folder}/{key}.yaml")
     paper = fetch(arxiv_id)
-    record = build_record(tax, paper, "", tags, summary)
+    record = build_record(tax, paper, "", tags, summary, note)
     refuse_duplicates(corpus, record, f"arXiv:{arxiv_id}")
     if key is None:
         key = derive_key(paper.title, paper.year, used, coll.id_pattern)

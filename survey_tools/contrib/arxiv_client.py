@@ -101,7 +101,7 @@ class ArxivClient:
                 kwargs.setdefault("timeout", timeout)
                 resp = super().request(*args, **kwargs)
                 owner._last_body = resp.content
-                if resp.status_code == 200 and not _well_formed(resp.content):
+                if resp.status_code == 200 and not well_formed(resp.content):
                     # A ConnectionError subclass, so the arxiv client retries it like a dropped
                     # connection: a cut-off feed is usually transient.
                     raise _TruncatedFeed("the feed is not well-formed XML")
@@ -153,28 +153,33 @@ class ArxivClient:
         if "/api/errors" in r.entry_id:
             # Older API versions report a bad id as an "Error" entry with status 200.
             raise ArxivFetchError(f"arXiv refused the id {arxiv_id!r} ({r.summary.strip()})")
-        short, version = _split_version(r.get_short_id())
         if not r.title.strip() or not r.authors:
             raise ArxivFetchError(f"arXiv's answer for {arxiv_id} has no title or no authors")
-        return ArxivPaper(
-            arxiv_id=short,
-            version=version,
-            title=" ".join(r.title.split()),
-            authors=tuple(" ".join(a.name.split()) for a in r.authors),
-            abstract=" ".join(r.summary.split()),
-            published=r.published.date().isoformat(),
-            updated=r.updated.date().isoformat(),
-            primary_category=r.primary_category,
-            categories=tuple(r.categories),
-            doi=r.doi or None,
-            journal_ref=" ".join(r.journal_ref.split()) if r.journal_ref else None,
-            comment=r.comment or None,
-            abs_url=f"https://arxiv.org/abs/{short}",
-            pdf_url=f"https://arxiv.org/pdf/{short}",
-        )
+        return paper_from_result(r)
 
 
-def _well_formed(body: bytes) -> bool:
+def paper_from_result(r: Any) -> ArxivPaper:
+    """An :class:`ArxivPaper` from one ``arxiv.Result`` (whitespace in the text collapsed)."""
+    short, version = _split_version(r.get_short_id())
+    return ArxivPaper(
+        arxiv_id=short,
+        version=version,
+        title=" ".join(r.title.split()),
+        authors=tuple(" ".join(a.name.split()) for a in r.authors),
+        abstract=" ".join(r.summary.split()),
+        published=r.published.date().isoformat(),
+        updated=r.updated.date().isoformat(),
+        primary_category=r.primary_category,
+        categories=tuple(r.categories),
+        doi=r.doi or None,
+        journal_ref=" ".join(r.journal_ref.split()) if r.journal_ref else None,
+        comment=r.comment or None,
+        abs_url=f"https://arxiv.org/abs/{short}",
+        pdf_url=f"https://arxiv.org/pdf/{short}",
+    )
+
+
+def well_formed(body: bytes) -> bool:
     try:
         ElementTree.fromstring(body)
     except ElementTree.ParseError:

@@ -207,3 +207,107 @@ def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
 def scan(corpus: Corpus) -> list[Problem]:
     """Every duplicate in the corpus and the exclusion log: identifiers, titles, near titles."""
     return sorted(set(cross_check(corpus)) | set(fuzzy_title_problems(corpus)))
+
+
+def _not_duplicate_refs(data: Mapping[str, Any]) -> set[str]:
+    """The references a record's ``not_duplicate_of`` names (a mapping of key -> reason, or a
+    list of keys or of ``{key: ..., reason: ...}``), when the survey has that field."""
+    raw = data.get("not_duplicate_of")
+    if isinstance(raw, Mapping):
+        return {str(k) for k in raw}
+    out: set[str] = set()
+    if isinstance(raw, list):
+        for item in raw:
+            if isinstance(item, Mapping) and "key" in item:
+                out.add(str(item["key"]))
+            elif isinstance(item, str):
+                out.add(item)
+    return out
+
+
+@dataclass(frozen=True)
+class Known:
+    """One work already known: a record, or an entry of another list such as a screening queue."""
+
+    ref: str  # a record's path, or a queue entry's name
+    kind: str  # the collection name, or "queue"
+    id: str  # the record's id (key, E###) or the queue entry's id
+    title: str
+    not_duplicate_of: frozenset[str] = frozenset()
+
+
+class KnownIndex:
+    """Known works indexed for checking many candidates at once (a search run's hits).
+
+    The same rules as :func:`find_matches` (identifiers ignoring arXiv versions, equal
+    normalised titles, titles at least FUZZY_THRESHOLD similar), but each candidate is compared
+    only with titles that share one of its rarest words, so 10,000 candidates against 10,000
+    works take well under a second instead of 10^8 comparisons. A pair named in either side's
+    ``not_duplicate_of`` does not match on titles (identifiers still do).
+    """
+
+    def __init__(self, kinds: Mapping[str, str]) -> None:
+        self.kinds = dict(kinds)
+        self.works: list[Known] = []
+        self.by_id: dict[tuple[str, str], int] = {}
+        self.by_title: dict[str, int] = {}
+        self.words: dict[str, list[int]] = defaultdict(list)
+        self.norm: list[str] = []
+
+    @classmethod
+    def of_corpus(cls, corpus: Corpus) -> KnownIndex:
+        index = cls(_kinds(corpus))
+        for rec in corpus:
+            index.add(Known(rec.path, rec.collection, rec.id, rec.title,
+                            frozenset(_not_duplicate_refs(rec.data))), rec.data)
+        return index
+
+    def add(self, work: Known, data: Mapping[str, Any]) -> None:
+        i = len(self.works)
+        self.works.append(work)
+        for k, v in record_identifiers(data, self.kinds).items():
+            self.by_id.setdefault((k, v), i)
+        norm = normalize_title(work.title)
+        self.norm.append(norm)
+        if norm:
+            self.by_title.setdefault(norm, i)
+            for w in set(norm.split()):
+                self.words[w].append(i)
+
+    def match(self, data: Mapping[str, Any], refs: Iterable[str] = ()) -> tuple[Known, str] | None:
+        """The first known work ``data`` duplicates and why, or None. ``refs`` are the
+        candidate's own names (arXiv id, ``arXiv:id``) that a ``not_duplicate_of`` may use."""
+        ids = record_identifiers(data, self.kinds)
+        for k, v in ids.items():
+            i = self.by_id.get((k, v))
+            if i is not None:
+                return self.works[i], f"the same {k} {v}"
+        title = normalize_title(str(data.get("title", "")))
+        if not title:
+            return None
+        names = set(refs) | set(ids.values())
+        if "arxiv" in ids:
+            names.add(f"arXiv:{ids['arxiv']}")
+        own = _not_duplicate_refs(data)
+
+        def allowed(i: int) -> bool:
+            w = self.works[i]
+            return not (w.not_duplicate_of & names) and w.id not in own and w.ref not in own
+
+        i = self.by_title.get(title)
+        if i is not None and allowed(i):
+            return self.works[i], "the same title"
+        words = sorted((w for w in set(title.split()) if w in self.words),
+                       key=lambda w: (len(self.words[w]), w))
+        pool: set[int] = set()
+        for w in words[:BLOCK_KEYS]:
+            pool.update(self.words[w][: BLOCK_CAP * 5])
+        best: tuple[float, int] | None = None
+        for i in sorted(pool):
+            score = fuzz.ratio(title, self.norm[i], score_cutoff=FUZZY_THRESHOLD)
+            if score and allowed(i) and (best is None or score > best[0]):
+                best = (float(score), i)
+        if best is None:
+            return None
+        found = self.works[best[1]]
+        return found, f"a title {best[0]:.0f}% similar ({found.title!r})"

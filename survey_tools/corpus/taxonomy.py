@@ -14,6 +14,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.protocol_schema import PROTOCOL_FILE
+from survey_tools.corpus.protocol_schema import SCHEMA as PROTOCOL_SCHEMA
+from survey_tools.corpus.protocol_schema import SCHEMA_FILE as PROTOCOL_SCHEMA_FILE
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 
@@ -588,6 +591,8 @@ def schema_files(tax: Taxonomy) -> dict[str, str]:
     for name in tax.collections:
         text = json.dumps(record_schema(tax, name), indent=2, ensure_ascii=False) + "\n"
         out[f"taxonomy/schema/{name}.schema.json"] = text
+    if (tax.root / PROTOCOL_FILE).is_file():
+        out[PROTOCOL_SCHEMA_FILE] = json.dumps(PROTOCOL_SCHEMA, indent=2, ensure_ascii=False) + "\n"
     return out
 
 

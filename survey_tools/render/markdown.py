@@ -8,6 +8,7 @@ from typing import Any
 
 import jinja2
 
+from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.render import model
@@ -178,7 +179,14 @@ def readme_context(
         "exclusion_columns": ex_cols,
         "exclusions": [list(r.cells) for r in ex_rows],
         "site_path": str(model.presentation(tax, "site").get("path", "")),
+        "protocol": _protocol(tax),
+        "living": stats.living.to_dict() if stats.living else None,
     }
+
+
+def _protocol(tax: Taxonomy) -> Protocol | None:
+    """The search protocol, shown in the README and CONTRIBUTING when the survey has one."""
+    return load_protocol(tax) if has_protocol(tax) else None
 
 
 def render_readme(
@@ -194,7 +202,8 @@ def render_readme(
 
 def contributing_context(tax: Taxonomy) -> dict[str, Any]:
     colls = list(tax.collections.values())
-    return {"survey": tax.survey, "collections": colls, "retained": tax.retained, "excluded": tax.excluded, "na": tax.na, "untagged": tax.untagged}
+    return {"survey": tax.survey, "collections": colls, "retained": tax.retained, "excluded": tax.excluded, "na": tax.na, "untagged": tax.untagged,
+            "protocol": _protocol(tax)}
 
 
 def render_contributing(tax: Taxonomy) -> str:

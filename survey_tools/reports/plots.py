@@ -14,10 +14,11 @@ from typing import Any
 
 from survey_tools.corpus.records import Corpus
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.reports.living import ordered
 from survey_tools.reports.stats import ReportConfig, Stats, Table, resolve_axis, tabulate
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
-KINDS = ("heatmap", "ladder", "modes", "stacked", "flow")
+KINDS = ("heatmap", "ladder", "modes", "stacked", "flow", "prisma")
 
 
 def _figure(width: float, height: float) -> Any:
@@ -143,6 +144,14 @@ def _flow(stats: Stats, corpus: Corpus, field: str, total_key: str) -> Any:
     retained = len(corpus.retained)
     screened = stats.headline.get(total_key, retained + len(corpus.excluded))
     stages = [(t.rows.label_of(v), t.count(v)) for v in t.row_values if v in t.rows.values and t.count(v) >= 0]
+    living = stats.living.records if stats.living else frozenset()
+    if living:
+        # The edition keeps its own flow: records decided from the screening queue are left out.
+        retained = sum(r.path not in living for r in corpus.retained)
+        edition = [r for r in corpus.excluded if r.path not in living]
+        screened = retained + len(edition)
+        stages = [(t.rows.label_of(v), sum(str(r.get(field)) == v for r in edition)) for v in t.row_values
+                  if v in t.rows.values]
     stages = [(lab, n) for lab, n in stages if lab not in (tax.na, tax.untagged)]
     n = len(stages)
     fig = _figure(8, 1.3 + 1.1 * (n + 1))
@@ -170,6 +179,50 @@ def _flow(stats: Stats, corpus: Corpus, field: str, total_key: str) -> Any:
     ax.annotate("", xy=(2.6, y_end + 0.4), xytext=(2.6, y - 0.42), arrowprops={"arrowstyle": "->", "color": "#333333"})
     box(0.3, y_end, 4.6, f"{tax.retained.label}\nn = {retained}", "#D4EDDA")
     ax.set_title("Screening flow (from the exclusion log)")
+    return fig
+
+
+def _prisma(stats: Stats, corpus: Corpus, field: str) -> Any:
+    """The living list's PRISMA 2020 flow: identification (search runs), screening, inclusion."""
+    import matplotlib.patches as mpatches
+
+    tax = corpus.taxonomy
+    flow = stats.living
+    fams = {f.id: f.label for f in stats.protocol.families} if stats.protocol else {}
+    fig = _figure(9, 6.2)
+    ax = fig.add_subplot()
+    ax.set_xlim(0, 10)
+    ax.set_ylim(-5.6, 0.9)
+    ax.axis("off")
+
+    def box(x: float, y: float, w: float, h: float, text: str, colour: str) -> None:
+        ax.add_patch(mpatches.FancyBboxPatch((x, y - h / 2), w, h, boxstyle="round,pad=0.05", fc=colour, ec="#333333"))
+        ax.text(x + w / 2, y, text, ha="center", va="center", fontsize=9)
+
+    def arrow(x0: float, y0: float, x1: float, y1: float) -> None:
+        ax.annotate("", xy=(x1, y1), xytext=(x0, y0), arrowprops={"arrowstyle": "->", "color": "#333333"})
+
+    if flow is None:
+        ax.text(5, -2.4, "No search has run yet (survey search)", ha="center", va="center", fontsize=11)
+        ax.set_title("Living list: PRISMA 2020 flow")
+        return fig
+    hits = "\n".join(f"{fams.get(k, k)}: {n}" for k, n in flow.per_family.items())
+    box(0.2, 0.0, 4.4, 0.9, f"Records identified from {flow.source}\n{flow.runs} runs, {flow.first_run} to {flow.last_run}\nn = {flow.identified}", "#D9EAF7")
+    box(5.3, 0.0, 4.5, 1.5, f"Hits per query family\n{hits}", "#F3F3F3")
+    arrow(2.4, -0.5, 2.4, -1.1)
+    arrow(2.4, -0.8, 5.3, -0.8)
+    box(5.3, -1.15, 4.5, 0.55, f"Duplicates removed (already retained,\nexcluded or queued): n = {flow.duplicates}", "#FBE3D6")
+    box(0.2, -1.5, 4.4, 0.7, f"Records screened\nn = {flow.screened}", "#EEEEEE")
+    stage_lines = [f"{lab}: {n}" for _k, lab, n in ordered(flow.excluded_by_stage, tax, field)]
+    reason_field = stats.protocol.fields["reason"] if stats.protocol else "reason"
+    reason_lines = [f"{lab}: {n}" for _k, lab, n in ordered(flow.excluded_by_reason, tax, reason_field)]
+    detail = "\n".join([*stage_lines, *reason_lines]) or "none"
+    arrow(4.6, -1.5, 5.3, -2.3)
+    box(5.3, -2.6, 4.5, 1.6, f"Records excluded: n = {flow.excluded}\n{detail}", "#FBE3D6")
+    arrow(2.4, -1.9, 2.4, -3.6)
+    box(0.2, -4.0, 4.4, 0.7, f"{tax.retained.label} (included)\nn = {flow.included}", "#D4EDDA")
+    box(5.3, -4.4, 4.5, 0.6, f"Awaiting screening in the queue\nn = {flow.awaiting}", "#FFF4CE")
+    ax.set_title("Living list: PRISMA 2020 flow (search runs and screening decisions)")
     return fig
 
 
@@ -212,4 +265,6 @@ def _draw(kind: str, spec: Mapping[str, Any], corpus: Corpus, stats: Stats, conf
     if kind == "stacked":
         ra, ca = resolve_axis(tax, str(spec["stack"])), resolve_axis(tax, str(spec["x"]))
         return _stacked(tabulate(tax, corpus.of(ra.collection), ra, ca))
+    if kind == "prisma":
+        return _prisma(stats, corpus, str(spec["field"]))
     return _flow(stats, corpus, str(spec["field"]), config.headline_total)

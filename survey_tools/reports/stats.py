@@ -14,10 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.reports.living import LivingFlow, living_flow, living_markdown
 from survey_tools.reports.tables import md, md_table
 
 STATS_FORMAT = 1
@@ -440,6 +442,9 @@ class Stats:
     groups: tuple[Table, ...]
     crosstabs: tuple[Table, ...]
     touched: Mapping[str, Mapping[str, int]]  # mapping field -> records touching some / none / NA / untagged
+    # The living list's PRISMA flow (search runs and screening decisions), when there is one.
+    living: LivingFlow | None = None
+    protocol: Protocol | None = None
 
     def table(self, table_id: str) -> Table:
         for t in (*self.fields, *self.groups, *self.crosstabs):
@@ -455,6 +460,7 @@ class Stats:
             "touched": {k: dict(v) for k, v in self.touched.items()},
             "groups": {t.id: t.to_dict() for t in self.groups},
             "crosstabs": {t.id: t.to_dict() for t in self.crosstabs},
+            **({"living": self.living.to_dict()} if self.living else {}),
         }
 
     def cells(self) -> dict[str, int]:
@@ -493,7 +499,9 @@ def compute_stats(corpus: Corpus, config: ReportConfig) -> Stats:
     for rows, cols in config.crosstabs:
         ra, ca = resolve_axis(tax, rows), resolve_axis(tax, cols)
         crosstabs.append(tabulate(tax, corpus.of(ra.collection), ra, ca))
-    return Stats(headline, tuple(fields), tuple(groups), tuple(crosstabs), touched)
+    protocol = load_protocol(tax) if has_protocol(tax) else None
+    living = living_flow(tax.root) if protocol else None
+    return Stats(headline, tuple(fields), tuple(groups), tuple(crosstabs), touched, living, protocol)
 
 
 def _touched(tax: Taxonomy, records: Sequence[Record], name: str) -> dict[str, int]:
@@ -545,6 +553,10 @@ def stats_markdown(tax: Taxonomy, stats: Stats) -> str:
         out += ["## Cross-tabulations", "", "A dot marks an empty cell; totals count distinct records.", ""]
         for t in stats.crosstabs:
             out += [f"### {t.title}", "", t.to_markdown()]
+    if stats.living and stats.protocol:
+        p = stats.protocol
+        out += living_markdown(stats.living, tax, p.fields["stage"], p.fields["reason"],
+                               {f.id: f.label for f in p.families})
     return "\n".join(out).rstrip("\n") + "\n"
 
 

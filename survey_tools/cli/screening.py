@@ -1,0 +1,296 @@
+"""Commands of the living list: ``survey search`` fills the screening queue, ``survey screen``
+lists it, decides on candidates, and trades it with ASReview and reference managers.
+
+Thin wrappers: parsing options, calling :mod:`survey_tools.contrib.search` and
+:mod:`survey_tools.contrib.screening`, printing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+import textwrap
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+from survey_tools.cli.common import echo_json, root_of
+from survey_tools.contrib import adding, screening, search
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.protocol import Protocol, load_protocol
+from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.errors import UsageError
+from survey_tools.fileio import atomic_write
+
+_EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
+
+
+def _valid_corpus(root: Path) -> tuple[Corpus, Protocol]:
+    tax = load_taxonomy(root)
+    protocol = load_protocol(tax)
+    corpus = load_corpus(root, tax)
+    # Records retained from the queue stay untagged until someone tags them; that must not
+    # stop the next decision. Anything else wrong must be fixed first.
+    if any(not p.message.startswith("not yet tagged") for p in corpus.problems):
+        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+    return corpus, protocol
+
+
+@click.command(name="search")
+@click.option("--family", "families", multiple=True, metavar="NAME",
+              help="A query family of taxonomy/protocol.yaml (id or label); repeatable. Default: all.")
+@click.option("--since", metavar="DATE", help="First submission date (default: the day after the "
+              "last run, or the edition's cutoff).")
+@click.option("--until", metavar="DATE", help="Last submission date (default: today).")
+@click.option("--max-results", type=click.IntRange(min=1), metavar="N",
+              help="At most N hits per family (default: the protocol's max_results).")
+@click.option("--arxiv-url", metavar="URL",
+              help="arXiv query endpoint (default: $SURVEY_ARXIV_URL or arXiv's own).")
+@click.option("--delay", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="Pause between requests (default: $SURVEY_ARXIV_DELAY or the protocol's, 3 s).")
+@click.option("--timeout", type=click.FloatRange(min=0.01), metavar="SECONDS",
+              help="Give up on a silent server after this long (30).")
+@click.option("--retries", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Retries of a failed page, waiting longer each time.")
+@click.option("--backoff", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="Wait before the first retry, doubled each time (default: the delay).")
+@click.option("--dry-run", is_flag=True, help="Print the queries; send nothing, write nothing.")
+@click.pass_context
+def search_cmd(ctx: click.Context, families: tuple[str, ...], since: str | None, until: str | None,
+               max_results: int | None, arxiv_url: str | None, delay: float | None,
+               timeout: float | None, retries: int, backoff: float | None, dry_run: bool) -> None:
+    """Search arXiv with the protocol's query families and queue the new papers.
+
+    Every hit is checked against the retained records, the exclusion log and the queue
+    (arXiv ids of any version, DOIs, equal or near-equal titles); new ones are written to
+    screening/queue/ with a relevance score, and the run is appended to screening/runs.yaml.
+    Nothing is written when a request fails.
+    """
+    root = root_of(ctx)
+    tax = load_taxonomy(root)
+    protocol = load_protocol(tax)
+    chosen = search.select_families(protocol, families)
+    start = search.parse_date(since, "--since") if since else search.default_since(root, protocol)
+    end = search.parse_date(until, "--until") if until else dt.date.today()
+    if start > end:
+        raise UsageError(f"--since {start} is after --until {end}")
+    limit = max_results or protocol.max_results
+    if dry_run:
+        for f in chosen:
+            click.echo(f"# {f.label} ({f.id})")
+            click.echo(search.build_query(f, start, end))
+        return
+    corpus = load_corpus(root, tax)
+    if any(not p.message.startswith("not yet tagged") for p in corpus.problems):
+        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+    config = search.SearchConfig.make(protocol, arxiv_url, delay, timeout, retries, backoff)
+    searcher = search.ArxivSearcher(config)
+    plan = search.plan_search(root, corpus, protocol, chosen, start, end, limit, searcher,
+                              dt.date.today(), _progress)
+    plan.apply(root)
+    labels = {f.id: f.label for f in protocol.families}
+    for line in search.run_summary(plan, labels):
+        click.echo(line)
+    for aid in plan.new:
+        click.echo(f"queued {screening.file_name(aid)}", err=True)
+
+
+def _progress(items: Iterable[Any], total: int) -> Iterable[Any]:
+    # disable=None: a bar on a terminal, nothing in CI logs and tests.
+    return tqdm(items, desc="arXiv", unit="hit", file=sys.stderr, disable=None)
+
+
+@click.command(name="screen", context_settings=_EXTRA)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="[ID | export OUT | import-labels FILE]")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "asreview", "ris"]),
+              help="Listing: table (default) or json. export: asreview (CSV) or ris.")
+@click.option("--retain", is_flag=True, help="Turn candidate ID into a retained record.")
+@click.option("--exclude", "exclude_", is_flag=True, help="Turn candidate ID into an exclusion.")
+@click.option("--interactive", is_flag=True, help="Walk the queue best first, asking at each.")
+@click.option("--stage", help="The screening stage of the decision (a stage of the exclusion log).")
+@click.option("--key", help="--retain: the record's key (default: derived from the title).")
+@click.option("--summary", help="--retain: one sentence in your own words (default: untagged).")
+@click.option("--note", default="", help="--exclude: why, in your own words (required).")
+@click.option("--date", help="Decision date, YYYY-MM-DD (default: today).")
+@click.option("--limit", type=click.IntRange(min=1), help="Listing: show the best N only.")
+@click.pass_context
+def screen(ctx: click.Context, args: tuple[str, ...], fmt: str | None, retain: bool,
+           exclude_: bool, interactive: bool, stage: str | None, key: str | None,
+           summary: str | None, note: str, date: str | None, limit: int | None) -> None:
+    """List the screening queue best first, or decide on a candidate.
+
+    \b
+    survey screen [--format table|json]            the queue, best first
+    survey screen ID --retain [tag options]         candidate -> corpus/<key>.yaml
+    survey screen ID --exclude --stage S --reason R --note TEXT
+    survey screen --interactive                     retain / exclude / skip / quit
+    survey screen export --format asreview|ris OUT
+    survey screen import-labels FILE                ASReview's labels as decisions
+
+    Tag options are those of `survey add` (--retain) and `survey exclude` (--exclude); the
+    exclusion's source and query family default to the protocol's values for the candidate.
+    """
+    root = root_of(ctx)
+    rest = [*args, *ctx.args]
+    if rest[:1] == ["export"]:
+        _export(root, rest[1:], fmt)
+        return
+    if rest[:1] == ["import-labels"]:
+        _import_labels(root, rest[1:], stage, date)
+        return
+    if interactive:
+        if rest or retain or exclude_:
+            raise UsageError("--interactive takes no id and no --retain/--exclude")
+        _interactive(root, date)
+        return
+    if retain and exclude_:
+        raise UsageError("give --retain or --exclude, not both")
+    if not (retain or exclude_):
+        if rest:
+            raise UsageError(f"what should happen to {rest[0]}? give --retain or --exclude")
+        _list(root, fmt or "table", limit)
+        return
+    corpus, protocol = _valid_corpus(root)
+    tax = corpus.taxonomy
+    coll = tax.retained if retain else tax.excluded
+    if coll is None:
+        raise UsageError("this survey has no exclusion log")
+    tags, refs = adding.parse_field_options(tax, coll, rest)
+    if len(refs) != 1:
+        raise UsageError(f"give exactly one candidate id (got {len(refs)})")
+    cand = screening.find(screening.load_queue(root), refs[0])
+    if retain:
+        decision = screening.plan_retain(root, corpus, protocol, cand, tags, key, summary, stage, date)
+    else:
+        if stage:
+            tags[protocol.fields["stage"]] = stage
+        decision = screening.plan_exclude(root, corpus, protocol, cand, tags, note, date)
+    screening.apply(root, decision)
+    click.echo(decision.message, err=True)
+    if decision.untagged:
+        click.echo(f"still untagged (survey validate fails until set): {', '.join(decision.untagged)}",
+                   err=True)
+
+
+def _list(root: Path, fmt: str, limit: int | None) -> None:
+    if fmt not in ("table", "json"):
+        raise UsageError(f"--format {fmt} is for `survey screen export`; the listing is table or json")
+    queue = screening.ranked(screening.list_queue(root))[:limit]
+    if fmt == "json":
+        echo_json([c.summary() for c in queue])
+        return
+    if not queue:
+        click.echo("the screening queue is empty (run survey search)")
+        return
+    click.echo(f"{'score':>6}  {'id':<12} {'first seen':<10}  {'families':<28} title")
+    for c in queue:
+        fams = ",".join(c.families)
+        click.echo(f"{c.score:6.3f}  {c.id:<12} {c.data.get('first_seen', ''):<10}  "
+                   f"{fams[:28]:<28} {c.title}")
+
+
+def _export(root: Path, rest: list[str], fmt: str | None) -> None:
+    if len(rest) != 1:
+        raise UsageError("give one output file: survey screen export --format asreview OUT.csv")
+    if fmt not in ("asreview", "ris"):
+        raise UsageError("survey screen export needs --format asreview or --format ris")
+    tax = load_taxonomy(root)
+    queue = screening.load_queue(root)
+    if fmt == "asreview":
+        text = screening.asreview_csv(load_corpus(root, tax), queue)
+    else:
+        text = screening.ris_text(queue)
+    atomic_write(Path(rest[0]), text)
+    click.echo(f"wrote {rest[0]} ({len(queue)} queue candidates)", err=True)
+
+
+def _import_labels(root: Path, rest: list[str], stage: str | None, date: str | None) -> None:
+    if len(rest) != 1:
+        raise UsageError("give one file: survey screen import-labels ASREVIEW_EXPORT.csv")
+    corpus, protocol = _valid_corpus(root)
+    labels, unlabelled = screening.read_labels(Path(rest[0]), screening.load_queue(root))
+    retained = excluded = 0
+    for lab in labels:
+        if lab.relevant:
+            d = screening.plan_retain(root, corpus, protocol, lab.candidate, {}, stage=stage, date=date)
+            retained += 1
+        else:
+            st = stage or protocol.exclude_stage
+            reason = next((r.reason for r in protocol.exclusion if r.reason), None)
+            tags: dict[str, Any] = {}
+            if st:
+                tags[protocol.fields["stage"]] = st
+            if reason:
+                tags[protocol.fields["reason"]] = reason
+            d = screening.plan_exclude(root, corpus, protocol, lab.candidate, tags,
+                                       "Marked irrelevant in ASReview on title and abstract; "
+                                       "reason to be refined by the screener.", date)
+            excluded += 1
+        screening.apply(root, d)
+        click.echo(d.message, err=True)
+        corpus = load_corpus(root, corpus.taxonomy)
+    click.echo(f"retained {retained}, excluded {excluded}; {unlabelled} unlabelled stay in the queue")
+
+
+def _interactive(root: Path, date: str | None) -> None:
+    corpus, protocol = _valid_corpus(root)
+    tax = corpus.taxonomy
+    excluded = tax.excluded
+    reason_field = excluded.controlled_field(protocol.fields["reason"]) if excluded else None
+    stage_field = excluded.controlled_field(protocol.fields["stage"]) if excluded else None
+    queue = screening.ranked(screening.load_queue(root))
+    if not queue:
+        click.echo("the screening queue is empty (run survey search)")
+        return
+    done = 0
+    for n, cand in enumerate(_walk(queue), start=1):
+        _show(cand, protocol, n, len(queue))
+        choice = click.prompt("[r]etain, [e]xclude, [s]kip, [q]uit",
+                              type=click.Choice(["r", "e", "s", "q"]), show_choices=False)
+        if choice == "q":
+            break
+        if choice == "s":
+            continue
+        if choice == "r":
+            summ = click.prompt("summary in your own words (empty: leave untagged)", default="",
+                                show_default=False)
+            d = screening.plan_retain(root, corpus, protocol, cand, {}, summary=summ or None, date=date)
+        else:
+            assert reason_field is not None and stage_field is not None
+            reason = click.prompt(f"reason ({', '.join(reason_field.ids)})",
+                                  type=click.Choice(list(reason_field.ids)), show_choices=False)
+            st = click.prompt("stage", type=click.Choice(list(stage_field.ids)), show_choices=False,
+                              default=protocol.exclude_stage or stage_field.ids[0])
+            why = click.prompt("note (why, in your own words)")
+            d = screening.plan_exclude(root, corpus, protocol, cand,
+                                       {reason_field.name: reason, stage_field.name: st}, why, date)
+        screening.apply(root, d)
+        done += 1
+        click.echo(d.message)
+        corpus = load_corpus(root, tax)
+    click.echo(f"{done} decision{'s' if done != 1 else ''} recorded; "
+               f"{len(screening.load_queue(root))} candidates left in the queue")
+
+
+def _walk(queue: list[screening.Candidate]) -> Iterator[screening.Candidate]:
+    yield from queue
+
+
+def _show(c: screening.Candidate, protocol: Protocol, n: int, total: int) -> None:
+    d = c.data
+    authors = list(d.get("authors") or [])
+    who = ", ".join(authors[:6]) + (f" and {len(authors) - 6} more" if len(authors) > 6 else "")
+    fams = ", ".join(f.label if (f := protocol.family(x)) else x for x in c.families)
+    click.echo("")
+    click.echo(f"[{n}/{total}] {c.title}")
+    click.echo(f"  {who} ({c.year})  arXiv:{c.id}")
+    click.echo(f"  score {c.score:.3f}; found by {fams}; first seen {d.get('first_seen', '')}")
+    click.echo(textwrap.fill(str(d.get("abstract", "")), width=96, initial_indent="  ",
+                             subsequent_indent="  "))
+
+
+COMMANDS = [search_cmd, screen]

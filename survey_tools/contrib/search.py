@@ -1,0 +1,340 @@
+"""``survey search``: the protocol's query families asked of the arXiv API, new hits queued.
+
+Each family becomes one arXiv ``search_query``: its term groups joined by ``AND``, the terms of
+a group by ``OR``, each term a quoted phrase searched in the title (``ti:``) and the abstract
+(``abs:``), and the submission dates limited with ``submittedDate:[FROM TO]``. Results are
+read page by page (``start``/``max_results``) with the ``arxiv`` package, waiting the politeness
+delay between requests and retrying failed pages with exponential backoff.
+
+Every hit is compared with the retained records, the exclusion log and the queue (arXiv ids
+without version, DOIs, equal or near-equal titles; ``not_duplicate_of`` respected). The run is
+planned completely before anything is written: a failure part way leaves the survey as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import requests
+
+from survey_tools.contrib import ranking, screening
+from survey_tools.contrib.arxiv_client import (
+    DEFAULT_TIMEOUT,
+    ENV_URL,
+    ArxivFetchError,
+    ArxivPaper,
+    ClientConfig,
+    paper_from_result,
+    well_formed,
+)
+from survey_tools.corpus.checks import suggest
+from survey_tools.corpus.duplicates import Known, KnownIndex
+from survey_tools.corpus.protocol import Family, Protocol
+from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.yamlio import dump_yaml
+from survey_tools.errors import UsageError
+from survey_tools.fileio import atomic_write
+
+_ATOM = "{http://www.w3.org/2005/Atom}"
+_OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
+
+
+class SearchError(ArxivFetchError):
+    """The search could not be completed; nothing was written."""
+
+
+def parse_date(value: str, option: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise UsageError(f"{option} {value!r} is not an ISO date (YYYY-MM-DD)") from None
+
+
+def build_query(family: Family, since: dt.date, until: dt.date) -> str:
+    """The arXiv ``search_query`` of one family between two dates (both included)."""
+    groups = []
+    for group in family.query:
+        terms = " OR ".join(f'ti:"{t}" OR abs:"{t}"' for t in group)
+        groups.append(f"({terms})")
+    dates = f"submittedDate:[{since:%Y%m%d}0000 TO {until:%Y%m%d}2359]"
+    return " AND ".join([*groups, dates])
+
+
+def select_families(protocol: Protocol, names: Sequence[str]) -> list[Family]:
+    """The families named (by id or label, any case), or all of them; UsageError otherwise."""
+    if not names:
+        return list(protocol.families)
+    known = {f.id: f for f in protocol.families}
+    by_label = {f.label.lower(): f for f in protocol.families}
+    out: list[Family] = []
+    for n in names:
+        f = known.get(n) or by_label.get(n.lower())
+        if f is None:
+            near = suggest(n, known) or suggest(n, [f.label for f in protocol.families])
+            hint = f"; did you mean {near!r}?" if near else f" (known: {', '.join(known)})"
+            raise UsageError(f"--family {n!r} is not a query family of the protocol{hint}")
+        if f not in out:
+            out.append(f)
+    return out
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    url: str
+    delay: float
+    timeout: float = DEFAULT_TIMEOUT
+    retries: int = 3
+    backoff: float = 2.0  # seconds before the first retry, doubled at each further one
+    page_size: int = 100
+
+    @classmethod
+    def make(cls, protocol: Protocol, url: str | None, delay: float | None, timeout: float | None,
+             retries: int | None = None, backoff: float | None = None) -> SearchConfig:
+        base = ClientConfig.from_env(url, delay if delay is not None else None, timeout)
+        # An explicit option or SURVEY_ARXIV_DELAY wins; otherwise the protocol's delay.
+        d = delay if delay is not None else (base.delay if os.environ.get("SURVEY_ARXIV_DELAY")
+                                              else protocol.delay)
+        return cls(url=base.url, delay=d, timeout=base.timeout,
+                   retries=3 if retries is None else retries,
+                   backoff=d if backoff is None else backoff, page_size=protocol.page_size)
+
+
+class ArxivSearcher:
+    """Pages through one query after another on one HTTP session (the ``arxiv`` package)."""
+
+    def __init__(self, config: SearchConfig, sleep: Callable[[float], None] = time.sleep) -> None:
+        # The arxiv package (and feedparser-style parsing) loads only when a search runs, never
+        # for `survey screen` or `--dry-run`.
+        import arxiv
+
+        self.config = config
+        self.sleep = sleep
+        self.requests = 0
+        timeout = config.timeout
+        owner = self
+
+        class _Session(requests.Session):
+            # The arxiv package sets no timeout: a silent server would hang the run forever.
+            def request(self, *args: Any, **kwargs: Any) -> Any:
+                kwargs.setdefault("timeout", timeout)
+                owner.requests += 1
+                resp = super().request(*args, **kwargs)
+                owner.last_body = resp.content
+                if resp.status_code == 200 and not well_formed(resp.content):
+                    raise _Malformed("the feed is not well-formed XML (cut off?)")
+                return resp
+
+        self.last_body = b""
+        # Retries are ours (with backoff), so the client tries each page once.
+        self.client = arxiv.Client(page_size=config.page_size, delay_seconds=config.delay, num_retries=0)
+        self.client._session = _Session()
+        self.client.query_url_format = config.url.split("?", 1)[0] + "?{}"
+
+    def _page(self, query: str, start: int, size: int) -> tuple[list[ArxivPaper], int]:
+
+        import arxiv
+
+        search = arxiv.Search(query=query, max_results=start + size,
+                              sort_by=arxiv.SortCriterion.SubmittedDate,
+                              sort_order=arxiv.SortOrder.Descending)
+        self.client.page_size = size
+        results = list(self.client.results(search, offset=start))
+        body = self.last_body
+        root = ElementTree.fromstring(body)
+        if root.tag != f"{_ATOM}feed":
+            raise _Malformed(f"the answer is not an Atom feed (root element {root.tag!r})")
+        total_text = root.findtext(f"{_OPENSEARCH}totalResults")
+        try:
+            total = int(total_text) if total_text is not None else start + len(results)
+        except ValueError:
+            raise _Malformed(f"totalResults is {total_text!r}") from None
+        papers = []
+        for r in results:
+            if "/api/errors" in r.entry_id:
+                raise SearchError(f"arXiv refused the query ({' '.join(r.summary.split())})")
+            papers.append(paper_from_result(r))
+        return papers, total
+
+    def page(self, query: str, start: int, size: int) -> tuple[list[ArxivPaper], int]:
+        """One page, retried with backoff; SearchError with a one-line reason when it fails."""
+        import arxiv  # (see __init__)
+
+        where = self.config.url
+        tries = self.config.retries + 1
+        last = ""
+        for attempt in range(tries):
+            if attempt:
+                self.sleep(self.config.backoff * 2 ** (attempt - 1))
+            try:
+                return self._page(query, start, size)
+            except arxiv.HTTPError as err:
+                if err.status not in (429, 500, 502, 503, 504):
+                    raise SearchError(f"arXiv answered HTTP {err.status} at {where}") from None
+                last = f"HTTP {err.status}"
+            except _Malformed as err:
+                last = str(err)
+            except requests.exceptions.Timeout:
+                last = f"no answer within {self.config.timeout:g} s"
+            except requests.exceptions.RequestException as err:
+                last = f"cannot connect ({type(err).__name__}); check the network or {ENV_URL}"
+        raise SearchError(f"arXiv failed at {where} after {tries} tries: {last}; nothing written")
+
+    def run(self, query: str, max_results: int) -> Iterator[tuple[ArxivPaper, int]]:
+        """Every hit of ``query`` (at most ``max_results``), with the total arXiv reports."""
+        start = 0
+        while start < max_results:
+            size = min(self.config.page_size, max_results - start)
+            papers, total = self.page(query, start, size)
+            for p in papers:
+                yield p, total
+            start += len(papers)
+            if not papers or start >= total:
+                return
+
+
+class _Malformed(requests.exceptions.ConnectionError):
+    """A 200 answer that is not a usable Atom feed (cut off, or not a feed at all)."""
+
+
+@dataclass
+class RunPlan:
+    """Everything one search run would write."""
+
+    queries: dict[str, str]
+    hits: dict[str, int]
+    unique: int
+    duplicates: dict[str, int]
+    new: list[str]
+    write: dict[str, str] = field(default_factory=dict)  # rel -> text
+    run: dict[str, Any] = field(default_factory=dict)
+
+    def apply(self, root: Path) -> None:
+        # Candidates first, the run record last: a run record always describes files present.
+        for rel in sorted(self.write):
+            if rel != screening.RUNS:
+                atomic_write(root / rel, self.write[rel])
+        atomic_write(root / screening.RUNS, self.write[screening.RUNS])
+
+
+def default_since(root: Path, protocol: Protocol) -> dt.date:
+    """The day after the last run's end, or the edition's cutoff when nothing ran yet."""
+    runs = screening.read_log(root, screening.RUNS)
+    ends = [str(r.get("until")) for r in runs if r.get("until")]
+    if ends:
+        return parse_date(max(ends), "the last run's until") + dt.timedelta(days=1)
+    return parse_date(protocol.edition_cutoff, "edition_cutoff")
+
+
+def index_of(corpus: Corpus, queue: Sequence[screening.Candidate]) -> KnownIndex:
+    """Known works: retained records, exclusions, and the queue."""
+    index = KnownIndex.of_corpus(corpus)
+    for c in queue:
+        data = {"title": c.title, "identifiers": {"arxiv": c.id, **({"doi": c.data["doi"]} if c.data.get("doi") else {})}}
+        refs = c.data.get("not_duplicate_of")
+        nd = frozenset(str(x) for x in refs) if isinstance(refs, list) else frozenset()
+        index.add(Known(c.rel, "queue", c.id, c.title, nd), data)
+    return index
+
+
+def plan_search(
+    root: Path,
+    corpus: Corpus,
+    protocol: Protocol,
+    families: Sequence[Family],
+    since: dt.date,
+    until: dt.date,
+    max_results: int,
+    searcher: ArxivSearcher,
+    today: dt.date,
+    progress: Callable[[Iterable[Any], int], Iterable[Any]] = lambda x, _n: x,
+    ranker: ranking.Ranker | None = None,
+) -> RunPlan:
+    """Ask every family, dedupe, score; return what to write (nothing is written here)."""
+    if since > until:
+        raise UsageError(f"--since {since} is after --until {until}")
+    queue = screening.load_queue(root)
+    index = index_of(corpus, queue)
+    queries = {f.id: build_query(f, since, until) for f in families}
+    hits: dict[str, int] = {}
+    found: dict[str, tuple[ArxivPaper, list[str], list[str]]] = {}
+    for fam in families:
+        q = queries[fam.id]
+        n = 0
+        for paper, total in progress(searcher.run(q, max_results), min(max_results, 10**9)):
+            n += 1
+            entry = found.setdefault(paper.arxiv_id, (paper, [], []))
+            if fam.id not in entry[1]:
+                entry[1].append(fam.id)
+                entry[2].append(q)
+            del total
+        hits[fam.id] = n
+    kinds = {k: 0 for k in (*corpus.taxonomy.collections, "queue")}
+    refreshed: dict[str, screening.Candidate] = {}
+    new_papers: list[tuple[ArxivPaper, list[str], list[str]]] = []
+    queue_by_rel = {c.rel: c for c in queue}
+    for aid in sorted(found):
+        paper, fams, qs = found[aid]
+        data: dict[str, Any] = {"title": paper.title, "identifiers": {"arxiv": aid}}
+        if paper.doi:
+            data["identifiers"]["doi"] = paper.doi.lower()
+        m = index.match(data, refs=[aid, f"arXiv:{aid}"])
+        if m is None:
+            new_papers.append((paper, fams, qs))
+            index.add(Known(screening.file_name(aid), "queue", aid, paper.title), data)
+            continue
+        known, _why = m
+        kinds[known.kind] = kinds.get(known.kind, 0) + 1
+        if known.kind == "queue" and known.ref in queue_by_rel:
+            # Found again, perhaps by another family: remember every family that finds it.
+            c = refreshed.get(known.ref, queue_by_rel[known.ref])
+            d = dict(c.data)
+            fam_list, q_list = list(d.get("families") or []), list(d.get("queries") or [])
+            for f, q in zip(fams, qs, strict=True):
+                if f not in fam_list:
+                    fam_list.append(f)
+                    q_list.append(q)
+            d["families"], d["queries"] = fam_list, q_list
+            refreshed[known.ref] = screening.Candidate(d, known.ref)
+    day = today.isoformat()
+    fresh = [screening.Candidate(screening.candidate_data(p, f, q, day, 0.0), screening.file_name(p.arxiv_id))
+             for p, f, q in new_papers]
+    whole = [refreshed.get(c.rel, c) for c in queue] + fresh
+    ranker = ranker or ranking.train(corpus)
+    scores = ranker.score([c.text() for c in whole])
+    write: dict[str, str] = {}
+    for c, s in zip(whole, scores, strict=True):
+        d = dict(c.data)
+        d["score"] = s
+        text = screening.dump_candidate(d)
+        if c.rel in queue_by_rel and c.data == queue_by_rel[c.rel].data and queue_by_rel[c.rel].score == s:
+            continue  # unchanged: not rewritten
+        write[c.rel] = text
+    src = protocol.arxiv_source
+    run = {
+        "date": day, "source": src.value or src.label if src else "arXiv",
+        "since": since.isoformat(), "until": until.isoformat(), "max_results": max_results,
+        "queries": queries, "hits": hits, "unique": len(found),
+        "duplicates": kinds, "new": len(fresh),
+    }
+    write[screening.RUNS] = dump_yaml([*screening.read_log(root, screening.RUNS), run])
+    return RunPlan(queries, hits, len(found), kinds, [c.id for c in fresh], write, run)
+
+
+def run_summary(plan: RunPlan, labels: Mapping[str, str]) -> list[str]:
+    lines = [f"{labels.get(f, f)}: {n} hit{'s' if n != 1 else ''}" for f, n in plan.hits.items()]
+    dup = ", ".join(f"{n} {k}" for k, n in plan.duplicates.items() if n)
+    lines.append(f"{plan.unique} distinct papers; already known: {dup or 'none'}; "
+                 f"{len(plan.new)} new candidate{'s' if len(plan.new) != 1 else ''}")
+    return lines
+
+
+__all__ = ["ArxivSearcher", "RunPlan", "SearchConfig", "SearchError", "build_query",
+           "default_since", "index_of", "parse_date", "plan_search", "run_summary",
+           "select_families"]

@@ -1,0 +1,203 @@
+"""The search and screening protocol (``taxonomy/protocol.yaml``): sources, query families and
+their terms, inclusion and exclusion rules, the edition's cutoff, as data.
+
+The file is checked against a JSON Schema (written to ``taxonomy/schema/protocol.schema.json``
+by ``survey build``) and then against the taxonomy: the exclusion-log values it names (source,
+query family, reason, stage) must exist, and every protocol term must be used by its family's
+query. Problems come back as ``file:line:col`` lines, all at once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from survey_tools.corpus.checks import suggest
+from survey_tools.corpus.protocol_schema import PROTOCOL_FILE, SCHEMA
+from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
+from survey_tools.corpus.yamlio import load_yaml_file
+from survey_tools.errors import InvalidInput, Problem
+
+
+@dataclass(frozen=True)
+class Source:
+    id: str
+    label: str
+    value: str | None  # the exclusion log's source value
+    search: str | None  # "arxiv" when `survey search` can query it
+
+
+@dataclass(frozen=True)
+class Family:
+    id: str
+    label: str
+    terms: tuple[str, ...]  # the protocol's own terms
+    query: tuple[tuple[str, ...], ...]  # AND of ORs
+    query_family: str | None  # the exclusion log's value
+
+
+@dataclass(frozen=True)
+class ExclusionRule:
+    text: str
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class Protocol:
+    title: str
+    document: str
+    dated: str
+    edition_cutoff: str
+    design: str
+    fields: Mapping[str, str]
+    sources: tuple[Source, ...]
+    families: tuple[Family, ...]
+    inclusion: tuple[str, ...]
+    exclusion: tuple[ExclusionRule, ...]
+    page_size: int
+    max_results: int
+    delay: float
+    exclude_stage: str | None
+    retain_stage: str | None
+
+    def family(self, fid: str) -> Family | None:
+        return next((f for f in self.families if f.id == fid), None)
+
+    @property
+    def arxiv_source(self) -> Source | None:
+        return next((s for s in self.sources if s.search == "arxiv"), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "title": self.title, "edition_cutoff": self.edition_cutoff,
+            "sources": [s.label for s in self.sources],
+            "families": [{"id": f.id, "label": f.label, "terms": list(f.terms)} for f in self.families],
+            "inclusion": list(self.inclusion),
+            "exclusion": [r.text for r in self.exclusion],
+        }
+
+
+def has_protocol(tax: Taxonomy) -> bool:
+    return (tax.root / PROTOCOL_FILE).is_file()
+
+
+def _schema_problems(data: Any, position: Any) -> list[Problem]:
+    # jsonschema lists every error with its path; the Rust validator only answers yes/no.
+    import jsonschema
+
+    out = []
+    for err in jsonschema.Draft202012Validator(SCHEMA).iter_errors(data):
+        path = tuple(err.absolute_path)
+        if err.validator == "additionalProperties":
+            allowed = list(err.schema.get("properties") or {})
+            for k in err.instance:
+                if k not in allowed:
+                    hint = suggest(k, allowed)
+                    line, col = position((*path, k), key=True)
+                    msg = "unknown field" + (f" (did you mean {hint!r}?)" if hint else "")
+                    out.append(Problem(PROTOCOL_FILE, line, col, ".".join(map(str, (*path, k))), msg))
+            continue
+        if err.validator == "required":
+            missing = [m for m in err.validator_value if m not in err.instance]
+            line, col = position(path)
+            for m in missing:
+                out.append(Problem(PROTOCOL_FILE, line, col, ".".join(map(str, (*path, m))),
+                                   "required field is missing"))
+            continue
+        line, col = position(path)
+        msg = err.message if len(err.message) <= 120 else err.message[:117] + "..."
+        out.append(Problem(PROTOCOL_FILE, line, col, ".".join(map(str, path)) or "(file)", msg))
+    return out
+
+
+def load_protocol(tax: Taxonomy) -> Protocol:
+    """Read and check ``taxonomy/protocol.yaml``; raise InvalidInput listing every problem."""
+    path = tax.root / PROTOCOL_FILE
+    if not path.is_file():
+        raise InvalidInput([Problem(PROTOCOL_FILE, 0, 0, "", "missing: this survey has no search protocol")],
+                           f"no {PROTOCOL_FILE}")
+    doc = load_yaml_file(path, PROTOCOL_FILE)
+    if doc.problems:
+        raise InvalidInput(doc.problems, f"{PROTOCOL_FILE} cannot be read")
+    data = doc.data
+    problems = _schema_problems(data, doc.position)
+    if problems:
+        raise InvalidInput(problems, f"{PROTOCOL_FILE} is invalid")
+    assert isinstance(data, dict)
+
+    def bad(p: tuple[Any, ...], msg: str) -> None:
+        line, col = doc.position(p)
+        problems.append(Problem(PROTOCOL_FILE, line, col, ".".join(map(str, p)), msg))
+
+    fields: dict[str, ControlledField | None] = {}
+    excluded = tax.excluded
+    for role, name in data["fields"].items():
+        cf = excluded.controlled_field(str(name)) if excluded else None
+        if cf is None:
+            bad(("fields", role), f"{name!r} is not a controlled field of the exclusion log")
+        fields[role] = cf
+
+    def check_value(p: tuple[Any, ...], role: str, value: Any) -> None:
+        cf = fields.get(role)
+        if cf is None or value is None or value in cf.ids:
+            return
+        hint = suggest(value, cf.ids)
+        bad(p, f"{value!r} is not a {cf.noun}" + (f" (did you mean {hint!r}?)" if hint else ""))
+
+    try:
+        dt.date.fromisoformat(data["protocol"]["edition_cutoff"])
+    except ValueError:
+        bad(("protocol", "edition_cutoff"), f"{data['protocol']['edition_cutoff']!r} is not a date")
+    seen: set[str] = set()
+    for i, s in enumerate(data["sources"]):
+        if s["id"] in seen:
+            bad(("sources", i, "id"), f"{s['id']!r} is used twice")
+        seen.add(s["id"])
+        check_value(("sources", i, "value"), "source", s.get("value"))
+    seen = set()
+    for i, f in enumerate(data["families"]):
+        if f["id"] in seen:
+            bad(("families", i, "id"), f"{f['id']!r} is used twice")
+        seen.add(f["id"])
+        check_value(("families", i, "query_family"), "query_family", f.get("query_family"))
+        used = {t for group in f["query"] for t in group}
+        for j, t in enumerate(f["terms"]):
+            if t not in used:
+                bad(("families", i, "terms", j), f"the term {t!r} is in no group of the family's query")
+        for j, group in enumerate(f["query"]):
+            for k, t in enumerate(group):
+                if '"' in t:
+                    bad(("families", i, "query", j, k), "a term cannot contain a double quote")
+    for i, r in enumerate(data["exclusion"]):
+        check_value(("exclusion", i, "reason"), "reason", r.get("reason"))
+    screening = data.get("screening") or {}
+    for role in ("exclude_stage", "retain_stage"):
+        check_value(("screening", role), "stage", screening.get(role))
+    if problems:
+        raise InvalidInput(problems, f"{PROTOCOL_FILE} is invalid")
+    meta = data["protocol"]
+    search = data.get("search") or {}
+    return Protocol(
+        title=meta["title"], document=meta.get("document", ""), dated=meta.get("dated", ""),
+        edition_cutoff=meta["edition_cutoff"], design=meta.get("design", ""),
+        fields=dict(data["fields"]),
+        sources=tuple(Source(s["id"], s["label"], s.get("value"), s.get("search")) for s in data["sources"]),
+        families=tuple(
+            Family(f["id"], f["label"], tuple(f["terms"]), tuple(tuple(g) for g in f["query"]),
+                   f.get("query_family"))
+            for f in data["families"]
+        ),
+        inclusion=tuple(data["inclusion"]),
+        exclusion=tuple(ExclusionRule(r["text"], r.get("reason")) for r in data["exclusion"]),
+        page_size=int(search.get("page_size", 100)),
+        max_results=int(search.get("max_results", 500)),
+        delay=float(search.get("delay", 3)),
+        exclude_stage=screening.get("exclude_stage"),
+        retain_stage=screening.get("retain_stage"),
+    )
+
+
+__all__ = ["PROTOCOL_FILE", "SCHEMA", "ExclusionRule", "Family", "Protocol", "Source",
+           "has_protocol", "load_protocol"]

@@ -1,0 +1,40 @@
+"""Fixtures of the screening tests: the loopback arXiv search server and a living survey copy."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from search_server import REPO, SearchServer, _handler
+
+
+@pytest.fixture
+def search_server() -> Iterator[SearchServer]:
+    state = SearchServer()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{server.server_address[1]}/api/query"
+    try:
+        yield state
+    finally:
+        state.release.set()
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def living(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of this repository's survey folder (taxonomy, corpus, exclusions) to search into."""
+    root = tmp_path / "survey"
+    for name in ("taxonomy", "corpus", "exclusions", "data"):
+        if (REPO / name).exists():
+            shutil.copytree(REPO / name, root / name)
+    monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
+    monkeypatch.delenv("SURVEY_ARXIV_URL", raising=False)
+    return root
