@@ -73,7 +73,7 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: str =
 
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("survey_tools", "templates"),
+        loader=jinja2.PackageLoader("survey_tools.render", "templates"),
         autoescape=False,  # Markdown: escaping is explicit, through the md filters below
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

@@ -25,7 +25,7 @@ BibtexFn = Callable[[Record, Taxonomy], str]
 
 def environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("survey_tools", "templates"),
+        loader=jinja2.PackageLoader("survey_tools.render", "templates"),
         autoescape=True,  # every record string is untrusted text
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -35,7 +35,7 @@ def environment() -> jinja2.Environment:
 
 
 def _asset(name: str) -> str:
-    return resources.files("survey_tools").joinpath("templates", "site", name).read_text(encoding="utf-8")
+    return resources.files("survey_tools.render").joinpath("templates", "site", name).read_text(encoding="utf-8")
 
 
 def script_json(data: Any) -> Markup:
