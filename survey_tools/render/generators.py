@@ -13,7 +13,7 @@ from typing import Any
 from survey_tools.build import GENERATORS, BuildContext, Output, register
 from survey_tools.render import model
 from survey_tools.render.markdown import gap_tables, render_contributing, render_readme
-from survey_tools.render.site import BibtexFn, render_site
+from survey_tools.render.site import BibtexFn, site_files
 
 
 def _figures(ctx: BuildContext) -> list[dict[str, str]]:
@@ -49,5 +49,7 @@ def readme(ctx: BuildContext) -> Mapping[str, Output]:
 
 @register("site")
 def site(ctx: BuildContext) -> Mapping[str, Output]:
+    """The index page, one page per paper, their stylesheet and the BibTeX the index loads."""
     path = str(model.presentation(ctx.taxonomy, "site").get("path", "reports/site/index.html"))
-    return {path: render_site(ctx.taxonomy, ctx.corpus, ctx.stats, _bibtex())}
+    folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+    return {folder + rel: text for rel, text in site_files(ctx.taxonomy, ctx.corpus, ctx.stats, _bibtex()).items()}
