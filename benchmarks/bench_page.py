@@ -62,7 +62,7 @@ POLLER = """(() => {
       clearInterval(t);
     }
   }, 25);
-})();""" % AGENT
+})();""".replace("%s", AGENT)
 
 TIMED = """(step) => {
   const t0 = performance.now();
@@ -158,11 +158,14 @@ def measure(n: int, repeat: int, pw: Any) -> dict[str, Any]:
     corpus = synthetic(load_corpus(REPO, tax), n)
     stats = compute_stats(corpus, load_config(tax))
     t0 = time.perf_counter()
+    site_mod.render_site(tax, corpus, stats, _bibtex())
+    index_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
     files = site_files(tax, corpus, stats)
     render_s = time.perf_counter() - t0
     html = files["index.html"].encode("utf-8")
     res: dict[str, Any] = {
-        "n": n, "render_s": render_s, "bytes": len(html), "gzip": len(gzip.compress(html, 6)),
+        "n": n, "render_s": render_s, "index_s": index_s, "bytes": len(html), "gzip": len(gzip.compress(html, 6)),
     }
     marker = f"--bench-marker={uuid.uuid4().hex}"
     with tempfile.TemporaryDirectory() as tmp:
@@ -202,14 +205,14 @@ def measure(n: int, repeat: int, pw: Any) -> dict[str, Any]:
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    head = ["records", "HTML (gzip)", "render", "DOMContentLoaded", "first click honoured"]
+    head = ["records", "HTML (gzip)", "render index (all files)", "DOMContentLoaded", "first click honoured"]
     head += [f"{name} (median / worst)" for name, _, _ in STEPS] + ["renderer RSS (JS heap)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in results:
         cells = [
             f"{r['n']:,}",
             f"{r['bytes'] / 1e6:.2f} MB ({r['gzip'] / 1e6:.2f} MB)",
-            f"{r['render_s'] * 1000:.0f} ms",
+            f"{r['index_s'] * 1000:.0f} ms ({r['render_s'] * 1000:.0f} ms)",
             f"{r['dcl_ms']:.0f} ms",
             f"{r['click_ms']:.0f} ms",
         ]

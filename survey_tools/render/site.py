@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -48,6 +49,7 @@ def environment() -> jinja2.Environment:
     )
 
 
+@lru_cache(maxsize=16)
 def _asset(name: str) -> str:
     return resources.files("survey_tools.render").joinpath("templates", "site", name).read_text(encoding="utf-8")
 
@@ -221,6 +223,19 @@ class _Site:
         self.byline = [t for t in self.tags if model.axis(tax, t).kind == "plain"]
         self.search = [str(f) for f in self.conf.get("search", [])]
         self.repo = repository(tax)
+        self._kinds: dict[str, str] = {}
+        self.env = environment()  # one environment: templates are compiled once per build
+        self._bib: dict[str, str] = {}
+
+    def kind(self, spec: str) -> str:
+        if spec not in self._kinds:
+            self._kinds[spec] = model.axis(self.tax, spec).kind
+        return self._kinds[spec]
+
+    def entry(self, rec: Record) -> str:
+        if rec.id not in self._bib:
+            self._bib[rec.id] = self.bibtex(rec, self.tax) if self.bibtex else ""
+        return self._bib[rec.id]
 
     # --- the index ------------------------------------------------------------------------
     def _column_data(self) -> dict[str, list[Any]]:
@@ -331,7 +346,7 @@ class _Site:
         }
 
     def index(self) -> str:
-        html = environment().get_template("site/index.html.j2").render(**self.index_context())
+        html = self.env.get_template("site/index.html.j2").render(**self.index_context())
         return html.strip("\n") + "\n"
 
     # --- one page per paper -----------------------------------------------------------------
@@ -372,8 +387,8 @@ class _Site:
                 continue
             if cf.name not in specs:
                 specs.append(cf.name)
-        for t in model.record_tags(tax, rec, [s for s in specs if model.axis(tax, s).kind != "keys"]):
-            if model.axis(tax, t.axis).kind != "plain":
+        for t in model.record_tags(tax, rec, [s for s in specs if self.kind(s) not in ("keys", "plain")]):
+            if self.kind(t.axis) != "plain":
                 tags.append(t)
         authors = [str(a) for a in rec.get("authors") or []]
         rel = rec.path if isinstance(rec.path, str) and rec.path else f"{ret.folder}/{rec.id}.yaml"
@@ -394,7 +409,7 @@ class _Site:
             "details": details,
             "tags": tags,
             "decisions": decisions,
-            "bibtex": self.bibtex(rec, tax) if self.bibtex else "",
+            "bibtex": self.entry(rec),
             "edit_url": repo["edit"] + rel if repo else "",
             "report_url": f"{repo['issues']}?title={quote(title)}&body={quote(body)}" if repo else "",
             "project_links": _project_links(tax, f"{self.path.rsplit('/', 1)[0]}/{PAPERS_DIR}/x.html"),
@@ -405,7 +420,7 @@ class _Site:
         }
 
     def paper(self, rec: Record) -> str:
-        html = environment().get_template("site/paper.html.j2").render(**self.paper_context(rec))
+        html = self.env.get_template("site/paper.html.j2").render(**self.paper_context(rec))
         return html.strip("\n") + "\n"
 
     def paper_list(self) -> str:
@@ -416,12 +431,12 @@ class _Site:
             "index_href": f"../{self.path.rsplit('/', 1)[-1]}",
             "head_js": Markup(_asset("head.js")),
         }
-        html = environment().get_template("site/papers.html.j2").render(**ctx)
+        html = self.env.get_template("site/papers.html.j2").render(**ctx)
         return html.strip("\n") + "\n"
 
     def bib_js(self) -> str:
         assert self.bibtex is not None
-        entries = {r.id: self.bibtex(r, self.tax) for r in sorted(self.records, key=lambda r: r.id)}
+        entries = {r.id: self.entry(r) for r in sorted(self.records, key=lambda r: r.id)}
         return "// BibTeX of every paper, loaded by index.html when a reader asks for it. Generated.\nwindow.surveyBibtex(" + str(script_json(entries)) + ");\n"
 
 

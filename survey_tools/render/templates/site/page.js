@@ -28,13 +28,25 @@
   }
   var SF = DATA.search.map(function (s) { return s[0]; });
   var W = SF.map(function (_, i) { return SF.length - i; }); // earlier fields weigh more
-  var NORM = null;
+  var NORM = null, VOCAB = null;
   function norms() {
     if (NORM) return NORM;
+    // Words of the searched text, and hyphenated pairs written together ("multi-agent" gives
+    // "multiagent"): two query words that form one of these are searched as one word.
+    VOCAB = new Set();
     NORM = SF.map(function (name) {
       var src = R[name] || [];
       var out = new Array(N);
-      for (var i = 0; i < N; i++) out[i] = fold(src[i] === undefined ? "" : src[i]);
+      for (var i = 0; i < N; i++) {
+        var raw = src[i] === undefined ? "" : String(src[i]);
+        out[i] = fold(raw);
+        var words = out[i].split(" ");
+        for (var w = 0; w < words.length; w++) VOCAB.add(words[w]);
+        if (raw.indexOf("-") >= 0) {
+          var m, rx = /([\p{L}\p{N}]+)-(?=([\p{L}\p{N}]+))/gu;
+          while ((m = rx.exec(raw)) !== null) VOCAB.add(fold(m[1] + m[2]).trim());
+        }
+      }
       return out;
     });
     return NORM;
@@ -45,11 +57,17 @@
     return new RegExp(" " + Array.from(tok).join(" ?") + (whole ? "(?= |$)" : ""), "u");
   }
   function searcher(text) {
-    var toks = fold(text).split(" ").filter(Boolean);
-    if (!toks.length) return null;
+    var words = fold(text).split(" ").filter(Boolean);
+    if (!words.length) return null;
+    var nf = norms();
+    var toks = [];
+    for (var wi = 0; wi < words.length; wi++) {
+      var t = words[wi];
+      while (wi + 1 < words.length && VOCAB.has(t + words[wi + 1])) t += words[++wi];
+      toks.push(t);
+    }
     var parts = toks.map(function (t) { return [wordRe(t, false), wordRe(t, true)]; });
     var joined = toks.length > 1 ? [wordRe(toks.join(""), false), wordRe(toks.join(""), true)] : null;
-    var nf = norms();
     function best(i, re) {
       var b = 0;
       for (var f = 0; f < nf.length; f++) {
@@ -146,8 +164,8 @@
   }
 
   // --- drawing: only the rows near the viewport exist ---------------------------------------
-  var H = new Float64Array(N), est = 160, measuredN = 0, measuredSum = 0;
-  var win = { a: -1, b: -1, n: -1 }, printing = false;
+  var H = new Float64Array(N), est = 160, estFixed = false, measuredN = 0, measuredSum = 0;
+  var win = { a: -1, b: -1, n: -1 }, printing = false, targetI = -1;
   function h(i) { return H[i] || est; }
 
   function safeUrl(u) { return /^https?:\/\//i.test(u) ? u : "#"; }
@@ -158,8 +176,9 @@
     return e;
   }
   function rowEl(i) {
-    var tr = elt("tr");
+    var tr = elt("tr", i === targetI ? "target" : "");
     tr.id = "p-" + KEY[i];
+    tr.dataset.i = i;
     var td = elt("td", "paper");
     var a = elt("a", "title", TITLE[i]);
     a.href = safeUrl(L[i][0][0]);
@@ -224,8 +243,17 @@
     return tr;
   }
 
-  function drawWindow(force) {
+  function drawWindow(force, fresh) {
     if (printing) return;
+    // Keep the first row on screen where it is, whatever the heights measured above it.
+    var anchorI = -1, anchorTop = 0;
+    if (!fresh) {
+      for (var c0 = tbody.firstChild; c0; c0 = c0.nextSibling) {
+        if (c0.className === "spacer") continue;
+        var rc = c0.getBoundingClientRect();
+        if (rc.bottom > 0) { anchorI = +c0.dataset.i; anchorTop = rc.top; break; }
+      }
+    }
     var n = matched.length;
     var y = -tbody.getBoundingClientRect().top, vh = window.innerHeight || 800;
     var i = 0, pos = 0;
@@ -235,6 +263,9 @@
     var b = i;
     if (!force && a === win.a && b === win.b && n === win.n) return;
     win = { a: a, b: b, n: n };
+    // A focused control in a row that is drawn again gets the focus back.
+    var fa = document.activeElement, focusI = -1, focusCls = "";
+    if (fa && tbody.contains(fa)) { focusI = +fa.closest("tr").dataset.i; focusCls = fa.className; }
     var frag = document.createDocumentFragment();
     frag.appendChild(spacer(top));
     var trs = [];
@@ -252,10 +283,20 @@
         H[idx] = hh;
       }
     }
-    if (measuredN) est = measuredSum / measuredN;
+    // The estimate for rows not yet drawn is fixed once: changing it would move every row.
+    if (measuredN && !estFixed) { est = measuredSum / measuredN; estFixed = true; }
     var rest = 0;
     for (var r = b; r < n; r++) rest += h(matched[r]);
     bottomTr.firstChild.style.height = rest + "px";
+    if (focusI >= 0) {
+      var fr = $("p-" + KEY[focusI]);
+      var fe = fr && (focusCls ? fr.getElementsByClassName(focusCls.split(" ")[0])[0] : null);
+      if (fe) fe.focus({ preventScroll: true });
+    }
+    if (anchorI >= 0) {
+      var again = $("p-" + KEY[anchorI]);
+      if (again) { var d = again.getBoundingClientRect().top - anchorTop; if (Math.abs(d) > 0.5) window.scrollBy(0, d); }
+    }
   }
   var ticking = false;
   function onScroll() {
@@ -266,7 +307,7 @@
   var lastWidth = results.clientWidth;
   function onResize() {
     var w = results.clientWidth;
-    if (w !== lastWidth) { lastWidth = w; H = new Float64Array(N); measuredN = 0; measuredSum = 0; }
+    if (w !== lastWidth) { lastWidth = w; H = new Float64Array(N); measuredN = 0; measuredSum = 0; estFixed = false; }
     drawWindow(true);
   }
 
@@ -389,7 +430,7 @@
     drawFacets();
     drawChips();
     win = { a: -1, b: -1, n: -1 };
-    drawWindow(true);
+    drawWindow(true, true);
     if (writeHash !== false) saveHash();
     api.lastUpdateMs = performance.now() - t0;
   }
@@ -517,18 +558,21 @@
       update(false);
       pos = matched.indexOf(idx);
     }
-    var off = 0;
-    for (var k = 0; k < pos; k++) off += h(matched[k]);
-    var top = tbody.getBoundingClientRect().top + window.scrollY;
-    window.scrollTo(0, top + off);
-    drawWindow(true);
-    var tr = $("p-" + key);
+    // Heights of rows not yet drawn are estimates: scroll, draw, and correct until the row is there.
+    var tr = null;
+    for (var tries = 0; tries < 6 && !tr; tries++) {
+      var off = 0;
+      for (var k = 0; k < pos; k++) off += h(matched[k]);
+      window.scrollTo(0, tbody.getBoundingClientRect().top + window.scrollY + off);
+      drawWindow(true, true);
+      tr = $("p-" + key);
+    }
     if (!tr) return false;
     tr.scrollIntoView({ block: "start" });
     drawWindow(false);
-    tr = $("p-" + key);
-    tr.scrollIntoView({ block: "start" });
+    tr = $("p-" + key) || tr;
     tbody.querySelectorAll("tr.target").forEach(function (t) { t.classList.remove("target"); });
+    targetI = idx;
     tr.classList.add("target");
     var link = tr.querySelector("a.title");
     if (link) link.focus({ preventScroll: true });
@@ -767,5 +811,11 @@
     var b = t && t.closest ? t.closest("button") : null;
     if (b && document.contains(b)) b.click(); // checkboxes and links have already acted
   });
-  if (anchor) jumpTo(anchor);
+  if (anchor) {
+    jumpTo(anchor);
+    // The browser's own scroll to the fragment, after parsing, moves the focus: go again.
+    window.addEventListener("load", function () { setTimeout(function () { jumpTo(anchor); }, 0); }, { once: true });
+  }
+  // Prepare the search index while the reader looks at the page.
+  if (window.requestIdleCallback) window.requestIdleCallback(norms, { timeout: 5000 });
 })();
