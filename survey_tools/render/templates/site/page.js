@@ -3,7 +3,9 @@
 // reaches the page through textContent or an attribute, never as HTML.
 (function () {
   "use strict";
-  var DATA = JSON.parse(document.getElementById("survey-data").textContent);
+  var dataEl = document.getElementById("survey-data");
+  var DATA = JSON.parse(dataEl.textContent);
+  dataEl.textContent = ""; // the parsed copy is the only one kept
   var R = DATA.rec, N = DATA.n;
   var KEY = R[DATA.id], TITLE = R[DATA.title], AUTH = R.authors || [], SUMM = R.summary || [];
   var F = R._f, C = R._c, L = R._l;
