@@ -34,7 +34,7 @@ from survey_tools.reports.gaps import compute_gaps
 from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, data_file, load_config
 
 # Folders whose every file is generated: files no generator produces any more are removed.
-OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures")
+OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers")
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.render import model
 from survey_tools.render.bibtex import OUTPUT, bibtex_entry, papers_bib
 from survey_tools.render.markdown import gap_tables, render_contributing, render_readme
-from survey_tools.render.site import render_site
+from survey_tools.render.site import site_files
 from survey_tools.reports.agreement import AgreementReport, agreement_outputs
 from survey_tools.reports.claims import ClaimsReport, claims_markdown
 from survey_tools.reports.corrections import CorrectionsReport, corrections_outputs
@@ -132,8 +132,11 @@ def readme(ctx: BuildContext) -> Mapping[str, Output]:
 
 @register("site")
 def site(ctx: BuildContext) -> Mapping[str, Output]:
+    """The index page, one page per paper, their stylesheet and the BibTeX the index loads."""
     path = str(model.presentation(ctx.taxonomy, "site").get("path", "reports/site/index.html"))
-    return {path: render_site(ctx.taxonomy, ctx.corpus, ctx.stats, bibtex_entry)}
+    folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+    files = site_files(ctx.taxonomy, ctx.corpus, ctx.stats, bibtex_entry)
+    return {folder + rel: text for rel, text in files.items()}
 
 
 @register("bibtex")

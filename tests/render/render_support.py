@@ -72,3 +72,38 @@ def make_hostile_survey(root: Path) -> Path:
     )
     (root / "corpus" / "hostile.yaml").write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return root
+
+
+def write_site(folder: Path, b: Built, bibtex: bool = True) -> Path:
+    """Every file of the browsing site (index, paper pages, stylesheet, BibTeX) in ``folder``."""
+    from survey_tools.render.bibtex import bibtex_entry
+    from survey_tools.render.site import site_files
+
+    fn = bibtex_entry if bibtex else None
+    for rel, text in site_files(b.tax, b.corpus, b.stats, fn).items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder / "index.html"
+
+
+def synthetic(b: Built, n: int) -> Built:
+    """``n`` records made by cycling the real ones under new keys, years spread over a decade."""
+    from dataclasses import replace
+
+    from survey_tools.corpus.records import Record
+
+    base = b.corpus.retained
+    recs = []
+    for i in range(n):
+        src = base[i % len(base)]
+        data = dict(src.data)
+        data["key"] = f"{src.id}-{i}"
+        data["title"] = f"{src.title} ({i})"
+        data["year"] = 2017 + (i % 10)
+        recs.append(Record(src.collection, data["key"], src.path, data))
+    records = dict(b.corpus.records)
+    records[b.tax.retained.name] = tuple(sorted(recs, key=lambda r: r.id))
+    corpus = replace(b.corpus, records=records)
+    config = load_config(b.tax)
+    return Built(b.root, b.tax, corpus, compute_stats(corpus, config), b.gaps)
