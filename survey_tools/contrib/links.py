@@ -24,9 +24,11 @@ changes with the world.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import json
 import socket
+import ssl
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,6 +39,7 @@ from urllib.parse import urljoin, urlsplit
 
 # A well-kept async HTTP client (connection pooling, timeouts, streaming) instead of
 # hand-written sockets; this module is imported only by `survey links`.
+import certifi  # httpx's own CA bundle, shared by the per-host clients
 import httpx
 
 from survey_tools import __version__
@@ -50,6 +53,8 @@ PERMANENT = frozenset({301, 308})
 # Answers to HEAD that mean "ask me with GET" rather than "this page is gone".
 HEAD_REFUSED = frozenset({400, 403, 405, 406, 501})
 MAX_REDIRECTS = 10
+# A body this small is read (so that the connection can be reused); a larger one never is.
+SMALL_BODY = 16 * 1024
 CACHE_FORMAT = 1
 # Statuses worth remembering until the time-to-live runs out; the others are transient, and
 # a re-run asks again.
@@ -304,9 +309,24 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
 
 
 class _Host:
-    def __init__(self, limit: int) -> None:
+    """One host: its slots, its Retry-After, and its own httpx client.
+
+    A client per host keeps each connection pool as small as the per-host limit: httpcore
+    scans its whole pool for every request, which is slow with hundreds of connections.
+    """
+
+    def __init__(self, s: Settings, tls: ssl.SSLContext) -> None:
+        limit = max(1, s.per_host)
         self.sem = asyncio.Semaphore(limit)
         self.not_before = 0.0  # loop time before which nobody asks this host (Retry-After)
+        self.client = httpx.AsyncClient(
+            follow_redirects=False,
+            timeout=httpx.Timeout(s.timeout),
+            limits=httpx.Limits(max_connections=limit, max_keepalive_connections=limit),
+            headers={"User-Agent": USER_AGENT, "Accept": "*/*"},
+            verify=tls,
+            trust_env=False,
+        )
 
 
 @dataclass
@@ -326,25 +346,18 @@ class Checker:
         self.s = settings
         self._global = asyncio.Semaphore(max(1, settings.concurrency))
         self._hosts: dict[str, _Host] = {}
-        self.client = httpx.AsyncClient(
-            follow_redirects=False,
-            timeout=httpx.Timeout(settings.timeout),
-            limits=httpx.Limits(
-                max_connections=max(1, settings.concurrency),
-                max_keepalive_connections=max(1, settings.concurrency),
-            ),
-            headers={"User-Agent": USER_AGENT, "Accept": "*/*"},
-            trust_env=False,
-        )
+        # One TLS context for every host's client (loading the CA bundle takes ~20 ms).
+        self._tls = ssl.create_default_context(cafile=certifi.where())
 
     async def aclose(self) -> None:
-        await self.client.aclose()
+        for h in self._hosts.values():
+            await h.client.aclose()
 
     def _host(self, url: str) -> _Host:
         key = host_of(url)
         h = self._hosts.get(key)
         if h is None:
-            h = self._hosts[key] = _Host(max(1, self.s.per_host))
+            h = self._hosts[key] = _Host(self.s, self._tls)
         return h
 
     async def _once(self, url: str, method: str) -> _Answer:
@@ -358,12 +371,12 @@ class Checker:
             if wait > 0:
                 await asyncio.sleep(wait)
             async with self._global:
-                return await self._send(url, method)
+                return await self._send(host.client, url, method)
 
-    async def _send(self, url: str, method: str) -> _Answer:
+    async def _send(self, client: httpx.AsyncClient, url: str, method: str) -> _Answer:
         try:
-            req = self.client.build_request(method, url)
-            resp = await self.client.send(req, stream=True)
+            req = client.build_request(method, url)
+            resp = await client.send(req, stream=True)
         except httpx.TimeoutException:
             return _Answer(None, error=f"no answer within {self.s.timeout:g} s", method=method)
         except httpx.ConnectError as err:
@@ -373,8 +386,14 @@ class Checker:
                            method=method)
         try:
             ra = retry_after(resp.headers.get("retry-after"))
-            return _Answer(resp.status_code, resp.headers.get("location"),
-                           retry_after=ra, method=method)
+            ans = _Answer(resp.status_code, resp.headers.get("location"),
+                          retry_after=ra, method=method)
+            if method == "HEAD" or _small(resp.headers.get("content-length")):
+                # Reading an empty or tiny body lets the connection be reused; a larger body
+                # is never read: closing the stream drops the connection instead.
+                with contextlib.suppress(httpx.HTTPError):
+                    await resp.aread()
+            return ans
         finally:
             await resp.aclose()
 
@@ -448,6 +467,10 @@ class Checker:
                 return replace(base, status="redirected", final_url=final, suggestion=suggestion,
                                detail=f"moved permanently to {suggestion}")
             return replace(base, final_url=final)
+
+
+def _small(length: str | None) -> bool:
+    return bool(length) and length.isdigit() and int(length) <= SMALL_BODY  # type: ignore[union-attr]
 
 
 def _suggestion(hops: Sequence[Hop]) -> str | None:
