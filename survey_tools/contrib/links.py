@@ -470,7 +470,7 @@ class Checker:
 
 
 def _small(length: str | None) -> bool:
-    return bool(length) and length.isdigit() and int(length) <= SMALL_BODY  # type: ignore[union-attr]
+    return length is not None and length.isdigit() and int(length) <= SMALL_BODY
 
 
 def _suggestion(hops: Sequence[Hop]) -> str | None:
