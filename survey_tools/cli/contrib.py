@@ -14,7 +14,7 @@ import click
 from tqdm import tqdm
 
 from survey_tools.cli.common import output_format, root_of
-from survey_tools.contrib import adding, exclusions, links
+from survey_tools.contrib import adding, exclusions, links, refresh
 from survey_tools.contrib.arxiv_client import ArxivClient, ClientConfig
 from survey_tools.contrib.diff import diff_revision, to_markdown
 from survey_tools.corpus.checks import suggest
@@ -260,4 +260,41 @@ def links_cmd(ctx: click.Context, fmt: str, concurrency: int, per_host: int, tim
         sys.exit(EXIT_INVALID)
 
 
-COMMANDS = [add, duplicates, exclude, diff_cmd, links_cmd]
+@click.command(name="refresh")
+@click.argument("keys", nargs=-1, metavar="[KEY]...")
+@click.option("--write", "do_write", is_flag=True,
+              help="Apply the changes to living-list records; propose them as corrections "
+                   "for records of the survey's edition.")
+@output_format("text", "json", "md", default="text")
+@click.option("--arxiv-url", metavar="URL",
+              help="arXiv query endpoint (default: $SURVEY_ARXIV_URL or arXiv's own).")
+@click.option("--delay", type=float, metavar="SECONDS",
+              help="Pause between requests (default: $SURVEY_ARXIV_DELAY or 3, arXiv's limit).")
+@click.option("--timeout", type=float, metavar="SECONDS", help="Give up on a silent server (30).")
+@click.pass_context
+def refresh_cmd(ctx: click.Context, keys: tuple[str, ...], do_write: bool, fmt: str,
+                arxiv_url: str | None, delay: float | None, timeout: float | None) -> None:
+    """Compare records with arXiv's current metadata: version, title, authors, DOI, venue.
+
+    Asks arXiv about every retained record with an arXiv id (or the KEYs given), 100 ids a
+    request. Prints a diff for a reviewer; nothing is written without --write. A venue is
+    proposed when arXiv's journal reference or the authors' comment states an acceptance.
+    """
+
+    root = root_of(ctx)
+    corpus = load_corpus(root)
+    if do_write and corpus.problems:
+        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+    client = ArxivClient(ClientConfig.from_env(arxiv_url, delay, timeout))
+    report = refresh.plan(corpus, keys, client.fetch_many)
+    if do_write:
+        refresh.write(root, report)
+    if fmt == "json":
+        click.echo(refresh.to_json(report), nl=False)
+    elif fmt == "md":
+        click.echo(refresh.to_markdown(report), nl=False)
+    else:
+        click.echo(refresh.to_text(report), nl=False)
+
+
+COMMANDS = [add, duplicates, exclude, diff_cmd, links_cmd, refresh_cmd]

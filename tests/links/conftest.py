@@ -171,3 +171,50 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d = tmp_path / "cache"
     monkeypatch.setenv("SURVEY_CACHE_DIR", str(d))
     return d
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "arxiv-refresh"
+
+
+@dataclass
+class Arxiv:
+    url: str = ""
+    requests: list[list[str]] = field(default_factory=list)  # id_list of each request
+
+
+@pytest.fixture
+def arxiv(monkeypatch: pytest.MonkeyPatch) -> Iterator[Arxiv]:
+    """A loopback arXiv API that joins the recorded-format entries asked for in ``id_list``."""
+    from urllib.parse import parse_qs, urlsplit
+
+    state = Arxiv()
+    head = (FIXTURES / "feed-head.xml").read_text(encoding="utf-8")
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            ids = parse_qs(urlsplit(self.path).query).get("id_list", [""])[0].split(",")
+            state.requests.append(ids)
+            entries = [(FIXTURES / f"entry-{i}.xml") for i in ids]
+            found = [p.read_text(encoding="utf-8") for p in entries if p.is_file()]
+            body = (head.format(ids=",".join(ids), total=len(found)) + "".join(found)
+                    + "</feed>\n").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/atom+xml; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    state.url = f"http://127.0.0.1:{server.server_address[1]}/api/query"
+    monkeypatch.setenv("SURVEY_ARXIV_URL", state.url)
+    monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
