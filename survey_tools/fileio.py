@@ -8,6 +8,10 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+# Knows each platform's convention for caches (XDG on Linux, ~/Library/Caches on macOS,
+# %LOCALAPPDATA% on Windows), which we would otherwise hand-write.
+from platformdirs import user_cache_path
+
 
 def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
@@ -35,3 +39,18 @@ def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+ENV_CACHE_DIR = "SURVEY_CACHE_DIR"
+
+
+def user_cache_dir(sub: str = "") -> Path:
+    """Where the toolkit keeps caches for this user: ``$SURVEY_CACHE_DIR`` when set, else the
+    platform's user cache folder (``~/.cache/survey-tools`` on Linux), with ``sub`` inside it.
+
+    Caches hold what can be recomputed (results of link checks, parsed records); they live
+    outside the survey folder so that a clone stays clean and builds stay deterministic.
+    """
+    env = os.environ.get(ENV_CACHE_DIR)
+    base = Path(env).expanduser() if env else user_cache_path("survey-tools", appauthor=False)
+    return base / sub if sub else base

@@ -22,7 +22,7 @@ from survey_tools.errors import SurveyError
 COMMAND_MODULES = {
     "survey_tools.cli.corpus": ("validate", "import", "export", "taxonomy"),
     "survey_tools.cli.build": ("build", "stats", "gaps", "claims", "corrections", "agreement"),
-    "survey_tools.cli.contrib": ("add", "duplicates", "exclude", "diff"),
+    "survey_tools.cli.contrib": ("add", "duplicates", "exclude", "diff", "links", "refresh"),
     "survey_tools.cli.traces": ("trace",),
     "survey_tools.cli.screening": ("search", "screen"),
 }

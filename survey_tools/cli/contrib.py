@@ -1,4 +1,5 @@
-"""Commands for contributors: ``survey add``, ``survey duplicates``, ``survey exclude``, ``survey diff``.
+"""Commands for contributors and maintainers: ``survey add``, ``survey duplicates``,
+``survey exclude``, ``survey diff``, ``survey links``, ``survey refresh``.
 
 Thin wrappers: parsing options, calling the library, printing.
 """
@@ -6,18 +7,20 @@ Thin wrappers: parsing options, calling the library, printing.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
 from tqdm import tqdm
 
-from survey_tools.cli.common import root_of
-from survey_tools.contrib import adding, exclusions
+from survey_tools.cli.common import output_format, root_of
+from survey_tools.contrib import adding, exclusions, links, refresh
 from survey_tools.contrib.arxiv_client import ArxivClient, ClientConfig
 from survey_tools.contrib.diff import diff_revision, to_markdown
+from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import scan
 from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import EXIT_INVALID, UsageError
 
@@ -179,4 +182,119 @@ def diff_cmd(ctx: click.Context, base: str | None) -> None:
     click.echo(to_markdown(rev, d), nl=False)
 
 
-COMMANDS = [add, duplicates, exclude, diff_cmd]
+def _keys(only: tuple[str, ...]) -> list[str]:
+    """``--only a,b --only c`` -> [a, b, c]."""
+    return [k for item in only for k in item.replace(",", " ").split() if k]
+
+
+def _check_keys(corpus: Corpus, keys: list[str]) -> None:
+    known = {r.id for r in corpus}
+    unknown = [k for k in keys if k not in known]
+    if unknown:
+        hints = []
+        for k in unknown:
+            near = suggest(k, known)
+            hints.append(f"{k} (did you mean {near}?)" if near else k)
+        raise UsageError(f"no record with the key {', '.join(hints)}")
+
+
+@click.command(name="links")
+@output_format("table", "json", "md", default="table")
+@click.option("--concurrency", type=click.IntRange(1, 1000), default=32, show_default=True,
+              help="Requests in flight at once.")
+@click.option("--per-host", type=click.IntRange(1, 100), default=4, show_default=True,
+              help="Requests in flight at once to one host (politeness).")
+@click.option("--timeout", type=click.FloatRange(0.1, 600), default=10.0, show_default=True,
+              metavar="SECONDS", help="Give up on a host that does not answer.")
+@click.option("--retries", type=click.IntRange(0, 10), default=3, show_default=True,
+              help="Retries after 429 and 5xx answers (with backoff, honouring Retry-After).")
+@click.option("--max-wait", type=click.FloatRange(0, 3600), default=60.0, show_default=True,
+              metavar="SECONDS", help="Longest Retry-After to honour; longer is rate-limited.")
+@click.option("--ttl", type=click.FloatRange(0, None), default=24.0, show_default=True,
+              metavar="HOURS", help="How long a result stays in the cache.")
+@click.option("--no-cache", is_flag=True,
+              help="Check every URL; neither read nor write the cache.")
+@click.option("--only", multiple=True, metavar="KEY",
+              help="Check only these records (repeat, or separate keys with commas).")
+@click.option("--all", "show_all", is_flag=True, help="List ok URLs too (table and md).")
+@click.pass_context
+def links_cmd(ctx: click.Context, fmt: str, concurrency: int, per_host: int, timeout: float,
+              retries: int, max_wait: float, ttl: float, no_cache: bool, only: tuple[str, ...],
+              show_all: bool) -> None:
+    """Check every URL the records hold: links, evidence, corrections, resolved identifiers.
+
+    HEAD first (GET when a server refuses HEAD; bodies are never downloaded), redirects
+    followed and reported, 429 and 5xx retried honouring Retry-After. Each URL ends as ok,
+    redirected (moved permanently: a suggested new URL), broken (4xx, redirect loop),
+    unreachable (timeout, DNS, refused, 5xx) or rate-limited. Results are cached for --ttl
+    hours in the user's cache folder ($SURVEY_CACHE_DIR/links). Exit 1 when a link is broken.
+    """
+
+    root = root_of(ctx)
+    corpus = load_corpus(root)
+    keys = _keys(only)
+    _check_keys(corpus, keys)
+    settings = links.Settings(
+        concurrency=concurrency, per_host=per_host, timeout=timeout, retries=retries,
+        max_wait=max_wait, ttl=ttl * 3600, use_cache=not no_cache,
+    )
+    bar: list[tqdm] = []
+
+    def progress_total(n: int) -> Callable[[int], None]:
+        # disable=None: a bar on a terminal, silence in CI logs and tests.
+        bar.append(tqdm(total=n, desc="links", unit="url", file=sys.stderr, disable=None))
+        return bar[0].update
+
+    try:
+        report = links.check_corpus(corpus, keys, settings, progress_total)
+    finally:
+        for b in bar:
+            b.close()
+    if fmt == "json":
+        click.echo(links.to_json(report), nl=False)
+    elif fmt == "md":
+        click.echo(links.to_markdown(report, show_all), nl=False)
+    else:
+        click.echo(links.to_table(report, show_all), nl=False)
+    if report.broken:
+        sys.exit(EXIT_INVALID)
+
+
+@click.command(name="refresh")
+@click.argument("keys", nargs=-1, metavar="[KEY]...")
+@click.option("--write", "do_write", is_flag=True,
+              help="Apply the changes to living-list records; propose them as corrections "
+                   "for records of the survey's edition.")
+@output_format("text", "json", "md", default="text")
+@click.option("--arxiv-url", metavar="URL",
+              help="arXiv query endpoint (default: $SURVEY_ARXIV_URL or arXiv's own).")
+@click.option("--delay", type=float, metavar="SECONDS",
+              help="Pause between requests (default: $SURVEY_ARXIV_DELAY or 3, arXiv's limit).")
+@click.option("--timeout", type=float, metavar="SECONDS", help="Give up on a silent server (30).")
+@click.pass_context
+def refresh_cmd(ctx: click.Context, keys: tuple[str, ...], do_write: bool, fmt: str,
+                arxiv_url: str | None, delay: float | None, timeout: float | None) -> None:
+    """Compare records with arXiv's current metadata: version, title, authors, DOI, venue.
+
+    Asks arXiv about every retained record with an arXiv id (or the KEYs given), 100 ids a
+    request. Prints a diff for a reviewer; nothing is written without --write. A venue is
+    proposed when arXiv's journal reference or the authors' comment states an acceptance.
+    """
+
+    root = root_of(ctx)
+    corpus = load_corpus(root)
+    if do_write and corpus.problems:
+        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+    client = ArxivClient(ClientConfig.from_env(arxiv_url, delay, timeout))
+    report = refresh.plan(corpus, keys, client.fetch_many)
+    if do_write:
+        refresh.write(root, report)
+    if fmt == "json":
+        click.echo(refresh.to_json(report), nl=False)
+    elif fmt == "md":
+        click.echo(refresh.to_markdown(report), nl=False)
+    else:
+        click.echo(refresh.to_text(report), nl=False)
+
+
+COMMANDS = [add, duplicates, exclude, diff_cmd, links_cmd, refresh_cmd]

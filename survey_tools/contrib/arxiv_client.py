@@ -8,12 +8,13 @@ an :class:`ArxivFetchError` whose message is one sentence for the user.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from xml.etree import ElementTree
 
-# This module is imported only by the commands that fetch (never at CLI start-up), so the HTTP
-# library can be imported here; ``arxiv`` (which pulls in lxml) stays inside functions.
+# Imported only by the commands that fetch (the CLI loads their module when they run), so
+# arxiv and requests cost nothing at `survey validate`'s start-up.
 import arxiv
 import requests
 
@@ -26,6 +27,9 @@ DEFAULT_URL = "https://export.arxiv.org/api/query"
 DEFAULT_DELAY = 3.0
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_RETRIES = 3
+# The most ids asked in one request (`survey refresh`); arXiv's API pages by 100 comfortably.
+BATCH = 100
+PAGE_SIZE = 10
 
 
 class ArxivFetchError(SurveyError):
@@ -109,7 +113,7 @@ class ArxivClient:
 
         self._last_body: bytes = b""
         self._client = arxiv.Client(
-            page_size=10, delay_seconds=self.config.delay, num_retries=self.config.retries
+            page_size=PAGE_SIZE, delay_seconds=self.config.delay, num_retries=self.config.retries
         )
         self._client._session = _Session()
         # The client formats its query URL from this attribute; an instance value overrides it.
@@ -117,23 +121,53 @@ class ArxivClient:
 
     def fetch(self, arxiv_id: str) -> ArxivPaper:
         """The paper with this id (no version: the latest); raise ArxivFetchError otherwise."""
-        search = arxiv.Search(id_list=[arxiv_id], max_results=1)
+        results = self._query(arxiv.Search(id_list=[arxiv_id], max_results=1), arxiv_id)
+        if not results:
+            raise ArxivFetchError(f"arXiv has no paper with the id {arxiv_id}")
+        r = results[0]
+        if "/api/errors" in r.entry_id:
+            # Older API versions report a bad id as an "Error" entry with status 200.
+            raise ArxivFetchError(f"arXiv refused the id {arxiv_id!r} ({r.summary.strip()})")
+        return _to_paper(r, arxiv_id)
+
+    def fetch_many(self, arxiv_ids: Sequence[str]) -> dict[str, ArxivPaper]:
+        """The papers with these ids (no versions), asked in batches of up to ``BATCH`` ids per
+        request with the client's politeness delay between requests; an id arXiv does not
+        know is missing from the result."""
+        out: dict[str, ArxivPaper] = {}
+        ids = list(dict.fromkeys(arxiv_ids))
+        for start in range(0, len(ids), BATCH):
+            batch = ids[start : start + BATCH]
+            what = f"{len(batch)} ids ({batch[0]}...)" if len(batch) > 1 else batch[0]
+            self._client.page_size = len(batch)
+            try:
+                results = self._query(arxiv.Search(id_list=batch, max_results=len(batch)), what)
+            finally:
+                self._client.page_size = PAGE_SIZE
+            for r in results:
+                if "/api/errors" in r.entry_id:
+                    raise ArxivFetchError(f"arXiv refused the ids of {what} ({r.summary.strip()})")
+                paper = _to_paper(r, what)
+                out[paper.arxiv_id] = paper
+        return out
+
+    def _query(self, search: Any, what: str) -> list[Any]:
         where = self.config.url
         try:
-            results = list(self._client.results(search))
+            return list(self._client.results(search))
         except arxiv.HTTPError as err:
             detail = _error_summary(self._last_body)
             if detail:
                 raise ArxivFetchError(
-                    f"arXiv refused the id {arxiv_id!r} (HTTP {err.status}: {detail})"
+                    f"arXiv refused the id {what!r} (HTTP {err.status}: {detail})"
                 ) from None
             raise ArxivFetchError(
-                f"arXiv answered HTTP {err.status} for {arxiv_id} after "
+                f"arXiv answered HTTP {err.status} for {what} after "
                 f"{self.config.retries + 1} tries; try again later"
             ) from None
         except _TruncatedFeed:
             raise ArxivFetchError(
-                f"arXiv's answer for {arxiv_id} was cut off (not well-formed XML) after "
+                f"arXiv's answer for {what} was cut off (not well-formed XML) after "
                 f"{self.config.retries + 1} tries; try again later"
             ) from None
         except requests.exceptions.Timeout:
@@ -146,16 +180,13 @@ class ArxivClient:
                 f"{ENV_URL}"
             ) from None
         except arxiv.ArxivError as err:
-            raise ArxivFetchError(f"arXiv's answer for {arxiv_id} is unusable ({err})") from None
-        if not results:
-            raise ArxivFetchError(f"arXiv has no paper with the id {arxiv_id}")
-        r = results[0]
-        if "/api/errors" in r.entry_id:
-            # Older API versions report a bad id as an "Error" entry with status 200.
-            raise ArxivFetchError(f"arXiv refused the id {arxiv_id!r} ({r.summary.strip()})")
-        if not r.title.strip() or not r.authors:
-            raise ArxivFetchError(f"arXiv's answer for {arxiv_id} has no title or no authors")
-        return paper_from_result(r)
+            raise ArxivFetchError(f"arXiv's answer for {what} is unusable ({err})") from None
+
+
+def _to_paper(r: Any, what: str) -> ArxivPaper:
+    if not r.title.strip() or not r.authors:
+        raise ArxivFetchError(f"arXiv's answer for {what} has no title or no authors")
+    return paper_from_result(r)
 
 
 def paper_from_result(r: Any) -> ArxivPaper:
@@ -173,7 +204,7 @@ def paper_from_result(r: Any) -> ArxivPaper:
         categories=tuple(r.categories),
         doi=r.doi or None,
         journal_ref=" ".join(r.journal_ref.split()) if r.journal_ref else None,
-        comment=r.comment or None,
+        comment=" ".join(r.comment.split()) if r.comment else None,
         abs_url=f"https://arxiv.org/abs/{short}",
         pdf_url=f"https://arxiv.org/pdf/{short}",
     )

@@ -19,7 +19,7 @@ from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 
 
-def _yaml() -> Any:
+def round_trip_yaml() -> Any:
     y = YAML(typ="rt")
     y.preserve_quotes = True
     y.width = 1_000_000  # never re-wrap long lines
@@ -66,7 +66,7 @@ def rename_value(root: Path | str, field: str, old: str, new: str) -> list[str]:
         raise UsageError("OLD and NEW are the same value")
     coll = tax.collection(cf.collection) if cf.collection else tax.retained
     folder = root / coll.folder
-    y = _yaml()
+    y = round_trip_yaml()
     problems: list[Problem] = []
     changed: dict[str, str] = {}
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:

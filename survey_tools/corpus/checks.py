@@ -282,7 +282,8 @@ class _Explainer:
         return "one of: " + ", ".join([*cf.ids, *specials])
 
 
-def _valid_url(url: str) -> bool:
+def valid_url(url: str) -> bool:
+    """A well-formed http(s) URL: scheme, host, no spaces (what `survey validate` requires)."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -345,7 +346,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
         if f.type in ("url", "url_list") and value is not None:
             links = value if isinstance(value, list) else [value]
             for i, link in enumerate(links):
-                if isinstance(link, str) and not _valid_url(link):
+                if isinstance(link, str) and not valid_url(link):
                     p = (name, i) if isinstance(value, list) else (name,)
                     line, col = doc.position(p)
                     msg = f"{link!r} is not a well-formed http(s) URL"

@@ -135,6 +135,8 @@ class IdentifierKind:
     label: str
     normalize: str
     pattern: str
+    # Where the identifier resolves ("https://doi.org/{id}"); `survey links` checks it.
+    url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -440,7 +442,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             problems.append(
                 Problem(
                     "taxonomy/survey.yaml", line, col, f"identifiers.{iname}",
-                    "must be a mapping (label, normalize, pattern)",
+                    "must be a mapping (label, normalize, pattern, url)",
                 )
             )
             continue
@@ -449,6 +451,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             label=str(spec.get("label", iname)),
             normalize=str(spec.get("normalize", "none")),
             pattern=str(spec.get("pattern", ".+")),
+            url=str(spec["url"]) if spec.get("url") else None,
         )
     csv_layout: Mapping[str, Any] = {}
     csv_path = tdir / "csv.yaml"

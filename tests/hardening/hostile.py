@@ -119,7 +119,7 @@ def make_survey(root: Path, base: str) -> None:
     for name in ("corpus", "exclusions"):
         (root / name).mkdir(exist_ok=True)
     if base != "empty":
-        for name in ("README.md", "CONTRIBUTING.md"):
+        for name in ("README.md", "CONTRIBUTING.md", "CITATION.cff"):
             shutil.copy2(REPO / name, root / name)
         shutil.copytree(REPO / "reports", root / "reports")
 

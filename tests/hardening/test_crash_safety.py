@@ -31,7 +31,7 @@ def _copy(dest: Path) -> Path:
     for name in ("taxonomy", "corpus", "exclusions", "data", "reports", ".github"):
         if (REPO / name).exists():
             shutil.copytree(REPO / name, dest / name)
-    for name in ("README.md", "CONTRIBUTING.md"):
+    for name in ("README.md", "CONTRIBUTING.md", "CITATION.cff"):
         shutil.copy2(REPO / name, dest / name)
     return dest
 

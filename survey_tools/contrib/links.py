@@ -1,0 +1,643 @@
+"""``survey links``: is every URL the records hold still alive?
+
+Collects every http(s) URL of every record (links, evidence of sub-decisions and strict-credit
+readings, the corrections file's evidence, and the URLs an identifier resolves to, from the
+``url`` templates of ``identifiers`` in ``taxonomy/survey.yaml``), then checks them concurrently
+with httpx:
+
+* ``HEAD`` first; ``GET`` when the server refuses ``HEAD`` (405, 501 and the like), reading only
+  the status line and headers, never the body;
+* redirects followed one hop at a time (so that each hop obeys the per-host limit and a loop is
+  caught); a permanent redirect (301, 308) at the start of the chain is a suggested new URL;
+* at most ``concurrency`` requests at once, at most ``per_host`` to one host (host and port);
+* 429 and 5xx retried with exponential backoff, waiting what ``Retry-After`` asks (and holding
+  back the whole host meanwhile); a wait longer than ``max_wait`` is not made: the URL ends as
+  rate-limited.
+
+Each URL ends as ok, redirected, broken (4xx, a redirect loop), unreachable (timeout, DNS,
+connection refused, 5xx after the retries) or rate-limited, with the records that use it.
+Results are cached per URL in the user's cache folder (``$SURVEY_CACHE_DIR/links``) for a
+time-to-live, so a re-run checks only what is due. The result is never a build output: it
+changes with the world.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import email.utils
+import json
+import socket
+import ssl
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+# A well-kept async HTTP client (connection pooling, timeouts, streaming) instead of
+# hand-written sockets; this module is imported only by `survey links`.
+import certifi  # httpx's own CA bundle, shared by the per-host clients
+import httpx
+
+from survey_tools import __version__
+from survey_tools.corpus.checks import valid_url
+from survey_tools.corpus.records import Corpus
+from survey_tools.fileio import atomic_write, user_cache_dir
+from survey_tools.reports.corrections import load_corrections
+
+STATUSES = ("ok", "redirected", "broken", "unreachable", "rate-limited")
+PERMANENT = frozenset({301, 308})
+# Answers to HEAD that mean "ask me with GET" rather than "this page is gone".
+HEAD_REFUSED = frozenset({400, 403, 405, 406, 501})
+MAX_REDIRECTS = 10
+# A body this small is read (so that the connection can be reused); a larger one never is.
+SMALL_BODY = 16 * 1024
+CACHE_FORMAT = 1
+# Statuses worth remembering until the time-to-live runs out; the others are transient, and
+# a re-run asks again.
+CACHEABLE = frozenset({"ok", "redirected", "broken"})
+USER_AGENT = f"survey-tools/{__version__} (link check)"
+
+
+@dataclass(frozen=True, order=True)
+class Use:
+    """Where a URL appears: a record, its file, and the field (dotted path)."""
+
+    record: str
+    file: str
+    field: str
+
+
+@dataclass(frozen=True)
+class Hop:
+    code: int
+    url: str  # where the redirect points
+
+
+@dataclass(frozen=True)
+class LinkResult:
+    url: str
+    status: str  # one of STATUSES
+    code: int | None = None  # the last HTTP status received
+    detail: str = ""
+    final_url: str | None = None
+    suggestion: str | None = None  # the new URL a permanent redirect points to
+    redirects: tuple[Hop, ...] = ()
+    method: str = "HEAD"
+    tries: int = 1
+    checked_at: float = 0.0
+    cached: bool = False
+    uses: tuple[Use, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "status": self.status,
+            "code": self.code,
+            "detail": self.detail,
+            "final_url": self.final_url,
+            "suggestion": self.suggestion,
+            "redirects": [{"code": h.code, "url": h.url} for h in self.redirects],
+            "method": self.method,
+            "tries": self.tries,
+            "cached": self.cached,
+            "uses": [{"record": u.record, "file": u.file, "field": u.field} for u in self.uses],
+        }
+
+    def to_cache(self) -> dict[str, Any]:
+        d = self.to_dict()
+        del d["uses"], d["cached"], d["url"]
+        d["checked_at"] = self.checked_at
+        return d
+
+    @classmethod
+    def from_cache(cls, url: str, d: Mapping[str, Any]) -> LinkResult:
+        return cls(
+            url=url,
+            status=str(d["status"]),
+            code=d.get("code"),
+            detail=str(d.get("detail", "")),
+            final_url=d.get("final_url"),
+            suggestion=d.get("suggestion"),
+            redirects=tuple(Hop(int(h["code"]), str(h["url"])) for h in d.get("redirects", ())),
+            method=str(d.get("method", "HEAD")),
+            tries=int(d.get("tries", 1)),
+            checked_at=float(d["checked_at"]),
+            cached=True,
+        )
+
+
+@dataclass(frozen=True)
+class Settings:
+    concurrency: int = 32
+    per_host: int = 4
+    timeout: float = 10.0
+    retries: int = 3
+    backoff: float = 0.5  # first wait; doubled at each retry
+    max_wait: float = 60.0  # longest Retry-After honoured
+    ttl: float = 24 * 3600.0  # seconds a cached result stays valid
+    use_cache: bool = True
+    cache_dir: Path | None = None  # default: user_cache_dir("links")
+
+
+@dataclass(frozen=True)
+class Malformed:
+    url: str
+    use: Use
+
+
+@dataclass
+class LinkReport:
+    results: list[LinkResult]
+    malformed: list[Malformed] = field(default_factory=list)
+    checked: int = 0  # asked over the network this run
+    from_cache: int = 0
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(r.status == s for r in self.results) for s in STATUSES}
+
+    @property
+    def broken(self) -> bool:
+        return any(r.status == "broken" for r in self.results)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "summary": {"urls": len(self.results), **self.counts(), "checked": self.checked,
+                        "from_cache": self.from_cache, "malformed": len(self.malformed)},
+            "links": [r.to_dict() for r in self.results],
+            "malformed": [{"url": m.url, "record": m.use.record, "file": m.use.file,
+                           "field": m.use.field} for m in self.malformed],
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Which URLs the records hold
+
+
+def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            yield from _strings(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            yield from _strings(v, f"{path}[{i}]")
+
+
+def _looks_like_url(s: str) -> bool:
+    low = s.lstrip().lower()
+    return low.startswith(("http://", "https://", "http:", "https:", "www."))
+
+
+def _well_formed(url: str) -> bool:
+    if not valid_url(url):
+        return False
+    try:
+        httpx.URL(url)
+    except (httpx.InvalidURL, ValueError):
+        return False
+    return True
+
+
+def collect(
+    corpus: Corpus, only: Sequence[str] = ()
+) -> tuple[dict[str, list[Use]], list[Malformed]]:
+    """Every URL of the records (or of the records ``only`` names), with where it is used.
+
+    Strings that start like a URL but are not well-formed are returned apart: `survey
+    validate` reports them, and this command does not try them.
+    """
+    tax = corpus.taxonomy
+    wanted = set(only)
+    uses: dict[str, list[Use]] = {}
+    malformed: list[Malformed] = []
+
+    def add(url: str, use: Use) -> None:
+        if _well_formed(url):
+            uses.setdefault(url, []).append(use)
+        else:
+            malformed.append(Malformed(url, use))
+
+    by_id: dict[str, tuple[str, str]] = {}
+    for rec in corpus:
+        by_id.setdefault(rec.id, (rec.id, rec.path))
+        if wanted and rec.id not in wanted:
+            continue
+        for path, s in _strings(dict(rec.data), ""):
+            if _looks_like_url(s):
+                add(s.strip(), Use(rec.id, rec.path, path))
+        idents = rec.get("identifiers")
+        if isinstance(idents, Mapping):
+            for kind, value in idents.items():
+                spec = tax.identifiers.get(str(kind))
+                if spec is None or not spec.url or not isinstance(value, str) or not value:
+                    continue
+                add(spec.url.replace("{id}", value.strip()),
+                    Use(rec.id, rec.path, f"identifiers.{kind} (resolved)"))
+    loaded = load_corrections(tax)
+    if loaded is not None:
+        rel, corrections = loaded
+        for c in corrections:
+            if (wanted and c.record not in wanted) or not isinstance(c.evidence, str):
+                continue
+            if _looks_like_url(c.evidence):
+                add(c.evidence.strip(), Use(c.record, rel, f"corrections.{c.id}.evidence"))
+    for u in uses.values():
+        u.sort()
+    malformed.sort(key=lambda m: (m.use, m.url))
+    return dict(sorted(uses.items())), malformed
+
+
+# ---------------------------------------------------------------------------------------------
+# The cache
+
+
+def cache_path(settings: Settings) -> Path:
+    return (settings.cache_dir or user_cache_dir("links")) / "results.json"
+
+
+def load_cache(path: Path) -> dict[str, dict[str, Any]]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # no cache yet, or a damaged one: check everything again
+    if not isinstance(doc, dict) or doc.get("format") != CACHE_FORMAT:
+        return {}
+    entries = doc.get("entries")
+    return entries if isinstance(entries, dict) else {}
+
+
+def save_cache(path: Path, entries: Mapping[str, Mapping[str, Any]]) -> None:
+    doc = {"format": CACHE_FORMAT, "entries": dict(sorted(entries.items()))}
+    atomic_write(path, json.dumps(doc, separators=(",", ":")))
+
+
+def _fresh(entry: Any, now: float, ttl: float) -> bool:
+    try:
+        return entry["status"] in CACHEABLE and now - float(entry["checked_at"]) < ttl
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking
+
+
+def host_of(url: str) -> str:
+    parts = urlsplit(url)
+    return parts.netloc.lower().rsplit("@", 1)[-1]
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds a ``Retry-After`` header asks to wait (a number or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+class _Host:
+    """One host: its slots, its Retry-After, and its own httpx client.
+
+    A client per host keeps each connection pool as small as the per-host limit: httpcore
+    scans its whole pool for every request, which is slow with hundreds of connections.
+    """
+
+    def __init__(self, s: Settings, tls: ssl.SSLContext) -> None:
+        limit = max(1, s.per_host)
+        self.sem = asyncio.Semaphore(limit)
+        self.not_before = 0.0  # loop time before which nobody asks this host (Retry-After)
+        self.client = httpx.AsyncClient(
+            follow_redirects=False,
+            timeout=httpx.Timeout(s.timeout),
+            limits=httpx.Limits(max_connections=limit, max_keepalive_connections=limit),
+            headers={"User-Agent": USER_AGENT, "Accept": "*/*"},
+            verify=tls,
+            trust_env=False,
+        )
+
+
+@dataclass
+class _Answer:
+    code: int | None
+    location: str | None = None
+    error: str = ""
+    retry_after: float | None = None
+    method: str = "HEAD"
+    tries: int = 1
+
+
+class Checker:
+    """Checks URLs with one httpx client, honouring the global and per-host limits."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.s = settings
+        self._global = asyncio.Semaphore(max(1, settings.concurrency))
+        self._hosts: dict[str, _Host] = {}
+        # One TLS context for every host's client (loading the CA bundle takes ~20 ms).
+        self._tls = ssl.create_default_context(cafile=certifi.where())
+
+    async def aclose(self) -> None:
+        for h in self._hosts.values():
+            await h.client.aclose()
+
+    def _host(self, url: str) -> _Host:
+        key = host_of(url)
+        h = self._hosts.get(key)
+        if h is None:
+            h = self._hosts[key] = _Host(self.s, self._tls)
+        return h
+
+    async def _once(self, url: str, method: str) -> _Answer:
+        """One request; the body is never read (a streamed response closed unread)."""
+        host = self._host(url)
+        loop = asyncio.get_running_loop()
+        # The host's slot first, then a global one: a request queued behind a busy host must
+        # not hold a global slot that another host could use.
+        async with host.sem:
+            wait = host.not_before - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with self._global:
+                return await self._send(host.client, url, method)
+
+    async def _send(self, client: httpx.AsyncClient, url: str, method: str) -> _Answer:
+        try:
+            req = client.build_request(method, url)
+            resp = await client.send(req, stream=True)
+        except httpx.TimeoutException:
+            return _Answer(None, error=f"no answer within {self.s.timeout:g} s", method=method)
+        except httpx.ConnectError as err:
+            return _Answer(None, error=_connect_error(err), method=method)
+        except (httpx.HTTPError, httpx.InvalidURL, ValueError) as err:
+            return _Answer(None, error=f"{type(err).__name__}: {err}".rstrip(": "),
+                           method=method)
+        try:
+            ra = retry_after(resp.headers.get("retry-after"))
+            ans = _Answer(resp.status_code, resp.headers.get("location"),
+                          retry_after=ra, method=method)
+            if method == "HEAD" or _small(resp.headers.get("content-length")):
+                # Reading an empty or tiny body lets the connection be reused; a larger body
+                # is never read: closing the stream drops the connection instead.
+                with contextlib.suppress(httpx.HTTPError):
+                    await resp.aread()
+            return ans
+        finally:
+            await resp.aclose()
+
+    async def _ask(self, url: str) -> _Answer:
+        """HEAD (GET when HEAD is refused), retrying 429 and 5xx with backoff."""
+        tries = 0
+        while True:
+            tries += 1
+            ans = await self._once(url, "HEAD")
+            if ans.code in HEAD_REFUSED:
+                ans = await self._once(url, "GET")
+            ans.tries = tries
+            if ans.code is None or not (ans.code == 429 or 500 <= ans.code <= 599):
+                return ans
+            if tries > self.s.retries:
+                return ans
+            wait = ans.retry_after if ans.retry_after is not None else (
+                self.s.backoff * 2 ** (tries - 1))
+            if wait > self.s.max_wait:
+                ans.error = f"asked to wait {wait:g} s (more than {self.s.max_wait:g} s)"
+                return ans
+            if ans.retry_after is not None:
+                # Politeness: nobody asks this host again before it said so.
+                host = self._host(url)
+                loop = asyncio.get_running_loop()
+                host.not_before = max(host.not_before, loop.time() + wait)
+            await asyncio.sleep(wait)
+
+    async def check(self, url: str) -> LinkResult:
+        hops: list[Hop] = []
+        seen = {url}
+        current = url
+        tries = 0
+        while True:
+            ans = await self._ask(current)
+            tries += ans.tries
+            base = LinkResult(url=url, status="ok", code=ans.code, redirects=tuple(hops),
+                              method=ans.method, tries=tries, checked_at=time.time())
+            if ans.code is None:
+                return replace(base, status="unreachable", detail=ans.error)
+            if 300 <= ans.code <= 399 and ans.code != 304:
+                if not ans.location:
+                    return replace(base, status="broken",
+                                   detail=f"HTTP {ans.code} redirect without a Location")
+                nxt = urljoin(current, ans.location.strip())
+                hops.append(Hop(ans.code, nxt))
+                if nxt in seen:
+                    return replace(base, status="broken", redirects=tuple(hops),
+                                   detail=f"redirect loop back to {nxt}")
+                if len(hops) > MAX_REDIRECTS:
+                    return replace(base, status="broken", redirects=tuple(hops),
+                                   detail=f"more than {MAX_REDIRECTS} redirects")
+                if urlsplit(nxt).scheme not in ("http", "https"):
+                    return replace(base, status="broken", redirects=tuple(hops),
+                                   detail=f"redirect to a non-http URL {nxt}")
+                seen.add(nxt)
+                current = nxt
+                continue
+            final = current if hops else None
+            if ans.code == 429:
+                return replace(base, status="rate-limited", final_url=final,
+                               detail=ans.error or f"HTTP 429 after {ans.tries} tries")
+            if 500 <= ans.code <= 599:
+                return replace(base, status="unreachable", final_url=final,
+                               detail=ans.error or f"HTTP {ans.code} after {ans.tries} tries")
+            if ans.code >= 400:
+                return replace(base, status="broken", final_url=final,
+                               detail=f"HTTP {ans.code} {_reason(ans.code)}".rstrip())
+            suggestion = _suggestion(hops)
+            if suggestion is not None:
+                return replace(base, status="redirected", final_url=final, suggestion=suggestion,
+                               detail=f"moved permanently to {suggestion}")
+            return replace(base, final_url=final)
+
+
+def _small(length: str | None) -> bool:
+    return length is not None and length.isdigit() and int(length) <= SMALL_BODY
+
+
+def _suggestion(hops: Sequence[Hop]) -> str | None:
+    """Where the leading permanent redirects lead (A -301-> B -302-> C suggests B)."""
+    out = None
+    for h in hops:
+        if h.code not in PERMANENT:
+            break
+        out = h.url
+    return out
+
+
+def _reason(code: int) -> str:
+    try:
+        return HTTPStatus(code).phrase
+    except ValueError:
+        return ""
+
+
+def _connect_error(err: BaseException) -> str:
+    """What went wrong under httpx's ConnectError (the cause chain holds the OS's reason)."""
+    seen: BaseException | None = err
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(seen, socket.gaierror):
+            return f"DNS lookup failed ({seen.strerror or seen})"
+        seen = seen.__cause__ or seen.__context__
+    return f"cannot connect ({err or type(err).__name__})"
+
+
+async def _check_all(
+    urls: Iterable[str], settings: Settings, progress: Callable[[int], None] | None
+) -> list[LinkResult]:
+    checker = Checker(settings)
+    try:
+        async def one(u: str) -> LinkResult:
+            r = await checker.check(u)
+            if progress is not None:
+                progress(1)
+            return r
+
+        return list(await asyncio.gather(*(one(u) for u in urls)))
+    finally:
+        await checker.aclose()
+
+
+def check_urls(
+    uses: Mapping[str, Sequence[Use]],
+    settings: Settings | None = None,
+    progress: Callable[[int], None] | None = None,
+    now: float | None = None,
+) -> LinkReport:
+    """Check every URL in ``uses`` (what is fresh in the cache is not asked again)."""
+    settings = settings or Settings()
+    now = time.time() if now is None else now
+    path = cache_path(settings)
+    cache = load_cache(path) if settings.use_cache else {}
+    results: dict[str, LinkResult] = {}
+    due: list[str] = []
+    for url in uses:
+        entry = cache.get(url)
+        if entry is not None and _fresh(entry, now, settings.ttl):
+            try:
+                results[url] = LinkResult.from_cache(url, entry)
+                if progress is not None:
+                    progress(1)
+                continue
+            except (KeyError, TypeError, ValueError):
+                pass
+        due.append(url)
+    from_cache = len(results)
+    if due:
+        for r in asyncio.run(_check_all(due, settings, progress)):
+            results[r.url] = r
+    if settings.use_cache and due:
+        entries = {u: e for u, e in cache.items() if _fresh(e, now, settings.ttl)}
+        for u in due:
+            r = results[u]
+            if r.status in CACHEABLE:
+                entries[u] = r.to_cache()
+            else:
+                entries.pop(u, None)
+        save_cache(path, entries)
+    out = [replace(results[u], uses=tuple(uses[u])) for u in uses]
+    return LinkReport(results=out, checked=len(due), from_cache=from_cache)
+
+
+def check_corpus(
+    corpus: Corpus,
+    only: Sequence[str] = (),
+    settings: Settings | None = None,
+    progress_total: Callable[[int], Callable[[int], None] | None] | None = None,
+) -> LinkReport:
+    """Collect the corpus's URLs and check them; ``progress_total(n)`` may return a callback."""
+    uses, malformed = collect(corpus, only)
+    progress = progress_total(len(uses)) if progress_total is not None else None
+    report = check_urls(uses, settings, progress)
+    report.malformed = malformed
+    return report
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+
+def _records(r: LinkResult) -> str:
+    return ", ".join(dict.fromkeys(u.record for u in r.uses))
+
+
+def _what(r: LinkResult) -> str:
+    if r.status == "redirected" and r.suggestion:
+        return f"moved permanently to {r.suggestion}"
+    return r.detail or (f"HTTP {r.code}" if r.code else "")
+
+
+def _summary_line(report: LinkReport) -> str:
+    c = report.counts()
+    parts = [f"{c[s]} {s}" for s in STATUSES]
+    extra = f"; {len(report.malformed)} malformed URL(s) skipped (see survey validate)" \
+        if report.malformed else ""
+    return (f"{len(report.results)} URLs: {', '.join(parts)} "
+            f"({report.checked} checked, {report.from_cache} from the cache){extra}")
+
+
+def to_table(report: LinkReport, show_all: bool = False) -> str:
+    rows = [r for r in report.results if show_all or r.status != "ok"]
+    order = {s: i for i, s in enumerate(STATUSES[::-1])}
+    rows.sort(key=lambda r: (order[r.status], r.url))
+    lines: list[str] = []
+    if rows:
+        table = [("STATUS", "CODE", "URL", "DETAIL", "RECORDS")]
+        table += [(r.status, str(r.code or "-"), r.url, _what(r), _records(r)) for r in rows]
+        widths = [max(len(row[i]) for row in table) for i in range(4)]
+        for row in table:
+            cells = [row[i].ljust(widths[i]) for i in range(4)] + [row[4]]
+            lines.append("  ".join(cells).rstrip())
+    lines.append(_summary_line(report))
+    return "\n".join(lines) + "\n"
+
+
+def _md(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(report: LinkReport, show_all: bool = False) -> str:
+    """A Markdown report (the body of the maintenance issue)."""
+    c = report.counts()
+    out = ["# Link check", "", _summary_line(report), ""]
+    out += ["| Status | URLs |", "| --- | ---: |"] + [f"| {s} | {c[s]} |" for s in STATUSES]
+    for status in ("broken", "unreachable", "rate-limited", "redirected", "ok"):
+        rows = [r for r in report.results if r.status == status]
+        if not rows or (status == "ok" and not show_all):
+            continue
+        out += ["", f"## {status.capitalize()} ({len(rows)})", "",
+                "| URL | Code | Detail | Records |", "| --- | ---: | --- | --- |"]
+        for r in rows:
+            out.append(f"| <{_md(r.url)}> | {r.code or '-'} | {_md(_what(r))} | "
+                       f"{_md(_records(r))} |")
+    if report.malformed:
+        out += ["", f"## Malformed ({len(report.malformed)})", "",
+                "Not checked; `survey validate` reports them.", "",
+                "| Value | Record | Field |", "| --- | --- | --- |"]
+        for m in report.malformed:
+            out.append(f"| `{_md(m.url)}` | {m.use.record} | {m.use.field} |")
+    return "\n".join(out) + "\n"
+
+
+def to_json(report: LinkReport) -> str:
+    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,192 @@
+"""`survey refresh` against a loopback arXiv replaying answers in the real Atom format."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from survey_tools.cli import cli
+from survey_tools.contrib import arxiv_client, refresh
+
+REPO = Path(__file__).resolve().parents[2]
+BASE = yaml.safe_load((REPO / "corpus" / "agent-lightning.yaml").read_text())
+
+
+def record(key: str, arxiv_id: str, title: str, authors: list[str], **extra: Any) -> dict:
+    rec = {**BASE, "key": key, "title": title, "authors": authors, "authors_complete": True,
+           "year": 2025, "venue": "arXiv", "identifiers": {"arxiv": arxiv_id},
+           "links": [f"https://arxiv.org/abs/{arxiv_id}"]}
+    for sub in rec["subdecisions"].values():
+        sub["evidence"] = f"https://arxiv.org/abs/{arxiv_id}"
+    rec.update(extra)
+    return rec
+
+
+@pytest.fixture
+def survey(tmp_path: Path) -> Path:
+    root = tmp_path / "survey"
+    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    # The living list's records carry an edition of their own (another field of the schema).
+    path = root / "taxonomy" / "survey.yaml"
+    text = path.read_text()
+    text = text.replace("      notes: {type: text,",
+                        "      edition: {type: string, label: Edition, description: Which edition.}\n"
+                        "      notes: {type: text,", 1)
+    path.write_text(text)
+    (root / "corpus").mkdir()
+    (root / "exclusions").mkdir()
+    (root / "data").mkdir()
+    recs = [
+        # The survey's edition (no edition field): title, authors, DOI and venue changed.
+        record("revisited", "2501.00001", "Credit Assignment for Example Agents",
+               ["Example, Alice"]),
+        # The living list: the comment states an acceptance; authors listed in part.
+        record("routing", "2501.00002", "Routing Example Agents with Learned Orchestrators",
+               ["Example, Carol"], authors_complete=False, edition="living"),
+        record("steady", "2501.00003", "A steady example paper", ["Example, Frank"]),
+        record("vanished", "2501.09999", "A Paper arXiv Does Not Know", ["Nobody, Ann"],
+               edition="living"),
+    ]
+    for r in recs:
+        (root / "corpus" / f"{r['key']}.yaml").write_text(
+            "# kept by the round trip\n" + yaml.safe_dump(r, sort_keys=False, allow_unicode=True))
+    (root / "data" / "corrections.yaml").write_text(
+        "# Hand-written corrections.\ncorrections:\n"
+        "- id: C007\n  record: steady\n  field: venue\n  current: arXiv\n  proposed: Workshop\n"
+        "  evidence: https://example.org/steady\n  reason: Our own reading.\n")
+    res = CliRunner().invoke(cli, ["--root", str(root), "validate"])
+    assert res.exit_code == 0, res.stdout + res.stderr
+    return root
+
+
+def run(root: Path, *args: str) -> Any:
+    return CliRunner().invoke(cli, ["--root", str(root), "refresh", *args])
+
+
+def test_diff_by_default_writes_nothing(survey: Path, arxiv: Any) -> None:
+    before = {p.name: p.read_text() for p in (survey / "corpus").iterdir()}
+    res = run(survey)
+    assert res.exit_code == 0, res.stderr
+    assert {p.name: p.read_text() for p in (survey / "corpus").iterdir()} == before
+    # One request for all four ids (a batch holds up to 100).
+    assert arxiv.requests == [["2501.00001", "2501.00002", "2501.00003", "2501.09999"]]
+    out = res.stdout
+    assert "revisited (corpus/revisited.yaml, survey edition) arXiv 2501.00001v3, updated 2025-09-30" in out
+    assert ("  title:\n    - Credit Assignment for Example Agents\n"
+            "    + Credit Assignment for Example Agents, Revisited\n") in out
+    assert "    - Example, Alice\n    + Example, Alice; Sample, Bob\n" in out
+    assert "  identifiers.doi:\n    - (none)\n    + 10.5555/example.0001\n" in out
+    assert "    + Transactions on Machine Learning Research, 09/2025\n" in out
+    assert "  venue:\n    - arXiv\n    + ICLR 2026\n" in out
+    assert "Accepted at ICLR 2026. 12 pages" in out
+    assert "steady" not in out  # nothing changed (the title differs only in case)
+    assert "vanished" in out and "arXiv returned no paper" in out
+    assert out.rstrip().endswith("4 records asked, 2 with 5 change(s), 1 not found on arXiv")
+
+
+def test_json_names_every_change(survey: Path, arxiv: Any) -> None:
+    res = run(survey, "--format", "json")
+    doc = json.loads(res.stdout)
+    got = {r["record"]: r for r in doc["records"]}
+    assert [c["field"] for c in got["revisited"]["changes"]] == [
+        "title", "authors", "identifiers.doi", "venue"]
+    assert got["revisited"]["version"] == 3 and got["revisited"]["edition"] == "survey"
+    assert got["routing"]["changes"] == [{
+        "field": "venue", "current": "arXiv", "proposed": "ICLR 2026",
+        "why": "the authors' arXiv comment says 'Accepted at ICLR 2026. 12 pages'"}]
+    assert got["routing"]["edition"] == "living"
+    assert got["steady"]["changes"] == [] and got["steady"]["notes"] == ["latest version v1 (2025-01-04)"]
+    assert got["vanished"]["found"] is False
+
+
+def test_write_applies_living_and_proposes_survey(survey: Path, arxiv: Any) -> None:
+    res = run(survey, "--write")
+    assert res.exit_code == 0, res.stderr
+    routing = (survey / "corpus" / "routing.yaml").read_text()
+    assert routing.startswith("# kept by the round trip\n")
+    assert yaml.safe_load(routing)["venue"] == "ICLR 2026"
+    # The survey's edition is left as it is; its changes become corrections.
+    revisited = yaml.safe_load((survey / "corpus" / "revisited.yaml").read_text())
+    assert revisited["title"] == "Credit Assignment for Example Agents"
+    text = (survey / "data" / "corrections.yaml").read_text()
+    assert text.startswith("# Hand-written corrections.\n")
+    corr = yaml.safe_load(text)["corrections"]
+    assert [(c["id"], c["record"], c["field"]) for c in corr] == [
+        ("C007", "steady", "venue"), ("C008", "revisited", "title"),
+        ("C009", "revisited", "authors"), ("C010", "revisited", "identifiers.doi"),
+        ("C011", "revisited", "venue")]
+    assert corr[3]["current"] is None and corr[3]["proposed"] == "10.5555/example.0001"
+    assert {c["evidence"] for c in corr[1:]} == {"https://arxiv.org/abs/2501.00001"}
+    assert corr[4]["reason"].startswith("Metadata refresh: arXiv's journal reference is")
+    # The proposals are valid corrections, and the corpus still validates.
+    for cmd in (["validate"], ["corrections", "--format", "json"]):
+        r = CliRunner().invoke(cli, ["--root", str(survey), *cmd])
+        assert r.exit_code == 0, r.stdout + r.stderr
+    # A re-run proposes nothing new and changes no file.
+    snapshot = {p: p.read_text() for p in survey.rglob("*.yaml")}
+    res = run(survey, "--write")
+    assert res.exit_code == 0
+    assert {p: p.read_text() for p in survey.rglob("*.yaml")} == snapshot
+
+
+def test_batches_of_at_most_batch_ids(survey: Path, arxiv: Any,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(arxiv_client, "BATCH", 3)
+    res = run(survey, "--format", "json")
+    assert res.exit_code == 0
+    assert [len(r) for r in arxiv.requests] == [3, 1]
+
+
+def test_keys_select_records(survey: Path, arxiv: Any) -> None:
+    res = run(survey, "steady", "routing")
+    assert res.exit_code == 0
+    assert arxiv.requests == [["2501.00003", "2501.00002"]]
+    res = run(survey, "stedy")
+    assert res.exit_code == 2 and "no retained record with the key stedy" in res.stderr
+
+
+def test_unreachable_arxiv(survey: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
+    res = run(survey, "--arxiv-url", f"http://127.0.0.1:{port}/api/query", "--timeout", "2")
+    assert res.exit_code == 1
+    assert "cannot reach arXiv" in res.stderr
+
+
+@pytest.mark.parametrize("comment,venue", [
+    ("Accepted at ICLR 2026. 12 pages", "ICLR 2026"),
+    ("To appear in Transactions on Machine Learning Research", "Transactions on Machine Learning Research"),
+    ("Published as a conference paper at COLM 2025", "COLM 2025"),
+    ("accepted for publication in Nature Machine Intelligence; 20 pages", "Nature Machine Intelligence"),
+    ("Under review. 12 pages", None),
+    ("We accepted the reviewers' comments", None),
+    (None, None),
+])
+def test_accepted_venue(comment: str | None, venue: str | None) -> None:
+    assert refresh.accepted_venue(comment) == venue
+
+
+def test_which_records_are_the_surveys_edition(repo: Path) -> None:
+    from survey_tools.corpus.records import Record
+    from survey_tools.corpus.taxonomy import load_taxonomy
+
+    tax = load_taxonomy(repo)
+    own = tax.survey["arxiv"]
+
+    def rec(**data: Any) -> Record:
+        return Record("retained", "x", "corpus/x.yaml", data)
+
+    assert refresh.in_survey_edition(tax, rec())
+    assert refresh.in_survey_edition(tax, rec(edition=own))
+    assert not refresh.in_survey_edition(tax, rec(edition="living"))
