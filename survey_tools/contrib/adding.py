@@ -8,6 +8,7 @@ failing until a person fills them: a half-done record cannot land silently.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -196,9 +197,17 @@ def refuse_duplicates(corpus: Corpus, data: Mapping[str, Any], what: str,
 
 
 def build_record(
-    tax: Taxonomy, paper: ArxivPaper, key: str, tags: Mapping[str, Any], summary: str | None
+    tax: Taxonomy,
+    paper: ArxivPaper,
+    key: str,
+    tags: Mapping[str, Any],
+    summary: str | None,
+    today: str | None = None,
 ) -> dict[str, Any]:
-    """The record in the collection's field order; untagged where nothing was given."""
+    """The record in the collection's field order; untagged where nothing was given.
+
+    A new record belongs to the living list, added ``today`` (ISO date; default: the system's).
+    """
     coll = tax.retained
     ids: dict[str, str] = {"arxiv": paper.arxiv_id}
     links = [paper.abs_url]
@@ -218,6 +227,9 @@ def build_record(
         "summary": summary if summary else tax.untagged,
         "notes": note,
     }
+    if tax.editions is not None:
+        values[tax.editions.field] = tax.editions.living.id
+        values[tax.editions.added_field] = today or dt.date.today().isoformat()
     for cf in coll.controlled:
         values[cf.name] = tags.get(cf.name, tax.untagged)
     names = coll.field_names()
@@ -263,7 +275,9 @@ def plan_add(
     text = dump_yaml(record)
     # The record must be well-formed except for the fields left untagged on purpose.
     problems = check_record(tax, coll, rel, parse_yaml(text, rel))
-    untagged = tuple(p.field for p in problems if p.message.startswith("not yet tagged"))
+    # Every field still to fill, whether or not validation requires it yet (subdecisions is
+    # required only once the category says so).
+    untagged = tuple(n for n, v in record.items() if v == tax.untagged)
     real = [p for p in problems if not p.message.startswith("not yet tagged")]
     if real:
         raise InvalidInput(real, f"the record built for arXiv:{arxiv_id} is invalid")

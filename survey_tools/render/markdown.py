@@ -10,6 +10,7 @@ import jinja2
 
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.reports.gaps import GapReport
 from survey_tools.reports.stats import Stats
@@ -168,14 +169,36 @@ def gap_tables(report: GapReport) -> list[dict[str, Any]]:
     return out
 
 
-def _entry(tax: Taxonomy, rec: Record, tags: Sequence[str]) -> dict[str, Any]:
+def _entry(tax: Taxonomy, rec: Record, tags: Sequence[str], new: frozenset[str] = frozenset()) -> dict[str, Any]:
+    added = rec.get(tax.editions.added_field) if tax.editions else None
     return {
         "id": rec.id,
+        "new": rec.id in new,
+        "added": str(added) if added else "",
         "title": rec.title,
         "url": model.primary_link(rec),
         "summary": str(rec.get("summary", "")),
         "tags": model.record_tags(tax, rec, tags),
         "links": model.secondary_links(rec),
+    }
+
+
+def _edition_context(tax: Taxonomy, corpus: Corpus, stats: Stats) -> dict[str, Any] | None:
+    """The latest published edition and what the living list added since (None: no editions)."""
+    ed = tax.editions
+    if ed is None or ed.latest is None:
+        return None
+    e = ed.latest
+    counts = (stats.editions.get("views") or {}).get(e.id, {})
+    return {
+        "id": e.id,
+        "label": e.label,
+        "title": e.title,
+        "url": e.url,
+        "cutoff": e.cutoff,
+        "living_label": ed.living.label,
+        "counts": counts,
+        "added": len(added_since(corpus)),
     }
 
 
@@ -192,13 +215,15 @@ def readme_context(
     assert group_ax.cf is not None
     retained = corpus.retained
     tags = [str(t) for t in conf.get("tags", [])]
+    new = frozenset(r.id for r in added_since(corpus))
     groups = []
     for v in group_ax.cf.values:
         recs = sorted(model.members_of(tax, group_ax, retained, v.id), key=lambda r: (r.title.lower(), r.id))
         if recs:
-            groups.append({"id": v.id, "label": v.label, "description": v.description, "entries": [_entry(tax, r, tags) for r in recs]})
+            groups.append({"id": v.id, "label": v.label, "description": v.description, "entries": [_entry(tax, r, tags, new) for r in recs]})
     ex_cols, ex_rows = model.exclusion_table(tax, corpus)
     return {
+        "edition": _edition_context(tax, corpus, stats),
         "survey": tax.survey,
         "conf": conf,
         "sections": conf.get("sections", {}),
