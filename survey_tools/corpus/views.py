@@ -73,3 +73,13 @@ def added_since(corpus: Corpus, view: str | None = None) -> tuple[Record, ...]:
         return ()
     base = {r.id for r in corpus_view(corpus, view or ed.latest.id).retained}
     return tuple(r for r in corpus.retained if r.id not in base)
+
+
+def known_keys(corpus: Corpus) -> set[str]:
+    """Keys of retained records in any view: a paper later excluded is still known by its key."""
+    tax = corpus.taxonomy
+    keys = {r.id for r in corpus.retained}
+    if tax.editions is not None:
+        for e in tax.editions.published:
+            keys.update(r.id for r in corpus_view(corpus, e.id).retained)
+    return keys

@@ -255,7 +255,13 @@ def render_readme(
 
 def contributing_context(tax: Taxonomy) -> dict[str, Any]:
     colls = list(tax.collections.values())
-    return {"survey": tax.survey, "collections": colls, "retained": tax.retained, "excluded": tax.excluded, "na": tax.na, "untagged": tax.untagged}
+    return {
+        "survey": tax.survey, "collections": colls, "retained": tax.retained, "excluded": tax.excluded,
+        "na": tax.na, "untagged": tax.untagged,
+        "editions": tax.editions if tax.editions and tax.editions.latest else None,
+        "claims_file": str(tax.files.get("claims", "data/claims.yaml")),
+        "reports_file": str(tax.files.get("reports", "data/reports.yaml")),
+    }
 
 
 def render_contributing(tax: Taxonomy) -> str:

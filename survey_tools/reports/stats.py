@@ -16,7 +16,7 @@ from typing import Any
 
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
-from survey_tools.corpus.views import added_since, corpus_view, view_ids, view_label
+from survey_tools.corpus.views import added_since, corpus_view, edition_of, view_ids, view_label
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 
@@ -652,7 +652,7 @@ def stats_for_root(root: Path) -> Stats:  # pragma: no cover - convenience for s
     return compute_stats(load_corpus(root, tax), load_config(tax))
 
 
-def record_cells(tax: Taxonomy, stats: Stats, rec: Record) -> set[str]:
+def record_cells(tax: Taxonomy, stats: Stats, rec: Record, living: bool = True) -> set[str]:
     """The count cells (keys of :meth:`Stats.cells`) one record adds 1 to.
 
     Every count is a number of distinct records, so a change to one record moves exactly the
@@ -662,6 +662,11 @@ def record_cells(tax: Taxonomy, stats: Stats, rec: Record) -> set[str]:
     for t in (*stats.fields, *stats.groups, *stats.crosstabs):
         if rec.collection != t.collection:
             continue
+        view = t.id.split("@", 1)[1] if "@" in t.id else ""
+        if not view and not living:
+            continue  # a record only an edition still holds (since excluded) counts there only
+        if view and tax.editions and edition_of(tax, rec) not in tax.editions.up_to(view):
+            continue  # a table of an edition the record did not enter in
         rows = t.rows.extract(rec, tax.untagged)
         if t.cols is None:
             out.update(f"{t.id}/{r}" for r in rows)
