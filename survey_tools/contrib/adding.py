@@ -203,6 +203,7 @@ def build_record(
     tags: Mapping[str, Any],
     summary: str | None,
     today: str | None = None,
+    not_duplicate_of: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The record in the collection's field order; untagged where nothing was given.
 
@@ -230,6 +231,11 @@ def build_record(
     if tax.editions is not None:
         values[tax.editions.field] = tax.editions.living.id
         values[tax.editions.added_field] = today or dt.date.today().isoformat()
+    if not_duplicate_of:
+        field_name = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
+        if field_name is None:
+            raise UsageError("the taxonomy declares no field for non-duplicates (a field of type key_reasons)")
+        values[field_name] = dict(not_duplicate_of)
     for cf in coll.controlled:
         values[cf.name] = tags.get(cf.name, tax.untagged)
     names = coll.field_names()
@@ -246,6 +252,8 @@ def plan_add(
     key: str | None = None,
     summary: str | None = None,
     taken: Iterable[str] = (),
+    not_duplicate_of: Mapping[str, str] | None = None,
+    today: str | None = None,
 ) -> AddPlan:
     """Fetch, derive the key, refuse duplicates and build the record; write nothing."""
 
@@ -266,7 +274,11 @@ def plan_add(
         if key in used:
             raise DuplicateError(f"--key {key!r} is already used by {coll.folder}/{key}.yaml")
     paper = fetch(arxiv_id)
-    record = build_record(tax, paper, "", tags, summary)
+    known = {r.id for r in corpus}
+    for k in not_duplicate_of or {}:
+        if k not in known:
+            raise UsageError(f"--not-duplicate-of {k}: no record with key {k!r}")
+    record = build_record(tax, paper, "", tags, summary, today, not_duplicate_of)
     refuse_duplicates(corpus, record, f"arXiv:{arxiv_id}")
     if key is None:
         key = derive_key(paper.title, paper.year, used, coll.id_pattern)
