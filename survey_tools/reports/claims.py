@@ -36,7 +36,6 @@ when one of the filters does; ``not: filter`` inverts one.
 
 from __future__ import annotations
 
-import json
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
