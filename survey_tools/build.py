@@ -20,11 +20,12 @@ from survey_tools.corpus.loading import CACHE_DIR, load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.validation import report_for
+from survey_tools.corpus.views import known_keys
 from survey_tools.errors import InvalidInput, Problem, SurveyError
 from survey_tools.fileio import atomic_write
 from survey_tools.render.generators import GENERATORS, REPORTS, BuildContext
 from survey_tools.reports.agreement import AgreementReport, compute_agreement
-from survey_tools.reports.claims import ClaimsReport, evaluate_claims, load_claims, read_baseline
+from survey_tools.reports.claims import ClaimsReport, evaluate_claims, load_claims_file
 from survey_tools.reports.corrections import (
     CorrectionsReport,
     evaluate_corrections,
@@ -68,11 +69,10 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     config = load_config(tax)
     stats = compute_stats(corpus, config)
     gaps = compute_gaps(corpus, config)
-    source, claim_list = load_claims(tax)
-    prev = root / REPORTS / "claims.json"
-    baseline = read_baseline(prev.read_text(encoding="utf-8") if prev.is_file() else None)
-    claims = evaluate_claims(corpus, claim_list, source, baseline)
-    corrections = _corrections(corpus, config, stats, claims, claim_list)
+    # Claims are computed from the records alone (never from a previous build's outputs).
+    claims_file = load_claims_file(tax)
+    claims = evaluate_claims(corpus, claims_file.claims, claims_file.source, None, claims_file.gate)
+    corrections = _corrections(corpus, config, stats, claims, claims_file.claims)
     agreement = _agreement(corpus)
     return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement)
 
@@ -93,14 +93,14 @@ def _agreement(corpus: Corpus) -> AgreementReport | None:
     rel = data_file(tax, "audit", "data/audit/spotcheck.csv")
     if not (tax.root / rel).is_file():
         return None
-    return compute_agreement(tax, tax.root / rel, rel, {r.id for r in corpus.retained})
+    return compute_agreement(tax, tax.root / rel, rel, known_keys(corpus))
 
 
 def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
     """Every output of every generator, in memory; raise when anything is wrong."""
     ctx = make_context(root, jobs)
-    if not ctx.claims.ok:
-        raise InvalidInput(ctx.claims.problems(), "a claim no longer holds; nothing was written")
+    # A claim's status (holds, changed, contradicted) is reported, never a reason to refuse:
+    # `survey claims --fail-on` is the gate for those who want one.
     if ctx.corrections is not None and ctx.corrections.problems:
         raise InvalidInput(ctx.corrections.problems, "a correction is stale or invalid; nothing was written")
     outputs: dict[str, bytes] = {}
@@ -229,7 +229,7 @@ class BuildResult:
             "outputs": self.outputs,
             "written": list(self.written),
             "stale": [s.to_dict() for s in self.stale],
-            "claims": {"total": len(self.context.claims.results), "failed": len(self.context.claims.failed)},
+            "claims": {"total": len(self.context.claims.results), **self.context.claims.counts()},
             "cache_hits": self.context.corpus.cache_hits,
         }
 

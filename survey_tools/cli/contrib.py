@@ -6,6 +6,7 @@ Thin wrappers: parsing options, calling the library, printing.
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -18,7 +19,7 @@ from survey_tools.contrib import adding, exclusions, links, refresh
 from survey_tools.contrib.arxiv_client import ArxivClient, ClientConfig
 from survey_tools.contrib.diff import diff_revision, to_markdown
 from survey_tools.corpus.checks import suggest
-from survey_tools.corpus.duplicates import scan
+from survey_tools.corpus.duplicates import declared_pairs, scan
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
@@ -34,6 +35,9 @@ _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 @click.option("--key", help="The record's key (default: derived from the title).")
 @click.option("--summary", help="One sentence in your own words (default: left untagged).")
 @click.option("--dry-run", is_flag=True, help="Print the record instead of writing it.")
+@click.option("--date", "day", metavar="YYYY-MM-DD", help="The day the paper joins the living list (default: today).")
+@click.option("--not-duplicate-of", "distinct", multiple=True, metavar="KEY=REASON",
+              help="Declare the paper a different work from record KEY despite a similar title (repeatable).")
 @click.option("--arxiv-url", metavar="URL",
               help="arXiv query endpoint (default: $SURVEY_ARXIV_URL or arXiv's own).")
 @click.option("--delay", type=float, metavar="SECONDS",
@@ -41,8 +45,8 @@ _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 @click.option("--timeout", type=float, metavar="SECONDS", help="Give up on a silent server (30).")
 @click.pass_context
 def add(ctx: click.Context, args: tuple[str, ...], from_file: Path | None, key: str | None,
-        summary: str | None, dry_run: bool, arxiv_url: str | None, delay: float | None,
-        timeout: float | None) -> None:
+        summary: str | None, dry_run: bool, day: str | None, distinct: tuple[str, ...], arxiv_url: str | None,
+        delay: float | None, timeout: float | None) -> None:
     """Add an arXiv paper to the corpus as a new record.
 
     Taxonomy fields are set with options named in taxonomy/commands.yaml (for example
@@ -72,7 +76,19 @@ def add(ctx: click.Context, args: tuple[str, ...], from_file: Path | None, key: 
             sys.exit(EXIT_INVALID)
         return
     assert arxiv_ref is not None
-    plan = adding.plan_add(root, corpus, arxiv_ref, client.fetch, tags, key, summary)
+    declared: dict[str, str] = {}
+    for item in distinct:
+        k, sep, reason = item.partition("=")
+        if not sep or not k.strip() or not reason.strip():
+            raise UsageError(f"--not-duplicate-of {item!r}: write KEY=REASON (the reason in your own words)")
+        declared[k.strip()] = reason.strip()
+    if day is not None:
+        try:
+            dt.date.fromisoformat(day)
+        except ValueError:
+            raise UsageError(f"--date {day!r} is not an ISO date (YYYY-MM-DD)") from None
+    plan = adding.plan_add(root, corpus, arxiv_ref, client.fetch, tags, key, summary,
+                           not_duplicate_of=declared, today=day)
     if dry_run:
         click.echo(plan.text, nl=False)
     else:
@@ -81,7 +97,7 @@ def add(ctx: click.Context, args: tuple[str, ...], from_file: Path | None, key: 
     verb = "would write" if dry_run else "wrote"
     click.echo(f"{verb} {plan.rel}", err=True)
     if plan.untagged:
-        click.echo(f"still untagged (survey validate fails until set): "
+        click.echo(f"still to fill (left untagged; survey validate fails until set): "
                    f"{', '.join(plan.untagged)}", err=True)
 
 
@@ -106,12 +122,18 @@ def duplicates(ctx: click.Context) -> None:
 
     Same arXiv id (ignoring version), DOI or OpenReview id; the same title after
     normalisation; or titles at least 90% similar (rapidfuzz ratio). Exit 1 when any is found.
+    Pairs a record declares distinct (``not_duplicate_of: {key: reason}``) pass, and are listed
+    with their reason.
     """
 
     corpus = load_corpus(root_of(ctx))
     problems = scan(corpus)
     for p in problems:
         click.echo(p.format())
+    for d in declared_pairs(corpus):
+        if d.score is not None:
+            click.echo(f"{d.record.path}: not a duplicate of {d.other} (titles {d.score:.0f}% similar), "
+                       f"declared: {d.reason}")
     n = len(problems)
     click.echo(f"{corpus.files} files checked, {n} duplicate problem{'s' if n != 1 else ''}",
                err=True)

@@ -64,6 +64,8 @@ def import_() -> None:
     "--overwrite", is_flag=True, help="Replace records that already exist (default: keep them)."
 )
 @click.option("--dry-run", is_flag=True, help="Check and report, write nothing.")
+@click.option("--edition", metavar="ID",
+              help="The published edition the CSVs are (default: the latest in taxonomy/survey.yaml).")
 @click.pass_context
 def import_csv(
     ctx: click.Context,
@@ -72,13 +74,14 @@ def import_csv(
     bib: Path | None,
     overwrite: bool,
     dry_run: bool,
+    edition: str | None,
 ) -> None:
     """Build records from CSV files in the survey's layout (taxonomy/csv.yaml).
 
     Every row is checked before anything is written: one bad row writes nothing.
     """
     tax = load_taxonomy(root_of(ctx))
-    plan = plan_import(tax, papers_csv, excluded_csv, bib)
+    plan = plan_import(tax, papers_csv, excluded_csv, bib, edition)
     if dry_run:
         click.echo(f"would write {len(plan.files)} records")
         return

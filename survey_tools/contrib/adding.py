@@ -8,6 +8,7 @@ failing until a person fills them: a half-done record cannot land silently.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -194,10 +195,19 @@ def refuse_duplicates(corpus: Corpus, data: Mapping[str, Any], what: str,
 
 
 def build_record(
-    tax: Taxonomy, paper: ArxivPaper, key: str, tags: Mapping[str, Any], summary: str | None,
+    tax: Taxonomy,
+    paper: ArxivPaper,
+    key: str,
+    tags: Mapping[str, Any],
+    summary: str | None,
+    today: str | None = None,
+    not_duplicate_of: Mapping[str, str] | None = None,
     note: str | None = None,
 ) -> dict[str, Any]:
-    """The record in the collection's field order; untagged where nothing was given."""
+    """The record in the collection's field order; untagged where nothing was given.
+
+    A new record belongs to the living list, added ``today`` (ISO date; default: the system's).
+    """
     coll = tax.retained
     ids: dict[str, str] = {"arxiv": paper.arxiv_id}
     links = [paper.abs_url]
@@ -218,6 +228,14 @@ def build_record(
         "summary": summary if summary else tax.untagged,
         "notes": note,
     }
+    if tax.editions is not None:
+        values[tax.editions.field] = tax.editions.living.id
+        values[tax.editions.added_field] = today or dt.date.today().isoformat()
+    if not_duplicate_of:
+        field_name = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
+        if field_name is None:
+            raise UsageError("the taxonomy declares no field for non-duplicates (a field of type key_reasons)")
+        values[field_name] = dict(not_duplicate_of)
     for cf in coll.controlled:
         values[cf.name] = tags.get(cf.name, tax.untagged)
     names = coll.field_names()
@@ -234,6 +252,8 @@ def plan_add(
     key: str | None = None,
     summary: str | None = None,
     taken: Iterable[str] = (),
+    not_duplicate_of: Mapping[str, str] | None = None,
+    today: str | None = None,
     note: str | None = None,
 ) -> AddPlan:
     """Fetch, derive the key, refuse duplicates and build the record; write nothing."""
@@ -255,7 +275,11 @@ def plan_add(
         if key in used:
             raise DuplicateError(f"--key {key!r} is already used by {coll.folder}/{key}.yaml")
     paper = fetch(arxiv_id)
-    record = build_record(tax, paper, "", tags, summary, note)
+    known = {r.id for r in corpus}
+    for k in not_duplicate_of or {}:
+        if k not in known:
+            raise UsageError(f"--not-duplicate-of {k}: no record with key {k!r}")
+    record = build_record(tax, paper, "", tags, summary, today, not_duplicate_of, note)
     refuse_duplicates(corpus, record, f"arXiv:{arxiv_id}")
     if key is None:
         key = derive_key(paper.title, paper.year, used, coll.id_pattern)
@@ -264,7 +288,9 @@ def plan_add(
     text = dump_yaml(record)
     # The record must be well-formed except for the fields left untagged on purpose.
     problems = check_record(tax, coll, rel, parse_yaml(text, rel))
-    untagged = tuple(p.field for p in problems if p.message.startswith("not yet tagged"))
+    # Every field still to fill, whether or not validation requires it yet (subdecisions is
+    # required only once the category says so).
+    untagged = tuple(n for n, v in record.items() if v == tax.untagged)
     real = [p for p in problems if not p.message.startswith("not yet tagged")]
     if real:
         raise InvalidInput(real, f"the record built for arXiv:{arxiv_id} is invalid")

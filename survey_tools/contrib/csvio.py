@@ -362,9 +362,19 @@ def plan_import(
     papers_csv: Path,
     excluded_csv: Path | None = None,
     bib: Path | None = None,
+    edition: str | None = None,
 ) -> ImportPlan:
-    """Check every row and build the records; raise :class:`InvalidInput` with every problem."""
+    """Check every row and build the records; raise :class:`InvalidInput` with every problem.
+
+    Imported records name the edition the CSVs come from (default: the latest published one).
+    """
     problems: list[Problem] = []
+    ed = tax.editions
+    if ed is not None:
+        edition = edition or (ed.latest.id if ed.latest else ed.living.id)
+        if edition not in ed.ids or edition == ed.living.id:
+            known = ", ".join(e.id for e in ed.published)
+            raise UsageError(f"--edition {edition!r} is not a published edition (known: {known})")
     plan = ImportPlan()
     bib_index = _bib_index(read_bib(bib)) if bib else {}
     sources: list[tuple[Collection, Path]] = [(tax.retained, papers_csv)]
@@ -381,6 +391,8 @@ def plan_import(
         problems.extend(rows.problems)
         for line, row in rows.rows:
             record = _row_to_record(tax, coll, lay, row)
+            if ed is not None and edition and ed.field in coll.field_names():
+                _insert_after(record, ed.field, edition, tax)
             rid = record.get(coll.id_field)
             if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
                 problems.append(

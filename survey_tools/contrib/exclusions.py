@@ -20,12 +20,10 @@ from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
+from survey_tools.corpus.views import FORMER_FIELD  # the field keeping a moved retained record
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
-
-# The field of an exclusion that keeps the full retained record it replaced.
-FORMER_FIELD = "retained_record"
 
 
 @dataclass(frozen=True)
@@ -106,6 +104,9 @@ def plan_exclusion(
     new_id = next_id(root, corpus, coll)
     rel = f"{coll.folder}/{new_id}.yaml"
     values: dict[str, Any] = {coll.id_field: new_id, "date_screened": day, "note": note.strip()}
+    if tax.editions is not None:  # a decision of the living list, made on the screening day
+        values[tax.editions.field] = tax.editions.living.id
+        values[tax.editions.added_field] = day
     values.update(tags)
     remove: tuple[str, ...] = ()
     if ref in retained:

@@ -56,14 +56,14 @@ _ACCEPTED = re.compile(
 def in_survey_edition(tax: Taxonomy, record: Record) -> bool:
     """Whether ``record`` belongs to the survey's edition (else: to the living list).
 
-    A record without an ``edition`` field, or whose edition is the survey's own (``edition``,
-    else ``arxiv``, under ``survey:`` in taxonomy/survey.yaml), is the survey's.
+    With editions declared in taxonomy/survey.yaml, a record whose edition is a published one
+    is the survey's and a record of the living list is not. A survey without editions has only
+    its own records.
     """
-    edition = record.get("edition")
-    if edition is None or edition == "":
+    if tax.editions is None:
         return True
-    own = tax.survey.get("edition", tax.survey.get("arxiv"))
-    return own is not None and str(edition) == str(own)
+    edition = record.get(tax.editions.field)
+    return str(edition) != tax.editions.living.id
 
 
 @dataclass(frozen=True)

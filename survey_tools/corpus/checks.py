@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import jsonschema_rs
 
-from survey_tools.corpus.identifiers import arxiv_year, normalize_arxiv
+from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
 from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, record_schema
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
@@ -117,6 +117,14 @@ class _Explainer:
         self.doc = doc
         self.rel = rel
         self.plain = {f.name: f for f in coll.fields}
+        self.schema = _validators(tax, coll.name).schema
+
+    def why(self, err: Any) -> str:
+        """The condition under which a conditional requirement (``allOf``/``then``) applies."""
+        sp = list(err.schema_path)
+        if len(sp) >= 2 and sp[0] == "allOf" and isinstance(sp[1], int):
+            return str(self.schema.get("allOf", [{}])[sp[1]].get("description", ""))
+        return ""
 
     def problem(
         self, path: Sequence[Any], message: str, key: bool = False, field: str | None = None
@@ -140,6 +148,7 @@ class _Explainer:
                 if not isinstance(err.instance, dict) or m not in err.instance
             ]
             out = []
+            why = self.why(err)
             for m in missing:
                 field = _dotted([*path, m])
                 cf = self.coll.controlled_field(m) if not path else None
@@ -148,8 +157,15 @@ class _Explainer:
                     if cf
                     else ""
                 )
+                if why:
+                    extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
                 out.append(self.problem(path, f"required field is missing{extra}", field=field))
             return out
+        if v == "not" and inst == self.tax.untagged:
+            cf = self.controlled(path)
+            why = self.why(err).split(" is required ", 1)[-1]
+            choose = f"; choose {self.expected(cf)}" if cf is not None else ""
+            return [self.problem(path, f"not yet tagged (required {why}{choose})")]
         if v == "additionalProperties":
             extras = [k for k in err.instance if k not in (err.schema.get("properties") or {})]
             allowed = list((err.schema.get("properties") or {}).keys())
@@ -173,11 +189,14 @@ class _Explainer:
                         f"not yet tagged (choose one of: {', '.join(cf.ids)}{', ' + self.tax.na if cf.not_applicable else ''})",
                     )
                 ]
+            pf = self.plain.get(str(path[0])) if path else None
             if cf is not None and cf.kind == "mapping" and len(path) >= 2:
                 noun = f"{cf.noun} mode"
                 choices = list(cf.mode_ids)
             elif cf is not None:
                 noun = cf.noun
+            elif pf is not None and pf.type == "edition":
+                noun = "edition"
             else:
                 noun = "allowed value"
             article = "an" if noun[:1] in "aeiou" else "a"
@@ -203,6 +222,14 @@ class _Explainer:
             and self.plain[str(path[0])].type == "year"
         ):
             return [self.problem(path, f"year {show(inst)} is not plausible (1900-2100)")]
+        if v in ("minLength", "maxLength") and isinstance(inst, str) and (
+            not inst.strip() or inst == self.tax.untagged
+        ):
+            return []  # check_record says "must not be empty" / "must not be blank"
+        if v == "minLength" and isinstance(inst, str):
+            return [self.problem(path, f"too short: {len(inst)} characters (at least {err.validator_value})")]
+        if v == "maxLength" and isinstance(inst, str):
+            return [self.problem(path, f"too long: {len(inst):,} characters (at most {err.validator_value})")]
         if v in ("minItems", "minLength"):
             return [self.problem(path, "must not be empty")]
         if v == "uniqueItems":
@@ -351,7 +378,18 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                     line, col = doc.position(p)
                     msg = f"{link!r} is not a well-formed http(s) URL"
                     problems.append(Problem(rel, line, col, _dotted(p), msg))
+    problems.extend(_prose_problems(tax, coll, rel, doc, data))
     idents = data.get("identifiers")
+    if isinstance(idents, dict):
+        for kind, value in idents.items():
+            ik = tax.identifiers.get(str(kind))
+            if ik is not None and ik.normalize == "arxiv" and isinstance(value, str):
+                why = arxiv_format_problem(value)
+                if why:
+                    line, col = doc.position(("identifiers", kind))
+                    problems.append(
+                        Problem(rel, line, col, f"identifiers.{kind}", f"{value!r} is not a valid {ik.label}: {why}")
+                    )
     year = data.get("year")
     if isinstance(idents, dict) and isinstance(year, int) and not isinstance(year, bool):
         a = idents.get("arxiv")
@@ -368,6 +406,106 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 )
             )
     return _dedupe(problems)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_MERGED = re.compile(r"\s[-–—;&]\s|;|\s+and\s+")
+
+
+def _control_problem(value: str, multiline: bool) -> str | None:
+    for m in _CONTROL.finditer(value):
+        ch = m.group()
+        if ch == "\n" and multiline:
+            continue
+        if ch == "\t":
+            return "contains a tab (U+0009); use spaces"
+        if ch in "\r\n":
+            return f"contains a line break (U+{ord(ch):04X}); write it on one line"
+        return f"contains a control character (U+{ord(ch):04X})"
+    return None
+
+
+def _scalars(value: Any, path: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], str, bool]]:
+    """Every string in a record (mapping keys too) with its path and whether it is a key."""
+    if isinstance(value, str):
+        yield path, value, False
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str):
+                yield (*path, k), k, True
+            yield from _scalars(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _scalars(v, (*path, i))
+
+
+def _placeholder(tax: Taxonomy, text: str) -> str | None:
+    for p in tax.placeholders:
+        if p.isalnum():
+            if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text, re.IGNORECASE):
+                return p
+        elif p in text:
+            return p
+    return None
+
+
+def _author_problem(name: str, org_field: str) -> str | None:
+    parts = name.split(",")
+    if name.count(",") > 1 or (len(parts) == 2 and _MERGED.search(name)):
+        return f"{show(repr(name))} looks like several authors merged into one item (write one 'Last, First' per item)"
+    if len(parts) != 2 or not parts[0].strip() or not parts[1].strip() or parts[1][:1] != " ":
+        hint = f" (for an organisation, set {org_field}: true)" if org_field else ""
+        return f"{show(repr(name))} is not written as 'Last, First'{hint}"
+    return None
+
+
+def _prose_problems(
+    tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    """Text a reviewer would send back: blank or placeholder prose, control characters,
+    repeated links, merged author names."""
+    out: list[Problem] = []
+
+    def add(path: tuple[Any, ...], message: str, key: bool = False) -> None:
+        line, col = doc.position(path, key=key)
+        out.append(Problem(rel, line, col, _dotted(path), message))
+
+    plain = {f.name: f for f in coll.fields}
+    for path, text, is_key in _scalars(data, ()):
+        top = plain.get(str(path[0])) if path else None
+        why = _control_problem(text, multiline=top is not None and top.type == "text")
+        if why:
+            add(path, why, key=is_key)
+    for name, f in plain.items():
+        value = data.get(name)
+        if f.type in ("string", "text") and isinstance(value, str):
+            if not value.strip():
+                add((name,), "must not be empty" if value == "" else "must not be blank")
+            elif f.type == "text" and value.strip() != tax.untagged:
+                ph = _placeholder(tax, value)
+                if ph:
+                    add((name,), f"placeholder {ph!r} left in the text (write it in your own words)")
+        if f.type == "text" and isinstance(value, str) and value.strip() == tax.untagged and not f.required:
+            add((name,), "placeholder 'untagged' left in the text (write it in your own words, or leave the field out)")
+        if f.type == "url_list" and isinstance(value, list):
+            first: dict[str, int] = {}
+            for i, link in enumerate(value):
+                if not isinstance(link, str):
+                    continue
+                norm = link.strip().rstrip("/")
+                if norm in first:
+                    add((name, i), f"{show(repr(link))} repeats {name}.{first[norm]}")
+                else:
+                    first[norm] = i
+        if f.type == "person_list" and isinstance(value, list):
+            if f.organisation_field and data.get(f.organisation_field) is True:
+                continue
+            for i, person in enumerate(value):
+                if isinstance(person, str):
+                    why = _author_problem(person, f.organisation_field)
+                    if why:
+                        add((name, i), why)
+    return out
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:

@@ -18,6 +18,7 @@ from rapidfuzz import fuzz, process
 
 from survey_tools.corpus.identifiers import record_identifiers
 from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.errors import Problem
 
@@ -104,6 +105,7 @@ def find_matches(
 
     tax = corpus.taxonomy
     skip = set(ignore)
+    distinct = declared_distinct(tax, data)
     ids = record_identifiers(data, _kinds(corpus))
     title = normalize_title(str(data.get("title", "")))
     out: list[Match] = []
@@ -123,7 +125,7 @@ def find_matches(
             out.append(Match(rec, "the same title"))
             continue
         score = fuzz.ratio(title, other)
-        if score >= FUZZY_THRESHOLD:
+        if score >= FUZZY_THRESHOLD and rec.id not in distinct:
             out.append(Match(rec, f"a title {score:.0f}% similar ({rec.title!r})"))
     return out
 
@@ -159,11 +161,67 @@ def _candidate_groups(titles: list[str]) -> list[list[int]]:
     return [g for g in groups.values() if len(g) > 1]
 
 
+def declared_distinct(tax: Taxonomy, rec: Record | Mapping[str, Any], collection: str | None = None) -> dict[str, str]:
+    """``{key: reason}`` of the records this one declares it is not a duplicate of (the fields
+    of type ``key_reasons`` of its collection, e.g. ``not_duplicate_of``)."""
+    data = rec.data if isinstance(rec, Record) else rec
+    coll_name = rec.collection if isinstance(rec, Record) else (collection or tax.retained.name)
+    coll = tax.collections.get(coll_name)
+    out: dict[str, str] = {}
+    for f in coll.fields if coll else ():
+        if f.type == "key_reasons" and isinstance(data.get(f.name), dict):
+            out.update({str(k): str(v) for k, v in data[f.name].items()})
+    return out
+
+
+@dataclass(frozen=True)
+class DeclaredPair:
+    record: Record
+    other: str  # the key it declares
+    reason: str
+    score: float | None  # title similarity, when the other record exists
+
+
+def declared_pairs(corpus: Corpus) -> list[DeclaredPair]:
+    """Every declared non-duplicate, with the title similarity that would otherwise flag it."""
+    tax = corpus.taxonomy
+    by_id = {r.id: r for r in corpus}
+    out = []
+    for rec in corpus:
+        for key, reason in sorted(declared_distinct(tax, rec).items()):
+            other = by_id.get(key)
+            score = (
+                float(fuzz.ratio(normalize_title(rec.title), normalize_title(other.title)))
+                if other is not None else None
+            )
+            out.append(DeclaredPair(rec, key, reason, score))
+    return out
+
+
+def declared_problems(corpus: Corpus) -> list[Problem]:
+    """A declared non-duplicate must name an existing record, not the record itself."""
+    problems = []
+    for d in declared_pairs(corpus):
+        fields = [f.name for f in corpus.taxonomy.collection(d.record.collection).fields if f.type == "key_reasons"]
+        path = (fields[0], d.other) if fields else ("",)
+        line, col = d.record.where(path)
+        field_name = ".".join(path)
+        if d.other == d.record.id:
+            problems.append(Problem(d.record.path, line, col, field_name, "a record cannot be declared distinct from itself"))
+        elif d.score is None:
+            problems.append(Problem(d.record.path, line, col, field_name, f"no record with key {d.other!r}"))
+        elif not d.reason.strip():
+            problems.append(Problem(d.record.path, line, col, field_name, "give the reason the two are different works"))
+    return problems
+
+
 def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
     """Pairs of records whose titles are nearly, but not exactly, equal after normalisation.
 
-    Exact title and identifier clashes are reported by :func:`cross_check`.
+    Exact title and identifier clashes are reported by :func:`cross_check`. A pair that one of
+    its records declares distinct (``not_duplicate_of: {key: reason}``) passes.
     """
+    declared = {(d.record.id, d.other) for d in declared_pairs(corpus)}
     recs = [r for r in corpus if r.title]
     titles = [normalize_title(r.title) for r in recs]
     problems: list[Problem] = []
@@ -191,6 +249,8 @@ def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
                 pairs[(i, j)] = float(scores[a, b])
     for (i, j), score in sorted(pairs.items()):
         a, b = recs[i], recs[j]
+        if (a.id, b.id) in declared or (b.id, a.id) in declared:
+            continue
         line, col = a.where(("title",))
         problems.append(
             Problem(
@@ -206,7 +266,7 @@ def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
 
 def scan(corpus: Corpus) -> list[Problem]:
     """Every duplicate in the corpus and the exclusion log: identifiers, titles, near titles."""
-    return sorted(set(cross_check(corpus)) | set(fuzzy_title_problems(corpus)))
+    return sorted(set(cross_check(corpus)) | set(fuzzy_title_problems(corpus)) | set(declared_problems(corpus)))
 
 
 def _not_duplicate_refs(data: Mapping[str, Any]) -> set[str]:
@@ -259,7 +319,7 @@ class KnownIndex:
         index = cls(_kinds(corpus))
         for rec in corpus:
             index.add(Known(rec.path, rec.collection, rec.id, rec.title,
-                            frozenset(_not_duplicate_refs(rec.data))), rec.data)
+                            frozenset(declared_distinct(corpus.taxonomy, rec))), rec.data)
         return index
 
     def add(self, work: Known, data: Mapping[str, Any]) -> None:

@@ -127,3 +127,36 @@ def record_identifiers(
                         if k in kinds:
                             out.setdefault(k, v)
     return out
+
+
+_NEW_ARXIV_ID = re.compile(r"^(\d{2})(\d{2})\.(\d+)$")
+_OLD_ARXIV_ID = re.compile(r"^[a-z-]+(?:\.[A-Z]{2})?/(\d{2})(\d{2})(\d{3})$")
+
+
+def arxiv_format_problem(arxiv_id: str) -> str | None:
+    """Why ``arxiv_id`` (without version) cannot be an arXiv id of its era; None when it can.
+
+    arXiv's scheme: ``archive/YYMMNNN`` until March 2007, ``YYMM.NNNN`` from April 2007 to
+    December 2014, ``YYMM.NNNNN`` from January 2015 on.
+    """
+    m = _NEW_ARXIV_ID.match(arxiv_id)
+    if m:
+        yy, mm, num = int(m.group(1)), int(m.group(2)), m.group(3)
+        if not 1 <= mm <= 12:
+            return f"month {m.group(2)} does not exist"
+        if (yy, mm) < (7, 4):
+            return "ids of the form YYMM.NNNN start in April 2007 (0704); older ones are archive/YYMMNNN"
+        want = 5 if yy >= 15 else 4
+        if len(num) != want:
+            era = "from 2015 on" if yy >= 15 else "from April 2007 to 2014"
+            return f"ids {era} have {'five' if want == 5 else 'four'} digits after the dot"
+        return None
+    m = _OLD_ARXIV_ID.match(arxiv_id)
+    if m:
+        yy, mm = int(m.group(1)), int(m.group(2))
+        if not 1 <= mm <= 12:
+            return f"month {m.group(2)} does not exist"
+        if 7 < yy < 91 or (yy == 7 and mm > 3):
+            return "old-style ids (archive/YYMMNNN) end in March 2007; later ids are YYMM.NNNNN"
+        return None
+    return None  # the pattern check reports ids of neither shape

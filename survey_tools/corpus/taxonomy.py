@@ -6,6 +6,7 @@ writing its own ``taxonomy/survey.yaml`` and ``taxonomy/fields/*.yaml``.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from collections.abc import Mapping
@@ -30,10 +31,13 @@ PLAIN_TYPES = (
     "date",
     "url",
     "string_list",
+    "person_list",  # names as 'Last, First' (organisation authors when the record says so)
     "url_list",
     "identifiers",
     "evidence",
     "object",
+    "edition",  # the edition a record entered in: a published edition's id or the living list's
+    "key_reasons",  # {record key: reason}, e.g. declared non-duplicates
 )
 
 
@@ -79,6 +83,9 @@ class ControlledField:
     group: Group | None = None
     ordered: bool = False
     source: str = ""
+    # Required only for records whose other controlled fields have one of these values
+    # ({category: [rl_method, framework]}): ``untagged`` is refused there.
+    required_when: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @cached_property
     def ids(self) -> tuple[str, ...]:
@@ -106,6 +113,55 @@ class PlainField:
     required: bool
     label: str
     description: str
+    min_length: int | None = None  # characters, for string and text fields
+    max_length: int | None = None
+    # person_list: the boolean field by which a record says its names are organisations.
+    organisation_field: str = ""
+
+
+@dataclass(frozen=True)
+class Edition:
+    """A snapshot of the list: a published edition of the survey, or the living list."""
+
+    id: str
+    label: str
+    title: str = ""
+    url: str = ""
+    cutoff: str = ""  # ISO date: the last day records of this edition were screened
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Editions:
+    """The survey's published editions (oldest first) and the living list after them.
+
+    Every record names the edition it entered in (``field``); a record of the living list also
+    says when it was added (``added_field``).
+    """
+
+    field: str
+    added_field: str
+    living: Edition
+    published: tuple[Edition, ...]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return (*(e.id for e in self.published), self.living.id)
+
+    @property
+    def latest(self) -> Edition | None:
+        return self.published[-1] if self.published else None
+
+    def get(self, view: str) -> Edition | None:
+        for e in (*self.published, self.living):
+            if e.id == view:
+                return e
+        return None
+
+    def up_to(self, view: str) -> tuple[str, ...]:
+        """The edition ids whose records a view holds: every edition up to ``view`` included."""
+        ids = self.ids
+        return ids[: ids.index(view) + 1] if view in ids else ()
 
 
 @dataclass(frozen=True)
@@ -150,6 +206,9 @@ class Taxonomy:
     identifiers: Mapping[str, IdentifierKind]
     csv_layout: Mapping[str, Any]
     digest: str  # changes whenever any taxonomy file changes (cache key)
+    editions: Editions | None = None
+    # Words and marks refused in prose (text) fields: a record is not done while they remain.
+    placeholders: tuple[str, ...] = ()
 
     def collection(self, name: str) -> Collection:
         return self.collections[name]
@@ -301,6 +360,18 @@ def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledFiel
             noun=str(g.get("noun") or str(g.get("label", "")).lower()),
             values=gvalues,
         )
+    required_when: dict[str, tuple[str, ...]] = {}
+    raw_when = d.get("required_when")
+    if raw_when is not None:
+        if not isinstance(raw_when, dict) or not raw_when:
+            line, col = doc.position(("required_when",))
+            problems.append(
+                Problem(rel, line, col, "required_when", "must map a controlled field to a list of its values")
+            )
+        else:
+            for k, vals in raw_when.items():
+                vs = vals if isinstance(vals, list) else [vals]
+                required_when[str(k)] = tuple(str(v) for v in vs)
     if len(problems) > before:
         return None
     if path.stem != name:
@@ -322,6 +393,7 @@ def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledFiel
         group=group,
         ordered=bool(d.get("ordered", False)),
         source=rel,
+        required_when=required_when,
     )
 
 
@@ -387,6 +459,20 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
                     )
                 )
                 continue
+            bounds: dict[str, int | None] = {}
+            for bound in ("min_length", "max_length"):
+                b = spec.get(bound)
+                if b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0):
+                    line, col = doc.position((*cpath, "fields", fname, bound))
+                    problems.append(
+                        Problem(
+                            "taxonomy/survey.yaml", line, col,
+                            f"collections.{cname}.fields.{fname}.{bound}",
+                            f"must be a whole number of characters >= 0, not {b!r}",
+                        )
+                    )
+                    b = None
+                bounds[bound] = b
             plain.append(
                 PlainField(
                     name=str(fname),
@@ -394,6 +480,9 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
                     required=bool(spec.get("required", False)),
                     label=str(spec.get("label", fname)),
                     description=str(spec.get("description", "")),
+                    min_length=bounds["min_length"],
+                    max_length=bounds["max_length"],
+                    organisation_field=str(spec.get("organisation_field", "")),
                 )
             )
         controlled: list[ControlledField] = []
@@ -461,6 +550,27 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         if isinstance(cdoc.data, dict):
             csv_layout = cdoc.data
             hasher.update(csv_path.read_bytes())
+    editions = _load_editions(d.get("editions"), doc, problems)
+    raw_ph = d.get("placeholders") or []
+    if not isinstance(raw_ph, list) or not all(isinstance(x, str) and x for x in raw_ph):
+        line, col = doc.position(("placeholders",))
+        problems.append(
+            Problem("taxonomy/survey.yaml", line, col, "placeholders", "must be a list of non-empty strings")
+        )
+        raw_ph = []
+    for coll in collections.values():
+        for cf in coll.controlled:
+            for other, vals in cf.required_when.items():
+                target = coll.controlled_field(other)
+                bad = [v for v in vals if target is not None and v not in target.ids]
+                if target is None or bad:
+                    problems.append(
+                        Problem(
+                            cf.source, 1, 1, "required_when",
+                            f"{other!r} is not a controlled field of {coll.name}" if target is None
+                            else f"{bad[0]!r} is not a value of {other}",
+                        )
+                    )
     if problems:
         raise TaxonomyError(problems, "the taxonomy is invalid")
     return Taxonomy(
@@ -473,6 +583,66 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         identifiers=idents,
         csv_layout=csv_layout,
         digest=hasher.hexdigest(),
+        editions=editions,
+        placeholders=tuple(str(x) for x in raw_ph),
+    )
+
+
+def _load_editions(raw: Any, doc: YamlDocument, problems: list[Problem]) -> Editions | None:
+    """The ``editions:`` block of survey.yaml (absent: the survey has no editions)."""
+    if raw is None:
+        return None
+    rel = "taxonomy/survey.yaml"
+
+    def bad(path: tuple[Any, ...], msg: str) -> None:
+        line, col = doc.position(path)
+        problems.append(Problem(rel, line, col, ".".join(map(str, path)), msg))
+
+    if not isinstance(raw, dict):
+        bad(("editions",), "must be a mapping (field, added_field, living, published)")
+        return None
+
+    def edition(spec: Any, path: tuple[Any, ...]) -> Edition | None:
+        if not isinstance(spec, dict) or not isinstance(spec.get("id"), str) or not spec["id"].strip():
+            bad(path, "an edition needs an id (a string)")
+            return None
+        cutoff = spec.get("cutoff", "")
+        if cutoff:
+            try:
+                datetime.date.fromisoformat(str(cutoff))
+            except ValueError:
+                bad((*path, "cutoff"), f"{cutoff!r} is not an ISO date (YYYY-MM-DD)")
+        return Edition(
+            id=str(spec["id"]),
+            label=str(spec.get("label", spec["id"])),
+            title=str(spec.get("title", "")),
+            url=str(spec.get("url", "")),
+            cutoff=str(cutoff),
+            description=str(spec.get("description", "")),
+        )
+
+    living = edition(raw.get("living"), ("editions", "living"))
+    published: list[Edition] = []
+    raw_pub = raw.get("published") or []
+    if not isinstance(raw_pub, list):
+        bad(("editions", "published"), "must be a list of editions, oldest first")
+        raw_pub = []
+    seen: set[str] = {living.id} if living else set()
+    for i, spec in enumerate(raw_pub):
+        e = edition(spec, ("editions", "published", i))
+        if e is None:
+            continue
+        if e.id in seen:
+            bad(("editions", "published", i, "id"), f"duplicate edition id {e.id!r}")
+        seen.add(e.id)
+        published.append(e)
+    if living is None:
+        return None
+    return Editions(
+        field=str(raw.get("field", "edition")),
+        added_field=str(raw.get("added_field", "added")),
+        living=living,
+        published=tuple(published),
     )
 
 
@@ -484,7 +654,19 @@ _URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
 def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
     t = f.type
     if t in ("string", "text"):
-        return {"type": "string", "minLength": 1 if t == "string" else 0}
+        out: dict[str, Any] = {"type": "string", "minLength": 1 if t == "string" else 0}
+        if f.min_length is not None:
+            out["minLength"] = f.min_length
+        if f.max_length is not None:
+            out["maxLength"] = f.max_length
+        return out
+    if t == "edition":
+        return {"enum": list(tax.editions.ids) if tax.editions else []}
+    if t == "key_reasons":
+        return {
+            "type": "object",
+            "additionalProperties": {"type": "string", "minLength": 1},
+        }
     if t == "integer":
         return {"type": "integer"}
     if t == "year":
@@ -495,7 +677,7 @@ def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
         return {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
     if t == "url":
         return {"type": "string", "pattern": _URL_PATTERN}
-    if t == "string_list":
+    if t in ("string_list", "person_list"):
         return {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}
     if t == "url_list":
         return {
@@ -577,7 +759,7 @@ def record_schema(tax: Taxonomy, collection: str) -> dict[str, Any]:
         props[c.name] = {**_controlled_schema(c, tax), "description": c.description}
         if c.required:
             required.append(c.name)
-    return {
+    schema: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"survey-tools:{collection}.schema.json",
         "title": f"{tax.survey.get('short_title', 'survey')}: {coll.label}",
@@ -586,6 +768,36 @@ def record_schema(tax: Taxonomy, collection: str) -> dict[str, Any]:
         "required": required,
         "properties": props,
     }
+    conditions = conditional_requirements(tax, coll)
+    if conditions:
+        schema["allOf"] = [
+            {
+                "description": f"{field_} is required {when}",
+                "if": {"required": [name], "properties": {name: {"enum": list(values)}}},
+                "then": {
+                    "required": [field_],
+                    "properties": {field_: {"not": {"enum": [tax.untagged]}}},
+                },
+            }
+            for field_, name, values, when in conditions
+        ]
+    return schema
+
+
+def conditional_requirements(
+    tax: Taxonomy, coll: Collection
+) -> list[tuple[str, str, tuple[str, ...], str]]:
+    """Fields required only when another field has given values: (field, other, values, why)."""
+    out: list[tuple[str, str, tuple[str, ...], str]] = []
+    ed = tax.editions
+    names = {f.name for f in coll.fields}
+    if ed is not None and ed.field in names and ed.added_field in names:
+        out.append((ed.added_field, ed.field, (ed.living.id,), f"when {ed.field} is {ed.living.id}"))
+    for c in coll.controlled:
+        for other, values in c.required_when.items():
+            shown = ", ".join(values[:-1]) + (" or " if len(values) > 1 else "") + values[-1]
+            out.append((c.name, other, values, f"when {other} is {shown}"))
+    return out
 
 
 def schema_files(tax: Taxonomy) -> dict[str, str]:

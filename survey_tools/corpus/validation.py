@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from survey_tools.corpus.duplicates import cross_check, fuzzy_title_problems
+from survey_tools.corpus.duplicates import cross_check, declared_problems, fuzzy_title_problems
 from survey_tools.corpus.loading import discover, load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
@@ -61,6 +61,7 @@ def report_for(
     report.extend(cross_check(corpus))
     # Near-identical titles (a typo, a changed subtitle): the same work entered twice.
     report.extend(fuzzy_title_problems(corpus))
+    report.extend(declared_problems(corpus))
     report.extend(require_fields(corpus, require))
     if paths:
         wanted = {rel for _, rel in discover(tax, paths)[0]}

@@ -88,7 +88,7 @@ def _gaps(ctx: BuildContext) -> Mapping[str, Output]:
 @register("claims")
 def _claims(ctx: BuildContext) -> Mapping[str, Output]:
     return {
-        f"{REPORTS}/CLAIMS.md": claims_markdown(ctx.claims),
+        f"{REPORTS}/CLAIMS.md": claims_markdown(ctx.claims, ctx.taxonomy),
         f"{REPORTS}/claims.json": json.dumps(ctx.claims.to_dict(), indent=2, ensure_ascii=False) + "\n",
     }
 

@@ -11,6 +11,7 @@ import jinja2
 from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.reports.gaps import GapReport
 from survey_tools.reports.stats import Stats
@@ -133,14 +134,36 @@ def gap_tables(report: GapReport) -> list[dict[str, Any]]:
     return out
 
 
-def _entry(tax: Taxonomy, rec: Record, tags: Sequence[str]) -> dict[str, Any]:
+def _entry(tax: Taxonomy, rec: Record, tags: Sequence[str], new: frozenset[str] = frozenset()) -> dict[str, Any]:
+    added = rec.get(tax.editions.added_field) if tax.editions else None
     return {
         "id": rec.id,
+        "new": rec.id in new,
+        "added": str(added) if added else "",
         "title": rec.title,
         "url": model.primary_link(rec),
         "summary": str(rec.get("summary", "")),
         "tags": model.record_tags(tax, rec, tags),
         "links": model.secondary_links(rec),
+    }
+
+
+def _edition_context(tax: Taxonomy, corpus: Corpus, stats: Stats) -> dict[str, Any] | None:
+    """The latest published edition and what the living list added since (None: no editions)."""
+    ed = tax.editions
+    if ed is None or ed.latest is None:
+        return None
+    e = ed.latest
+    counts = (stats.editions.get("views") or {}).get(e.id, {})
+    return {
+        "id": e.id,
+        "label": e.label,
+        "title": e.title,
+        "url": e.url,
+        "cutoff": e.cutoff,
+        "living_label": ed.living.label,
+        "counts": counts,
+        "added": len(added_since(corpus)),
     }
 
 
@@ -157,13 +180,15 @@ def readme_context(
     assert group_ax.cf is not None
     retained = corpus.retained
     tags = [str(t) for t in conf.get("tags", [])]
+    new = frozenset(r.id for r in added_since(corpus))
     groups = []
     for v in group_ax.cf.values:
         recs = sorted(model.members_of(tax, group_ax, retained, v.id), key=lambda r: (r.title.lower(), r.id))
         if recs:
-            groups.append({"id": v.id, "label": v.label, "description": v.description, "entries": [_entry(tax, r, tags) for r in recs]})
+            groups.append({"id": v.id, "label": v.label, "description": v.description, "entries": [_entry(tax, r, tags, new) for r in recs]})
     ex_cols, ex_rows = model.exclusion_table(tax, corpus)
     return {
+        "edition": _edition_context(tax, corpus, stats),
         "survey": tax.survey,
         "conf": conf,
         "sections": conf.get("sections", {}),
@@ -202,8 +227,14 @@ def render_readme(
 
 def contributing_context(tax: Taxonomy) -> dict[str, Any]:
     colls = list(tax.collections.values())
-    return {"survey": tax.survey, "collections": colls, "retained": tax.retained, "excluded": tax.excluded, "na": tax.na, "untagged": tax.untagged,
-            "protocol": _protocol(tax)}
+    return {
+        "survey": tax.survey, "collections": colls, "retained": tax.retained, "excluded": tax.excluded,
+        "na": tax.na, "untagged": tax.untagged,
+        "editions": tax.editions if tax.editions and tax.editions.latest else None,
+        "claims_file": str(tax.files.get("claims", "data/claims.yaml")),
+        "reports_file": str(tax.files.get("reports", "data/reports.yaml")),
+        "protocol": _protocol(tax),
+    }
 
 
 def render_contributing(tax: Taxonomy) -> str:

@@ -26,9 +26,10 @@ from typing import Any
 
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.views import corpus_view
 from survey_tools.corpus.yamlio import load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.reports.claims import OPERATORS, Claim, ClaimsReport
+from survey_tools.reports.claims import Claim, ClaimsReport
 from survey_tools.reports.stats import (
     ReportConfig,
     Stats,
@@ -204,14 +205,17 @@ def _effect(
 ) -> Effect:
     delta: Counter[str] = Counter()
     claim_delta: Counter[str] = Counter()
+    # A correction moves a claim only when the record is in the claim's view.
+    universe = {r.claim.id: r.universe for r in claims_report.results}
     for before, after in pairs:
-        b, a = record_cells(tax, stats, before), record_cells(tax, stats, after)
+        living = before.path.startswith(f"{tax.retained.folder}/") or before.collection != tax.retained.name
+        b, a = record_cells(tax, stats, before, living), record_cells(tax, stats, after, living)
         for k in a - b:
             delta[k] += 1
         for k in b - a:
             delta[k] -= 1
         for c in claims:
-            if before.collection in c.collections:
+            if before.collection in c.collections and before.id in universe.get(c.id, frozenset()):
                 claim_delta[c.id] += int(c.predicate(after)) - int(c.predicate(before))
     cells = tuple(
         CellChange(k, base_cells.get(k, 0), base_cells.get(k, 0) + d) for k, d in sorted(delta.items()) if d
@@ -221,14 +225,13 @@ def _effect(
         d = claim_delta.get(r.claim.id, 0)
         if not d:
             continue
-        n_after = r.actual + d
-        ok_after = OPERATORS[r.claim.op](n_after, r.claim.expected)
-        changes.append(ClaimChange(r.claim.id, r.actual, n_after, _status(r.ok), _status(ok_after)))
+        n_after = r.count + d
+        changes.append(ClaimChange(r.claim.id, r.count, n_after, _status(r.claim.holds(r.count)), _status(r.claim.holds(n_after))))
     return Effect(ids, cells, tuple(changes))
 
 
 def _status(ok: bool) -> str:
-    return "holds" if ok else "fails"
+    return "holds" if ok else "contradicted"
 
 
 def evaluate_corrections(
@@ -244,6 +247,10 @@ def evaluate_corrections(
     tax = corpus.taxonomy
     source, corrections = loaded
     records = {r.id: r for r in corpus}
+    # A paper excluded since the survey's edition keeps its key there (its former record).
+    for e in tax.editions.published if tax.editions else ():
+        for r in corpus_view(corpus, e.id):
+            records.setdefault(r.id, r)
     base = stats.cells()
     problems: list[Problem] = []
     effects: list[Effect] = []

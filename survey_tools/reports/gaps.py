@@ -13,9 +13,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.views import corpus_view
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.claims import FilterError, compile_filter
-from survey_tools.reports.stats import ReportConfig, Table, resolve_axis, tabulate
+from survey_tools.reports.stats import ReportConfig, Table, resolve_axis, tabulate, view_table
 from survey_tools.reports.tables import md, md_table
 
 
@@ -109,11 +110,12 @@ def compute_gaps(corpus: Corpus, config: ReportConfig) -> GapReport:
             [Problem(config.path, line, col, "gaps.strict.where", err.message)], f"{config.path} is invalid"
         ) from None
     tables = []
-    for rows, cols in config.gap_tables:
+    views = config.gap_views or ("",) * len(config.gap_tables)
+    for (rows, cols), view in zip(config.gap_tables, views, strict=True):
         ra, ca = resolve_axis(tax, rows), resolve_axis(tax, cols)
-        recs = corpus.of(ra.collection)
-        broad = tabulate(tax, recs, ra, ca, keep_cells=True)
-        strict = tabulate(tax, [r for r in recs if strict_pred(r)], ra, ca, keep_cells=True)
+        recs = corpus_view(corpus, view).of(ra.collection)
+        broad = view_table(corpus, view, ra, ca, keep_cells=True)
+        strict = tabulate(tax, [r for r in recs if strict_pred(r)], ra, ca, broad.id, broad.title, keep_cells=True)
         # The strict table may lack categories the broad one has: use the broad order.
         strict = _align(strict, broad)
         rvals = tuple(v for v in broad.row_values if v not in ra.sentinels)

@@ -13,9 +13,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.views import corpus_view
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.living import ordered
-from survey_tools.reports.stats import ReportConfig, Stats, Table, resolve_axis, tabulate
+from survey_tools.reports.stats import (
+    ReportConfig,
+    Stats,
+    Table,
+    compute_stats,
+    resolve_axis,
+    tabulate,
+)
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 KINDS = ("heatmap", "ladder", "modes", "stacked", "flow", "prisma")
@@ -240,8 +248,13 @@ def plot_outputs(corpus: Corpus, stats: Stats, config: ReportConfig, prefix: str
         if kind not in KINDS:
             problems.append(_bad(config, i, "kind", f"unknown kind {kind!r} (known: {', '.join(KINDS)})"))
             continue
+        view = str(spec.get("view") or "")
         try:
-            fig = _draw(kind, spec, corpus, stats, config)
+            if view:  # a figure of one edition: its own records and counts
+                vcorpus = corpus_view(corpus, view)
+                fig = _draw(kind, spec, vcorpus, compute_stats(vcorpus, config), config)
+            else:
+                fig = _draw(kind, spec, corpus, stats, config)
         except KeyError as err:
             problems.append(_bad(config, i, "kind", f"{err.args[0]}"))
             continue

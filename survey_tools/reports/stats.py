@@ -17,6 +17,7 @@ from typing import Any
 from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
+from survey_tools.corpus.views import added_since, corpus_view, edition_of, view_ids, view_label
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.living import LivingFlow, living_flow, living_markdown
@@ -333,10 +334,13 @@ class ReportConfig:
     path: str
     headline_total: str = "total"
     crosstabs: tuple[tuple[str, str], ...] = ()
+    # The view of each crosstab and gap table ("" = the living list; else an edition id).
+    crosstab_views: tuple[str, ...] = ()
     gap_k: int = 2
     strict_label: str = ""
     strict_where: Mapping[str, Any] = field(default_factory=dict)
     gap_tables: tuple[tuple[str, str], ...] = ()
+    gap_views: tuple[str, ...] = ()
     plots: tuple[Mapping[str, Any], ...] = ()
     positions: Mapping[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict, repr=False)
 
@@ -360,10 +364,18 @@ def load_config(tax: Taxonomy) -> ReportConfig:
     d = doc.data if isinstance(doc.data, dict) else {}
     problems: list[Problem] = []
     axes = set(known_axes(tax))
+    views = view_ids(tax)
 
     def bad(p: tuple[Any, ...], fld: str, msg: str) -> None:
         line, col = _pos(doc, p)
         problems.append(Problem(rel, line, col, fld, msg))
+
+    def view_of(p: tuple[Any, ...], item: Any) -> str:
+        v = item.get("view", "") if isinstance(item, dict) else ""
+        if v and str(v) not in views:
+            known = ", ".join(views) or "none: taxonomy/survey.yaml declares no editions"
+            bad((*p, "view"), f"{'.'.join(map(str, p))}.view", f"unknown view {v!r} (known: {known})")
+        return str(v or "")
 
     def pairs(key: tuple[Any, ...], raw: Any) -> tuple[tuple[str, str], ...]:
         out = []
@@ -385,7 +397,18 @@ def load_config(tax: Taxonomy) -> ReportConfig:
                 out.append((str(item["rows"]), str(item["cols"])))
         return tuple(out)
 
+    def all_views(key: tuple[Any, ...], raw: Any) -> tuple[str, ...]:
+        if not isinstance(raw, list):
+            return ()
+        return tuple(
+            view_of((*key, i), item)
+            for i, item in enumerate(raw)
+            if isinstance(item, dict) and "rows" in item and "cols" in item
+            and str(item["rows"]) in axes and str(item["cols"]) in axes
+        )
+
     crosstabs = pairs(("crosstabs",), d.get("crosstabs"))
+    crosstab_views = all_views(("crosstabs",), d.get("crosstabs"))
     gaps = d.get("gaps") or {}
     k = gaps.get("k", 2) if isinstance(gaps, dict) else 2
     if not isinstance(k, int) or isinstance(k, bool) or k < 0:
@@ -393,10 +416,13 @@ def load_config(tax: Taxonomy) -> ReportConfig:
         k = 2
     strict = gaps.get("strict") or {} if isinstance(gaps, dict) else {}
     gap_tables = pairs(("gaps", "tables"), gaps.get("tables") if isinstance(gaps, dict) else None)
+    gap_views = all_views(("gaps", "tables"), gaps.get("tables") if isinstance(gaps, dict) else None)
     plots = d.get("plots") or []
     if not isinstance(plots, list):
         bad(("plots",), "plots", "must be a list")
         plots = []
+    for i, spec in enumerate(plots):
+        view_of(("plots", i), spec)
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
     positions = {}
@@ -406,10 +432,12 @@ def load_config(tax: Taxonomy) -> ReportConfig:
         path=rel,
         headline_total=str(d.get("headline_total", "total")),
         crosstabs=crosstabs,
+        crosstab_views=crosstab_views,
         gap_k=k,
         strict_label=str(strict.get("label", "strict")) if isinstance(strict, dict) else "strict",
         strict_where=strict.get("where", {}) if isinstance(strict, dict) else {},
         gap_tables=gap_tables,
+        gap_views=gap_views,
         plots=tuple(p for p in plots if isinstance(p, dict)),
         positions=positions,
     )
@@ -442,6 +470,9 @@ class Stats:
     groups: tuple[Table, ...]
     crosstabs: tuple[Table, ...]
     touched: Mapping[str, Mapping[str, int]]  # mapping field -> records touching some / none / NA / untagged
+    # Headline counts of each published edition's view, and the retained records added since
+    # the latest edition ({"views": {id: {collection: n}}, "added": n}); empty without editions.
+    editions: Mapping[str, Any] = field(default_factory=dict)
     # The living list's PRISMA flow (search runs and screening decisions), when there is one.
     living: LivingFlow | None = None
     protocol: Protocol | None = None
@@ -461,6 +492,7 @@ class Stats:
             "groups": {t.id: t.to_dict() for t in self.groups},
             "crosstabs": {t.id: t.to_dict() for t in self.crosstabs},
             **({"living": self.living.to_dict()} if self.living else {}),
+            "editions": dict(self.editions),
         }
 
     def cells(self) -> dict[str, int]:
@@ -496,12 +528,42 @@ def compute_stats(corpus: Corpus, config: ReportConfig) -> Stats:
             if cf.group is not None:
                 groups.append(tabulate(tax, recs, resolve_axis(tax, cf.group.name), None, cf.group.name, cf.group.label))
     crosstabs = []
-    for rows, cols in config.crosstabs:
+    views = config.crosstab_views or ("",) * len(config.crosstabs)
+    for (rows, cols), view in zip(config.crosstabs, views, strict=True):
         ra, ca = resolve_axis(tax, rows), resolve_axis(tax, cols)
-        crosstabs.append(tabulate(tax, corpus.of(ra.collection), ra, ca))
+        crosstabs.append(view_table(corpus, view, ra, ca))
     protocol = load_protocol(tax) if has_protocol(tax) else None
     living = living_flow(tax.root) if protocol else None
-    return Stats(headline, tuple(fields), tuple(groups), tuple(crosstabs), touched, living, protocol)
+    return Stats(
+        headline, tuple(fields), tuple(groups), tuple(crosstabs), touched,
+        edition_counts(corpus, config), living, protocol,
+    )
+
+
+def view_table(corpus: Corpus, view: str, ra: Axis, ca: Axis, keep_cells: bool = False) -> Table:
+    """A crosstab over the records of ``view`` (an edition id; "" for the living list)."""
+    tax = corpus.taxonomy
+    if not view:
+        return tabulate(tax, corpus.of(ra.collection), ra, ca, keep_cells=keep_cells)
+    base = f"{ra.spec}-x-{ca.spec}"
+    title = f"{ra.label} × {ca.label} ({view_label(tax, view)})"
+    recs = corpus_view(corpus, view).of(ra.collection)
+    return tabulate(tax, recs, ra, ca, f"{base}@{view}", title, keep_cells=keep_cells)
+
+
+def edition_counts(corpus: Corpus, config: ReportConfig) -> dict[str, Any]:
+    tax = corpus.taxonomy
+    ed = tax.editions
+    if ed is None:
+        return {}
+    views: dict[str, dict[str, int]] = {}
+    for e in ed.published:
+        v = corpus_view(corpus, e.id)
+        counts = {name: len(v.of(name)) for name in tax.collections}
+        counts[config.headline_total] = sum(counts.values())
+        views[e.id] = counts
+    since = ed.latest.id if ed.latest else ""
+    return {"views": views, "added_since": since, "added": len(added_since(corpus)) if since else 0}
 
 
 def _touched(tax: Taxonomy, records: Sequence[Record], name: str) -> dict[str, int]:
@@ -537,6 +599,24 @@ def stats_markdown(tax: Taxonomy, stats: Stats) -> str:
         label = tax.collections[k].label if k in tax.collections else k
         out.append(f"| {label} | {v} |")
     out.append("")
+    views = stats.editions.get("views") or {}
+    if views:
+        names = list(stats.headline)
+        out += [
+            "## By edition",
+            "",
+            "The living list against each published edition (the records that entered up to it).",
+            "",
+            "| | " + " | ".join(
+                tax.collections[k].label if k in tax.collections else k for k in names
+            ) + " |",
+            "| --- |" + " ---: |" * len(names),
+        ]
+        for vid, counts in views.items():
+            out.append(f"| {view_label(tax, vid)} (`{vid}`) | " + " | ".join(str(counts.get(k, 0)) for k in names) + " |")
+        living = tax.editions.living.label if tax.editions else "living"
+        out.append(f"| {living} | " + " | ".join(str(stats.headline[k]) for k in names) + " |")
+        out += ["", f"Retained works added since {view_label(tax, stats.editions['added_since'])}: {stats.editions['added']}.", ""]
     for coll in tax.collections.values():
         out += [f"## {coll.label}: counts per field", ""]
         for t in stats.fields:
@@ -571,7 +651,7 @@ def stats_outputs(tax: Taxonomy, stats: Stats, prefix: str = "reports") -> dict[
     return files
 
 
-def record_cells(tax: Taxonomy, stats: Stats, rec: Record) -> set[str]:
+def record_cells(tax: Taxonomy, stats: Stats, rec: Record, living: bool = True) -> set[str]:
     """The count cells (keys of :meth:`Stats.cells`) one record adds 1 to.
 
     Every count is a number of distinct records, so a change to one record moves exactly the
@@ -581,6 +661,11 @@ def record_cells(tax: Taxonomy, stats: Stats, rec: Record) -> set[str]:
     for t in (*stats.fields, *stats.groups, *stats.crosstabs):
         if rec.collection != t.collection:
             continue
+        view = t.id.split("@", 1)[1] if "@" in t.id else ""
+        if not view and not living:
+            continue  # a record only an edition still holds (since excluded) counts there only
+        if view and tax.editions and edition_of(tax, rec) not in tax.editions.up_to(view):
+            continue  # a table of an edition the record did not enter in
         rows = t.rows.extract(rec, tax.untagged)
         if t.cols is None:
             out.update(f"{t.id}/{r}" for r in rows)

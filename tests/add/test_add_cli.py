@@ -24,6 +24,8 @@ links:
 - https://arxiv.org/abs/1605.08386
 summary: untagged
 notes: arXiv version 1, 2016-05-26; primary category math.CO.
+edition: living
+added: '2026-05-20'
 category: rl_method
 is_rl: 'no'
 reward_type: NA
@@ -49,7 +51,7 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 TAGS = ["--category", "rl_method", "--is-rl", "no", "--reward-type", "NA",
-        "--subdecision", "O5=designed", "--subdecision", "O2=learned"]
+        "--subdecision", "O5=designed", "--subdecision", "O2=learned", "--date", "2026-05-20"]
 
 
 @pytest.mark.parametrize(
@@ -66,7 +68,7 @@ def test_add_writes_record(arxiv_server, survey: Path, ref: str) -> None:
     # Half-done records cannot land silently: validate names each untagged field.
     code, out, _ = run(survey, "validate", str(survey / "corpus/heat-bath-random.yaml"))
     assert code == 1
-    assert "corpus/heat-bath-random.yaml:18:21: credit_granularity: not yet tagged" in out
+    assert "corpus/heat-bath-random.yaml:20:21: credit_granularity: not yet tagged" in out
 
 
 def test_dry_run_prints_and_writes_nothing(arxiv_server, survey: Path) -> None:
@@ -177,3 +179,35 @@ def test_from_file(arxiv_server, survey: Path, tmp_path: Path) -> None:
         "added 1, skipped 2, failed 1\n"
     )
     assert "category: benchmark" in (survey / "corpus/heat-bath-random.yaml").read_text()
+
+
+def test_add_lists_every_field_still_to_fill(arxiv_server, survey: Path) -> None:
+    code, _, err = run(survey, "add", "1605.08386", "--category", "rl_method", "--date", "2026-05-20")
+    assert code == 0, err
+    assert ("still to fill (left untagged; survey validate fails until set): summary, is_rl, reward_type, "
+            "credit_granularity, orchestration_form, scenario, is_core, verified, subdecisions") in err
+    # plain validate (no --require) refuses the untagged sub-decisions of an RL method
+    code, out, _ = run(survey, "validate", str(survey / "corpus/heat-bath-random.yaml"))
+    assert code == 1
+    assert ("corpus/heat-bath-random.yaml:25:15: subdecisions: not yet tagged (required when category is "
+            "rl_method, framework or industry; choose a mapping from O1, O2, O3, O4, O5 to learned or "
+            "designed, {} for none, or NA)") in out
+
+
+def test_add_a_declared_non_duplicate(arxiv_server, survey: Path) -> None:
+    # A near-identical title is refused, unless the contributor says why it is another work.
+    (survey / "corpus/agent-lightning.yaml").write_text(
+        (survey / "corpus/agent-lightning.yaml").read_text().replace(
+            "title: 'Agent Lightning: Train ANY AI Agents with Reinforcement Learning'",
+            "title: Heat-bath random walks with Markov basis"))
+    code, _, err = run(survey, "add", "1605.08386", *TAGS)
+    assert code != 0 and "a title 98% similar" in err, err
+    code, _, err = run(survey, "add", "1605.08386", *TAGS,
+                       "--not-duplicate-of", "agent-lightning=A different work: a test fixture renamed.")
+    assert code == 0, err
+    text = (survey / "corpus/heat-bath-random.yaml").read_text()
+    assert "not_duplicate_of:\n  agent-lightning: 'A different work: a test fixture renamed.'\n" in text
+    code, out, _ = run(survey, "duplicates")
+    assert code == 0, out
+    assert ("corpus/heat-bath-random.yaml: not a duplicate of agent-lightning (titles 98% similar), "
+            "declared: A different work: a test fixture renamed.") in out

@@ -21,6 +21,8 @@ identifiers:
 url: https://arxiv.org/abs/1605.08386
 date_screened: '2026-05-01'
 note: A walk on lattice points; nothing about agents.
+edition: living
+added: '2026-05-01'
 stage: full_text_screen
 reason: single_agent
 source: arXiv

@@ -89,7 +89,7 @@ def test_corrections_report_moves_cells_and_claims(survey: Path) -> None:
     assert c008["reward_type/individual"] == (4, 3) and c008["reward_type/shared"] == (10, 11)
     assert c008["reward_family/R2"] == (4, 3)
     claims = {x.claim: (x.before, x.after, x.status_after) for x in by_id["C008"].claims}
-    assert claims == {"shared-reward": (10, 11, "fails")}
+    assert claims == {"shared-reward": (10, 11, "contradicted")}
 
 
 def test_no_corrections_file_is_fine(survey: Path) -> None:

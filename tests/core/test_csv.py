@@ -61,6 +61,7 @@ def test_import_then_validate_and_round_trip(
     assert exported.exit_code == 1  # invalid records are refused
     magrpo = (survey_dir / "corpus/magrpo.yaml").read_text()
     assert "- Amato, Christopher" in magrpo and "authors_complete: false" in magrpo
+    assert "\nedition: 2605.02801v1\n" in magrpo  # the CSVs are the survey's edition
     second = runner.invoke(cli, args)
     assert "kept 116 existing" in second.output
 

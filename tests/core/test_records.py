@@ -84,3 +84,27 @@ def test_yml_extension_is_reported(survey_dir: Path) -> None:
     (survey_dir / "corpus" / "oops.yml").write_text("key: oops\n")
     got = [p.format() for p in validate_corpus(survey_dir)]
     assert got == ["corpus/oops.yml: records use the .yaml extension; rename the file"]
+
+
+def _variant(survey_dir: Path, key: str, title: str, arxiv: str, extra: str = "") -> None:
+    text = (DATA / "records/valid/demo-paper.yaml").read_text(encoding="utf-8")
+    text = text.replace("key: demo-paper", f"key: {key}").replace(
+        "title: A Demonstration Paper on Orchestration", f"title: '{title}'").replace("2501.00001", arxiv)
+    text = text.replace("  doi: 10.1000/demo.1\n", "").replace("  openreview: AbCdEf123\n", "")
+    (survey_dir / "corpus" / f"{key}.yaml").write_text(text + extra, encoding="utf-8")
+
+
+def test_declared_non_duplicates_pass_and_unknown_keys_are_named(survey_dir: Path) -> None:
+    _variant(survey_dir, "kimi-k2-5", "Kimi K2.5: Visual Agentic Intelligence", "2501.00011")
+    _variant(survey_dir, "kimi-k2-7", "Kimi K2.7: Visual Agentic Intelligence", "2501.00012")
+    got = [p.format() for p in validate_corpus(survey_dir)]
+    assert got == [
+        "corpus/kimi-k2-5.yaml:3:8: title: a title 97% similar to corpus/kimi-k2-7.yaml "
+        "('Kimi K2.7: Visual Agentic Intelligence'): the same work twice?",
+        "corpus/kimi-k2-7.yaml:3:8: title: a title 97% similar to corpus/kimi-k2-5.yaml "
+        "('Kimi K2.5: Visual Agentic Intelligence'): the same work twice?",
+    ]
+    _variant(survey_dir, "kimi-k2-7", "Kimi K2.7: Visual Agentic Intelligence", "2501.00012",
+             "not_duplicate_of:\n  kimi-k2-5: A later model with its own report.\n  kimi-k3: Not yet out.\n")
+    got = [p.format() for p in validate_corpus(survey_dir)]
+    assert got == ["corpus/kimi-k2-7.yaml:40:12: not_duplicate_of.kimi-k3: no record with key 'kimi-k3'"]

@@ -28,30 +28,27 @@ def record(key: str, arxiv_id: str, title: str, authors: list[str], **extra: Any
     return rec
 
 
+SURVEY_EDITION = "2605.02801v1"  # taxonomy/survey.yaml: the survey's published edition
+
+
 @pytest.fixture
 def survey(tmp_path: Path) -> Path:
     root = tmp_path / "survey"
     shutil.copytree(REPO / "taxonomy", root / "taxonomy")
-    # The living list's records carry an edition of their own (another field of the schema).
-    path = root / "taxonomy" / "survey.yaml"
-    text = path.read_text()
-    text = text.replace("      notes: {type: text,",
-                        "      edition: {type: string, label: Edition, description: Which edition.}\n"
-                        "      notes: {type: text,", 1)
-    path.write_text(text)
     (root / "corpus").mkdir()
     (root / "exclusions").mkdir()
     (root / "data").mkdir()
     recs = [
-        # The survey's edition (no edition field): title, authors, DOI and venue changed.
+        # The survey's edition: title, authors, DOI and venue changed.
         record("revisited", "2501.00001", "Credit Assignment for Example Agents",
-               ["Example, Alice"]),
+               ["Example, Alice"], edition=SURVEY_EDITION),
         # The living list: the comment states an acceptance; authors listed in part.
         record("routing", "2501.00002", "Routing Example Agents with Learned Orchestrators",
-               ["Example, Carol"], authors_complete=False, edition="living"),
-        record("steady", "2501.00003", "A steady example paper", ["Example, Frank"]),
+               ["Example, Carol"], authors_complete=False, edition="living", added="2026-06-01"),
+        record("steady", "2501.00003", "A steady example paper", ["Example, Frank"],
+               edition=SURVEY_EDITION),
         record("vanished", "2501.09999", "A Paper arXiv Does Not Know", ["Nobody, Ann"],
-               edition="living"),
+               edition="living", added="2026-06-01"),
     ]
     for r in recs:
         (root / "corpus" / f"{r['key']}.yaml").write_text(
@@ -182,11 +179,11 @@ def test_which_records_are_the_surveys_edition(repo: Path) -> None:
     from survey_tools.corpus.taxonomy import load_taxonomy
 
     tax = load_taxonomy(repo)
-    own = tax.survey["arxiv"]
+    assert tax.editions is not None
+    own = tax.editions.published[0].id
 
     def rec(**data: Any) -> Record:
         return Record("retained", "x", "corpus/x.yaml", data)
 
-    assert refresh.in_survey_edition(tax, rec())
     assert refresh.in_survey_edition(tax, rec(edition=own))
     assert not refresh.in_survey_edition(tax, rec(edition="living"))

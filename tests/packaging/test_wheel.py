@@ -134,7 +134,9 @@ def test_validate_and_build_a_small_survey(installed: Installed) -> None:
     shutil.copytree(REPO / "taxonomy", small / "taxonomy")
     (small / "corpus").mkdir()
     (small / "exclusions").mkdir()
-    for rec in sorted((DATA / "records" / "valid").glob("*.yaml")):
+    # Valid records of distinct works (the other valid examples restate demo-paper's title).
+    for name in ("demo-paper", "minimal-na", "yes-unquoted"):
+        rec = DATA / "records" / "valid" / f"{name}.yaml"
         shutil.copy2(rec, small / "corpus" / rec.name)
     res = installed.run("--root", str(small), "validate")
     assert res.returncode == 0, res.stdout + res.stderr
