@@ -1,4 +1,4 @@
-"""Shared fixtures: the repository root, the shared data folder, and throw-away survey folders."""
+"""Shared fixtures: the repository root, the survey artifact (tests/fixtures), and throw-away survey folders."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared" / "data"
-ARTIFACT = SHARED / "survey-artifact"
+# Copies of upstream data the tests read (origin, licence and sha256 in tests/fixtures/SOURCES.md).
+FIXTURES = REPO / "tests" / "fixtures"
+ARTIFACT = FIXTURES / "survey-artifact"
 
 # Tests must not leave a parse cache behind in the repository's folders.
 os.environ.setdefault("SURVEY_NO_CACHE", "1")
@@ -23,8 +24,6 @@ def repo() -> Path:
 
 @pytest.fixture
 def artifact() -> Path:
-    if not ARTIFACT.is_dir():
-        pytest.skip(f"the survey artifact is not at {ARTIFACT} (../shared beside the repo)")
     return ARTIFACT
 
 

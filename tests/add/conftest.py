@@ -18,7 +18,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-RECORDED = REPO.parent / "shared" / "data" / "arxiv-api"
+# Responses recorded from the real arXiv API (see tests/fixtures/SOURCES.md).
+RECORDED = REPO / "tests" / "fixtures" / "arxiv-api"
 
 
 def _recorded() -> dict[str, tuple[int, bytes]]:
