@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import cast
 
+from survey_tools.fileio import mode_for
 from survey_tools.traces.importers import run_import
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, write_stream
 from survey_tools.traces.limits import (
@@ -112,6 +113,8 @@ def _import_to(
                     sys.stdout.buffer.write(chunk)
             sys.stdout.flush()
         else:
+            # mkstemp made the file 0600; give the trace the mode a plain write would.
+            os.chmod(tmp, mode_for(target))
             os.replace(tmp, target)
     finally:
         if tmp.exists():
