@@ -25,7 +25,7 @@ ARTIFACT = Path(__file__).resolve().parents[1] / "fixtures" / "survey-artifact"
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and ".survey-cache" not in p.parts}
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_build_then_check_is_clean_and_byte_identical(built: Path) -> None:
