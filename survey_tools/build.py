@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from survey_tools.corpus.loading import CACHE_DIR, load_corpus
+from survey_tools.cachedir import cache_dir
+from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.validation import report_for
@@ -168,13 +169,17 @@ def compare(root: Path, outputs: Mapping[str, bytes]) -> list[Stale]:
 
 @contextmanager
 def build_lock(root: Path, exclusive: bool = True) -> Iterator[None]:
-    """Serialise builds (and let checks wait for a build in progress) with a lock file."""
-    path = root / CACHE_DIR / "build.lock"
+    """Serialise builds (and let checks wait for a build in progress) with a lock file.
+
+    The lock file lives in the survey's cache folder, not in the survey folder: a check run by a
+    pre-commit hook must leave the working tree as it found it.
+    """
+    path = cache_dir(root) / "build.lock"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError:
-        yield  # a read-only checkout: nobody can build there at the same time anyway
+        yield  # no writable cache folder: build unlocked rather than not at all
         return
     try:
         fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)

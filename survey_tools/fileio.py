@@ -1,16 +1,42 @@
-"""Atomic file writes: a reader sees the old file or the whole new one, never a part."""
+"""Atomic file writes: a reader sees the old file or the whole new one, never a part.
+
+The file gets the permissions a plain ``open(path, "w")`` would give it: the mode the umask allows
+for a new file (0644 under umask 022), the existing mode for a file it replaces. (``mkstemp`` alone
+would leave every file 0600, unreadable to a web server or another user.)
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-# Knows each platform's convention for caches (XDG on Linux, ~/Library/Caches on macOS,
-# %LOCALAPPDATA% on Windows), which we would otherwise hand-write.
-from platformdirs import user_cache_path
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system allows (Linux)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    # Elsewhere the only way to read it is to set it; put it straight back.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def mode_for(path: Path) -> int:
+    """The mode a plain write would leave ``path`` with: its own if it exists, else the umask's."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
 
 
 def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
@@ -27,8 +53,10 @@ def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
         chunks = (bytes(data),)
     else:
         chunks = data
+    mode = mode_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb", buffering=1 << 20) as fh:
             for chunk in chunks:
                 fh.write(chunk)
@@ -39,18 +67,3 @@ def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-
-
-ENV_CACHE_DIR = "SURVEY_CACHE_DIR"
-
-
-def user_cache_dir(sub: str = "") -> Path:
-    """Where the toolkit keeps caches for this user: ``$SURVEY_CACHE_DIR`` when set, else the
-    platform's user cache folder (``~/.cache/survey-tools`` on Linux), with ``sub`` inside it.
-
-    Caches hold what can be recomputed (results of link checks, parsed records); they live
-    outside the survey folder so that a clone stays clean and builds stay deterministic.
-    """
-    env = os.environ.get(ENV_CACHE_DIR)
-    base = Path(env).expanduser() if env else user_cache_path("survey-tools", appauthor=False)
-    return base / sub if sub else base

@@ -1,19 +1,33 @@
-"""Shared fixtures: the repository root, the shared data folder, and throw-away survey folders."""
+"""Shared fixtures: the repository root, the survey artifact (tests/fixtures), and throw-away survey folders."""
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared" / "data"
-ARTIFACT = SHARED / "survey-artifact"
+# Copies of upstream data the tests read (origin, licence and sha256 in tests/fixtures/SOURCES.md).
+FIXTURES = REPO / "tests" / "fixtures"
+ARTIFACT = FIXTURES / "survey-artifact"
 
-# Tests must not leave a parse cache behind in the repository's folders.
+# Tests must not leave a parse cache behind: off by default, and whatever cache a test turns on
+# (and the build lock) goes to a throw-away folder instead of the user's cache directory.
 os.environ.setdefault("SURVEY_NO_CACHE", "1")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    old = os.environ.get("SURVEY_CACHE_DIR")
+    os.environ["SURVEY_CACHE_DIR"] = str(tmp_path_factory.mktemp("survey-cache"))
+    yield
+    if old is None:
+        os.environ.pop("SURVEY_CACHE_DIR", None)
+    else:
+        os.environ["SURVEY_CACHE_DIR"] = old
 
 
 @pytest.fixture
@@ -23,8 +37,6 @@ def repo() -> Path:
 
 @pytest.fixture
 def artifact() -> Path:
-    if not ARTIFACT.is_dir():
-        pytest.skip(f"the survey artifact is not at {ARTIFACT} (../shared beside the repo)")
     return ARTIFACT
 
 

@@ -194,11 +194,12 @@ def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | N
 
 @click.command(name="diff")
 @click.option("--base", metavar="REV",
-              help="Git revision to compare with (default: the merge base with main).")
+              help="Git revision to compare with (default: the merge base with origin/HEAD, "
+                   "else main or master, else the first parent of HEAD).")
 @click.pass_context
 def diff_cmd(ctx: click.Context, base: str | None) -> None:
-    """Print Markdown for a pull request: records added, removed and changed, and which
-    statistics cells, gap-table cells and claims moved."""
+    """Print Markdown for a reviewer: papers added, removed and re-tagged (titles and tags),
+    the statistics and gap-map cells that moved, and the claims whose status changed."""
 
     rev, d = diff_revision(root_of(ctx), base)
     click.echo(to_markdown(rev, d), nl=False)

@@ -1,9 +1,15 @@
-"""``survey diff``: what a change to the corpus moves, as Markdown for a pull-request comment.
+"""``survey diff``: what a change to the corpus moves, as Markdown for a reviewer.
 
 The base revision's survey folder is read from git (``git archive``) into a temporary folder
-and loaded exactly like the working tree, so both sides go through the same code: records
-added, removed and changed field by field, then every statistics cell, gap-table cell and claim
-whose count or status differs.
+and loaded exactly like the working tree, so both sides go through the same code. The report
+names papers by title, with their tags in the taxonomy's words: papers added and removed (per
+collection), papers re-tagged (tag, before, after) and other edits; then every statistics and
+gap-map cell whose count moved, grouped by table in the order of ``reports/STATS.md``, labelled
+as the tables label them; then the claims whose status changed.
+
+The default base is where this branch left the upstream default branch: the merge base with
+``origin/HEAD``, else with ``main`` or ``master`` (local or on ``origin``), else the first parent
+of ``HEAD``.
 """
 
 from __future__ import annotations
@@ -11,33 +17,96 @@ from __future__ import annotations
 import subprocess
 import tarfile
 import tempfile
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import ControlledField
 from survey_tools.errors import SurveyError, UsageError
+from survey_tools.reports.claims import evaluate_claims, load_claims
+from survey_tools.reports.gaps import compute_gaps
+from survey_tools.reports.stats import Stats, Table, compute_stats, load_config, mode_of, plain_str
 
 # What a survey folder needs for its records and reports (the rest of the repository is code).
 SURVEY_PATHS = ("taxonomy", "data")
+# Branches tried, in order, when origin/HEAD is not set (a clone made without it, a CI checkout).
+DEFAULT_BRANCHES = ("main", "master", "origin/main", "origin/master")
+
+
+# --- git ---------------------------------------------------------------------------------------
+
+
+def _run_git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise UsageError("git is not installed; survey diff reads the base revision with git") from None
 
 
 def _git(root: Path, *args: str) -> bytes:
-    try:
-        res = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
-    except FileNotFoundError:
-        raise UsageError("git is not installed; survey diff reads the base with git") from None
+    """Run git; on failure a message in our words, never git's ``fatal:`` line alone."""
+    res = _run_git(root, *args)
     if res.returncode != 0:
-        msg = res.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise UsageError(f"git {' '.join(args[:2])} failed: {msg[-1] if msg else 'no message'}")
+        lines = res.stderr.decode("utf-8", "replace").strip().splitlines()
+        last = lines[-1].removeprefix("fatal: ").removeprefix("error: ") if lines else "no message"
+        raise UsageError(f"git {args[0]} failed ({last})")
     return res.stdout
 
 
-def merge_base(root: Path, branch: str = "main") -> str:
-    """The commit where this branch left ``branch`` (``branch`` itself when on it)."""
-    return _git(root, "merge-base", branch, "HEAD").decode().strip()
+def _try_git(root: Path, *args: str) -> str | None:
+    res = _run_git(root, *args)
+    return res.stdout.decode().strip() if res.returncode == 0 else None
+
+
+def _commit(root: Path, rev: str) -> str | None:
+    return _try_git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+
+
+@dataclass(frozen=True)
+class Base:
+    rev: str  # a full commit id
+    how: str  # how it was chosen, for the report's heading
+
+
+def default_base(root: Path) -> Base:
+    """The merge base with the upstream default branch, else the first parent of HEAD."""
+    if _try_git(root, "rev-parse", "--git-dir") is None:
+        raise UsageError(f"{root} is not in a git repository; survey diff compares the working tree with a git revision")
+    if _commit(root, "HEAD") is None:
+        raise UsageError("this repository has no commit yet: there is nothing to compare with")
+    candidates: list[str] = []
+    upstream = _try_git(root, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD")
+    if upstream:
+        candidates.append(upstream)
+    candidates += [b for b in DEFAULT_BRANCHES if b not in candidates]
+    for branch in candidates:
+        if _commit(root, branch) is None:
+            continue
+        mb = _try_git(root, "merge-base", branch, "HEAD")
+        if mb:
+            return Base(mb, f"merge base with {branch}")
+    parent = _commit(root, "HEAD^")
+    if parent:
+        return Base(parent, "first parent of HEAD (no origin/HEAD, main or master branch)")
+    raise UsageError(
+        "no base to compare with: no origin/HEAD, main or master branch shares history with "
+        "HEAD, and HEAD has no parent; name one with --base REV"
+    )
+
+
+def resolve_base(root: Path, base: str | None) -> Base:
+    if base is None:
+        return default_base(root)
+    if _try_git(root, "rev-parse", "--git-dir") is None:
+        raise UsageError(f"{root} is not in a git repository; survey diff compares the working tree with a git revision")
+    rev = _commit(root, base)
+    if rev is None:
+        raise UsageError(f"{base} is not a revision of this repository")
+    return Base(rev, base)
 
 
 def export_revision(root: Path, rev: str, dest: Path, folders: tuple[str, ...]) -> None:
@@ -47,7 +116,7 @@ def export_revision(root: Path, rev: str, dest: Path, folders: tuple[str, ...]) 
     present = set(tree.decode().split())
     wanted = [f"{prefix}{f}" for f in folders if f in present]
     if not wanted:
-        raise UsageError(f"revision {rev} has no survey folder ({', '.join(folders)})")
+        raise UsageError(f"revision {rev[:12]} has no survey folder ({', '.join(folders)})")
     raw = _git(root, "archive", "--format=tar", rev, *wanted)
     with tarfile.open(fileobj=BytesIO(raw)) as tar:
         tar.extractall(dest, filter="data")
@@ -57,29 +126,203 @@ def export_revision(root: Path, rev: str, dest: Path, folders: tuple[str, ...]) 
             child.rename(dest / child.name)
 
 
-def _flatten(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
-    if isinstance(value, Mapping) and value:
-        for k, v in value.items():
-            yield from _flatten(v, f"{path}.{k}" if path else str(k))
-    else:
-        yield path, value
+# --- records -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class RecordChange:
+class Paper:
+    collection: str  # the collection's label
+    key: str
+    title: str
     path: str
-    fields: tuple[tuple[str, Any, Any], ...]  # (dotted field, before, after)
+    tags: tuple[tuple[str, str], ...] = ()  # (field label, value labels), in taxonomy order
+
+
+@dataclass(frozen=True)
+class Retag:
+    paper: Paper
+    tags: tuple[tuple[str, str, str], ...]  # (field label, before, after)
+    other: tuple[str, ...]  # other fields that changed (labels)
+
+
+def _value_labels(cf: ControlledField, raw: Any, na: str, untagged: str) -> str:
+    """A record's value of ``cf`` in the taxonomy's words (``O2 delegate: Learned``)."""
+    if raw is None:
+        return untagged
+    if cf.kind == "mapping":
+        if not isinstance(raw, Mapping):
+            return plain_str(raw)
+        if not raw:
+            return "none"
+        modes = {m.id: m.label for m in cf.modes}
+        return "; ".join(f"{cf.label_of(str(k))}: {modes.get(mode_of(v), mode_of(v))}" for k, v in raw.items())
+    if isinstance(raw, list):
+        return ", ".join(cf.label_of(plain_str(v)) for v in raw) or "none"
+    value = plain_str(raw)
+    return value if value in (na, untagged) else cf.label_of(value)
+
+
+def _paper(rec: Record, corpus: Corpus) -> Paper:
+    tax = corpus.taxonomy
+    coll = tax.collections[rec.collection]
+    title = str(rec.get(coll.title_field) or rec.title or rec.id)
+    tags = tuple(
+        (cf.label, _value_labels(cf, rec.get(cf.name), tax.na, tax.untagged)) for cf in coll.controlled
+    )
+    return Paper(coll.label, rec.id, title, rec.path, tags)
+
+
+def _field_label(corpus: Corpus, rec: Record, name: str) -> str:
+    coll = corpus.taxonomy.collections[rec.collection]
+    for f in coll.fields:
+        if f.name == name:
+            return f.label or name
+    cf = coll.controlled_field(name)
+    return cf.label if cf else name
+
+
+def record_diff(old: Corpus, new: Corpus) -> tuple[tuple[Paper, ...], tuple[Paper, ...], tuple[Retag, ...]]:
+    """Papers added, removed and changed (matched by file path), sorted by collection and key."""
+    a = {r.path: r for r in old}
+    b = {r.path: r for r in new}
+    order = {name: i for i, name in enumerate(new.taxonomy.collections)}
+
+    def sort_key(r: Record) -> tuple[int, str]:
+        return (order.get(r.collection, len(order)), r.id)
+
+    added = tuple(_paper(r, new) for r in sorted((b[p] for p in set(b) - set(a)), key=sort_key))
+    removed = tuple(_paper(r, old) for r in sorted((a[p] for p in set(a) - set(b)), key=sort_key))
+    changed: list[Retag] = []
+    for path in sorted(set(a) & set(b), key=lambda p: sort_key(b[p])):
+        ra, rb = a[path], b[path]
+        if ra.data == rb.data:
+            continue
+        tax = new.taxonomy
+        controlled = tax.collections[rb.collection].controlled
+        tags = tuple(
+            (cf.label, _value_labels(cf, ra.get(cf.name), tax.na, tax.untagged),
+             _value_labels(cf, rb.get(cf.name), tax.na, tax.untagged))
+            for cf in controlled if ra.get(cf.name) != rb.get(cf.name)
+        )
+        names = {cf.name for cf in controlled}
+        keys = list(ra.data) + [k for k in rb.data if k not in ra.data]
+        other = tuple(_field_label(new, rb, k) for k in keys
+                      if k not in names and ra.get(k) != rb.get(k))
+        changed.append(Retag(_paper(rb, new), tags, other))
+    return added, removed, tuple(changed)
+
+
+# --- reports -----------------------------------------------------------------------------------
+
+# A cell: (table id, row id, column id); its place and labels come from the tables.
+CellKey = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class CellLabels:
+    table: str
+    cell: str
+    order: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Cells:
+    counts: dict[CellKey, int] = field(default_factory=dict)
+    labels: dict[CellKey, CellLabels] = field(default_factory=dict)
+
+    def add(self, key: CellKey, n: int, table: str, cell: str, order: tuple[int, int, int]) -> None:
+        self.counts[key] = n
+        self.labels[key] = CellLabels(table, cell, order)
+
+
+def _add_table(out: Cells, t: Table, n: int, table_id: str, title: str) -> None:
+    for i, r in enumerate(t.row_values):
+        for j, c in enumerate(t.col_values):
+            label = t.rows.label_of(r) if t.cols is None else f"{t.rows.label_of(r)} × {t.cols.label_of(c)}"
+            out.add((table_id, r, c if t.cols is not None else ""), t.counts[i][j], title, label, (n, i, j))
+
+
+def _stat_cells(corpus: Corpus, stats: Stats) -> Cells:
+    tax = corpus.taxonomy
+    out = Cells()
+    n = 0
+    for i, (k, v) in enumerate(stats.headline.items()):
+        label = tax.collections[k].label if k in tax.collections else k
+        out.add(("headline", k, ""), v, "Headline counts", label, (n, i, 0))
+    for t in (*stats.fields, *stats.groups, *stats.crosstabs):
+        n += 1
+        _add_table(out, t, n, t.id, t.title)
+        if t.id in stats.touched:
+            n += 1
+            for i, (k, v) in enumerate(stats.touched[t.id].items()):
+                out.add((f"{t.id}/records", k, ""), v, f"{t.title}: records by coverage", k, (n, i, 0))
+    return out
+
+
+def _gap_cells(corpus: Corpus) -> Cells:
+    config = load_config(corpus.taxonomy)
+    report = compute_gaps(corpus, config)
+    out = Cells()
+    n = 0
+    for g in report.tables:
+        for kind, t, word in (("broad", g.broad, "all"), ("strict", g.strict, report.strict_label)):
+            n += 1
+            _add_table(out, t, n, f"{g.id}/{kind}", f"{g.title} ({word})")
+    return out
+
+
+def _claim_states(corpus: Corpus) -> dict[str, tuple[str, str]]:
+    """Each claim's id -> (statement, status), read from the claims report's own dictionary."""
+    source, claims = load_claims(corpus.taxonomy)
+    report = evaluate_claims(corpus, claims, source)
+    out: dict[str, tuple[str, str]] = {}
+    for r in report.to_dict().get("results", []):
+        status = str(r.get("status", ""))
+        if "actual" in r:
+            status += f" ({r['actual']})"
+        out[str(r["id"])] = (str(r.get("statement", "")), status)
+    return out
+
+
+@dataclass(frozen=True)
+class Moved:
+    table: str
+    cell: str
+    before: int
+    after: int
+
+
+def moved_cells(old: Cells, new: Cells) -> tuple[Moved, ...]:
+    """Cells whose count differs, in table order; a cell on one side only counts as 0 on the other."""
+    keys = set(old.counts) | set(new.counts)
+    rows = []
+    for k in keys:
+        a, b = old.counts.get(k, 0), new.counts.get(k, 0)
+        if a != b:
+            lab = new.labels.get(k) or old.labels[k]
+            rows.append((lab.order, lab.table, lab.cell, a, b))
+    rows.sort(key=lambda x: (x[0], x[2]))
+    return tuple(Moved(t, c, a, b) for _, t, c, a, b in rows)
+
+
+@dataclass(frozen=True)
+class ClaimChange:
+    id: str
+    statement: str
+    before: str
+    after: str
 
 
 @dataclass(frozen=True)
 class CorpusDiff:
-    added: tuple[str, ...]
-    removed: tuple[str, ...]
-    changed: tuple[RecordChange, ...]
-    cells: tuple[tuple[str, int, int], ...]  # statistics: (cell, before, after)
-    gaps: tuple[tuple[str, int, int], ...]
-    claims: tuple[tuple[str, str, str], ...]  # (claim, before, after) as "n (status)"
+    added: tuple[Paper, ...]
+    removed: tuple[Paper, ...]
+    changed: tuple[Retag, ...]
+    cells: tuple[Moved, ...]  # statistics
+    gaps: tuple[Moved, ...]
+    claims: tuple[ClaimChange, ...]
     notes: tuple[str, ...] = ()
+    base: str = ""  # how the base was chosen
 
     @property
     def empty(self) -> bool:
@@ -87,124 +330,126 @@ class CorpusDiff:
                     or self.claims)
 
 
-def record_diff(
-    old: Corpus, new: Corpus
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[RecordChange, ...]]:
-    a = {r.path: r for r in old}
-    b = {r.path: r for r in new}
-    added = tuple(sorted(set(b) - set(a)))
-    removed = tuple(sorted(set(a) - set(b)))
-    changed = []
-    for path in sorted(set(a) & set(b)):
-        if a[path].data == b[path].data:
-            continue
-        fa, fb = dict(_flatten(a[path].data)), dict(_flatten(b[path].data))
-        keys = list(fa) + [k for k in fb if k not in fa]
-        fields = tuple((k, fa.get(k), fb.get(k)) for k in keys if fa.get(k) != fb.get(k))
-        changed.append(RecordChange(path, fields))
-    return added, removed, tuple(changed)
-
-
-def _table_cells(t: Any, prefix: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for i, r in enumerate(t.row_values):
-        for j, c in enumerate(t.col_values):
-            out[f"{prefix}/{r}/{c}"] = t.counts[i][j]
-    return out
-
-
-def _reports(corpus: Corpus) -> tuple[dict[str, int], dict[str, int], dict[str, str]]:
-    """Statistics cells, gap cells and claim outcomes of one corpus."""
-    from survey_tools.reports.claims import evaluate_claims, load_claims
-    from survey_tools.reports.gaps import compute_gaps
-    from survey_tools.reports.stats import compute_stats, load_config
-
-    config = load_config(corpus.taxonomy)
-    cells = compute_stats(corpus, config).cells()
-    gaps: dict[str, int] = {}
-    for g in compute_gaps(corpus, config).tables:
-        gaps.update(_table_cells(g.broad, f"{g.id}/broad"))
-        gaps.update(_table_cells(g.strict, f"{g.id}/strict"))
-    source, claim_list = load_claims(corpus.taxonomy)
-    report = evaluate_claims(corpus, claim_list, source, None)
-    claims = {r.claim.id: f"{r.actual} ({'holds' if r.ok else 'fails'})" for r in report.results}
-    return cells, gaps, claims
-
-
-def _changes(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[tuple[str, Any, Any], ...]:
-    keys = list(a) + [k for k in b if k not in a]
-    return tuple((k, a.get(k, 0), b.get(k, 0)) for k in keys if a.get(k, 0) != b.get(k, 0))
-
-
 def diff_corpora(old: Corpus, new: Corpus) -> CorpusDiff:
     added, removed, changed = record_diff(old, new)
     notes: list[str] = []
+    if new.problems:
+        notes.append(f"The working tree has {len(new.problems)} record problem(s): run `survey validate`.")
+    cells: tuple[Moved, ...] = ()
+    gaps: tuple[Moved, ...] = ()
+    claims: list[ClaimChange] = []
     try:
-        c0, g0, k0 = _reports(old)
-        c1, g1, k1 = _reports(new)
+        c0 = _stat_cells(old, compute_stats(old, load_config(old.taxonomy)))
+        c1 = _stat_cells(new, compute_stats(new, load_config(new.taxonomy)))
+        cells, gaps = moved_cells(c0, c1), moved_cells(_gap_cells(old), _gap_cells(new))
+        k0, k1 = _claim_states(old), _claim_states(new)
+        for cid in [*k0, *(k for k in k1 if k not in k0)]:
+            a, b = k0.get(cid), k1.get(cid)
+            before, after = (a[1] if a else "absent"), (b[1] if b else "absent")
+            if _status(before) != _status(after):
+                claims.append(ClaimChange(cid, (b or a or ("", ""))[0], before, after))
     except SurveyError as err:
-        # The record-level diff is still useful when a side's reports cannot be computed.
+        # The paper-level diff is still useful when a side's reports cannot be computed.
         notes.append(f"Statistics, gaps and claims were not compared: {err}")
-        c0 = c1 = g0 = g1 = {}
-        k0 = k1 = {}
-    claims = tuple((k, a or "absent", b or "absent") for k, a, b in _changes(k0, k1))
-    return CorpusDiff(added, removed, changed, _changes(c0, c1), _changes(g0, g1), claims,
-                      tuple(notes))
+    return CorpusDiff(added, removed, changed, cells, gaps, tuple(claims), tuple(notes))
+
+
+def _status(text: str) -> str:
+    return text.split(" (", 1)[0]
 
 
 def diff_revision(root: Path, base: str | None = None) -> tuple[str, CorpusDiff]:
-    """Compare the survey at ``base`` (default: merge base with main) with the working tree."""
-    from survey_tools.corpus.loading import load_corpus
-
+    """Compare the survey at ``base`` (default: see :func:`default_base`) with the working tree."""
     root = Path(root)
-    rev = base or merge_base(root)
-    try:
-        rev = _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
-    except UsageError:
-        raise UsageError(f"{rev} is not a revision of this repository") from None
+    chosen = resolve_base(root, base)
     new = load_corpus(root)
     folders = (*SURVEY_PATHS, *(c.folder for c in new.taxonomy.collections.values()))
     with tempfile.TemporaryDirectory(prefix="survey-diff-") as tmp:
-        export_revision(root, rev, Path(tmp), folders)
+        export_revision(root, chosen.rev, Path(tmp), folders)
         old = load_corpus(Path(tmp), use_cache=False)
-        return rev, diff_corpora(old, new)
+        d = diff_corpora(old, new)
+    return chosen.rev, CorpusDiff(d.added, d.removed, d.changed, d.cells, d.gaps, d.claims, d.notes, chosen.how)
 
 
-def _cell(v: Any) -> str:
-    text = "—" if v is None else str(v)
-    text = text.replace("|", "\\|").replace("\n", " ")
-    return text if len(text) <= 80 else text[:77] + "..."
+# --- Markdown ----------------------------------------------------------------------------------
+
+
+def _md(v: Any, limit: int = 120) -> str:
+    text = "—" if v is None or v == "" else str(v)
+    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    for ch in "*_`[]<>":
+        text = text.replace(ch, "\\" + ch)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _paper_cell(p: Paper) -> str:
+    return f"{_md(p.title)} (`{p.key}`)"
+
+
+def _rows(lines: list[str], rows: Iterable[str], width: int, limit: int) -> None:
+    rows = list(rows)
+    lines.extend(rows[:limit])
+    if len(rows) > limit:
+        lines.append("| … " + f"{len(rows) - limit} more |" + " |" * (width - 1))
+    lines.append("")
+
+
+def _by_collection(papers: Iterable[Paper]) -> Iterator[tuple[str, list[Paper]]]:
+    groups: dict[str, list[Paper]] = {}
+    for p in papers:
+        groups.setdefault(p.collection, []).append(p)
+    yield from groups.items()
+
+
+def _moved_section(out: list[str], heading: str, moved: tuple[Moved, ...], limit: int) -> None:
+    if not moved:
+        return
+    out += [f"### {heading} ({len(moved)} cells moved)", ""]
+    tables: dict[str, list[Moved]] = {}
+    for m in moved:
+        tables.setdefault(m.table, []).append(m)
+    shown = 0
+    for table, items in tables.items():
+        if shown >= limit:
+            out += [f"_… {len(moved) - shown} more cells in further tables._", ""]
+            break
+        out += [f"**{_md(table)}**", "", "| cell | before | after |", "| --- | ---: | ---: |"]
+        _rows(out, (f"| {_md(m.cell)} | {m.before} | {m.after} |" for m in items), 3, limit - shown)
+        shown += len(items)
 
 
 def to_markdown(rev: str, d: CorpusDiff, limit: int = 200) -> str:
-    """The pull-request comment: short sections, tables, nothing when nothing changed."""
-    out = [f"## Survey changes against `{rev[:12]}`", ""]
+    """The reviewer's report (job summary, pull-request comment); says so when nothing changed."""
+    how = f" ({d.base})" if d.base else ""
+    out = [f"## Survey changes against `{rev[:12]}`{how}", ""]
     if d.empty:
-        out += ["No record, statistic, gap cell or claim changes.", ""]
-    if d.added:
-        out += [f"**Added ({len(d.added)})**: " + ", ".join(f"`{p}`" for p in d.added), ""]
-    if d.removed:
-        out += [f"**Removed ({len(d.removed)})**: " + ", ".join(f"`{p}`" for p in d.removed), ""]
-    if d.changed:
-        out += [f"**Changed ({len(d.changed)})**", "", "| record | field | before | after |",
+        out += ["No paper, statistic, gap-map cell or claim changed.", ""]
+    for coll, papers in _by_collection(d.added):
+        out += [f"### Added to {coll} ({len(papers)})", ""]
+        tag_names = [name for name, _ in papers[0].tags]
+        out += ["| paper | " + " | ".join(_md(n) for n in tag_names) + " |",
+                "| --- |" + " --- |" * len(tag_names)]
+        _rows(out, ("| " + _paper_cell(p) + " | " + " | ".join(_md(v) for _, v in p.tags) + " |"
+                    for p in papers), len(tag_names) + 1, limit)
+    for coll, papers in _by_collection(d.removed):
+        out += [f"### Removed from {coll} ({len(papers)})", "", "| paper | file |", "| --- | --- |"]
+        _rows(out, (f"| {_paper_cell(p)} | `{p.path}` |" for p in papers), 2, limit)
+    retagged = [c for c in d.changed if c.tags]
+    if retagged:
+        out += [f"### Re-tagged ({len(retagged)})", "", "| paper | tag | before | after |",
                 "| --- | --- | --- | --- |"]
-        rows = [(c.path, f, a, b) for c in d.changed for f, a, b in c.fields]
-        for p, f, a, b in rows[:limit]:
-            out.append(f"| `{p}` | {f} | {_cell(a)} | {_cell(b)} |")
-        if len(rows) > limit:
-            out.append(f"| … | {len(rows) - limit} more | | |")
-        out.append("")
-    for title, items in (("Statistics cells", d.cells), ("Gap-table cells", d.gaps),
-                         ("Claims", d.claims)):
-        if not items:
-            continue
-        head = "claim" if title == "Claims" else "cell"
-        out += [f"**{title} that moved ({len(items)})**", "", f"| {head} | before | after |",
-                "| --- | --- | --- |"]
-        for k, a, b in items[:limit]:
-            out.append(f"| {_cell(k)} | {_cell(a)} | {_cell(b)} |")
-        if len(items) > limit:
-            out.append(f"| … {len(items) - limit} more | | |")
-        out.append("")
-    out += [f"_{n}_" for n in d.notes]
+        _rows(out, (f"| {_paper_cell(c.paper)} | {_md(t)} | {_md(a)} | {_md(b)} |"
+                    for c in retagged for t, a, b in c.tags), 4, limit)
+    edited = [c for c in d.changed if c.other]
+    if edited:
+        out += [f"### Other edits ({len(edited)})", "", "| paper | fields changed |", "| --- | --- |"]
+        _rows(out, (f"| {_paper_cell(c.paper)} | {_md(', '.join(c.other))} |" for c in edited), 2, limit)
+    _moved_section(out, "Statistics", d.cells, limit)
+    _moved_section(out, "Gap maps", d.gaps, limit)
+    if d.claims:
+        out += [f"### Claims whose status changed ({len(d.claims)})", "",
+                "| claim | statement | before | after |", "| --- | --- | --- | --- |"]
+        _rows(out, (f"| `{c.id}` | {_md(c.statement)} | {_md(c.before)} | {_md(c.after)} |"
+                    for c in d.claims), 4, limit)
+    out += [f"_{_md(n, 1000)}_" for n in d.notes]
     return "\n".join(out).rstrip() + "\n"

@@ -43,9 +43,10 @@ import certifi  # httpx's own CA bundle, shared by the per-host clients
 import httpx
 
 from survey_tools import __version__
+from survey_tools.cachedir import cache_base
 from survey_tools.corpus.checks import valid_url
 from survey_tools.corpus.records import Corpus
-from survey_tools.fileio import atomic_write, user_cache_dir
+from survey_tools.fileio import atomic_write
 from survey_tools.reports.corrections import load_corrections
 
 STATUSES = ("ok", "redirected", "broken", "unreachable", "rate-limited")
@@ -140,7 +141,7 @@ class Settings:
     max_wait: float = 60.0  # longest Retry-After honoured
     ttl: float = 24 * 3600.0  # seconds a cached result stays valid
     use_cache: bool = True
-    cache_dir: Path | None = None  # default: user_cache_dir("links")
+    cache_dir: Path | None = None  # default: cachedir.cache_base() / "links"
 
 
 @dataclass(frozen=True)
@@ -257,7 +258,7 @@ def collect(
 
 
 def cache_path(settings: Settings) -> Path:
-    return (settings.cache_dir or user_cache_dir("links")) / "results.json"
+    return (settings.cache_dir or cache_base() / "links") / "results.json"
 
 
 def load_cache(path: Path) -> dict[str, dict[str, Any]]:

@@ -26,12 +26,13 @@ from typing import Any
 
 import yaml
 
+from survey_tools.cachedir import cache_dir
 from survey_tools.contrib import adding, exclusions
 from survey_tools.contrib.arxiv_client import ArxivPaper
 from survey_tools.contrib.ranking import record_text
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
-from survey_tools.corpus.loading import CACHE_DIR, cache_enabled
+from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
@@ -169,7 +170,7 @@ _INDEX_FORMAT = 1
 
 
 def _index_path(root: Path) -> Path:
-    return root / CACHE_DIR / "screening-queue.marshal"
+    return cache_dir(root) / "screening-queue.marshal"
 
 
 def list_queue(root: Path) -> list[Candidate]:

@@ -1,9 +1,9 @@
 """Reading a survey folder: find the record files, parse and check each, build the corpus.
 
 Parsing dominates the cost (a 100k-record corpus is ~26 s of YAML on one core), so files are
-parsed on every core and the result of each file is cached under ``.survey-cache/``, keyed by
-the file's bytes and the taxonomy's digest: a changed file or taxonomy is always re-read, an
-unchanged one never is.
+parsed on every core and the result of each file is cached in the user's cache directory (see
+:mod:`survey_tools.cachedir`; never inside the survey folder), keyed by the file's bytes and the
+taxonomy's digest: a changed file or taxonomy is always re-read, an unchanged one never is.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools._version import __version__
+from survey_tools.cachedir import cache_dir
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
@@ -26,7 +27,6 @@ from survey_tools.corpus.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 
-CACHE_DIR = ".survey-cache"
 _CACHE_FORMAT = 2
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 400
@@ -135,7 +135,7 @@ def _read(root: Path, rel: str) -> bytes | Problem:
 
 
 def _cache_path(root: Path) -> Path:
-    return root / CACHE_DIR / "records.marshal"
+    return cache_dir(root) / "records.marshal"
 
 
 def _load_cache(root: Path, tax: Taxonomy) -> dict[bytes, Result]:
@@ -150,7 +150,7 @@ def _load_cache(root: Path, tax: Taxonomy) -> dict[bytes, Result]:
 
 
 def _save_cache(root: Path, tax: Taxonomy, entries: dict[bytes, Result]) -> None:
-    # A read-only checkout still validates; it only re-parses next time.
+    # An unwritable cache folder still validates; it only re-parses next time.
     with contextlib.suppress(OSError, ValueError):
         atomic_write(
             _cache_path(root), marshal.dumps(((_CACHE_FORMAT, __version__, tax.digest), entries))

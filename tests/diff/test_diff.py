@@ -1,7 +1,8 @@
-"""``survey diff`` on a throw-away git repository holding a copy of the real survey."""
+"""``survey diff`` on throw-away git repositories holding a copy of the real survey."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,22 +13,29 @@ from click.testing import CliRunner
 from survey_tools.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
+DEMO = REPO / "tests" / "data" / "records" / "valid" / "demo-paper.yaml"
+C3_TITLE = "Contextual Counterfactual Credit Assignment for Multi-Agent Reinforcement Learning in LLM Collaboration"
 
 
-def git(root: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
-                   cwd=root, check=True, capture_output=True)
+def git(root: Path, *args: str) -> str:
+    res = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "init.defaultBranch=main", *args],
+        cwd=root, check=True, capture_output=True, text=True)
+    return res.stdout.strip()
+
+
+def survey_repo(root: Path, branch: str = "main") -> Path:
+    for name in ("taxonomy", "corpus", "exclusions", "data"):
+        shutil.copytree(REPO / name, root / name)
+    git(root, "init", "-q", "-b", branch)
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "base")
+    return root
 
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("diff") / "survey"
-    for name in ("taxonomy", "corpus", "exclusions", "data"):
-        shutil.copytree(REPO / name, root / name)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "commit", "-q", "-m", "base")
-    return root
+    return survey_repo(tmp_path_factory.mktemp("diff") / "survey")
 
 
 def run(root: Path, *args: str) -> tuple[int, str, str]:
@@ -35,27 +43,130 @@ def run(root: Path, *args: str) -> tuple[int, str, str]:
     return res.exit_code, res.stdout, res.stderr
 
 
+def section(out: str, heading: str) -> str:
+    """The lines of one ``### heading`` section."""
+    m = re.search(rf"^### {re.escape(heading)}.*?(?=^### |\Z)", out, re.M | re.S)
+    assert m, f"no section {heading!r} in:\n{out}"
+    return m.group(0)
+
+
 def test_no_change(repo: Path) -> None:
     code, out, _ = run(repo, "diff")
     assert code == 0
-    assert out.endswith("\n\nNo record, statistic, gap cell or claim changes.\n")
+    assert out.startswith(f"## Survey changes against `{git(repo, 'rev-parse', 'HEAD')[:12]}` (merge base with main)\n")
+    assert out.endswith("\n\nNo paper, statistic, gap-map cell or claim changed.\n")
 
 
-def test_changes_are_reported(repo: Path, tmp_path: Path) -> None:
-    work = tmp_path / "work"
+@pytest.fixture(scope="module")
+def changed(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    work = tmp_path_factory.mktemp("work") / "survey"
     shutil.copytree(repo, work)
     c3 = work / "corpus/c3.yaml"
-    c3.write_text(c3.read_text().replace("credit_granularity: message",
-                                         "credit_granularity: agent"))
+    text = c3.read_text().replace("credit_granularity: message", "credit_granularity: agent")
+    c3.write_text(re.sub(r"(?m)^summary: ", "summary: Reworded. ", text, count=1))
     (work / "corpus/marft.yaml").unlink()
+    shutil.copy(DEMO, work / "corpus" / "demo-paper.yaml")
     code, out, err = run(work, "diff", "--base", "HEAD")
     assert code == 0, err
-    assert "**Removed (1)**: `corpus/marft.yaml`\n" in out
-    assert "| `corpus/c3.yaml` | credit_granularity | message | agent |\n" in out
-    assert "| headline/retained | 84 | 83 |\n" in out
-    assert "| credit_granularity/message | 2 | 1 |\n" in out
-    assert "| credit_granularity-x-reward_family/broad/message/R1 | 1 | 0 |\n" in out
-    assert "| message-credit | 2 (holds) | 1 (fails) |\n" in out
+    return out
+
+
+def test_added_papers_have_titles_and_tag_labels(changed: str) -> None:
+    added = section(changed, "Added to Retained papers (1)")
+    head, rule, row = added.strip().splitlines()[2:5]
+    assert head.startswith("| paper | Category | RL status | Reward type | Credit unit | Topology |")
+    assert head.endswith("| Orchestration sub-decisions |")
+    assert row.startswith("| A Demonstration Paper on Orchestration (`demo-paper`) | RL and post-training methods | RL | Hybrid local-global | Agent | Centralized | General |")
+    assert row.endswith("| O2 delegate: Learned; O5 stop: Designed |")
+
+
+def test_removed_and_retagged_papers_are_named(changed: str) -> None:
+    assert "| MARFT: Multi-Agent Reinforcement Fine-Tuning (`marft`) | `corpus/marft.yaml` |\n" in section(
+        changed, "Removed from Retained papers (1)")
+    assert section(changed, "Re-tagged (1)").splitlines()[4] == f"| {C3_TITLE} (`c3`) | Credit unit | Message | Agent |"
+    assert f"| {C3_TITLE} (`c3`) | Summary |\n" in section(changed, "Other edits (1)")
+
+
+def test_statistics_by_label_grouped_by_table_in_order(changed: str) -> None:
+    stats = section(changed, "Statistics")
+    assert "credit_granularity" not in stats and "/" not in stats  # labels, not internal ids
+    assert "**Credit unit**\n\n| cell | before | after |\n| --- | ---: | ---: |\n| Message | 2 | 1 |\n| Agent | 23 | 24 |\n" in stats
+    assert "**Reward type × Credit unit**\n\n| cell | before | after |\n| --- | ---: | ---: |\n| Shared team outcome × Message | 1 | 0 |\n" in stats
+    tables = re.findall(r"^\*\*(.+)\*\*$", stats, re.M)
+    assert tables.index("Credit unit") < tables.index("Orchestration sub-decisions") < tables.index("Reward type × Credit unit")
+    # only cells that moved: every row's before and after differ
+    for before, after in re.findall(r"^\| [^|]+ \| (\d+) \| (\d+) \|$", stats, re.M):
+        assert before != after
+    # marft (removed) and demo-paper (added) are both RL methods: the headline does not move
+    assert "Headline counts" not in stats
+
+
+def test_gap_cells_and_claims(changed: str) -> None:
+    gaps = section(changed, "Gap maps")
+    assert "**Credit unit × Reward family (all)**" in gaps
+    assert "| Message × R1 Shared team outcome | 1 | 0 |" in gaps
+    claims = section(changed, "Claims whose status changed")
+    row = next(line for line in claims.splitlines() if line.startswith("| `message-credit` |"))
+    before, after = row.split(" | ")[-2:]
+    assert before != after and "(2)" in before and after.rstrip(" |").endswith("(1)")
+
+
+def test_default_base_is_the_merge_base_not_the_tip(tmp_path: Path) -> None:
+    root = survey_repo(tmp_path / "s")
+    git(root, "checkout", "-q", "-b", "feature")
+    shutil.copy(DEMO, root / "corpus" / "demo-paper.yaml")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "add demo")
+    fork = git(root, "rev-parse", "main")
+    git(root, "checkout", "-q", "main")
+    (root / "corpus" / "marft.yaml").unlink()  # main moves on after the branch left it
+    git(root, "commit", "-q", "-am", "drop marft")
+    git(root, "checkout", "-q", "feature")
+    code, out, err = run(root, "diff")
+    assert code == 0, err
+    assert out.startswith(f"## Survey changes against `{fork[:12]}` (merge base with main)\n")
+    assert "### Added to Retained papers (1)" in out and "Removed from" not in out
+
+
+def test_upstream_default_branch_from_origin_head(tmp_path: Path) -> None:
+    upstream = survey_repo(tmp_path / "upstream", branch="trunk")  # neither main nor master
+    git(tmp_path, "clone", "-q", str(upstream), "clone")
+    clone = tmp_path / "clone"
+    git(clone, "checkout", "-q", "-b", "add-paper")
+    shutil.copy(DEMO, clone / "corpus" / "demo-paper.yaml")
+    git(clone, "add", ".")
+    git(clone, "commit", "-q", "-m", "add demo")
+    code, out, err = run(clone, "diff")
+    assert code == 0, err
+    assert "(merge base with origin/trunk)" in out.splitlines()[0]
+    assert "A Demonstration Paper on Orchestration (`demo-paper`)" in out
+
+
+def test_first_parent_when_there_is_no_default_branch(tmp_path: Path) -> None:
+    root = survey_repo(tmp_path / "s", branch="work")
+    (root / "corpus" / "marft.yaml").unlink()
+    git(root, "commit", "-q", "-am", "drop marft")
+    code, out, err = run(root, "diff")
+    assert code == 0, err
+    assert "(first parent of HEAD (no origin/HEAD, main or master branch))" in out.splitlines()[0]
+    assert "MARFT: Multi-Agent Reinforcement Fine-Tuning (`marft`)" in section(out, "Removed from Retained papers (1)")
+
+
+def test_no_base_at_all_says_so_clearly(tmp_path: Path) -> None:
+    root = survey_repo(tmp_path / "s", branch="work")  # one commit, no main, no parent
+    code, out, err = run(root, "diff")
+    assert code == 2 and out == ""
+    assert err == ("error: no base to compare with: no origin/HEAD, main or master branch shares "
+                   "history with HEAD, and HEAD has no parent; name one with --base REV\n")
+
+
+def test_outside_a_git_repository(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    for name in ("taxonomy", "corpus", "exclusions"):
+        shutil.copytree(REPO / name, root / name)
+    code, _, err = run(root, "diff")
+    assert code == 2 and "fatal" not in err
+    assert err == f"error: {root} is not in a git repository; survey diff compares the working tree with a git revision\n"
 
 
 def test_bad_revision(repo: Path) -> None:

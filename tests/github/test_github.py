@@ -50,6 +50,7 @@ def test_issue_form_lists_the_taxonomy() -> None:
             assert dropdowns[cf.name] == [*cf.ids, *extra]
 
 
-def test_pre_commit_hook() -> None:
+def test_pre_commit_hooks() -> None:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
-    assert [(h["id"], h["entry"]) for h in hooks] == [("survey-validate", "survey validate")]
+    assert [(h["id"], h["entry"]) for h in hooks] == [
+        ("survey-validate", "survey validate"), ("survey-build-check", "survey build --check")]

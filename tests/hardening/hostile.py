@@ -126,8 +126,7 @@ def make_survey(root: Path, base: str) -> None:
 
 def snapshot(root: Path) -> dict[str, str]:
     out: dict[str, str] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d != ".survey-cache"]
+    for dirpath, _dirnames, filenames in os.walk(root):
         for f in filenames:
             p = Path(dirpath) / f
             st = p.stat()

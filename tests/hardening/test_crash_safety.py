@@ -40,7 +40,7 @@ def _files(root: Path) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
-        if p.is_file() and not rel.startswith(".survey-cache") and not p.name.endswith(".tmp"):
+        if p.is_file() and not p.name.endswith(".tmp"):
             out[rel] = p.read_bytes()
     return out
 
@@ -84,7 +84,7 @@ def _assert_old_or_new(root: Path, old: dict[str, bytes], new: dict[str, bytes])
 
 def _env() -> dict[str, str]:
     env = dict(os.environ)
-    env["SURVEY_NO_CACHE"] = "0"  # the cache file is written too: it must survive kills
+    env["SURVEY_NO_CACHE"] = "0"  # the parse cache (outside the tree) is written too: it must survive kills
     return env
 
 

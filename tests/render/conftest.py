@@ -24,9 +24,10 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Built:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the whole session (starting it costs more than a test)."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+    if CHROMIUM is None or not CHROMIUM.is_file():
+        where = "on PATH" if CHROMIUM is None else f"at {CHROMIUM}"
+        pytest.skip(f"Chromium is not installed (none {where}): install it with `apt-get install -y chromium`")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed: pip install -e '.[test]'")
     with sync_api.sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:

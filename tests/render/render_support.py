@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,10 @@ from survey_tools.reports.gaps import GapReport, compute_gaps
 from survey_tools.reports.stats import Stats, compute_stats, load_config
 
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
+# The browser tests drive Debian's Chromium, found on PATH; SURVEY_CHROMIUM names another binary
+# (Google Chrome on GitHub's runners, or a missing path to see how the suite runs without one).
+_CHROMIUM = os.environ.get("SURVEY_CHROMIUM") or shutil.which("chromium")
+CHROMIUM = Path(_CHROMIUM) if _CHROMIUM else None
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

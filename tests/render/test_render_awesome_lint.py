@@ -18,7 +18,7 @@ LINTER = REPO / "node_modules" / "awesome-lint" / "package.json"
 def run_lint(folder: Path) -> subprocess.CompletedProcess[str]:
     node = shutil.which("node")
     if node is None:
-        pytest.skip("Node.js is not installed: awesome-lint cannot run")
+        pytest.skip("Node.js is not installed: install it and awesome-lint with `apt-get install -y nodejs npm && npm ci`")
     if not LINTER.is_file():
         pytest.skip("awesome-lint is not installed: run `npm ci` at the repository root")
     # The README is linted in its own folder: the contributing rule looks for CONTRIBUTING.md

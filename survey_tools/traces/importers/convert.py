@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from survey_tools.fileio import mode_for
 from survey_tools.traces.importers import run_import
 from survey_tools.traces.importers.common import ImportFailed, write_stream
 from survey_tools.traces.limits import (
@@ -111,6 +112,8 @@ def _import_to(
                     sys.stdout.buffer.write(chunk)
             sys.stdout.flush()
         else:
+            # mkstemp made the file 0600; give the trace the mode a plain write would.
+            os.chmod(tmp, mode_for(target))
             os.replace(tmp, target)
     finally:
         if tmp.exists():

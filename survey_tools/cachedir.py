@@ -1,0 +1,39 @@
+"""Where the toolkit keeps its cache (parsed records, the build lock): outside the survey folder.
+
+The cache lives in the user's cache directory (``$XDG_CACHE_HOME/survey-tools`` or
+``~/.cache/survey-tools`` on Linux, the platform's equivalent elsewhere, found by platformdirs),
+one subfolder per survey folder, named after the folder and a hash of its absolute path. The
+environment variable ``SURVEY_CACHE_DIR`` replaces the base folder (for example a folder a CI
+cache keeps between runs); ``SURVEY_NO_CACHE=1`` turns the parse cache off.
+
+Nothing is written inside the survey folder itself, so a pre-commit hook or a CI check leaves a
+clean ``git status`` behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+import platformdirs
+
+ENV_VAR = "SURVEY_CACHE_DIR"
+APP_NAME = "survey-tools"
+
+
+def cache_base() -> Path:
+    """The folder holding every survey's cache: ``$SURVEY_CACHE_DIR`` or the user cache dir."""
+    configured = os.environ.get(ENV_VAR, "").strip()
+    if configured:
+        return Path(configured).expanduser().absolute()
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+def cache_dir(root: Path | str) -> Path:
+    """The cache folder of the survey at ``root`` (not created here)."""
+    where = Path(root).resolve()
+    digest = hashlib.sha256(os.fsencode(where)).hexdigest()[:16]
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", where.name)[:40] or "root"
+    return cache_base() / f"{name}-{digest}"

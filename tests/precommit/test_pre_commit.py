@@ -1,0 +1,131 @@
+"""The pre-commit hooks, run for real by ``pre-commit try-repo`` in a scratch survey repository.
+
+pre-commit clones the hook repository, makes a virtualenv and pip-installs the package into it,
+exactly as it does for a user. Tests never touch the internet, so pip is told to use no index
+(``PIP_NO_INDEX``): the package's dependencies are found where this test run already has them
+(``PYTHONPATH`` = this interpreter's site-packages), and the build backend (setuptools) among the
+wheels virtualenv seeds new environments from (``PIP_FIND_LINKS``). Everything else - the hook definitions, the ``language: python``
+environment, the ``survey`` console script in it, pre-commit's "files were modified by this hook"
+check - is what a consumer gets.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from virtualenv.seed.wheels.embed import BUNDLE_FOLDER
+
+from survey_tools.build import build
+
+REPO = Path(__file__).resolve().parents[2]
+GIT = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "init.defaultBranch=main"]
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run([*GIT, "-C", str(cwd), *args], check=True, capture_output=True, text=True).stdout
+
+
+def hook_repo(dest: Path) -> Path:
+    """This project as pre-commit sees a hook repository: its files, committed."""
+    dest.mkdir()
+    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
+        shutil.copy2(REPO / name, dest / name)
+    shutil.copytree(REPO / "survey_tools", dest / "survey_tools",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    git(dest, "init", "-q")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-qm", "hooks")
+    return dest
+
+
+def consumer_repo(dest: Path) -> Path:
+    """A survey repository that uses the hooks: a copy of this survey, committed and built."""
+    dest.mkdir()
+    for name in ("taxonomy", "corpus", "exclusions", "data", "reports", ".github"):
+        if (REPO / name).exists():
+            shutil.copytree(REPO / name, dest / name)
+    for name in ("README.md", "CONTRIBUTING.md"):
+        shutil.copy2(REPO / name, dest / name)
+    build(dest)
+    git(dest, "init", "-q")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-qm", "survey")
+    return dest
+
+
+@pytest.fixture(scope="module")
+def repos(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, str]]:
+    base = tmp_path_factory.mktemp("pre-commit")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SURVEY_", "PIP_", "VIRTUALENV_"))}
+    site = [p for p in sys.path if p.endswith(("site-packages", "dist-packages")) and Path(p).is_dir()]
+    env.update(
+        PRE_COMMIT_HOME=str(base / "pre-commit-home"),
+        XDG_CACHE_HOME=str(base / "xdg-cache"),  # where the hooks' survey cache must go
+        SURVEY_NO_CACHE="0",
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS=str(BUNDLE_FOLDER),
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        PYTHONPATH=os.pathsep.join(site),
+    )
+    return hook_repo(base / "hooks"), consumer_repo(base / "consumer"), env
+
+
+def try_repo(hooks: Path, consumer: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks), "--color", "never"],
+        cwd=consumer, env=env, capture_output=True, text=True, timeout=600,
+    )
+
+
+def test_the_hooks_are_declared() -> None:
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert [(h["id"], h["entry"], h["language"]) for h in hooks] == [
+        ("survey-validate", "survey validate", "python"),
+        ("survey-build-check", "survey build --check", "python"),
+    ]
+
+
+def test_a_good_change_passes_and_leaves_the_tree_clean(repos: tuple[Path, Path, dict[str, str]]) -> None:
+    hooks, consumer, env = repos
+    rec = consumer / "corpus" / "c3.yaml"
+    text = rec.read_text(encoding="utf-8")
+    rec.write_text(re.sub(r"(?m)^summary: ", "summary: Reworded in a test. ", text, count=1), encoding="utf-8")
+    build(consumer)  # what a contributor runs before committing
+    git(consumer, "add", "-A")
+    before = git(consumer, "status", "--porcelain", "--ignored", "--untracked-files=all")
+    res = try_repo(hooks, consumer, env)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    assert re.search(r"survey validate\.+Passed", out), out
+    assert re.search(r"survey build --check\.+Passed", out), out
+    assert git(consumer, "status", "--porcelain", "--ignored", "--untracked-files=all") == before
+    # the cache went to the user's cache directory, not into the repository
+    assert list((Path(env["XDG_CACHE_HOME"]) / "survey-tools").glob("consumer-*/records.marshal"))
+    git(consumer, "commit", "-qm", "reword c3")
+    assert git(consumer, "status", "--porcelain", "--ignored", "--untracked-files=all") == ""
+
+
+def test_a_bad_record_fails_with_its_position(repos: tuple[Path, Path, dict[str, str]]) -> None:
+    hooks, consumer, env = repos
+    rec = consumer / "corpus" / "c3.yaml"
+    lines = rec.read_text(encoding="utf-8").splitlines(keepends=True)
+    n = next(i for i, line in enumerate(lines) if line.startswith("scenario: "))
+    value = lines[n].split(":", 1)[1].strip()
+    lines[n] = f"scenario: {value}x\n"
+    rec.write_text("".join(lines), encoding="utf-8")
+    git(consumer, "add", "-A")
+    res = try_repo(hooks, consumer, env)
+    out = res.stdout + res.stderr
+    assert res.returncode == 1, out
+    assert re.search(r"survey validate\.+Failed", out), out
+    col = len("scenario: ") + 1
+    assert f"corpus/c3.yaml:{n + 1}:{col}: scenario: '{value}x' is not a scenario (did you mean '{value}'?)" in out
+    assert "files were modified by this hook" not in out
+    git(consumer, "reset", "-q", "--hard")
