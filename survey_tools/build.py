@@ -72,7 +72,7 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     gaps = compute_gaps(corpus, config)
     # Claims are computed from the records alone (never from a previous build's outputs).
     claims_file = load_claims_file(tax)
-    claims = evaluate_claims(corpus, claims_file.claims, claims_file.source, None, claims_file.gate)
+    claims = evaluate_claims(corpus, claims_file.claims, claims_file.source, claims_file.gate)
     corrections = _corrections(corpus, config, stats, claims, claims_file.claims)
     agreement = _agreement(corpus)
     return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement)

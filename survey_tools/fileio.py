@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 
-
 def _umask() -> int:
     """The process umask, read without changing it where the system allows (Linux)."""
     try:

@@ -278,8 +278,8 @@ def _claim_states(corpus: Corpus) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
     for r in report.to_dict().get("results", []):
         status = str(r.get("status", ""))
-        if "actual" in r:
-            status += f" ({r['actual']})"
+        if r.get("count") is not None:
+            status += f" ({r['count']})"
         out[str(r["id"])] = (str(r.get("statement", "")), status)
     return out
 

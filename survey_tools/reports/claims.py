@@ -463,7 +463,6 @@ def evaluate_claims(
     corpus: Corpus,
     claims: Sequence[Claim],
     source: str = "",
-    _unused: None = None,  # was a previous build's claims.json; nothing reads it any more
     gate: Sequence[str] = (),
 ) -> ClaimsReport:
     """Each claim's status on its view; claims on an edition are also compared with the living
@@ -524,7 +523,7 @@ def evaluate_claims(
 def evaluate_claims_file(corpus: Corpus) -> ClaimsReport:
     """Load the survey's claims file and evaluate it (the build and ``survey claims``)."""
     f = load_claims_file(corpus.taxonomy)
-    return evaluate_claims(corpus, f.claims, f.source, None, f.gate)
+    return evaluate_claims(corpus, f.claims, f.source, f.gate)
 
 
 def _view_name(tax: Taxonomy | None, view: str) -> str:

@@ -70,7 +70,7 @@ class Clone:
 
 @pytest.fixture
 def clone(tmp_path: Path) -> Iterator[Clone]:
-    # The clone sits alone in an empty folder: nothing from ../shared or the worktree beside it.
+    # The clone sits alone in an empty folder: no data folder or worktree beside it.
     dest = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(REPO), str(dest)], check=True, capture_output=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["clone"]
