@@ -12,7 +12,7 @@ import fcntl
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +73,7 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     baseline = read_baseline(prev.read_text(encoding="utf-8") if prev.is_file() else None)
     claims = evaluate_claims(corpus, claim_list, source, baseline)
     corrections = _corrections(corpus, config, stats, claims, claim_list)
-    agreement = _agreement(corpus)
+    agreement = _agreement(corpus, config)
     return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement)
 
 
@@ -87,13 +87,14 @@ def _corrections(
     return evaluate_corrections(corpus, config, stats, claims, claim_list, loaded)
 
 
-def _agreement(corpus: Corpus) -> AgreementReport | None:
+def _agreement(corpus: Corpus, config: ReportConfig) -> AgreementReport | None:
 
     tax = corpus.taxonomy
     rel = data_file(tax, "audit", "data/audit/spotcheck.csv")
     if not (tax.root / rel).is_file():
         return None
-    return compute_agreement(tax, tax.root / rel, rel, {r.id for r in corpus.retained})
+    report = compute_agreement(tax, tax.root / rel, rel, {r.id for r in corpus.retained})
+    return replace(report, caveat=config.agreement_caveat)
 
 
 def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:

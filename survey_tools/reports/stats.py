@@ -342,6 +342,8 @@ class ReportConfig:
     strict_where: Mapping[str, Any] = field(default_factory=dict)
     gap_tables: tuple[tuple[str, str], ...] = ()
     plots: tuple[Mapping[str, Any], ...] = ()
+    # Printed next to the agreement figures (reports/AGREEMENT.md): how the audit was made.
+    agreement_caveat: str = ""
     positions: Mapping[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict, repr=False)
 
     def where(self, path: tuple[Any, ...]) -> tuple[int, int]:
@@ -401,6 +403,11 @@ def load_config(tax: Taxonomy) -> ReportConfig:
     if not isinstance(plots, list):
         bad(("plots",), "plots", "must be a list")
         plots = []
+    agreement = d.get("agreement") or {}
+    caveat = agreement.get("caveat", "") if isinstance(agreement, dict) else None
+    if not isinstance(caveat, str):
+        bad(("agreement",), "agreement.caveat", "must be a mapping with a text `caveat`")
+        caveat = ""
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
     positions = {}
@@ -415,6 +422,7 @@ def load_config(tax: Taxonomy) -> ReportConfig:
         strict_where=strict.get("where", {}) if isinstance(strict, dict) else {},
         gap_tables=gap_tables,
         plots=tuple(p for p in plots if isinstance(p, dict)),
+        agreement_caveat=" ".join(caveat.split()),
         positions=positions,
     )
 
