@@ -115,13 +115,13 @@ def main(argv: list[str]) -> int:
             return str(row.get("op", "==")), pv
         return None
 
-    def cell(n: int | None, t: tuple[str, int] | None) -> str:
+    def cell(n: int | None, t: tuple[str, int] | None, mark: str = "✗") -> str:
         if n is None:
             return "-"
         if t is None:
             return str(n)
         ok = OPERATORS[t[0]](n, t[1])
-        return f"{n}" if ok else f"**{n}** ✗"
+        return f"{n}" if ok else f"**{n}** {mark}"
 
     out = [
         "# The survey's claim ledger, checked against our records",
@@ -134,7 +134,9 @@ def main(argv: list[str]) -> int:
         "Views: **edition** = our records of the survey's edition as they stand (no living-list additions); "
         "**living** = every record, including those marked `edition: living`; **with corrections** = the edition "
         "with every proposed correction in data/corrections.yaml applied. A bold value marked ✗ differs from the "
-        "paper's (or, for rows stated as text, from the condition in the ledger). Rows checked on the audit file "
+        "paper's (or, for rows stated as text, from the condition in the ledger); in the living column a bold value "
+        "marked Δ is a count the living-list additions changed, which is expected for totals and is not a "
+        "contradiction of the survey's edition. Rows checked on the audit file "
         "count data/audit/spotcheck.csv, which corrections and the living list do not change except where a "
         "row asks for records outside the audit.",
         "",
@@ -155,11 +157,11 @@ def main(argv: list[str]) -> int:
             n_check += 1
             t = target(row)
             vals = [count(row, vs[v]) for v in ("edition", "living", "corrections")]
-            if t is not None and any(v is not None and not OPERATORS[t[0]](v, t[1]) for v in vals):
+            if t is not None and any(v is not None and not OPERATORS[t[0]](v, t[1]) for v in (vals[0], vals[2])):
                 n_diff += 1
             pv = row["paper_value"]
             out.append(
-                f"| `{row['id']}` | {pv} | {cell(vals[0], t)} | {cell(vals[1], t)} | {cell(vals[2], t)} | {row['counts']} |"
+                f"| `{row['id']}` | {pv} | {cell(vals[0], t)} | {cell(vals[1], t, 'Δ')} | {cell(vals[2], t)} | {row['counts']} |"
             )
         if not_checkable:
             out += ["", "Not checkable from the records:", ""]
@@ -171,7 +173,7 @@ def main(argv: list[str]) -> int:
         "## Summary",
         "",
         f"{n_rows} ledger rows; {n_check} checked (records or audit file), {n_rows - n_check} not checkable "
-        f"from the records; {n_diff} rows differ from the paper's value in at least one view.",
+        f"from the records; {n_diff} rows differ from the paper's value on the edition or with corrections.",
         "",
         "Row notes (from the ledger):",
         "",
