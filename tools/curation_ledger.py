@@ -161,7 +161,7 @@ def main(argv: list[str]) -> int:
                 n_diff += 1
             pv = row["paper_value"]
             out.append(
-                f"| `{row['id']}` | {pv} | {cell(vals[0], t)} | {cell(vals[1], t, 'Δ')} | {cell(vals[2], t)} | {row['counts']} |"
+                f"| `{row['id']}` | {pv} | {cell(vals[0], t)} | {cell(vals[1], t, 'Δ' if vals[1] != vals[0] else '✗')} | {cell(vals[2], t)} | {row['counts']} |"
             )
         if not_checkable:
             out += ["", "Not checkable from the records:", ""]
