@@ -12,7 +12,7 @@ import fcntl
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +74,7 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     claims_file = load_claims_file(tax)
     claims = evaluate_claims(corpus, claims_file.claims, claims_file.source, claims_file.gate)
     corrections = _corrections(corpus, config, stats, claims, claims_file.claims)
-    agreement = _agreement(corpus)
+    agreement = _agreement(corpus, config)
     return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement)
 
 
@@ -88,13 +88,13 @@ def _corrections(
     return evaluate_corrections(corpus, config, stats, claims, claim_list, loaded)
 
 
-def _agreement(corpus: Corpus) -> AgreementReport | None:
-
+def _agreement(corpus: Corpus, config: ReportConfig) -> AgreementReport | None:
     tax = corpus.taxonomy
     rel = data_file(tax, "audit", "data/audit/spotcheck.csv")
     if not (tax.root / rel).is_file():
         return None
-    return compute_agreement(tax, tax.root / rel, rel, known_keys(corpus))
+    report = compute_agreement(tax, tax.root / rel, rel, known_keys(corpus))
+    return replace(report, caveat=config.agreement_caveat)
 
 
 def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:

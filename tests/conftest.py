@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from survey_copy import copy_edition
 
 REPO = Path(__file__).resolve().parents[1]
 # Copies of upstream data the tests read (origin, licence and sha256 in tests/fixtures/SOURCES.md).
@@ -52,9 +53,5 @@ def survey_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def corpus_copy(tmp_path: Path) -> Path:
-    """A full copy of this repository's survey folder, safe to modify."""
-    root = tmp_path / "survey"
-    for name in ("taxonomy", "corpus", "exclusions", "data"):
-        if (REPO / name).exists():
-            shutil.copytree(REPO / name, root / name)
-    return root
+    """A copy of this repository's survey folder (the survey's edition), safe to modify."""
+    return copy_edition(tmp_path / "survey")

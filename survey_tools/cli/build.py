@@ -142,7 +142,8 @@ def corrections(ctx: click.Context, fmt: str) -> None:
 def agreement(ctx: click.Context, audit_csv: Path | None, fmt: str) -> None:
     """Agreement between original tags and a second reader's (orig_* vs ann_* columns).
 
-    AUDIT_CSV defaults to the survey's audit file (files.audit in taxonomy/survey.yaml).
+    AUDIT_CSV defaults to the survey's audit file (files.audit in taxonomy/survey.yaml), shown with
+    the caveat from the report configuration (agreement.caveat in data/reports.yaml).
     """
     root = root_of(ctx)
     tax = load_taxonomy(root)
@@ -150,6 +151,8 @@ def agreement(ctx: click.Context, audit_csv: Path | None, fmt: str) -> None:
     path = audit_csv if audit_csv else root / rel
     keys = known_keys(load_corpus(root, tax))
     report = compute_agreement(tax, path, rel, keys)
+    if not audit_csv:  # the configured caveat describes the survey's own audit file only
+        report = replace(report, caveat=load_config(tax).agreement_caveat)
     if fmt == "json":
         echo_json(report.to_dict())
     else:

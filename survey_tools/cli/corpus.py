@@ -10,10 +10,12 @@ import click
 from survey_tools.cli.common import echo_json, output_format, root_of
 from survey_tools.contrib.csvio import export_csv, plan_import, write_import
 from survey_tools.contrib.taxonomy_edit import rename_value
+from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.loading import load_valid_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy, schema_files
 from survey_tools.corpus.validation import validate_corpus
-from survey_tools.errors import EXIT_INVALID, EXIT_OK
+from survey_tools.corpus.views import corpus_view, view_ids
+from survey_tools.errors import EXIT_INVALID, EXIT_OK, UsageError
 from survey_tools.fileio import atomic_write
 
 
@@ -100,10 +102,23 @@ def export() -> None:
 
 @export.command(name="csv")
 @click.argument("out_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--edition", metavar="ID",
+              help="Only the records of this published edition (default: the living list).")
 @click.pass_context
-def export_csv_cmd(ctx: click.Context, out_dir: Path) -> None:
-    """Write OUT_DIR/papers.csv and OUT_DIR/excluded.csv in the survey's CSV layout."""
+def export_csv_cmd(ctx: click.Context, out_dir: Path, edition: str | None) -> None:
+    """Write OUT_DIR/papers.csv and OUT_DIR/excluded.csv in the survey's CSV layout.
+
+    With --edition, a work retained in that edition and excluded since is exported as retained,
+    so that the export of the survey's edition reproduces the survey's own CSV files.
+    """
     corpus = load_valid_corpus(root_of(ctx), "fix the records before exporting")
+    if edition is not None:
+        known = view_ids(corpus.taxonomy)
+        if edition not in known:
+            near = suggest(edition, known)
+            hint = f" (did you mean {near!r}?)" if near else f" (known: {', '.join(known) or 'none'})"
+            raise UsageError(f"--edition {edition!r} is not an edition of this survey{hint}")
+        corpus = corpus_view(corpus, edition)
     for path in export_csv(corpus.taxonomy, corpus, out_dir):
         click.echo(f"wrote {path}")
 

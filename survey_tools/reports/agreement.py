@@ -65,6 +65,7 @@ class AgreementReport:
     source: str
     rows: int
     fields: tuple[FieldAgreement, ...]
+    caveat: str = ""  # how the audit was made, from the report configuration; shown next to kappa
 
     def field(self, name: str) -> FieldAgreement:
         for f in self.fields:
@@ -73,7 +74,12 @@ class AgreementReport:
         raise KeyError(name)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "rows": self.rows, "fields": [f.to_dict() for f in self.fields]}
+        return {
+            "source": self.source,
+            "rows": self.rows,
+            "caveat": self.caveat,
+            "fields": [f.to_dict() for f in self.fields],
+        }
 
 
 def cohen_kappa(a: list[str], b: list[str]) -> float | None:
@@ -201,7 +207,7 @@ def _kappa(k: float | None) -> str:
 
 
 def agreement_text(report: AgreementReport) -> str:
-    lines = [f"{report.source}: {report.rows} rows", f"{'field':<22} {'rows':>5} {'agree':>6} {'raw':>7} {'kappa':>9}"]
+    lines = [f"{report.source}: {report.rows} rows", *([f"caveat: {report.caveat}"] if report.caveat else []), f"{'field':<22} {'rows':>5} {'agree':>6} {'raw':>7} {'kappa':>9}"]
     for f in report.fields:
         lines.append(f"{f.field:<22} {f.rows:>5} {f.agree:>6} {f.raw:>7.3f} {_kappa(f.kappa):>9}")
     for f in report.fields:
@@ -218,6 +224,7 @@ def agreement_markdown(report: AgreementReport) -> str:
         "Raw agreement is the share of rows where both readers chose the same value; Cohen's kappa "
         "corrects it for agreement expected by chance.",
         "",
+        *([f"> **Caveat.** {report.caveat}", ""] if report.caveat else []),
         md_table(
             ["field", "rows", "agree", "raw agreement", "Cohen's kappa"],
             [[md(f.label), f.rows, f.agree, f"{f.raw:.3f}", _kappa(f.kappa)] for f in report.fields],

@@ -342,6 +342,8 @@ class ReportConfig:
     gap_tables: tuple[tuple[str, str], ...] = ()
     gap_views: tuple[str, ...] = ()
     plots: tuple[Mapping[str, Any], ...] = ()
+    # Printed next to the agreement figures (reports/AGREEMENT.md): how the audit was made.
+    agreement_caveat: str = ""
     positions: Mapping[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict, repr=False)
 
     def where(self, path: tuple[Any, ...]) -> tuple[int, int]:
@@ -423,6 +425,11 @@ def load_config(tax: Taxonomy) -> ReportConfig:
         plots = []
     for i, spec in enumerate(plots):
         view_of(("plots", i), spec)
+    agreement = d.get("agreement") or {}
+    caveat = agreement.get("caveat", "") if isinstance(agreement, dict) else None
+    if not isinstance(caveat, str):
+        bad(("agreement",), "agreement.caveat", "must be a mapping with a text `caveat`")
+        caveat = ""
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
     positions = {}
@@ -439,6 +446,7 @@ def load_config(tax: Taxonomy) -> ReportConfig:
         gap_tables=gap_tables,
         gap_views=gap_views,
         plots=tuple(p for p in plots if isinstance(p, dict)),
+        agreement_caveat=" ".join(caveat.split()),
         positions=positions,
     )
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from survey_copy import copy_edition
 
 from tests.arxiv_replay import ArxivServer, serve_arxiv
 
@@ -23,8 +23,5 @@ def arxiv_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ArxivServer]:
 
 @pytest.fixture
 def survey(tmp_path: Path) -> Path:
-    """A copy of the real survey folder that a test may change."""
-    root = tmp_path / "survey"
-    for name in ("taxonomy", "corpus", "exclusions"):
-        shutil.copytree(REPO / name, root / name)
-    return root
+    """A copy of the real survey folder (the survey's edition) that a test may change."""
+    return copy_edition(tmp_path / "survey", ("taxonomy", "corpus", "exclusions"))

@@ -191,7 +191,7 @@ def test_add_lists_every_field_still_to_fill(arxiv_server, survey: Path) -> None
     assert code == 1
     assert ("corpus/heat-bath-random.yaml:25:15: subdecisions: not yet tagged (required when category is "
             "rl_method, framework or industry; choose a mapping from O1, O2, O3, O4, O5 to learned or "
-            "designed, {} for none, or NA)") in out
+            "designed or unsettled, {} for none, or NA)") in out
 
 
 def test_add_a_declared_non_duplicate(arxiv_server, survey: Path) -> None:

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from survey_copy import copy_edition
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
 
 
 def copy_survey(dest: Path) -> Path:
-    for name in ("taxonomy", "corpus", "exclusions", "data"):
-        shutil.copytree(REPO / name, dest / name)
-    return dest
+    return copy_edition(dest)
 
 
 @pytest.fixture

@@ -117,6 +117,33 @@ def test_agreement_on_the_survey_audit(survey: Path) -> None:
     assert data["fields"] == json.loads(json.dumps(report.to_dict()))["fields"]
 
 
+def test_agreement_caveat_comes_from_the_report_configuration(survey: Path) -> None:
+    conf = survey / "data" / "reports.yaml"
+    text = conf.read_text(encoding="utf-8")
+    assert "agreement:" in text
+    conf.write_text(text.split("\nagreement:")[0] + "\nagreement:\n  caveat: The second reader saw the first labels.\n", encoding="utf-8")
+    ctx = make_context(survey)
+    assert ctx.agreement is not None and ctx.agreement.caveat == "The second reader saw the first labels."
+    build(survey)
+    md = (survey / "reports" / "AGREEMENT.md").read_text(encoding="utf-8")
+    caveat_at, table_at = md.index("> **Caveat.** The second reader saw the first labels."), md.index("| field |")
+    assert caveat_at < table_at  # stated before the kappa values, not in a footnote
+    assert json.loads((survey / "reports" / "agreement.json").read_text())["caveat"] == "The second reader saw the first labels."
+    own = CliRunner().invoke(cli, ["--root", str(survey), "agreement", "--format", "json"])
+    assert own.exit_code == 0 and json.loads(own.stdout)["caveat"] == "The second reader saw the first labels."
+    # another audit file named on the command line is not described by the survey's caveat
+    other = CliRunner().invoke(cli, ["--root", str(survey), "agreement", str(survey / "data" / "audit" / "spotcheck.csv")])
+    assert other.exit_code == 0 and not any(line.startswith("caveat:") for line in other.stdout.splitlines())
+    conf.write_text(text.split("\nagreement:")[0] + "\nagreement:\n  caveat: [not, text]\n", encoding="utf-8")
+    with pytest.raises(InvalidInput) as info:
+        load_config(load_taxonomy(survey))
+    assert [p.field for p in info.value.problems] == ["agreement.caveat"]
+    conf.write_text(text.split("\nagreement:")[0] + "\n", encoding="utf-8")
+    assert make_context(survey).agreement.caveat == ""  # type: ignore[union-attr]
+    build(survey)
+    assert "Caveat" not in (survey / "reports" / "AGREEMENT.md").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize(
     ("name", "expected"),
     [

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from survey_copy import copy_edition
 
 from survey_tools.cli import cli
 
@@ -25,8 +26,7 @@ def git(root: Path, *args: str) -> str:
 
 
 def survey_repo(root: Path, branch: str = "main") -> Path:
-    for name in ("taxonomy", "corpus", "exclusions", "data"):
-        shutil.copytree(REPO / name, root / name)
+    copy_edition(root)
     git(root, "init", "-q", "-b", branch)
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "base")

@@ -2,12 +2,13 @@
 
 A case is ``tests/data/hostile/<kind>/<name>.<ext>`` (the input, byte for byte) and
 ``<name>.expected``. Lines of the ``.expected`` file are exact lines the command must print
-(stdout and stderr together), in any order; lines starting with ``%`` are directives:
+(stdout and stderr together), in any order, with ``{base}`` standing for the number of record
+files the copied survey had before the input went in; lines starting with ``%`` are directives:
 
     % target PATH       where the input goes in the survey (default: by kind, see KINDS)
     % run ARGS...       the survey command ({input} is the input's path, {tmp} the case folder)
     % exit N            the expected exit code (default 1)
-    % base empty        start from taxonomy/ only instead of a full copy of the survey
+    % base empty        start from taxonomy/ only instead of a copy of the survey's edition
     % pad N             append N bytes of 'a' to the input at test time (huge scalars)
     % suffix TEXT       then append TEXT (backslash escapes allowed)
     % writes PREFIX     the command may change files under PREFIX (repeatable; default none)
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -119,6 +121,12 @@ def make_survey(root: Path, base: str) -> None:
     for name in ("corpus", "exclusions"):
         (root / name).mkdir(exist_ok=True)
     if base != "empty":
+        # Only the survey's edition: the living list grows, and the cases' expected lines
+        # (every record using a value, say) must not change with it.
+        for name in ("corpus", "exclusions"):
+            for rec in (root / name).glob("*.yaml"):
+                if re.search(r"^edition: living$", rec.read_text(encoding="utf-8"), re.M):
+                    rec.unlink()
         for name in ("README.md", "CONTRIBUTING.md", "CITATION.cff"):
             shutil.copy2(REPO / name, root / name)
         shutil.copytree(REPO / "reports", root / "reports")
@@ -164,11 +172,15 @@ class Outcome:
     exception: BaseException | None
     changed: list[str]
     root: Path
+    # Record files of the copied survey before the input went in: expected lines write the
+    # "N files checked" summary as {base} or {base+1}, so that the list can grow.
+    base_files: int = 0
 
 
 def run_case(case: Case, tmp: Path) -> Outcome:
     root = tmp / "survey"
     make_survey(root, case.base)
+    base_files = sum(1 for name in ("corpus", "exclusions") for _ in (root / name).glob("*.yaml"))
     dest = root / case.target
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(case.input, dest)
@@ -194,4 +206,4 @@ def run_case(case: Case, tmp: Path) -> Outcome:
     after = snapshot(root)
     changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
     exc = res.exception if not isinstance(res.exception, SystemExit) else None
-    return Outcome(res.exit_code, res.output, exc, changed, root)
+    return Outcome(res.exit_code, res.output, exc, changed, root, base_files)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from search_server import REPO, SearchServer, _handler
+from search_server import SearchServer, _handler
+from survey_copy import copy_edition
 
 
 @pytest.fixture
@@ -31,10 +31,7 @@ def search_server() -> Iterator[SearchServer]:
 @pytest.fixture
 def living(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of this repository's survey folder (taxonomy, corpus, exclusions) to search into."""
-    root = tmp_path / "survey"
-    for name in ("taxonomy", "corpus", "exclusions", "data"):
-        if (REPO / name).exists():
-            shutil.copytree(REPO / name, root / name)
+    root = copy_edition(tmp_path / "survey")
     monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
     monkeypatch.delenv("SURVEY_ARXIV_URL", raising=False)
     return root
