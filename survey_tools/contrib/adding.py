@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from survey_tools.corpus.checks import check_record, suggest
+from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.duplicates import find_matches
+from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, commands_config
+from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, option_names
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
@@ -41,12 +42,7 @@ class DuplicateError(SurveyError):
 
 def flag_names(tax: Taxonomy, coll: Collection) -> dict[str, ControlledField]:
     """Option name (without dashes) -> the controlled field of ``coll`` it sets."""
-    out = {c.name.replace("_", "-"): c for c in coll.controlled}
-    for flag, fname in (commands_config(tax).get("flags") or {}).items():
-        cf = coll.controlled_field(str(fname))
-        if cf is not None:
-            out[str(flag)] = cf
-    return out
+    return option_names(tax, coll)
 
 
 def _parse_value(tax: Taxonomy, cf: ControlledField, flag: str, raw: list[str]) -> Any:

@@ -342,7 +342,7 @@ def _tag_problems(
     tax: Taxonomy, coll: Collection, record: Mapping[str, Any], label: str, line: int
 ) -> list[Problem]:
     """Values of single-valued controlled fields that the taxonomy does not know."""
-    from survey_tools.corpus.checks import suggest
+    from survey_tools.corpus.explain import suggest
 
     out: list[Problem] = []
     for cf in coll.controlled:

@@ -411,7 +411,8 @@ def load_config(tax: Taxonomy) -> ReportConfig:
         headline_total=str(d.get("headline_total", "total")),
         crosstabs=crosstabs,
         gap_k=k,
-        strict_label=str(strict.get("label", "strict")) if isinstance(strict, dict) else "strict",
+        # No strict filter configured: no label, and the gap maps show plain counts.
+        strict_label=str(strict.get("label", "strict")) if isinstance(strict, dict) and strict else "",
         strict_where=strict.get("where", {}) if isinstance(strict, dict) else {},
         gap_tables=gap_tables,
         plots=tuple(p for p in plots if isinstance(p, dict)),
