@@ -466,7 +466,8 @@ def plan_import(
             problems.extend(_record_problems(tax, coll, lay, rel, record, label, line))
             plan.files[rel] = record
             order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
-        plan.orders[lay.order] = _csv_text(order)
+        if len(order) > 1:  # no rows, no order to keep
+            plan.orders[lay.order] = _csv_text(order)
     if problems:
         raise InvalidInput(problems, "nothing was imported")
     return plan
