@@ -24,6 +24,7 @@ COMMAND_MODULES = {
     "survey_tools.cli.build": ("build", "stats", "gaps", "claims", "corrections", "agreement"),
     "survey_tools.cli.contrib": ("add", "duplicates", "exclude", "diff"),
     "survey_tools.cli.traces": ("trace",),
+    "survey_tools.cli.init": ("init",),
 }
 _MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 

@@ -65,6 +65,13 @@ class Layout:
         return [c for c in self.columns if c.ignore]
 
 
+def split_cell(cell: str, separator: str) -> list[str]:
+    """A list cell's items: split on the separator's visible part (";" of " ; ") so spacing may
+    vary, or on the whole separator when that part is a word (" and ")."""
+    core = separator.strip()
+    return cell.split(separator if not core or core.isalnum() else core)
+
+
 def layout(tax: Taxonomy, collection: str) -> Layout:
     """The CSV layout of ``collection`` (taxonomy/csv.yaml, checked by its schema on load)."""
     if not tax.csv_layout:
@@ -307,7 +314,7 @@ def _row_to_record(
             if cell.strip() == lay.na and (cf is None or cf.not_applicable):
                 values[col.field] = tax.na
             elif cell.strip():
-                values[col.field] = [col.to_id(p.strip()) for p in cell.split(col.separator.strip()) if p.strip()]
+                values[col.field] = [col.to_id(p.strip()) for p in split_cell(cell, col.separator) if p.strip()]
             continue
         cell = cell.strip()
         if cell == "" and cf is None:
