@@ -405,9 +405,8 @@ def _tag_problems(
         for v in items:
             if not isinstance(v, str) or v not in allowed:
                 hint = suggest(v, allowed)
-                texts = [t for t, vid in (col.values.items() if col else []) if vid == hint]
                 shown = f" (did you mean {hint!r}?)" if hint else f" (one of: {', '.join(allowed)})"
-                mapped = f"; or map it in taxonomy/csv.yaml: values: {{{v}: {hint}}}" if hint and not texts else ""
+                mapped = f"; or map it in taxonomy/csv.yaml: values: {{{v}: {hint}}}" if hint and col else ""
                 out.append(Problem(label, line, 0, where, f"{v!r} is not a {cf.noun}{shown}{mapped}"))
         if cf.kind == "single" and isinstance(value, list):
             out.append(Problem(label, line, 0, where, f"holds {len(value)} values; {cf.name} takes one"))

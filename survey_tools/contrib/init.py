@@ -11,6 +11,7 @@ and the folder validates and builds. Without a CSV, the flags describe an empty 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 from collections.abc import Mapping, Sequence
@@ -64,8 +65,8 @@ class _Column:
     type: str = "string"
     separator: str | None = None
     required: bool = False
-    values: dict[str, str] = field(default_factory=dict)  # CSV string -> id (controlled)
-    labels: dict[str, str] = field(default_factory=dict)  # id -> label
+    values: dict[str, str] = dataclasses.field(default_factory=dict)  # CSV string -> id (controlled)
+    labels: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> label
 
 
 def parse_lists(specs: Sequence[str]) -> dict[str, str]:
@@ -252,6 +253,7 @@ _ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
 
 
 def _id_pattern(opts: InitOptions, columns: list[_Column]) -> str:
+    """Ids become file names: letters, digits, dots, dashes and underscores."""
     return _ID_PATTERN
 
 
