@@ -107,7 +107,7 @@ class SchemaExplainer:
                     for k in extras]
         if v == "enum":
             choices = [str(c) for c in err.validator_value]
-            return [self.problem(path, f"{show(repr(inst))} is not one of: {', '.join(choices)}"
+            return [self.problem(path, f"{show(repr(inst))} is not one of {', '.join(choices)}"
                                  f"{hint(inst, choices)}")]
         if v == "type":
             return [self.problem(path, f"expected {type_words(err.validator_value)}, "

@@ -435,7 +435,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
     hasher = hashlib.blake2b(digest_size=16)
     doc, found = read_config("survey", main, "taxonomy/survey.yaml")
     if found:  # shapes first: the code below may then trust every type the schema promises
-        raise TaxonomyError(found, "taxonomy/survey.yaml is invalid")
+        raise TaxonomyError(found, "the taxonomy is invalid")
     d = doc.data if isinstance(doc.data, dict) else {}
     hasher.update(main.read_bytes())
     sentinels = d.get("sentinels") or {}
@@ -564,13 +564,15 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         problems.extend(found)
         if not found and isinstance(cdoc.data, dict):
             csv_layout = cdoc.data
-            problems.extend(_check_csv_layout(cdoc, collections))
+            if not problems:  # a field that failed to load would be reported again here
+                problems.extend(_check_csv_layout(cdoc, collections))
         hasher.update(csv_path.read_bytes())
     cmd_path = root / COMMANDS_FILE
     if cmd_path.is_file():
+        before = bool(problems)
         cmd_doc, found = read_config("commands", cmd_path, COMMANDS_FILE)
         problems.extend(found)
-        if not found:
+        if not found and not before:
             problems.extend(_check_commands(cmd_doc, collections))
         hasher.update(cmd_path.read_bytes())
     if problems:
