@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools.cachedir import cache_dir
+from survey_tools.corpus.configs import data_config_problems
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
@@ -24,7 +25,13 @@ from survey_tools.corpus.validation import report_for
 from survey_tools.corpus.views import known_keys
 from survey_tools.errors import InvalidInput, Problem, SurveyError
 from survey_tools.fileio import atomic_write
-from survey_tools.render.generators import GENERATORS, REPORTS, BuildContext
+from survey_tools.render.generators import (
+    GENERATORS,
+    REPORTS,
+    BuildContext,
+    output_problems,
+    selected,
+)
 from survey_tools.reports.agreement import AgreementReport, compute_agreement
 from survey_tools.reports.claims import ClaimsReport, evaluate_claims, load_claims_file
 from survey_tools.reports.corrections import (
@@ -67,6 +74,9 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     report = report_for(corpus)
     if not report.ok:
         raise InvalidInput(report.problems, "the records are invalid; nothing was written")
+    found = data_config_problems(root, tax.files)
+    if found:
+        raise InvalidInput(found, "a configuration file is invalid; nothing was written")
     config = load_config(tax)
     stats = compute_stats(corpus, config)
     gaps = compute_gaps(corpus, config)
@@ -104,10 +114,14 @@ def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
     # `survey claims --fail-on` is the gate for those who want one.
     if ctx.corrections is not None and ctx.corrections.problems:
         raise InvalidInput(ctx.corrections.problems, "a correction is stale or invalid; nothing was written")
+    unmet = output_problems(ctx.taxonomy)
+    if unmet:
+        raise InvalidInput(unmet, "an output's requirements are not met; nothing was written")
     outputs: dict[str, bytes] = {}
     owner: dict[str, str] = {}
     problems: list[Problem] = []
-    for name, gen in GENERATORS.items():
+    for name in selected(ctx.taxonomy):
+        gen = GENERATORS[name]
         try:
             produced = gen(ctx)
         except SurveyError:

@@ -25,6 +25,7 @@ COMMAND_MODULES = {
     "survey_tools.cli.contrib": ("add", "duplicates", "exclude", "diff", "links", "refresh"),
     "survey_tools.cli.traces": ("trace",),
     "survey_tools.cli.screening": ("search", "screen"),
+    "survey_tools.cli.init": ("init",),
 }
 _MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 

@@ -10,6 +10,7 @@ import datetime as dt
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import click
 from tqdm import tqdm
@@ -18,21 +19,62 @@ from survey_tools.cli.common import output_format, root_of
 from survey_tools.contrib import adding, exclusions, links, refresh
 from survey_tools.contrib.arxiv_client import ArxivClient, ClientConfig
 from survey_tools.contrib.diff import diff_revision, to_markdown
+from survey_tools.contrib.metadata import CrossrefClient, OpenReviewClient
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import declared_pairs, scan
+from survey_tools.corpus.examples import add_example, exclude_example
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import load_taxonomy
-from survey_tools.errors import EXIT_INVALID, UsageError
+from survey_tools.corpus.taxonomy import load_taxonomy, short_option
+from survey_tools.errors import EXIT_INVALID, SurveyError, UsageError
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 
 
-@click.command(context_settings=_EXTRA)
-@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="ARXIV_ID_OR_URL")
+class _SurveyHelp(click.Command):
+    """A command whose help ends with examples built from the survey's own taxonomy."""
+
+    def __init__(self, *args: Any, examples: Callable[[Path], list[str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.examples = examples
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        try:
+            lines = self.examples(root_of(ctx))
+        except SurveyError:
+            return  # no readable survey here: the generic help stands alone
+        if lines:
+            with formatter.section("For this survey"):
+                formatter.write_text("\n\n".join(lines))
+
+
+def _add_examples(root: Path) -> list[str]:
+    tax = load_taxonomy(root)
+    corpus = load_corpus(root, tax)
+    flags = adding.flag_names(tax, tax.retained)
+    short = sorted({short_option(tax, tax.retained, cf) for cf in flags.values()})
+    return [f"Example: {add_example(tax, corpus.retained)}",
+            "Taxonomy options: " + ", ".join(f"--{f}" for f in short),
+            "Fields for --set: " + ", ".join(tax.retained.field_names())]
+
+
+def _exclude_examples(root: Path) -> list[str]:
+    tax = load_taxonomy(root)
+    if tax.excluded is None:
+        return ["This survey has no exclusion collection."]
+    short = sorted({short_option(tax, tax.excluded, cf) for cf in tax.excluded.controlled})
+    return [f"Example: {exclude_example(tax)}",
+            "Taxonomy options: " + ", ".join(f"--{f}" for f in short)]
+
+
+@click.command(cls=_SurveyHelp, examples=_add_examples, context_settings=_EXTRA)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="[ID_OR_URL]")
+@click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
+              help="Set any field of the record (repeatable); checked against the field's type.")
 @click.option("--from-file", "from_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Add every arXiv id or URL listed in this file, one a line.")
-@click.option("--key", help="The record's key (default: derived from the title).")
+              help="Add every id or URL listed in this file, one a line.")
+@click.option("--key", help="The record's key (default: as taxonomy/commands.yaml add.key says).")
 @click.option("--summary", help="One sentence in your own words (default: left untagged).")
 @click.option("--dry-run", is_flag=True, help="Print the record instead of writing it.")
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The day the paper joins the living list (default: today).")
@@ -40,42 +82,51 @@ _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
               help="Declare the paper a different work from record KEY despite a similar title (repeatable).")
 @click.option("--arxiv-url", metavar="URL",
               help="arXiv query endpoint (default: $SURVEY_ARXIV_URL or arXiv's own).")
+@click.option("--crossref-url", metavar="URL",
+              help="Crossref REST API for DOIs (default: $SURVEY_CROSSREF_URL or Crossref's own).")
+@click.option("--openreview-url", metavar="URL",
+              help="OpenReview API for OpenReview ids (default: $SURVEY_OPENREVIEW_URL or OpenReview's own).")
 @click.option("--delay", type=float, metavar="SECONDS",
-              help="Pause between requests (default: $SURVEY_ARXIV_DELAY or 3, arXiv's limit).")
+              help="Pause between arXiv requests (default: $SURVEY_ARXIV_DELAY or 3, arXiv's limit).")
 @click.option("--timeout", type=float, metavar="SECONDS", help="Give up on a silent server (30).")
 @click.pass_context
-def add(ctx: click.Context, args: tuple[str, ...], from_file: Path | None, key: str | None,
-        summary: str | None, dry_run: bool, day: str | None, distinct: tuple[str, ...], arxiv_url: str | None,
-        delay: float | None, timeout: float | None) -> None:
-    """Add an arXiv paper to the corpus as a new record.
+def add(ctx: click.Context, args: tuple[str, ...], sets: tuple[str, ...], from_file: Path | None,
+        key: str | None, summary: str | None, dry_run: bool, day: str | None,
+        distinct: tuple[str, ...], arxiv_url: str | None, crossref_url: str | None,
+        openreview_url: str | None, delay: float | None, timeout: float | None) -> None:
+    """Add a work to the corpus as a new record.
 
-    Taxonomy fields are set with options named in taxonomy/commands.yaml (for example
-    --category rl_method --reward-type shared --credit agent --topology centralized
-    --scenario coding --is-rl yes --subdecision O2=learned); every controlled field also
-    answers to its own name with dashes. Fields not given are written as untagged, so
-    `survey validate` fails until they are filled. Nothing is written when the paper is
-    already retained or excluded.
+    ID_OR_URL is an arXiv id or URL, a DOI (looked up on Crossref) or an OpenReview id
+    (openreview:ID or a forum URL); without one, --set gives the record's fields. Every
+    controlled field answers to an option with its own name (dashes for underscores) and to
+    the short names in taxonomy/commands.yaml. Fields not given are written as untagged, so
+    `survey validate` fails until they are filled. Nothing is written when the work is
+    already in the survey.
     """
 
     root = root_of(ctx)
     tax = load_taxonomy(root)
     tags, refs = adding.parse_field_options(tax, tax.retained, [*args, *ctx.args])
     if len(refs) > 1:
-        raise UsageError(f"give one arXiv id or URL, not {len(refs)}: {' '.join(refs)}")
-    arxiv_ref = refs[0] if refs else None
-    if (arxiv_ref is None) == (from_file is None):
-        raise UsageError("give one arXiv id or URL, or --from-file LIST")
+        raise UsageError(f"give one id or URL, not {len(refs)}: {' '.join(refs)}")
+    ref = refs[0] if refs else None
+    if ref is not None and from_file is not None:
+        raise UsageError("give one id or URL, or --from-file LIST")
+    if ref is None and from_file is None and not sets:
+        raise UsageError("give one arXiv id, DOI or OpenReview id, --from-file LIST, or --set FIELD=VALUE")
     if from_file is not None and key is not None:
         raise UsageError("--key names one record; it cannot be used with --from-file")
     corpus = load_corpus(root, tax)
     client = ArxivClient(ClientConfig.from_env(arxiv_url, delay, timeout))
+    crossref = CrossrefClient.from_env(crossref_url, timeout).fetch
+    openreview = OpenReviewClient.from_env(openreview_url, timeout).fetch
     if from_file is not None:
-        outcomes = adding.add_many(root, corpus, adding.read_id_list(from_file), client, tags, dry_run, _progress)
+        outcomes = adding.add_many(root, corpus, adding.read_id_list(from_file), client, tags, dry_run,
+                                   _progress, sets, crossref, openreview)
         _summary(outcomes, dry_run)
         if any(o.status == "failed" for o in outcomes):
             sys.exit(EXIT_INVALID)
         return
-    assert arxiv_ref is not None
     declared: dict[str, str] = {}
     for item in distinct:
         k, sep, reason = item.partition("=")
@@ -87,13 +138,15 @@ def add(ctx: click.Context, args: tuple[str, ...], from_file: Path | None, key: 
             dt.date.fromisoformat(day)
         except ValueError:
             raise UsageError(f"--date {day!r} is not an ISO date (YYYY-MM-DD)") from None
-    plan = adding.plan_add(root, corpus, arxiv_ref, client.fetch, tags, key, summary,
+    plan = adding.plan_add(root, corpus, ref, client.fetch, tags, key, summary, sets=sets,
+                           crossref=crossref, openreview=openreview,
                            not_duplicate_of=declared, today=day)
     if dry_run:
         click.echo(plan.text, nl=False)
     else:
         adding.write_plan(plan)
-    click.echo(f"abstract (for you to read; not stored): {plan.paper.abstract}", err=True)
+    if plan.work.abstract:
+        click.echo(f"abstract (for you to read; not stored): {plan.work.abstract}", err=True)
     verb = "would write" if dry_run else "wrote"
     click.echo(f"{verb} {plan.rel}", err=True)
     if plan.untagged:
@@ -141,7 +194,7 @@ def duplicates(ctx: click.Context) -> None:
         sys.exit(EXIT_INVALID)
 
 
-@click.command(context_settings=_EXTRA)
+@click.command(cls=_SurveyHelp, examples=_exclude_examples, context_settings=_EXTRA)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="ID_OR_URL")
 @click.option("--note", default="", help="Why the work is excluded, in your own words (required).")
 @click.option("--title", help="The work's title (looked up on arXiv for arXiv ids).")
@@ -156,9 +209,8 @@ def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | N
     """Append an exclusion, or move a retained record to the exclusion log (and back).
 
     ID_OR_URL is a retained record's key (moved, with all its metadata kept), or an arXiv id,
-    DOI or URL of a new work. Controlled fields are options named in taxonomy/commands.yaml,
-    for example --stage abstract_screen --reason no_rl_component --source arXiv
-    --query-family "multi-agent LLM". The same duplicate checks as `survey add` apply.
+    DOI or URL of a new work. Controlled fields are options named after the fields and in
+    taxonomy/commands.yaml (see below). The same duplicate checks as `survey add` apply.
     """
 
     root = root_of(ctx)

@@ -25,7 +25,7 @@ from survey_tools.fileio import atomic_write
     "--require",
     multiple=True,
     metavar="FIELD",
-    help="Also fail when FIELD is untagged on any record (repeatable), e.g. subdecisions.",
+    help="Also fail when FIELD is untagged on any record (repeatable): a field kept optional until every record is tagged.",
 )
 @output_format()
 @click.pass_context

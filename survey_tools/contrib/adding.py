@@ -16,12 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools.contrib.arxiv_client import ArxivClient, ArxivPaper
-from survey_tools.corpus.checks import check_record, suggest
+from survey_tools.contrib.metadata import Work
+from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.duplicates import find_matches
-from survey_tools.corpus.identifiers import normalize_arxiv
+from survey_tools.corpus.explain import suggest
+from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, commands_config
+from survey_tools.corpus.taxonomy import (
+    Collection,
+    ControlledField,
+    PlainField,
+    Taxonomy,
+    commands_config,
+    option_names,
+)
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
@@ -40,12 +49,7 @@ class DuplicateError(SurveyError):
 
 def flag_names(tax: Taxonomy, coll: Collection) -> dict[str, ControlledField]:
     """Option name (without dashes) -> the controlled field of ``coll`` it sets."""
-    out = {c.name.replace("_", "-"): c for c in coll.controlled}
-    for flag, fname in (commands_config(tax).get("flags") or {}).items():
-        cf = coll.controlled_field(str(fname))
-        if cf is not None:
-            out[str(flag)] = cf
-    return out
+    return option_names(tax, coll)
 
 
 def _parse_value(tax: Taxonomy, cf: ControlledField, flag: str, raw: list[str]) -> Any:
@@ -169,7 +173,7 @@ class AddPlan:
     rel: str
     record: Mapping[str, Any]
     text: str
-    paper: ArxivPaper
+    work: Work
     untagged: tuple[str, ...] = field(default=())
 
 
@@ -194,40 +198,124 @@ def refuse_duplicates(corpus: Corpus, data: Mapping[str, Any], what: str,
         )
 
 
+def work_from_arxiv(paper: ArxivPaper) -> Work:
+    ids = {"arxiv": paper.arxiv_id}
+    links = [paper.abs_url]
+    if paper.doi:
+        ids["doi"] = paper.doi.lower()
+        links.append(f"https://doi.org/{paper.doi}")
+    return Work(
+        title=paper.title,
+        authors=tuple(author_name(a) for a in paper.authors),
+        year=paper.year,
+        venue=paper.journal_ref or "",
+        identifiers=ids,
+        links=tuple(links),
+        abstract=paper.abstract,
+        note=f"arXiv version {paper.version}, {paper.updated}; primary category {paper.primary_category}.",
+        source=f"arXiv:{paper.arxiv_id}",
+    )
+
+
+def _coerce(f: PlainField, name: str, raw: str) -> Any:
+    """``--set`` text as the field's type wants it (the schema check reports what is still wrong)."""
+    if f.type in ("string", "text", "url", "date"):
+        return raw
+    if f.type in ("string_list", "url_list"):
+        return [x.strip() for x in raw.split(",") if x.strip()]
+    if f.type in ("integer", "year"):
+        try:
+            return int(raw)
+        except ValueError:
+            raise UsageError(f"--set {name}={raw}: {raw!r} is not a whole number") from None
+    if f.type == "boolean":
+        if raw.lower() in ("true", "false"):
+            return raw.lower() == "true"
+        raise UsageError(f"--set {name}={raw}: expected true or false")
+    doc = parse_yaml(raw, f"--set {name}")
+    if doc.problems:
+        raise UsageError(f"--set {name}: {doc.problems[0].message}")
+    return doc.data
+
+
+def parse_sets(tax: Taxonomy, coll: Collection, sets: Sequence[str]) -> dict[str, Any]:
+    """``["venue=Journal of X", "identifiers.doi=10.5555/1"]`` -> field values, each checked
+    against the field's kind and type; an unknown field names the nearest one."""
+    out: dict[str, Any] = {}
+    plain = {f.name: f for f in coll.fields}
+    grouped: dict[str, list[str]] = {}
+    for item in sets:
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise UsageError(f"--set {item!r}: expected FIELD=VALUE")
+        head, dot, sub = name.partition(".")
+        if head not in plain and coll.controlled_field(head) is None:
+            near = suggest(head, coll.field_names())
+            raise UsageError(f"--set {name}: no such field{f'; did you mean {near!r}?' if near else ''} "
+                             f"(fields: {', '.join(coll.field_names())})")
+        if dot:
+            f = plain.get(head)
+            if f is None or f.type not in ("identifiers", "object", "evidence"):
+                raise UsageError(f"--set {name}: {head} has no sub-fields")
+            out.setdefault(head, {})[sub] = raw.strip()
+            continue
+        cf = coll.controlled_field(head)
+        if cf is not None:
+            grouped.setdefault(head, []).append(raw.strip())
+            continue
+        if head in out:
+            raise UsageError(f"--set {head} is given twice")
+        out[head] = _coerce(plain[head], head, raw.strip())
+    for head, raws in grouped.items():
+        cf = coll.controlled_field(head)
+        assert cf is not None
+        out[head] = _parse_value(tax, cf, f"set {head}=", raws)
+    return out
+
+
 def build_record(
     tax: Taxonomy,
-    paper: ArxivPaper,
+    work: Work,
     key: str,
     tags: Mapping[str, Any],
     summary: str | None,
+    sets: Mapping[str, Any] | None = None,
     today: str | None = None,
     not_duplicate_of: Mapping[str, str] | None = None,
     note: str | None = None,
 ) -> dict[str, Any]:
-    """The record in the collection's field order; untagged where nothing was given.
+    """The record in the collection's field order: what the source says, each field's
+    configured default where it says nothing, then --set values and tags; untagged where
+    nothing is known and the field is required.
 
-    A new record belongs to the living list, added ``today`` (ISO date; default: the system's).
+    A new record belongs to the living list, added ``today`` (ISO date; default: the system's);
+    ``note`` is added to the source's own note.
     """
     coll = tax.retained
-    ids: dict[str, str] = {"arxiv": paper.arxiv_id}
-    links = [paper.abs_url]
-    if paper.doi and "doi" in tax.identifiers:
-        ids["doi"] = paper.doi.lower()
-        links.append(f"https://doi.org/{paper.doi}")
-    note = (f"arXiv version {paper.version}, {paper.updated}; primary category "
-            f"{paper.primary_category}." + (f" {note}" if note else ""))
-    values: dict[str, Any] = {
-        coll.id_field: key,
-        coll.title_field: paper.title,
-        "authors": [author_name(a) for a in paper.authors],
-        "authors_complete": True,
-        "year": paper.year,
-        "venue": paper.journal_ref or "arXiv",
-        "identifiers": {k: v for k, v in ids.items() if k in tax.identifiers},
-        "links": links,
-        "summary": summary if summary else tax.untagged,
-        "notes": note,
-    }
+    plain = {f.name: f for f in coll.fields}
+    values: dict[str, Any] = {coll.id_field: key, coll.title_field: work.title}
+    if work.authors:
+        values["authors"] = list(work.authors)
+        values["authors_complete"] = True
+    if work.year is not None:
+        values["year"] = work.year
+    if work.venue:
+        values["venue"] = work.venue
+    ids = {k: v for k, v in work.identifiers.items() if k in tax.identifiers}
+    if ids:
+        values["identifiers"] = ids
+    if work.links:
+        values["links"] = list(work.links)
+        for f in coll.fields:  # a survey keeping one URL per record
+            if f.type == "url" and f.name not in values:
+                values[f.name] = work.links[0]
+                break
+    if summary:
+        values["summary"] = summary
+    notes = " ".join(x for x in (work.note, note) if x)
+    if notes:
+        values["notes"] = notes
     if tax.editions is not None:
         values[tax.editions.field] = tax.editions.living.id
         values[tax.editions.added_field] = today or dt.date.today().isoformat()
@@ -236,54 +324,143 @@ def build_record(
         if field_name is None:
             raise UsageError("the taxonomy declares no field for non-duplicates (a field of type key_reasons)")
         values[field_name] = dict(not_duplicate_of)
+    for f in coll.fields:
+        if f.name not in values and f.default is not None:
+            values[f.name] = f.default
+    for name, v in (sets or {}).items():
+        if isinstance(v, dict) and isinstance(values.get(name), dict):
+            values[name] = {**values[name], **v}
+        else:
+            values[name] = v
     for cf in coll.controlled:
-        values[cf.name] = tags.get(cf.name, tax.untagged)
-    names = coll.field_names()
+        if cf.name in tags:
+            values[cf.name] = tags[cf.name]
+        elif cf.name not in values:
+            values[cf.name] = tax.untagged
+    for f in coll.fields:  # required prose nobody gave: left for a person, so validation fails
+        if f.required and f.name not in values and f.type in ("string", "text"):
+            values[f.name] = tax.untagged
     # Only fields the taxonomy declares are written, in its order.
-    return {n: values[n] for n in names if n in values}
+    return {n: values[n] for n in coll.field_names() if n in values and n in plain | {c.name: c for c in coll.controlled}}
+
+
+def _key_words(title: str) -> str:
+    words = [w for w in normalize_title(title).split() if w not in _STOPWORDS][:3]
+    return "-".join(re.sub(r"[^a-z0-9]", "", w) for w in words if re.sub(r"[^a-z0-9]", "", w))
+
+
+def record_key(tax: Taxonomy, record: Mapping[str, Any], work: Work, taken: Iterable[str]) -> str:
+    """A free key, made as commands.yaml ``add.key`` says: from the title (default), from the
+    arXiv id, or from ``add.key_template``."""
+    coll = tax.retained
+    conf = commands_config(tax).get("add") or {}
+    how = conf.get("key", "title")
+    year = work.year or 0
+    if how == "title" or (how == "arxiv" and not work.identifiers.get("arxiv")):
+        return derive_key(work.title, year, taken, coll.id_pattern)
+    if how == "arxiv":
+        base = work.identifiers["arxiv"]
+    else:
+        authors = record.get("authors") or []
+        first = str(authors[0]).split(",")[0] if authors else ""
+        fields = {
+            "title_words": _key_words(work.title), "year": year or "",
+            "first_author": re.sub(r"[^a-z0-9]", "", normalize_title(first).replace(" ", "")),
+            **{k: work.identifiers.get(k, "") for k in ("arxiv", "doi", "openreview")},
+        }
+        try:
+            base = str(conf.get("key_template", "{title_words}")).format(**fields)
+        except (KeyError, IndexError, ValueError) as err:
+            raise UsageError(f"taxonomy/commands.yaml add.key_template: cannot fill {err}") from None
+    rx = re.compile(coll.id_pattern)
+    used = set(taken)
+    variants = [base, base.lower(), re.sub(r"[^a-z0-9]+", "-", base.lower()).strip("-"),
+                re.sub(r"[^A-Za-z0-9]+", "_", base).strip("_")]
+    for cand in dict.fromkeys(variants):
+        for key in [cand] + [f"{cand}-{n}" for n in range(2, 1000)]:
+            if key and key not in used and rx.match(key):
+                return key
+    raise UsageError(f"cannot make a key from {base!r} that matches {coll.id_pattern}; give one with --key")
+
+
+def resolve_reference(ref: str) -> tuple[str, str]:
+    """``(kind, id)`` for an arXiv id or URL, a DOI (or doi.org URL), or an OpenReview id or URL."""
+    arxiv_id = normalize_arxiv(ref)
+    if arxiv_id:
+        return "arxiv", arxiv_id
+    doi = normalize_doi(ref)
+    if doi:
+        return "doi", doi
+    if ref.lower().startswith("openreview:"):
+        return "openreview", ref.split(":", 1)[1].strip()
+    found = ids_from_url(ref) if re.match(r"^https?://", ref) else {}
+    if "openreview" in found:
+        return "openreview", found["openreview"]
+    raise UsageError(
+        f"{ref!r} is not an arXiv id or URL, a DOI or an OpenReview id (expected e.g. 2505.19591, "
+        "arXiv:2505.19591v2, https://arxiv.org/abs/2505.19591, 10.5555/12345678 or openreview:ID)"
+    )
 
 
 def plan_add(
     root: Path,
     corpus: Corpus,
-    arxiv_ref: str,
-    fetch: Callable[[str], ArxivPaper],
+    ref: str | None,
+    fetch: Callable[[str], ArxivPaper] | None,
     tags: Mapping[str, Any],
     key: str | None = None,
     summary: str | None = None,
     taken: Iterable[str] = (),
+    sets: Sequence[str] = (),
+    crossref: Callable[[str], Work] | None = None,
+    openreview: Callable[[str], Work] | None = None,
     not_duplicate_of: Mapping[str, str] | None = None,
     today: str | None = None,
     note: str | None = None,
 ) -> AddPlan:
-    """Fetch, derive the key, refuse duplicates and build the record; write nothing."""
+    """Fetch, derive the key, refuse duplicates and build the record; write nothing.
+
+    ``ref`` is an arXiv id, DOI or OpenReview id (looked up with ``fetch``, ``crossref`` or
+    ``openreview``), or None for a record made only from ``sets`` (``--set FIELD=VALUE``)."""
 
     tax = corpus.taxonomy
     coll = tax.retained
-    arxiv_id = normalize_arxiv(arxiv_ref)
-    if arxiv_id is None:
-        raise UsageError(
-            f"{arxiv_ref!r} is not an arXiv id or URL (expected e.g. 2505.19591, "
-            "arXiv:2505.19591v2 or https://arxiv.org/abs/2505.19591)"
-        )
-    # Checked before the request too: a known id needs no network round trip.
-    refuse_duplicates(corpus, {"identifiers": {"arxiv": arxiv_id}}, f"arXiv:{arxiv_id}")
+    given = parse_sets(tax, coll, sets)
     used = _retained_taken(corpus, root, coll) | set(taken)
     if key is not None:
         if not re.match(coll.id_pattern, key):
             raise UsageError(f"--key {key!r} does not match {coll.id_pattern}")
         if key in used:
             raise DuplicateError(f"--key {key!r} is already used by {coll.folder}/{key}.yaml")
-    paper = fetch(arxiv_id)
+    if ref is None:
+        title = given.get(coll.title_field)
+        if not isinstance(title, str) or not title.strip():
+            raise UsageError(f"give an arXiv id, DOI or OpenReview id, or at least --set {coll.title_field}=...")
+        work = Work(title=title, year=given.get("year") if isinstance(given.get("year"), int) else None,
+                    identifiers={k: v for k, v in (given.get("identifiers") or {}).items()
+                                 if isinstance(v, str)}, source=f"--set {coll.title_field}")
+    else:
+        kind, ident = resolve_reference(ref)
+        label = {"arxiv": "arXiv", "doi": "DOI", "openreview": "OpenReview"}[kind]
+        # Checked before the request too: a known id needs no network round trip.
+        refuse_duplicates(corpus, {"identifiers": {kind: ident}}, f"{label}:{ident}")
+        other = crossref if kind == "doi" else openreview
+        if kind == "arxiv" and fetch is not None:
+            work = work_from_arxiv(fetch(ident))
+        elif kind != "arxiv" and other is not None:
+            work = other(ident)
+        else:
+            raise UsageError(f"cannot look up {label} ids here")
     known = {r.id for r in corpus}
     for k in not_duplicate_of or {}:
         if k not in known:
             raise UsageError(f"--not-duplicate-of {k}: no record with key {k!r}")
-    record = build_record(tax, paper, "", tags, summary, today, not_duplicate_of, note)
-    refuse_duplicates(corpus, record, f"arXiv:{arxiv_id}")
+    record = build_record(tax, work, "", tags, summary, given, today, not_duplicate_of, note)
+    refuse_duplicates(corpus, record, work.source)
     if key is None:
-        key = derive_key(paper.title, paper.year, used, coll.id_pattern)
+        key = record_key(tax, record, work, used)
     record[coll.id_field] = key
+    record = {n: record[n] for n in coll.field_names() if n in record}
     rel = f"{coll.folder}/{key}.yaml"
     text = dump_yaml(record)
     # The record must be well-formed except for the fields left untagged on purpose.
@@ -293,8 +470,10 @@ def plan_add(
     untagged = tuple(n for n, v in record.items() if v == tax.untagged)
     real = [p for p in problems if not p.message.startswith("not yet tagged")]
     if real:
-        raise InvalidInput(real, f"the record built for arXiv:{arxiv_id} is invalid")
-    return AddPlan(key, root / rel, rel, record, text, paper, untagged)
+        missing = [p.field for p in real if p.message.startswith("required field is missing")]
+        extra = (f"; set {', '.join(missing)} with --set FIELD=VALUE" if missing else "")
+        raise InvalidInput(real, f"the record built for {work.source} is invalid{extra}")
+    return AddPlan(key, root / rel, rel, record, text, work, untagged)
 
 
 def write_plan(plan: AddPlan) -> None:
@@ -332,6 +511,9 @@ def add_many(
     tags: Mapping[str, Any],
     dry_run: bool = False,
     progress: Callable[[Iterable[str]], Iterable[str]] = lambda x: x,
+    sets: Sequence[str] = (),
+    crossref: Callable[[str], Work] | None = None,
+    openreview: Callable[[str], Work] | None = None,
 ) -> list[BatchOutcome]:
     """Add each id in turn; a failure is recorded and the next id is tried."""
 
@@ -339,7 +521,8 @@ def add_many(
     written: list[str] = []
     for ref in progress(refs):
         try:
-            plan = plan_add(root, corpus, ref, client.fetch, tags, taken=written)
+            plan = plan_add(root, corpus, ref, client.fetch, tags, taken=written, sets=sets,
+                            crossref=crossref, openreview=openreview)
             if not dry_run:
                 write_plan(plan)
                 # Re-read so that the next id is checked against this one too (cached: cheap).
@@ -355,5 +538,6 @@ def add_many(
 
 __all__ = [
     "AddPlan", "BatchOutcome", "DuplicateError", "add_many", "build_record",
-    "derive_key", "flag_names", "parse_field_options", "plan_add", "read_id_list", "write_plan",
+    "derive_key", "flag_names", "parse_field_options", "parse_sets", "plan_add", "read_id_list",
+    "record_key", "resolve_reference", "work_from_arxiv", "write_plan",
 ]

@@ -8,6 +8,7 @@ sentences (rewritten in the project's own words) differ from the survey's files.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from survey_tools.corpus.identifiers import ids_from_label, ids_from_url, normal
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.titles import normalize_title
-from survey_tools.corpus.yamlio import dump_yaml
+from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 
@@ -28,43 +29,76 @@ MAX_CSV_BYTES = 50 * 1024 * 1024
 @dataclass(frozen=True)
 class Column:
     column: str
-    field: str
+    field: str  # "" for an ignored column
     take: str = ""  # "first": the column holds the first item of a list field
-    split: bool = False  # the column joins a list field with the layout's separator
-    sentence: bool = False
+    separator: str | None = None  # a list cell: the field's items joined by this separator
+    values: Mapping[str, str] = dataclasses.field(default_factory=dict)  # CSV string -> value id
+    sentence: bool = False  # prose: copied on import; the project rewrites it in its own words
+    ignore: bool = False  # nothing is read; export reproduces the cells kept beside the row order
+
+    @property
+    def back(self) -> dict[str, str]:
+        """Value id -> the CSV string export writes (the first string mapped to it)."""
+        out: dict[str, str] = {}
+        for text, vid in self.values.items():
+            out.setdefault(vid, text)
+        return out
+
+    def to_id(self, text: str) -> str:
+        return self.values.get(text, text)
 
 
 @dataclass(frozen=True)
 class Layout:
+    collection: str
     file: str
     columns: tuple[Column, ...]
     na: str
-    separator: str
+    order: str  # the file recording source row order (and ignored cells), relative to the survey
 
     @property
     def header(self) -> list[str]:
         return [c.column for c in self.columns]
 
+    @property
+    def ignored(self) -> list[Column]:
+        return [c for c in self.columns if c.ignore]
+
+
+def split_cell(cell: str, separator: str) -> list[str]:
+    """A list cell's items: split on the separator's visible part (";" of " ; ") so spacing may
+    vary, or on the whole separator when that part is a word (" and ")."""
+    core = separator.strip()
+    return cell.split(separator if not core or core.isalnum() else core)
+
 
 def layout(tax: Taxonomy, collection: str) -> Layout:
+    """The CSV layout of ``collection`` (taxonomy/csv.yaml, checked by its schema on load)."""
+    if not tax.csv_layout:
+        raise UsageError("no CSV layout: taxonomy/csv.yaml is missing (`survey init --from-csv` "
+                         "writes one; taxonomy/README.md documents its keys)")
     raw = tax.csv_layout.get(collection)
     if not isinstance(raw, dict):
         raise UsageError(f"taxonomy/csv.yaml has no layout for {collection!r}")
-    cols = tuple(
-        Column(
+    default_sep = str(tax.csv_layout.get("list_separator", " ; "))
+    cols = []
+    for c in raw.get("columns", []):
+        sep = c.get("separator")
+        cols.append(Column(
             column=str(c["column"]),
-            field=str(c["field"]),
+            field="" if c.get("ignore") else str(c.get("field", "")),
             take=str(c.get("take", "")),
-            split=bool(c.get("split", False)),
+            separator=str(sep) if sep else (default_sep if c.get("split") else None),
+            values={str(k): str(v) for k, v in (c.get("values") or {}).items()},
             sentence=bool(c.get("sentence", False)),
-        )
-        for c in raw.get("columns", [])
-    )
+            ignore=bool(c.get("ignore", False)),
+        ))
     return Layout(
+        collection=collection,
         file=str(raw.get("file", f"{collection}.csv")),
-        columns=cols,
+        columns=tuple(cols),
         na=str(tax.csv_layout.get("na", "NA")),
-        separator=str(tax.csv_layout.get("list_separator", " ; ")),
+        order=str(raw.get("order", f"data/csv/{collection}.order.csv")),
     )
 
 
@@ -250,7 +284,7 @@ def _match_bib(index: Mapping[str, BibEntry], data: Mapping[str, Any]) -> BibEnt
 # --- import ----------------------------------------------------------------------------
 
 
-def _coerce(coll: Collection, name: str, value: str, lay: Layout) -> Any:
+def _coerce(coll: Collection, name: str, value: str) -> Any:
     plain = {f.name: f for f in coll.fields}
     f = plain.get(name.split(".")[0])
     if f is not None and f.type in ("year", "integer"):
@@ -258,6 +292,8 @@ def _coerce(coll: Collection, name: str, value: str, lay: Layout) -> Any:
             return int(value)
         except ValueError:
             return value
+    if f is not None and f.type == "boolean" and value in ("true", "false"):
+        return value == "true"
     return value
 
 
@@ -266,23 +302,30 @@ def _row_to_record(
 ) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for col in lay.columns:
-        cell = row.get(col.column, "").strip()
+        if col.ignore:
+            continue
+        cell = row.get(col.column, "")
         if col.take == "first":
-            if cell:
-                values[col.field] = [cell]
+            if cell.strip():
+                values[col.field] = [cell.strip()]
             continue
-        if col.split:
-            if cell and cell != lay.na:
-                values[col.field] = [
-                    p.strip() for p in cell.split(lay.separator.strip()) if p.strip()
-                ]
+        cf = coll.controlled_field(col.field)
+        if col.separator is not None:
+            if cell.strip() == lay.na and (cf is None or cf.not_applicable):
+                values[col.field] = tax.na
+            elif cell.strip():
+                values[col.field] = [col.to_id(p.strip()) for p in split_cell(cell, col.separator) if p.strip()]
             continue
-        if cell == "" and coll.controlled_field(col.field) is None:
+        cell = cell.strip()
+        if cell == "" and cf is None:
             continue  # an empty optional column: leave the field out
         if cell == "":
             values[col.field] = tax.untagged
             continue
-        _set(values, col.field, _coerce(coll, col.field, cell, lay))
+        if cf is not None:
+            values[col.field] = tax.na if cell == lay.na and cf.not_applicable else col.to_id(cell)
+            continue
+        _set(values, col.field, _coerce(coll, col.field, cell))
     # Records list fields in the taxonomy's order, so files read the same way.
     record: dict[str, Any] = {}
     for name in coll.field_names():
@@ -336,24 +379,37 @@ class ImportPlan:
 
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
+    # Source row order (and the cells of ignored columns) per collection, by relative path.
+    orders: dict[str, str] = field(default_factory=dict)
+    sentences: list[str] = field(default_factory=list)  # prose columns copied as they are
 
 
 def _tag_problems(
-    tax: Taxonomy, coll: Collection, record: Mapping[str, Any], label: str, line: int
+    tax: Taxonomy, coll: Collection, lay: Layout, record: Mapping[str, Any], label: str, line: int
 ) -> list[Problem]:
-    """Values of single-valued controlled fields that the taxonomy does not know."""
-    from survey_tools.corpus.checks import suggest
+    """Values of controlled fields that the taxonomy does not know, single or listed."""
+    from survey_tools.corpus.explain import suggest
 
     out: list[Problem] = []
+    columns = {c.field: c for c in lay.columns if not c.ignore}
     for cf in coll.controlled:
         value = record.get(cf.name)
-        if cf.kind != "single" or not isinstance(value, str) or value == tax.untagged:
+        if value in (tax.untagged, None) or (value == tax.na and cf.not_applicable):
             continue
-        allowed = [*cf.ids, *([tax.na] if cf.not_applicable else [])]
-        if value not in allowed:
-            hint = suggest(value, allowed)
-            msg = f"{value!r} is not a {cf.noun}" + (f" (did you mean {hint!r}?)" if hint else "")
-            out.append(Problem(label, line, 0, cf.name, msg))
+        items = value if isinstance(value, list) else [value]
+        if cf.kind == "mapping":
+            continue  # a mapping is not a CSV cell; the record check below reports it
+        allowed = list(cf.ids)
+        col = columns.get(cf.name)
+        where = f"{col.column}" if col else cf.name
+        for v in items:
+            if not isinstance(v, str) or v not in allowed:
+                hint = suggest(v, allowed)
+                shown = f" (did you mean {hint!r}?)" if hint else f" (one of: {', '.join(allowed)})"
+                mapped = f"; or map it in taxonomy/csv.yaml: values: {{{v}: {hint}}}" if hint and col else ""
+                out.append(Problem(label, line, 0, where, f"{v!r} is not a {cf.noun}{shown}{mapped}"))
+        if cf.kind == "single" and isinstance(value, list):
+            out.append(Problem(label, line, 0, where, f"holds {len(value)} values; {cf.name} takes one"))
     return out
 
 
@@ -389,6 +445,8 @@ def plan_import(
         label = path.name
         rows = read_csv(path, lay.header, label)
         problems.extend(rows.problems)
+        order: list[list[str]] = [[coll.id_field, *(c.column for c in lay.ignored)]]
+        plan.sentences.extend(f"{label}:{c.column}" for c in lay.columns if c.sentence)
         for line, row in rows.rows:
             record = _row_to_record(tax, coll, lay, row)
             if ed is not None and edition and ed.field in coll.field_names():
@@ -405,7 +463,7 @@ def plan_import(
                     )
                 )
                 continue
-            problems.extend(_tag_problems(tax, coll, record, label, line))
+            problems.extend(_tag_problems(tax, coll, lay, record, label, line))
             rel = f"{coll.folder}/{rid}.yaml"
             if rel in plan.files:
                 problems.append(Problem(label, line, 0, coll.id_field, f"{rid!r} appears twice"))
@@ -423,14 +481,51 @@ def plan_import(
                         ids.setdefault("doi", doi.strip().lower())
                         record["identifiers"] = ids
             _enrich_identifiers(tax, record)
+            problems.extend(_record_problems(tax, coll, lay, rel, record, label, line))
             plan.files[rel] = record
+            order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
+        if len(order) > 1:  # no rows, no order to keep
+            plan.orders[lay.order] = _csv_text(order)
     if problems:
         raise InvalidInput(problems, "nothing was imported")
     return plan
 
 
+# Problems an imported record may have until people finish it (see _record_problems).
+_LEFT_FOR_PEOPLE = ("not yet tagged", "required field is missing", "too short:", "too long:", "placeholder ")
+
+
+def _record_problems(tax: Taxonomy, coll: Collection, lay: Layout, rel: str,
+                     record: Mapping[str, Any], label: str, line: int) -> list[Problem]:
+    """The record checks a written file would fail, reported at the CSV row.
+
+    What people finish after an import is not an import error: untagged fields, and the
+    curation rules on prose length and on how names are written (another list's one-line notes
+    and author columns rarely follow them); `survey validate` reports those on the records.
+    """
+    from survey_tools.corpus.checks import check_record
+
+    columns = {c.field.split(".")[0]: c.column for c in lay.columns if not c.ignore}
+    out = []
+    for p in check_record(tax, coll, rel, parse_yaml(dump_yaml(record), rel)):
+        if p.message.startswith(_LEFT_FOR_PEOPLE) or "is not written as 'Last, First'" in p.message:
+            continue
+        if p.message.startswith("expected") and record.get(p.field.split(".")[0]) == tax.untagged:
+            continue
+        head = p.field.split(".")[0]
+        out.append(Problem(label, line, 0, columns.get(head, p.field), p.message))
+    return out
+
+
+def _csv_text(rows: Sequence[Sequence[str]]) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    return buf.getvalue()
+
+
 def write_import(tax: Taxonomy, plan: ImportPlan, overwrite: bool = False) -> ImportPlan:
-    """Write the planned records; existing files are kept unless ``overwrite``."""
+    """Write the planned records and the recorded row order; existing records are kept unless
+    ``overwrite``."""
     existing = [rel for rel in plan.files if (tax.root / rel).exists()]
     if existing and not overwrite:
         plan.skipped = sorted(existing)
@@ -438,28 +533,63 @@ def write_import(tax: Taxonomy, plan: ImportPlan, overwrite: bool = False) -> Im
         if rel in plan.skipped:
             continue
         atomic_write(tax.root / rel, dump_yaml(record))
+    for rel, text in sorted(plan.orders.items()):
+        atomic_write(tax.root / rel, text)
     return plan
 
 
 # --- export ----------------------------------------------------------------------------
 
 
+def _recorded_order(tax: Taxonomy, lay: Layout) -> list[list[str]]:
+    """Rows of the order file written by import: [id, ignored cells...]; [] when there is none."""
+    path = tax.root / lay.order
+    if not path.is_file():
+        return []
+    try:
+        rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
+    except (OSError, UnicodeDecodeError, csv.Error) as err:
+        raise UsageError(f"cannot read {lay.order}: {err}") from None
+    return [r for r in rows[1:] if r]
+
+
+def _cell(tax: Taxonomy, lay: Layout, col: Column, value: Any) -> str:
+    if col.take == "first":
+        value = value[0] if isinstance(value, list) and value else ""
+    elif col.separator is not None and isinstance(value, list):
+        value = col.separator.join(col.back.get(str(v), str(v)) for v in value)
+    elif value == tax.untagged:
+        value = ""  # nothing was known: the cell was empty
+    elif value == tax.na:
+        value = lay.na
+    elif isinstance(value, str):
+        value = col.back.get(value, value)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def export_rows(tax: Taxonomy, corpus: Corpus, collection: str) -> list[list[str]]:
+    """The CSV rows: the recorded source order first (with its ignored cells), then any other
+    record by id."""
     lay = layout(tax, collection)
+    by_id = {r.id: r for r in corpus.of(collection)}
+    recorded = _recorded_order(tax, lay)
+    kept = {r[0]: r[1:] for r in recorded if r[0] in by_id}
+    ids = [r[0] for r in recorded if r[0] in by_id]
+    ids += sorted(set(by_id) - set(ids))
     rows = [lay.header]
-    for rec in corpus.of(collection):
+    for rid in ids:
+        rec = by_id[rid]
+        ignored = iter(kept.get(rid, []))
         row: list[str] = []
         for col in lay.columns:
-            value = _get(rec.data, col.field)
-            if col.take == "first":
-                value = value[0] if isinstance(value, list) and value else ""
-            elif col.split:
-                value = lay.separator.join(value) if isinstance(value, list) else ""
-            if value is None:
-                value = ""
-            if isinstance(value, bool):
-                value = "true" if value else "false"
-            row.append(str(value))
+            if col.ignore:
+                row.append(next(ignored, ""))
+            else:
+                row.append(_cell(tax, lay, col, _get(rec.data, col.field)))
         rows.append(row)
     return rows
 
@@ -471,9 +601,9 @@ def export_csv(tax: Taxonomy, corpus: Corpus, out_dir: Path) -> list[Path]:
         if name not in tax.csv_layout:
             continue
         lay = layout(tax, name)
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerows(export_rows(tax, corpus, name))
         path = out_dir / lay.file
-        atomic_write(path, buf.getvalue())
+        atomic_write(path, _csv_text(export_rows(tax, corpus, name)))
         written.append(path)
+    if not written:
+        layout(tax, tax.retained.name)  # raises the clear "no layout" error
     return written

@@ -19,8 +19,7 @@ from survey_tools.contrib.arxiv_client import ArxivPaper
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
 from survey_tools.corpus.records import Corpus, Record
-from survey_tools.corpus.taxonomy import Collection, Taxonomy
-from survey_tools.corpus.views import FORMER_FIELD  # the field keeping a moved retained record
+from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Taxonomy
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
@@ -111,6 +110,7 @@ def plan_exclusion(
     remove: tuple[str, ...] = ()
     if ref in retained:
         rec = retained[ref]
+        _refuse_loss(coll, rec)
         values.update(_from_record(tax, rec))
         if title:
             values[coll.title_field] = title
@@ -134,6 +134,22 @@ def plan_exclusion(
     text = dump_yaml(record)
     _check(tax, coll, rel, text)
     return Move(((rel, text),), remove, message)
+
+
+def _refuse_loss(coll: Collection, rec: Record) -> None:
+    """Moving ``rec`` must keep all of it: refuse, naming what would be lost, when the
+    exclusion collection has no field to hold the retained record."""
+    if FORMER_FIELD in {f.name for f in coll.fields}:
+        return
+    held = {f.name for f in coll.fields} | {c.name for c in coll.controlled}
+    lost = [k for k in rec.data if k not in held]
+    raise UsageError(
+        f"cannot move {rec.path} to the {coll.label.lower()}: the collection {coll.name!r} declares "
+        f"no {FORMER_FIELD!r} field, so the record's "
+        f"{', '.join(lost) if lost else 'fields'} would be lost and --restore could not bring it back. "
+        f"Add `{FORMER_FIELD}: {{type: object}}` to collections.{coll.name}.fields in "
+        f"taxonomy/survey.yaml, or exclude it by identifier after removing the record by hand"
+    )
 
 
 def _from_record(tax: Taxonomy, rec: Record) -> dict[str, Any]:

@@ -8,7 +8,6 @@ which are then rewritten as messages a contributor can act on, with the nearest 
 from __future__ import annotations
 
 import datetime
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -16,6 +15,14 @@ from urllib.parse import urlsplit
 
 import jsonschema_rs
 
+from survey_tools.corpus.explain import TYPE_NAMES as _TYPE_NAMES
+from survey_tools.corpus.explain import SchemaExplainer, show
+from survey_tools.corpus.explain import describe_type as _describe_type
+from survey_tools.corpus.explain import dotted as _dotted
+from survey_tools.corpus.explain import hint as _hint
+from survey_tools.corpus.explain import (
+    suggest as suggest,  # re-exported: callers import it from here
+)
 from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
 from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, record_schema
 from survey_tools.corpus.yamlio import YamlDocument
@@ -25,37 +32,6 @@ _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 # A paper's cited version may appear up to this many years after its arXiv id was issued.
 ARXIV_YEAR_SLACK = 3
-
-
-def show(value: object, limit: int = 60) -> str:
-    """A value as messages print it: long values are cut so that one problem stays one line."""
-    text = str(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
-
-
-def suggest(value: object, choices: Iterable[str]) -> str | None:
-    """The nearest valid value, by case-insensitive then fuzzy match."""
-    if not isinstance(value, str):
-        return None
-    choices = list(choices)
-    low = {c.lower(): c for c in choices}
-    if value.lower() in low:
-        return low[value.lower()]
-    norm = {re.sub(r"[^a-z0-9]", "", c.lower()): c for c in choices}
-    key = re.sub(r"[^a-z0-9]", "", value.lower())
-    if key and key in norm:
-        return norm[key]
-    match = difflib.get_close_matches(value.lower(), list(low), n=1, cutoff=0.6)
-    return low[match[0]] if match else None
-
-
-def _hint(value: object, choices: Iterable[str]) -> str:
-    s = suggest(value, choices)
-    return f" (did you mean {s!r}?)" if s else ""
-
-
-def _dotted(path: Sequence[Any]) -> str:
-    return ".".join(str(p) for p in path)
 
 
 class _Validators:
@@ -85,37 +61,13 @@ def _validators(tax: Taxonomy, collection: str) -> _Validators:
     return _VALIDATORS[key]
 
 
-def _describe_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return "empty" if value is None else type(value).__name__
-
-
-_TYPE_NAMES = {
-    "string": "a string",
-    "integer": "a whole number",
-    "boolean": "true or false",
-    "array": "a list",
-    "object": "a mapping",
-}
-
-
-class _Explainer:
-    """Turns jsonschema errors into one problem each, in the contributor's terms."""
+class _Explainer(SchemaExplainer):
+    """The shared explainer, in a contributor's terms: field nouns, sentinels, record ids."""
 
     def __init__(self, tax: Taxonomy, coll: Collection, doc: YamlDocument, rel: str) -> None:
+        super().__init__(doc, rel)
         self.tax = tax
         self.coll = coll
-        self.doc = doc
-        self.rel = rel
         self.plain = {f.name: f for f in coll.fields}
         self.schema = _validators(tax, coll.name).schema
 
@@ -125,12 +77,6 @@ class _Explainer:
         if len(sp) >= 2 and sp[0] == "allOf" and isinstance(sp[1], int):
             return str(self.schema.get("allOf", [{}])[sp[1]].get("description", ""))
         return ""
-
-    def problem(
-        self, path: Sequence[Any], message: str, key: bool = False, field: str | None = None
-    ) -> Problem:
-        line, col = self.doc.position(tuple(path), key=key)
-        return Problem(self.rel, line, col, field if field is not None else _dotted(path), message)
 
     def controlled(self, path: Sequence[Any]) -> ControlledField | None:
         return self.coll.controlled_field(str(path[0])) if path else None

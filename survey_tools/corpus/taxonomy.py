@@ -9,12 +9,15 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.configs import defaults, read_config
+from survey_tools.corpus.explain import hint
 from survey_tools.corpus.protocol_schema import PROTOCOL_FILE
 from survey_tools.corpus.protocol_schema import SCHEMA as PROTOCOL_SCHEMA
 from survey_tools.corpus.protocol_schema import SCHEMA_FILE as PROTOCOL_SCHEMA_FILE
@@ -117,6 +120,7 @@ class PlainField:
     max_length: int | None = None
     # person_list: the boolean field by which a record says its names are organisations.
     organisation_field: str = ""
+    default: Any = None  # what `survey add` writes when its source has no value
 
 
 @dataclass(frozen=True)
@@ -209,6 +213,7 @@ class Taxonomy:
     editions: Editions | None = None
     # Words and marks refused in prose (text) fields: a record is not done while they remain.
     placeholders: tuple[str, ...] = ()
+    outputs: tuple[str, ...] | None = None  # survey.yaml `outputs:`; None builds every output
 
     def collection(self, name: str) -> Collection:
         return self.collections[name]
@@ -246,6 +251,105 @@ class Taxonomy:
 
 class TaxonomyError(InvalidInput):
     pass
+
+
+# The exclusion-collection field that holds a retained record moved to the exclusion log.
+FORMER_FIELD = "retained_record"
+CSV_FILE = "taxonomy/csv.yaml"
+COMMANDS_FILE = "taxonomy/commands.yaml"
+_CSV_KEYS = ("na", "list_separator")
+
+
+def _check_collection(doc: YamlDocument, cpath: tuple[Any, ...], c: Mapping[str, Any],
+                      plain: list[PlainField], controlled: list[ControlledField]) -> list[Problem]:
+    """What the schema cannot see in one collection: its regex compiles, its id and title
+    fields are declared, and no name is both a plain and a controlled field."""
+    out: list[Problem] = []
+    rel = "taxonomy/survey.yaml"
+    names = [f.name for f in plain]
+    try:
+        re.compile(str(c.get("id_pattern", "")))
+    except re.error as err:
+        line, col = doc.position((*cpath, "id_pattern"))
+        out.append(Problem(rel, line, col, f"{cpath[1]}.id_pattern", f"not a regular expression: {err}"))
+    for key, default in (("id_field", "id"), ("title_field", "title")):
+        value = str(c.get(key, default))
+        if value not in names:
+            line, col = doc.position((*cpath, key) if key in c else cpath)
+            out.append(Problem(rel, line, col, f"collections.{cpath[1]}.{key}",
+                               f"{value!r} is not one of the collection's fields" + hint(value, names)))
+    for cf in controlled:
+        if cf.name in names:
+            line, col = doc.position((*cpath, "fields", cf.name), key=True)
+            out.append(Problem(rel, line, col, f"collections.{cpath[1]}.fields.{cf.name}",
+                               "is also a controlled field; keep one of the two"))
+    return out
+
+
+def _check_csv_layout(doc: YamlDocument, collections: Mapping[str, Collection]) -> list[Problem]:
+    """What the schema cannot see: layouts name collections, columns name their fields."""
+    out: list[Problem] = []
+    for name, lay in doc.data.items():
+        if name in _CSV_KEYS:
+            continue
+        coll = collections.get(str(name))
+        if coll is None:
+            line, col = doc.position((name,), key=True)
+            known = [*collections, *_CSV_KEYS]
+            out.append(Problem(CSV_FILE, line, col, str(name),
+                               "not a collection of taxonomy/survey.yaml" + hint(str(name), known)))
+            continue
+        names = coll.field_names()
+        seen: set[str] = set()
+        for i, c in enumerate(lay["columns"]):
+            line, col = doc.position((name, "columns", i))
+            if c["column"] in seen:
+                out.append(Problem(CSV_FILE, line, col, f"{name}.columns.{i}.column",
+                                   f"column {c['column']!r} appears twice"))
+            seen.add(c["column"])
+            if c.get("ignore"):
+                continue
+            if "field" not in c:
+                out.append(Problem(CSV_FILE, line, col, f"{name}.columns.{i}",
+                                   "needs a field, or ignore: true"))
+                continue
+            head = str(c["field"]).split(".")[0]
+            if head not in names:
+                fl, fc = doc.position((name, "columns", i, "field"))
+                out.append(Problem(CSV_FILE, fl, fc, f"{name}.columns.{i}.field",
+                                   f"{c['field']!r} is not a field of {name}" + hint(head, names)))
+                continue
+            cf = coll.controlled_field(head)
+            for csv_value, vid in (c.get("values") or {}).items():
+                if cf is not None and str(vid) not in cf.ids:
+                    vl, vc = doc.position((name, "columns", i, "values", csv_value))
+                    out.append(Problem(CSV_FILE, vl, vc, f"{name}.columns.{i}.values.{csv_value}",
+                                       f"{vid!r} is not a {cf.noun}" + hint(str(vid), cf.ids)))
+    return out
+
+
+def _check_commands(doc: YamlDocument, collections: Mapping[str, Collection]) -> list[Problem]:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    controlled = {c.name for coll in collections.values() for c in coll.controlled}
+    out: list[Problem] = []
+    for flag, fname in (data.get("flags") or {}).items():
+        if fname not in controlled:
+            line, col = doc.position(("flags", flag))
+            out.append(Problem(COMMANDS_FILE, line, col, f"flags.{flag}",
+                               f"{fname!r} is not a controlled field" + hint(fname, controlled)))
+    for i, rule in enumerate((data.get("bibtex") or {}).get("entry_types") or []):
+        try:
+            re.compile(rule["venue"])
+        except re.error as err:
+            line, col = doc.position(("bibtex", "entry_types", i, "venue"))
+            out.append(Problem(COMMANDS_FILE, line, col, f"bibtex.entry_types.{i}.venue",
+                               f"not a regular expression: {err}"))
+    add = data.get("add") or {}
+    if add.get("key") == "template" and not add.get("key_template"):
+        line, col = doc.position(("add", "key"))
+        out.append(Problem(COMMANDS_FILE, line, col, "add.key_template",
+                           "required when add.key is template"))
+    return out
 
 
 def _req(
@@ -324,14 +428,11 @@ def _values(
 
 
 def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledField | None:
-    doc = load_yaml_file(path, rel)
-    if doc.problems:
-        problems.extend(doc.problems)
+    doc, found = read_config("field", path, rel)
+    if found:  # the schema names every shape mistake; the rest below needs the right shapes
+        problems.extend(found)
         return None
     d = doc.data
-    if not isinstance(d, dict):
-        problems.append(Problem(rel, 1, 1, "", "a field definition must be a mapping"))
-        return None
     before = len(problems)
     name = _req(d, "name", rel, problems, doc, ())
     kind = d.get("kind", "single")
@@ -409,9 +510,9 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         )
     problems: list[Problem] = []
     hasher = hashlib.blake2b(digest_size=16)
-    doc = load_yaml_file(main, "taxonomy/survey.yaml")
-    if doc.problems:
-        raise TaxonomyError(doc.problems, "taxonomy/survey.yaml cannot be read")
+    doc, found = read_config("survey", main, "taxonomy/survey.yaml")
+    if found:  # shapes first: the code below may then trust every type the schema promises
+        raise TaxonomyError(found, "the taxonomy is invalid")
     d = doc.data if isinstance(doc.data, dict) else {}
     hasher.update(main.read_bytes())
     sentinels = d.get("sentinels") or {}
@@ -483,6 +584,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
                     min_length=bounds["min_length"],
                     max_length=bounds["max_length"],
                     organisation_field=str(spec.get("organisation_field", "")),
+                    default=spec.get("default"),
                 )
             )
         controlled: list[ControlledField] = []
@@ -508,6 +610,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             if cf is not None:
                 controlled.append(cf)
         id_field = str(c.get("id_field", "id"))
+        problems.extend(_check_collection(doc, cpath, c, plain, controlled))
         collections[str(cname)] = Collection(
             name=str(cname),
             label=str(c.get("label", cname)),
@@ -535,6 +638,13 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
                 )
             )
             continue
+        try:
+            re.compile(str(spec.get("pattern", ".+")))
+        except re.error as err:
+            line, col = doc.position(("identifiers", iname, "pattern"))
+            problems.append(Problem("taxonomy/survey.yaml", line, col,
+                                    f"identifiers.{iname}.pattern", f"not a regular expression: {err}"))
+            continue
         idents[str(iname)] = IdentifierKind(
             name=str(iname),
             label=str(spec.get("label", iname)),
@@ -545,11 +655,21 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
     csv_layout: Mapping[str, Any] = {}
     csv_path = tdir / "csv.yaml"
     if csv_path.is_file():
-        cdoc = load_yaml_file(csv_path, "taxonomy/csv.yaml")
-        problems.extend(cdoc.problems)
-        if isinstance(cdoc.data, dict):
+        cdoc, found = read_config("csv", csv_path, CSV_FILE)
+        problems.extend(found)
+        if not found and isinstance(cdoc.data, dict):
             csv_layout = cdoc.data
-            hasher.update(csv_path.read_bytes())
+            if not problems:  # a field that failed to load would be reported again here
+                problems.extend(_check_csv_layout(cdoc, collections))
+        hasher.update(csv_path.read_bytes())
+    cmd_path = root / COMMANDS_FILE
+    if cmd_path.is_file():
+        before = bool(problems)
+        cmd_doc, found = read_config("commands", cmd_path, COMMANDS_FILE)
+        problems.extend(found)
+        if not found and not before:
+            problems.extend(_check_commands(cmd_doc, collections))
+        hasher.update(cmd_path.read_bytes())
     editions = _load_editions(d.get("editions"), doc, problems)
     raw_ph = d.get("placeholders") or []
     if not isinstance(raw_ph, list) or not all(isinstance(x, str) and x for x in raw_ph):
@@ -575,7 +695,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         raise TaxonomyError(problems, "the taxonomy is invalid")
     return Taxonomy(
         root=root,
-        survey=d.get("survey") or {},
+        survey=defaults("survey", d, "survey"),  # every documented key, at its default if unset
         na=na,
         untagged=untagged,
         files=d.get("files") or {},
@@ -584,6 +704,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         csv_layout=csv_layout,
         digest=hasher.hexdigest(),
         editions=editions,
+        outputs=tuple(str(o) for o in d["outputs"]) if "outputs" in d else None,
         placeholders=tuple(str(x) for x in raw_ph),
     )
 
@@ -811,7 +932,21 @@ def schema_files(tax: Taxonomy) -> dict[str, str]:
     return out
 
 
-COMMANDS_FILE = "taxonomy/commands.yaml"
+def option_names(tax: Taxonomy, coll: Collection) -> dict[str, ControlledField]:
+    """Option name (without dashes) -> the controlled field of ``coll`` it sets: every field's
+    own name with dashes, and the short names of ``taxonomy/commands.yaml`` (``flags``)."""
+    out = {c.name.replace("_", "-"): c for c in coll.controlled}
+    for flag, fname in (commands_config(tax).get("flags") or {}).items():
+        cf = coll.controlled_field(str(fname))
+        if cf is not None:
+            out[str(flag)] = cf
+    return out
+
+
+def short_option(tax: Taxonomy, coll: Collection, cf: ControlledField) -> str:
+    """The shortest option name that sets ``cf`` (what examples show)."""
+    names = [n for n, c in option_names(tax, coll).items() if c.name == cf.name]
+    return min(names, key=lambda n: (len(n), n))
 
 
 def commands_config(tax: Taxonomy) -> Mapping[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from survey_tools.corpus.configs import data_config_problems
 from survey_tools.corpus.duplicates import cross_check, declared_problems, fuzzy_title_problems
 from survey_tools.corpus.loading import discover, load_corpus
 from survey_tools.corpus.records import Corpus
@@ -49,7 +50,10 @@ def validate_corpus(
     root = Path(root)
     tax = load_taxonomy(root)
     corpus = load_corpus(root, tax, jobs=jobs)
-    return report_for(corpus, paths, require)
+    report = report_for(corpus, paths, require)
+    if not paths:  # the whole folder: its configuration files too
+        report.extend(data_config_problems(root, tax.files))
+    return report
 
 
 def report_for(

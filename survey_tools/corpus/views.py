@@ -12,9 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from survey_tools.corpus.records import Corpus, Record
-from survey_tools.corpus.taxonomy import Taxonomy
-
-FORMER_FIELD = "retained_record"  # where `survey exclude` keeps a moved record
+from survey_tools.corpus.taxonomy import FORMER_FIELD, Taxonomy
 
 
 def view_ids(tax: Taxonomy) -> tuple[str, ...]:

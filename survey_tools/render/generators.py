@@ -18,28 +18,35 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from survey_tools.corpus.configs import markdown_reference
+from survey_tools.corpus.explain import hint
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy, schema_files
-from survey_tools.corpus.yamlio import dump_yaml
+from survey_tools.corpus.yamlio import dump_yaml, load_yaml_file
+from survey_tools.errors import Problem
 from survey_tools.render import model
 from survey_tools.render.bibtex import OUTPUT, bibtex_entry, papers_bib
 from survey_tools.render.citation import OUTPUT as CITATION
 from survey_tools.render.citation import citation_cff
-from survey_tools.render.markdown import gap_tables, render_contributing, render_readme
+from survey_tools.render.markdown import environment, gap_tables, render_contributing, render_readme
 from survey_tools.render.site import site_files
 from survey_tools.reports.agreement import AgreementReport, agreement_outputs
 from survey_tools.reports.claims import ClaimsReport, claims_markdown
 from survey_tools.reports.corrections import CorrectionsReport, corrections_outputs
 from survey_tools.reports.gaps import GapReport, gaps_outputs
 from survey_tools.reports.plots import plot_outputs
-from survey_tools.reports.stats import ReportConfig, Stats, stats_outputs
+from survey_tools.reports.stats import ReportConfig, Stats, resolve_axis, stats_outputs
 
 Output = str | bytes
 Generator = Callable[["BuildContext"], Mapping[str, Output]]
 
 REPORTS = "reports"
 GENERATORS: dict[str, Generator] = {}
+# Written whatever survey.yaml `outputs:` says: validation and the key reference depend on them.
+ALWAYS = ("schemas", "config-docs")
+CONFIG_DOCS = "taxonomy/README.md"
 
 
 def register(name: str) -> Callable[[Generator], Generator]:
@@ -70,9 +77,107 @@ class BuildContext:
 # --- reports ---------------------------------------------------------------------------------
 
 
+def selected(tax: Taxonomy) -> tuple[str, ...]:
+    """The outputs this survey builds: survey.yaml `outputs:` (plus ALWAYS), or every one."""
+    if tax.outputs is None:
+        return tuple(GENERATORS)
+    return tuple(n for n in GENERATORS if n in tax.outputs or n in ALWAYS)
+
+
+def output_problems(tax: Taxonomy) -> list[Problem]:
+    """Unknown output names, and every selected output's unmet requirement, before any is built."""
+    doc = load_yaml_file(tax.root / "taxonomy" / "survey.yaml", "taxonomy/survey.yaml")
+    out: list[Problem] = []
+
+    def bad(path: tuple[Any, ...], msg: str) -> None:
+        line, col = doc.position(path)
+        out.append(Problem("taxonomy/survey.yaml", line, col, ".".join(map(str, path)), msg))
+
+    for i, name in enumerate(tax.outputs or ()):
+        if name not in GENERATORS:
+            bad(("outputs", i), f"{name!r} is not an output (known: {', '.join(GENERATORS)})"
+                + hint(name, list(GENERATORS)))
+    on = selected(tax)
+    if "readme" in on:
+        readme_requirements(tax, bad)
+    if "site" in on:
+        site_requirements(tax, bad)
+    return out
+
+
+def _axis_ok(tax: Taxonomy, spec: str) -> str:
+    try:
+        resolve_axis(tax, spec)
+    except KeyError as err:
+        return str(err.args[0]) if err.args else f"unknown axis {spec!r}"
+    return ""
+
+
+def readme_requirements(tax: Taxonomy, bad: Callable[[tuple[Any, ...], str], None]) -> None:
+    conf = model.presentation(tax, "readme")
+    base = ("survey", "readme")
+    controlled = [c.name for c in tax.retained.controlled if c.kind != "mapping"]
+    group_by = str(conf.get("group_by") or "")
+    if group_by and group_by not in controlled:
+        bad((*base, "group_by"), f"{group_by!r} is not a single- or multi-valued controlled field "
+            f"of {tax.retained.name}" + hint(group_by, controlled))
+    for i, m in enumerate(conf.get("maps") or []):
+        msg = _axis_ok(tax, str(m["axis"]))
+        if msg:
+            bad((*base, "maps", i, "axis"), msg)
+        typical = m.get("typical")
+        if typical and tax.find_field(str(typical["field"])) is None:
+            bad((*base, "maps", i, "typical", "field"), f"{typical['field']!r} is not a controlled field")
+    for i, t in enumerate(conf.get("tags") or []):
+        msg = _axis_ok(tax, str(t))
+        if msg:
+            bad((*base, "tags", i), msg)
+    rank_by = str(conf.get("rank_by") or "")
+    if rank_by and rank_by not in tax.retained.field_names():
+        bad((*base, "rank_by"), f"{rank_by!r} is not a field of {tax.retained.name}"
+            + hint(rank_by, tax.retained.field_names()))
+    ex = tax.excluded
+    for i, c in enumerate(conf.get("exclusion_columns") or []):
+        if ex is None:
+            bad((*base, "exclusion_columns"), "the survey has no exclusion collection; leave this out")
+            break
+        if c not in ex.field_names():
+            bad((*base, "exclusion_columns", i), f"{c!r} is not a field of {ex.name}" + hint(c, ex.field_names()))
+
+
+def site_requirements(tax: Taxonomy, bad: Callable[[tuple[Any, ...], str], None]) -> None:
+    conf = model.presentation(tax, "site")
+    base = ("survey", "site")
+    for key in ("facets", "columns"):
+        for i, spec in enumerate(conf.get(key) or []):
+            msg = _axis_ok(tax, str(spec))
+            if msg:
+                bad((*base, key, i), msg)
+    rng = str(conf.get("range") or "")
+    if rng:
+        msg = _axis_ok(tax, rng)
+        if msg:
+            bad((*base, "range"), msg)
+    names = tax.retained.field_names()
+    for i, f in enumerate(conf.get("search") or []):
+        if str(f) not in names:
+            bad((*base, "search", i), f"{f!r} is not a field of {tax.retained.name}" + hint(str(f), names))
+
+
 @register("schemas")
 def _schemas(ctx: BuildContext) -> Mapping[str, Output]:
     return schema_files(ctx.taxonomy)
+
+
+@register("config-docs")
+def _config_docs(ctx: BuildContext) -> Mapping[str, Output]:
+    return {CONFIG_DOCS: config_reference()}
+
+
+def config_reference() -> str:
+    """taxonomy/README.md: how the configuration works, then every key from the schemas."""
+    intro = environment().get_template("taxonomy/README.md.j2").render()
+    return intro.rstrip("\n") + "\n\n" + markdown_reference()
 
 
 @register("stats")
@@ -103,7 +208,7 @@ def _agreement_out(ctx: BuildContext) -> Mapping[str, Output]:
     return agreement_outputs(ctx.agreement, REPORTS) if ctx.agreement is not None else {}
 
 
-@register("plots")
+@register("figures")
 def _plots(ctx: BuildContext) -> Mapping[str, Output]:
     return plot_outputs(ctx.corpus, ctx.stats, ctx.config, f"{REPORTS}/figures")
 
@@ -128,20 +233,34 @@ def _figures(ctx: BuildContext) -> list[dict[str, str]]:
 
 @register("readme")
 def readme(ctx: BuildContext) -> Mapping[str, Output]:
-    text = render_readme(ctx.taxonomy, ctx.corpus, ctx.stats, gap_tables(ctx.gaps), _figures(ctx))
-    return {"README.md": text, "CONTRIBUTING.md": render_contributing(ctx.taxonomy)}
+    on = selected(ctx.taxonomy)
+    gaps = gap_tables(ctx.gaps) if "gaps" in on else []
+    figures = _figures(ctx) if "figures" in on else []
+    site_path = _site_path(ctx.taxonomy) if "site" in on else ""
+    text = render_readme(ctx.taxonomy, ctx.corpus, ctx.stats, gaps, figures, site_path)
+    return {"README.md": text}
+
+
+@register("contributing")
+def contributing(ctx: BuildContext) -> Mapping[str, Output]:
+    return {"CONTRIBUTING.md": render_contributing(ctx.taxonomy, ctx.corpus.retained)}
+
+
+def _site_path(tax: Taxonomy) -> str:
+    return str(model.presentation(tax, "site").get("path") or "reports/site/index.html")
 
 
 @register("site")
 def site(ctx: BuildContext) -> Mapping[str, Output]:
     """The index page, one page per paper, their stylesheet and the BibTeX the index loads."""
-    path = str(model.presentation(ctx.taxonomy, "site").get("path", "reports/site/index.html"))
+    path = _site_path(ctx.taxonomy)
     folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
-    files = site_files(ctx.taxonomy, ctx.corpus, ctx.stats, bibtex_entry)
+    bib = bibtex_entry if "bib" in selected(ctx.taxonomy) else None
+    files = site_files(ctx.taxonomy, ctx.corpus, ctx.stats, bib)
     return {folder + rel: text for rel, text in files.items()}
 
 
-@register("bibtex")
+@register("bib")
 def _papers_bib(ctx: BuildContext) -> Mapping[str, Output]:
     return {OUTPUT: papers_bib(ctx.corpus)}
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import jinja2
 
+from survey_tools.corpus.examples import add_example, exclude_example
 from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
-from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.taxonomy import FORMER_FIELD, Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.reports.gaps import GapReport
@@ -48,6 +49,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(md=md, md_url=md_url, md_code=md_code, md_sentence=md_sentence, slug=slug)
     env.globals["table"] = md_table
+    env.filters["reject_typical"] = lambda row: [*row[:2], *row[3:]]
     return env
 
 
@@ -80,6 +82,8 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
         assert ax.group is not None and ax.cf is not None
         typical = spec.get("typical") or {}
         tfield = tax.find_field(str(typical.get("field", ""))) if typical else None
+        out["members_label"] = ax.cf.label
+        out["typical_label"] = f"Typical {tfield.noun}" if tfield else ""
         for g in ax.group.values:
             members = model.members_of(tax, ax, recs, g.id)
             t = str(g.extra.get(str(typical.get("key", "")), "")) if typical else ""
@@ -104,8 +108,14 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
 
 
 def gap_tables(report: GapReport) -> list[dict[str, Any]]:
-    """The gap maps as aligned Markdown tables: "n [s]" per cell, s counting strict records."""
+    """The gap maps as aligned Markdown tables: "n [s]" per cell, s counting strict records
+    (plain counts when no strict filter is configured)."""
     out = []
+    strict_on = bool(report.strict_label)
+
+    def num(n: int, k: int) -> str:
+        return md(f"{n} [{k}]") if strict_on else str(n)
+
     for t in report.tables:
         b = t.broad
         assert b.cols is not None
@@ -115,12 +125,12 @@ def gap_tables(report: GapReport) -> list[dict[str, Any]]:
             cells = [md(b.rows.label_of(r))]
             for c in t.cols:
                 cell = t.cell(r, c)
-                cells.append("**0**" if cell.count == 0 else md(f"{cell.count} [{cell.strict}]"))
+                cells.append("**0**" if cell.count == 0 else num(cell.count, cell.strict))
             n, k = t.row_total(r)
-            cells.append(md(f"{n} [{k}]"))
+            cells.append(num(n, k))
             rows.append(cells)
-        totals = [md(f"{t.col_total(c)[0]} [{t.col_total(c)[1]}]") for c in t.cols]
-        rows.append(["total", *totals, md(f"{b.total} [{t.strict.total}]")])
+        totals = [num(*t.col_total(c)) for c in t.cols]
+        rows.append(["total", *totals, num(b.total, t.strict.total)])
         out.append(
             {
                 "title": t.title,
@@ -173,19 +183,27 @@ def readme_context(
     stats: Stats,
     gaps: Sequence[Mapping[str, Any]] = (),
     figures: Sequence[Mapping[str, str]] = (),
+    site_path: str = "",
 ) -> dict[str, Any]:
-    """Everything README.md shows. ``gaps`` are tables as {title, markdown}; ``figures`` {title, path}."""
+    """Everything README.md shows. ``gaps`` are tables as {title, markdown}; ``figures`` {title, path};
+    ``site_path`` the browsing page when it is built."""
     conf = model.presentation(tax, "readme")
-    group_ax = model.axis(tax, str(conf["group_by"]))
-    assert group_ax.cf is not None
     retained = corpus.retained
     tags = [str(t) for t in conf.get("tags", [])]
     new = frozenset(r.id for r in added_since(corpus))
     groups = []
-    for v in group_ax.cf.values:
-        recs = sorted(model.members_of(tax, group_ax, retained, v.id), key=lambda r: (r.title.lower(), r.id))
-        if recs:
-            groups.append({"id": v.id, "label": v.label, "description": v.description, "entries": [_entry(tax, r, tags, new) for r in recs]})
+    group_label = ""
+    if conf["group_by"]:
+        group_ax = model.axis(tax, str(conf["group_by"]))
+        assert group_ax.cf is not None
+        group_label = group_ax.label
+        for v in group_ax.cf.values:
+            recs = sorted(model.members_of(tax, group_ax, retained, v.id), key=lambda r: (r.title.lower(), r.id))
+            if recs:
+                groups.append({"id": v.id, "label": v.label, "description": v.description, "entries": [_entry(tax, r, tags, new) for r in recs]})
+    else:  # no controlled field to group by: one alphabetical list
+        recs = sorted(retained, key=lambda r: (r.title.lower(), r.id))
+        groups.append({"id": "all", "label": tax.retained.label, "description": "", "entries": [_entry(tax, r, tags, new) for r in recs]})
     ex_cols, ex_rows = model.exclusion_table(tax, corpus)
     return {
         "edition": _edition_context(tax, corpus, stats),
@@ -199,11 +217,13 @@ def readme_context(
         "maps": [_map(tax, corpus, stats, s, conf) for s in conf.get("maps", [])],
         "gaps": list(gaps),
         "figures": list(figures),
-        "group_label": group_ax.label,
+        "group_label": group_label,
+        "add_example": add_example(tax, retained),
+        "has_traces_doc": (tax.root / "docs" / "traces.md").is_file(),
         "groups": groups,
         "exclusion_columns": ex_cols,
         "exclusions": [list(r.cells) for r in ex_rows],
-        "site_path": str(model.presentation(tax, "site").get("path", "")),
+        "site_path": site_path,
         "protocol": _protocol(tax),
         "living": stats.living.to_dict() if stats.living else None,
     }
@@ -220,16 +240,22 @@ def render_readme(
     stats: Stats,
     gaps: Sequence[Mapping[str, Any]] = (),
     figures: Sequence[Mapping[str, str]] = (),
+    site_path: str = "",
 ) -> str:
-    ctx = readme_context(tax, corpus, stats, gaps, figures)
+    ctx = readme_context(tax, corpus, stats, gaps, figures, site_path)
     return _tidy(environment().get_template("readme/README.md.j2").render(**ctx))
 
 
-def contributing_context(tax: Taxonomy) -> dict[str, Any]:
+def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[str, Any]:
     colls = list(tax.collections.values())
+    ex = tax.excluded
     return {
-        "survey": tax.survey, "collections": colls, "retained": tax.retained, "excluded": tax.excluded,
+        "survey": tax.survey, "collections": colls, "retained": tax.retained, "excluded": ex,
         "na": tax.na, "untagged": tax.untagged,
+        "add_example": add_example(tax, records),
+        "exclude_example": exclude_example(tax),
+        "can_move": ex is not None and FORMER_FIELD in {f.name for f in ex.fields},
+        "former_field": FORMER_FIELD,
         "editions": tax.editions if tax.editions and tax.editions.latest else None,
         "claims_file": str(tax.files.get("claims", "data/claims.yaml")),
         "reports_file": str(tax.files.get("reports", "data/reports.yaml")),
@@ -237,8 +263,8 @@ def contributing_context(tax: Taxonomy) -> dict[str, Any]:
     }
 
 
-def render_contributing(tax: Taxonomy) -> str:
-    return _tidy(environment().get_template("contributing/CONTRIBUTING.md.j2").render(**contributing_context(tax)))
+def render_contributing(tax: Taxonomy, records: Sequence[Record] = ()) -> str:
+    return _tidy(environment().get_template("contributing/CONTRIBUTING.md.j2").render(**contributing_context(tax, records)))
 
 
 def _tidy(text: str) -> str:

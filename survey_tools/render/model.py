@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from survey_tools.corpus.configs import defaults
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import InvalidInput, Problem
@@ -31,14 +32,17 @@ class Tag:
 
 
 def presentation(tax: Taxonomy, part: str) -> Mapping[str, Any]:
-    """``survey.readme`` or ``survey.site`` from taxonomy/survey.yaml (a clear error if absent)."""
-    conf = tax.survey.get(part)
-    if not isinstance(conf, Mapping):
-        raise InvalidInput(
-            [Problem("taxonomy/survey.yaml", 0, 0, f"survey.{part}", "required to render; see CONTRIBUTING.md")],
-            f"taxonomy/survey.yaml has no survey.{part} section",
-        )
+    """``survey.readme`` or ``survey.site`` from taxonomy/survey.yaml, every key missing there
+    at its documented default (taxonomy/README.md lists them)."""
+    conf = dict(defaults("survey", {"survey": tax.survey}, "survey", part))
+    if part == "readme" and not conf.get("group_by"):
+        conf["group_by"] = default_group_by(tax)
     return conf
+
+
+def default_group_by(tax: Taxonomy) -> str:
+    """The first single- or multi-valued controlled field of the retained records ("" if none)."""
+    return next((c.name for c in tax.retained.controlled if c.kind != "mapping"), "")
 
 
 def axis(tax: Taxonomy, spec: str) -> Axis:
@@ -140,6 +144,7 @@ def exclusion_table(tax: Taxonomy, corpus: Corpus) -> tuple[list[dict[str, str]]
     if ex is None:
         return [], []
     names = [str(n) for n in presentation(tax, "readme").get("exclusion_columns", [])]
+    names = names or [ex.id_field, ex.title_field]
     plain = {f.name: f.label for f in ex.fields}
     columns = []
     for name in names:

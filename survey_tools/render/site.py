@@ -324,6 +324,8 @@ class _Site:
         return {
             "survey": tax.survey,
             "headline": dict(self.stats.headline),
+            "retained_count": len(self.corpus.retained),
+            "excluded_count": len(self.corpus.excluded),
             "retained_label": ret.label,
             "excluded_label": ex.label if ex else "",
             "excluded_title_field": ex.title_field if ex else "",

@@ -441,7 +441,8 @@ def load_config(tax: Taxonomy) -> ReportConfig:
         crosstabs=crosstabs,
         crosstab_views=crosstab_views,
         gap_k=k,
-        strict_label=str(strict.get("label", "strict")) if isinstance(strict, dict) else "strict",
+        # No strict filter configured: no label, and the gap maps show plain counts.
+        strict_label=str(strict.get("label", "strict")) if isinstance(strict, dict) and strict else "",
         strict_where=strict.get("where", {}) if isinstance(strict, dict) else {},
         gap_tables=gap_tables,
         gap_views=gap_views,

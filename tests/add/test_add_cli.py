@@ -106,8 +106,8 @@ def test_key_collision_appends_year(arxiv_server, survey: Path) -> None:
         (["add", "1605.08386", "--key", "c3"],
          "error: --key 'c3' is already used by corpus/c3.yaml\n"),
         (["add", "not-an-id"],
-         "error: 'not-an-id' is not an arXiv id or URL (expected e.g. 2505.19591, "
-         "arXiv:2505.19591v2 or https://arxiv.org/abs/2505.19591)\n"),
+         "error: 'not-an-id' is not an arXiv id or URL, a DOI or an OpenReview id (expected e.g. "
+         "2505.19591, arXiv:2505.19591v2, https://arxiv.org/abs/2505.19591, 10.5555/12345678 or openreview:ID)\n"),
         (["add", "2603.06859v2"],
          "error: arXiv:2603.06859 is already in the survey: corpus/c3.yaml (Retained papers) "
          "has the same arXiv id 2603.06859\n"),
@@ -115,7 +115,7 @@ def test_key_collision_appends_year(arxiv_server, survey: Path) -> None:
          "error: arXiv:2305.14325 is already in the survey: exclusions/E001.yaml (Exclusion log) "
          "has the same arXiv id 2305.14325\n"),
         (["add", "0000.0000"], "error: arXiv has no paper with the id 0000.0000\n"),
-        (["add"], "error: give one arXiv id or URL, or --from-file LIST\n"),
+        (["add"], "error: give one arXiv id, DOI or OpenReview id, --from-file LIST, or --set FIELD=VALUE\n"),
     ],
 )
 def test_refusals_write_nothing(arxiv_server, survey: Path, args: list[str], message: str) -> None:

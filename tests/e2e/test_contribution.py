@@ -114,9 +114,12 @@ def test_add_a_paper_by_pull_request(clone: Clone) -> None:
     # the survey's claims still hold on its edition; the living list shows the addition
     claims = (clone.root / "reports" / "CLAIMS.md").read_text(encoding="utf-8")
     assert "| retained-total | The review retains 84 works. | Survey v1 | count == 84 | 84 | holds |" in claims
-    assert "The living list retains 85 works (84 in the survey's edition)." in claims
+    retained = len(list((clone.root / "corpus").glob("*.yaml")))  # the new paper included
+    assert f"The living list retains {retained} works (84 in the survey's edition)." in claims
     readme = (clone.root / "README.md").read_text(encoding="utf-8")
-    assert "1 work has been added since that edition" in readme
+    added = sum("\nedition: living\n" in f.read_text(encoding="utf-8") for f in (clone.root / "corpus").glob("*.yaml"))
+    phrase = "1 work has" if added == 1 else f"{added} works have"
+    assert f"{phrase} been added since that edition" in readme
     assert "*new since Survey v1, added 2026-05-20*" in readme
 
 
@@ -127,21 +130,25 @@ def test_exclude_a_paper_then_restore_it(clone: Clone) -> None:
     res = clone.survey("exclude", "c3", "--stage", "full_text_screen", "--reason", "single_agent",
                        "--source", "arXiv", "--query-family", "credit assignment", "--date", "2026-05-21",
                        "--note", "Re-read for this test: treated here as a single-agent method.")
-    assert "moved corpus/c3.yaml to exclusions/E033.yaml" in res.stdout + res.stderr
+    # the next exclusion id after those the list holds (the survey's 32 and any added since)
+    last = max(int(p.stem[1:]) for p in (clone.root / "exclusions").glob("E*.yaml") if p.stem != "E000")
+    new = f"E{last:03d}"
+    assert f"moved corpus/c3.yaml to exclusions/{new}.yaml" in res.stdout + res.stderr
     clone.survey("build")
     clone.commit("Exclude C3")
     diff = clone.ci(base)
     # the paper leaves the retained list and enters the exclusion log, both named
     removed = diff.split("### Removed from Retained papers", 1)[1]
     assert "`c3`" in removed.split("###", 1)[0]
-    assert "`E033`" in diff.split("### Added to Exclusion log", 1)[1]
+    assert f"`{new}`" in diff.split("### Added to Exclusion log", 1)[1]
     claims = (clone.root / "reports" / "CLAIMS.md").read_text(encoding="utf-8")
     # the survey's numbers hold on its edition (C3 still counts there as retained)
     assert "| retained-total | The review retains 84 works. | Survey v1 | count == 84 | 84 | holds |" in claims
-    assert "The living list retains 83 works (84 in the survey's edition)." in claims
+    retained = len(list((clone.root / "corpus").glob("*.yaml")))
+    assert f"The living list retains {retained} works (84 in the survey's edition)." in claims
 
-    res = clone.survey("exclude", "E033", "--restore")
-    assert "moved exclusions/E033.yaml back to corpus/c3.yaml" in res.stdout + res.stderr
+    res = clone.survey("exclude", new, "--restore")
+    assert f"moved exclusions/{new}.yaml back to corpus/c3.yaml" in res.stdout + res.stderr
     assert (clone.root / "corpus" / "c3.yaml").read_bytes() == before
     clone.survey("build")
     clone.commit("Restore C3")

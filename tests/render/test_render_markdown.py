@@ -69,7 +69,7 @@ def test_counts_come_from_the_statistics(real: Built) -> None:
     message = s.table("credit_granularity").count("message")
     row = next(line for line in text.splitlines() if line.startswith("| Message "))
     assert re.search(rf"\|\s+{message} \|", row), row
-    assert f"holds {s.headline['retained']} retained works and {s.headline['excluded']} screened-out" in text
+    assert f"holds {s.headline['retained']} retained papers and {s.headline['excluded']} records in the exclusion log" in text
     excl_rows = [line for line in text.splitlines() if re.match(r"\| E\d{3} ", line)]
     assert len(excl_rows) == s.headline["excluded"]
 
@@ -101,6 +101,7 @@ def test_committed_readme_and_contributing_are_current() -> None:
     from survey_tools.build import make_context
     from survey_tools.render.generators import GENERATORS
 
-    out = GENERATORS["readme"](make_context(REPO))
+    ctx = make_context(REPO)
+    out = {**GENERATORS["readme"](ctx), **GENERATORS["contributing"](ctx)}
     for rel in ("README.md", "CONTRIBUTING.md"):
         assert (REPO / rel).read_text(encoding="utf-8") == out[rel], f"{rel} is stale: run survey build"

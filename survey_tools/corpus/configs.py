@@ -1,0 +1,226 @@
+"""Schemas for every configuration file, and the checks and documentation built from them.
+
+Each configuration file (``taxonomy/survey.yaml``, ``taxonomy/fields/*.yaml``,
+``taxonomy/csv.yaml``, ``taxonomy/commands.yaml``, ``data/reports.yaml``, ...) has a JSON Schema
+in ``config_schemas/<name>.schema.yaml`` beside this module. A new configuration file plugs in
+by adding its schema there: ``x-file`` names its default path, ``x-files-key`` the key of
+``survey.yaml``'s ``files:`` that may move it. Every mistake becomes one
+``file:line:col: key: message (did you mean ...)`` problem through the same explainer as records;
+``defaults`` fills in the documented defaults; ``markdown_reference`` writes the key reference
+(``taxonomy/README.md``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from survey_tools.corpus.explain import SchemaExplainer
+from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
+from survey_tools.errors import Problem
+
+
+@dataclass(frozen=True)
+class ConfigSchema:
+    name: str
+    file: str  # default path relative to the survey folder (a glob for field files)
+    files_key: str  # key of survey.yaml `files:` that relocates it ("" when fixed)
+    order: int
+    schema: Mapping[str, Any]
+
+
+@cache
+def config_schemas() -> dict[str, ConfigSchema]:
+    """Every configuration schema shipped with the toolkit, by name, in documentation order."""
+    out = []
+    folder = resources.files("survey_tools.corpus").joinpath("config_schemas")
+    for entry in folder.iterdir():
+        if not entry.name.endswith(".schema.yaml"):
+            continue
+        schema = yaml.safe_load(entry.read_text(encoding="utf-8"))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        out.append(ConfigSchema(
+            name=entry.name.removesuffix(".schema.yaml"),
+            file=str(schema.get("x-file", "")),
+            files_key=str(schema.get("x-files-key", "")),
+            order=int(schema.get("x-order", 100)),
+            schema=schema,
+        ))
+    return {c.name: c for c in sorted(out, key=lambda c: (c.order, c.name))}
+
+
+@cache
+def _validator(name: str) -> Any:
+    return jsonschema.Draft202012Validator(config_schemas()[name].schema)
+
+
+def check_document(name: str, doc: YamlDocument, rel: str) -> list[Problem]:
+    """Every way ``doc`` breaks the schema ``name``, one problem each, in file order."""
+    data = {} if doc.data is None else doc.data  # an empty file is an empty mapping
+    explainer = SchemaExplainer(doc, rel)
+    problems: list[Problem] = []
+    for err in _validator(name).iter_errors(data):
+        problems.extend(explainer.explain(err))
+    return sorted(set(problems))
+
+
+def read_config(name: str, path: Path, rel: str) -> tuple[YamlDocument, list[Problem]]:
+    """Parse ``path`` and check it against schema ``name``; problems include unreadable YAML."""
+    doc = load_yaml_file(path, rel)
+    if doc.problems:
+        return doc, list(doc.problems)
+    return doc, check_document(name, doc, rel)
+
+
+def config_path(name: str, files: Mapping[str, Any]) -> str:
+    """Where the survey keeps the configuration file ``name`` (``files:`` may move it)."""
+    c = config_schemas()[name]
+    moved = files.get(c.files_key) if c.files_key else None
+    return str(moved) if isinstance(moved, str) and moved else c.file
+
+
+# Checked by the taxonomy loader itself (it cannot go on without them).
+TAXONOMY_CONFIGS = frozenset({"survey", "field", "csv", "commands"})
+
+
+def data_config_problems(root: Path, files: Mapping[str, Any]) -> list[Problem]:
+    """Every schema problem in the survey's other configuration files (reports, claims,
+    corrections, a protocol, ...) that exist; a missing optional file is no problem."""
+    out: list[Problem] = []
+    for name, c in config_schemas().items():
+        if name in TAXONOMY_CONFIGS or "*" in c.file:
+            continue
+        rel = config_path(name, files)
+        path = root / rel
+        if path.is_file():
+            out.extend(read_config(name, path, rel)[1])
+    return out
+
+
+def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target[part]
+        return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
+
+
+def with_defaults(schema: Mapping[str, Any], data: Any, root: Mapping[str, Any] | None = None) -> Any:
+    """``data`` with every documented default filled in where a key is missing (a deep copy)."""
+    root = root or schema
+    schema = _resolve(schema, root)
+    if not isinstance(data, dict):
+        return copy.deepcopy(data)
+    out = {k: copy.deepcopy(v) for k, v in data.items()}
+    for key, sub in (schema.get("properties") or {}).items():
+        sub = _resolve(sub, root)
+        if key not in out and "default" in sub:
+            out[key] = copy.deepcopy(sub["default"])
+        if key in out:
+            out[key] = with_defaults(sub, out[key], root)
+    return out
+
+
+def defaults(name: str, data: Any, *path: str) -> Any:
+    """The part of config ``name`` at ``path`` (e.g. ``"survey", "readme"``) with its defaults."""
+    c = config_schemas()[name]
+    schema: Mapping[str, Any] = c.schema
+    for p in path:
+        schema = _resolve((schema.get("properties") or {}).get(p, {}), c.schema)
+        data = data.get(p) if isinstance(data, dict) else None
+        if data is None:
+            data = copy.deepcopy(schema.get("default", {}))
+    return with_defaults(schema, data, c.schema)
+
+
+# --- documentation ---------------------------------------------------------------------------
+
+
+def _type_of(s: Mapping[str, Any], root: Mapping[str, Any]) -> str:
+    s = _resolve(s, root)
+    if "enum" in s:
+        return " \\| ".join(f"`{v}`" for v in s["enum"])
+    if "anyOf" in s:
+        return " or ".join(_type_of(x, root) for x in s["anyOf"])
+    t = s.get("type")
+    if isinstance(t, list):
+        return " or ".join(str(x) for x in t)
+    if t == "array":
+        return f"list of {_type_of(s.get('items', {}), root)}"
+    if t == "object":
+        return "mapping"
+    return str(t) if t else "any"
+
+
+def _default_text(s: Mapping[str, Any]) -> str:
+    if "default" not in s:
+        return ""
+    d = s["default"]
+    if d == {} or d == []:
+        return "empty"
+    text = yaml.safe_dump(d, default_flow_style=True, allow_unicode=True).strip()
+    text = text.removesuffix("...").strip()
+    return f"`{text}`" if text else "`''`"
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _rows(schema: Mapping[str, Any], root: Mapping[str, Any], prefix: str, required: set[str],
+          out: list[str]) -> None:
+    schema = _resolve(schema, root)
+    for key, sub in (schema.get("properties") or {}).items():
+        sub = _resolve(sub, root)
+        name = f"{prefix}{key}"
+        req = "yes" if key in required else ""
+        out.append(f"| `{name}` | {_type_of(sub, root)} | {req} | {_default_text(sub)} | "
+                   f"{_cell(sub.get('description', ''))} |")
+        _children(sub, root, name, out)
+
+
+def _children(sub: Mapping[str, Any], root: Mapping[str, Any], name: str, out: list[str]) -> None:
+    sub = _resolve(sub, root)
+    if sub.get("type") == "object" or "properties" in sub:
+        _rows(sub, root, name + ".", set(sub.get("required") or []), out)
+        extra = sub.get("additionalProperties")
+        if isinstance(extra, dict):
+            extra = _resolve(extra, root)
+            if extra.get("properties"):
+                _rows(extra, root, f"{name}.<name>.", set(extra.get("required") or []), out)
+    items = sub.get("items")
+    if sub.get("type") == "array" and isinstance(items, dict):
+        items = _resolve(items, root)
+        if items.get("properties"):
+            _rows(items, root, f"{name}[].", set(items.get("required") or []), out)
+
+
+def markdown_reference() -> str:
+    """Every key of every configuration file, with its type, default and meaning."""
+    parts: list[str] = []
+    for c in config_schemas().values():
+        s = c.schema
+        moved = f" (moved with `files.{c.files_key}` in survey.yaml)" if c.files_key else ""
+        parts.append(f"## `{c.file}`\n\n{_cell(s.get('description', ''))}{moved}\n")
+        rows: list[str] = ["| key | type | required | default | meaning |",
+                           "| --- | --- | --- | --- | --- |"]
+        _rows(s, s, "", set(s.get("required") or []), rows)
+        extra = s.get("additionalProperties")
+        if isinstance(extra, dict):
+            _children({"type": "object", **_resolve(extra, s)}, s, "<name>", rows)
+        parts.append("\n".join(rows) + "\n")
+    return "\n".join(parts)
+
+
+__all__ = ["ConfigSchema", "check_document", "config_path", "config_schemas", "defaults",
+           "data_config_problems", "markdown_reference", "read_config", "with_defaults"]

@@ -1,0 +1,67 @@
+"""Example commands built from a survey's own taxonomy and records.
+
+Generated text (README, CONTRIBUTING) and ``--help`` show these instead of fixed examples, so
+another survey's documentation speaks of its own fields, values and papers.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+
+from survey_tools.corpus.records import Record
+from survey_tools.corpus.taxonomy import (
+    Collection,
+    ControlledField,
+    Taxonomy,
+    commands_config,
+    short_option,
+)
+
+# Identifier kinds `survey add` can look up, in the order an example prefers them.
+LOOKUP_KINDS = ("arxiv", "doi", "openreview")
+
+
+def example_reference(tax: Taxonomy, records: Sequence[Record]) -> str:
+    """What `survey add` is shown with: ``add.example`` from commands.yaml, else the identifier
+    of a real record of the corpus (first by key), else "" (the example then uses --set)."""
+    configured = (commands_config(tax).get("add") or {}).get("example")
+    if configured:
+        return str(configured)
+    for rec in sorted(records, key=lambda r: r.id):
+        ids = rec.get("identifiers")
+        if isinstance(ids, dict):
+            for kind in LOOKUP_KINDS:
+                if isinstance(ids.get(kind), str) and ids[kind]:
+                    return f"openreview:{ids[kind]}" if kind == "openreview" else str(ids[kind])
+    return ""
+
+
+def _option(tax: Taxonomy, coll: Collection, cf: ControlledField) -> str:
+    flag = short_option(tax, coll, cf)
+    if cf.kind == "mapping":
+        return f"--{flag} {cf.ids[0]}={cf.mode_ids[0]}" if cf.mode_ids else ""
+    return f"--{flag} {shlex.quote(cf.ids[0])}"
+
+
+def tag_options(tax: Taxonomy, coll: Collection, limit: int | None = None) -> list[str]:
+    """One option per required controlled field (every one when none is required), set to
+    its first value."""
+    fields = [c for c in coll.controlled if c.required] or list(coll.controlled)
+    out = [o for o in (_option(tax, coll, c) for c in fields) if o]
+    return out if limit is None else out[:limit]
+
+
+def add_example(tax: Taxonomy, records: Sequence[Record]) -> str:
+    coll = tax.retained
+    ref = example_reference(tax, records)
+    head = f"survey add {shlex.quote(ref)}" if ref else (
+        f"survey add --set {coll.title_field}={shlex.quote('Title of the work')}")
+    return " ".join([head, *tag_options(tax, coll)])
+
+
+def exclude_example(tax: Taxonomy) -> str:
+    coll = tax.excluded
+    if coll is None:
+        return ""
+    return " ".join(["survey exclude ID_OR_URL", *tag_options(tax, coll), '--note "..."'])
