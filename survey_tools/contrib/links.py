@@ -42,7 +42,7 @@ from urllib.parse import urljoin, urlsplit
 import certifi  # httpx's own CA bundle, shared by the per-host clients
 import httpx
 
-from survey_tools import __version__
+from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base
 from survey_tools.corpus.checks import valid_url
 from survey_tools.corpus.records import Corpus

@@ -158,3 +158,38 @@ def test_every_command_module_is_registered() -> None:
         commands = __import__(module, fromlist=["COMMANDS"]).COMMANDS
         assert sorted(c.name for c in commands) == sorted(names), module
     assert set(cli.list_commands(None)) == {n for ns in COMMAND_MODULES.values() for n in ns}  # type: ignore[arg-type]
+
+
+# The pipeline's stages, lowest first: a module may import its own stage and those below it.
+# contrib/ (what contributors run) sits beside build/ and never imports render/ or build/;
+# traces/ stands alone on the shared base. The package root is the public API (imports all).
+LAYERS = {
+    "_version": 0, "errors": 0, "fileio": 0, "cachedir": 0,
+    "corpus": 1, "traces": 1,
+    "reports": 2,
+    "render": 3,
+    "build": 4, "contrib": 4,
+    "cli": 5,
+}
+
+
+def _stage(module: str) -> str:
+    return module.split(".")[1] if "." in module else ""
+
+
+def test_imports_run_one_way() -> None:
+    wrong = []
+    for mod, deps in sorted(import_graph().items()):
+        stage = _stage(mod)
+        if not stage:
+            continue  # survey_tools/__init__.py: the public API
+        assert stage in LAYERS, f"{mod}: a new stage; give it a place in LAYERS"
+        for dep in sorted(deps):
+            to = _stage(dep)
+            if not to or LAYERS[to] > LAYERS[stage] or (stage, to) in {
+                ("contrib", "render"), ("contrib", "build"), ("build", "contrib"),
+            } or (stage == "traces" and LAYERS[to] > 0 and to != "traces") or (
+                to == "traces" and stage not in ("traces", "cli")
+            ):
+                wrong.append(f"{mod.removeprefix('survey_tools.')} -> {dep.removeprefix('survey_tools.')}")
+    assert not wrong, "imports against the pipeline's direction:\n" + "\n".join(wrong)
