@@ -139,7 +139,8 @@ def _stacked(t: Table) -> Any:
     ax.set_ylabel("records")
     ax.set_xlabel(t.cols.label)
     ax.set_title(f"Records per {t.cols.label.lower()} by {t.rows.label.lower()}")
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    if stacks:  # an empty survey has nothing to name
+        ax.legend(frameon=False, fontsize=8, loc="upper left")
     return fig
 
 
