@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -45,7 +46,7 @@ from survey_tools.render import site as site_mod  # noqa: E402
 from survey_tools.render.bibtex import bibtex_entry  # noqa: E402
 from survey_tools.reports.stats import compute_stats, load_config  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("SURVEY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

@@ -11,6 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from external_tools import chromium as find_chromium
+from external_tools import missing_awesome_lint, missing_chromium
+from external_tools import node as external_node
 
 from tests.init.support import FIXTURES, REPO, replay, run, survey_words
 
@@ -95,9 +98,11 @@ def test_export_is_byte_identical(port: Path, tmp_path: Path) -> None:
 
 
 def test_readme_passes_awesome_lint(port: Path) -> None:
-    node = shutil.which("node")
-    if node is None or not (REPO / "node_modules" / "awesome-lint" / "package.json").is_file():
-        pytest.skip("awesome-lint is not installed: run `npm ci` at the repository root")
+    why = missing_awesome_lint()
+    if why is not None:
+        pytest.skip(why)
+    node = external_node()
+    assert node is not None
     res = subprocess.run([node, str(REPO / "tools" / "awesome-lint.mjs"), "README.md"], cwd=port,
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
@@ -105,9 +110,9 @@ def test_readme_passes_awesome_lint(port: Path) -> None:
 
 
 def test_page_opens_in_chromium(port: Path) -> None:
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.skip("Chromium is not installed: apt-get install -y chromium")
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip(missing_chromium())
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (the test extra)")
     errors: list[str] = []
     with sync_api.sync_playwright() as pw:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+from external_tools import chromium as find_chromium
 
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
@@ -19,8 +19,7 @@ from survey_tools.reports.stats import Stats, compute_stats, load_config
 REPO = Path(__file__).resolve().parents[2]
 # The browser tests drive Debian's Chromium, found on PATH; SURVEY_CHROMIUM names another binary
 # (Google Chrome on GitHub's runners, or a missing path to see how the suite runs without one).
-_CHROMIUM = os.environ.get("SURVEY_CHROMIUM") or shutil.which("chromium")
-CHROMIUM = Path(_CHROMIUM) if _CHROMIUM else None
+CHROMIUM = find_chromium()
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -3,24 +3,23 @@ package.json, run through tools/awesome-lint.mjs with every rule except awesome-
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from external_tools import missing_awesome_lint
+from external_tools import node as external_node
 from render_support import REPO, Built
 
 from survey_tools.render.markdown import gap_tables, render_contributing, render_readme
 
-LINTER = REPO / "node_modules" / "awesome-lint" / "package.json"
-
 
 def run_lint(folder: Path) -> subprocess.CompletedProcess[str]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed: install it and awesome-lint with `apt-get install -y nodejs npm && npm ci`")
-    if not LINTER.is_file():
-        pytest.skip("awesome-lint is not installed: run `npm ci` at the repository root")
+    why = missing_awesome_lint()
+    if why is not None:
+        pytest.skip(why)
+    node = external_node()
+    assert node is not None
     # The README is linted in its own folder: the contributing rule looks for CONTRIBUTING.md
     # beside it, and that folder is not a git checkout with a GitHub remote.
     return subprocess.run(
