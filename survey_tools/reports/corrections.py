@@ -33,8 +33,10 @@ from survey_tools.reports.claims import Claim, ClaimsReport
 from survey_tools.reports.stats import (
     ReportConfig,
     Stats,
+    compute_stats,
     data_file,
     get_path,
+    load_config,
     mode_of,
     plain_str,
     record_cells,
@@ -205,8 +207,10 @@ def _effect(
 ) -> Effect:
     delta: Counter[str] = Counter()
     claim_delta: Counter[str] = Counter()
-    # A correction moves a claim only when the record is in the claim's view.
+    # A correction moves a claim only when the record is in the claim's view. The report's
+    # claims are the evaluated ones (an audit claim's predicate knows the audited keys).
     universe = {r.claim.id: r.universe for r in claims_report.results}
+    claims = [r.claim for r in claims_report.results]
     for before, after in pairs:
         living = before.path.startswith(f"{tax.retained.folder}/") or before.collection != tax.retained.name
         b, a = record_cells(tax, stats, before, living), record_cells(tax, stats, after, living)
@@ -277,6 +281,25 @@ def evaluate_corrections(
         pairs = [(records[k], v) for k, v in sorted(edited.items())]
         combined = _effect(tax, stats, base, claims, claims_report, pairs, tuple(c.id for c in corrections))
     return CorrectionsReport(source, tuple(corrections), tuple(effects), combined, tuple(problems))
+
+
+def claims_with_corrections(corpus: Corpus, claims_report: ClaimsReport) -> ClaimsReport:
+    """The claims report with each claim's count after every proposed correction (the
+    "with corrections" column); unchanged when the survey has no corrections file."""
+    loaded = load_corrections(corpus.taxonomy)
+    if loaded is None:
+        return claims_report
+    config = load_config(corpus.taxonomy)
+    stats = compute_stats(corpus, config)
+    claims = [r.claim for r in claims_report.results]
+    report = evaluate_corrections(corpus, config, stats, claims_report, claims, loaded)
+    return corrected_claims(claims_report, report)
+
+
+def corrected_claims(claims_report: ClaimsReport, report: CorrectionsReport) -> ClaimsReport:
+    if report.combined is None:
+        return claims_report
+    return claims_report.with_corrections({c.claim: c.after for c in report.combined.claims})
 
 
 def _show(v: Any) -> str:
