@@ -38,6 +38,7 @@ from survey_tools.reports.corrections import (
     corrected_claims,
     evaluate_corrections,
     load_corrections,
+    metadata_applied,
 )
 from survey_tools.reports.gaps import compute_gaps
 from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, load_config
@@ -89,7 +90,8 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     corrections = _corrections(corpus, config, stats, claims, claims_file.claims)
     if corrections is not None:
         claims = corrected_claims(claims, corrections)
-    return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement)
+    shown = metadata_applied(corpus, corrections)
+    return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement, shown)
 
 
 def _corrections(

@@ -10,9 +10,13 @@ The corrections file (``files.corrections`` in ``taxonomy/survey.yaml``) is hand
         proposed: shared
         evidence: https://...
         reason: One sentence.
+        kind: tag               # tag (default) or metadata
 
 Nothing is applied to the records: the report shows which count cells and which claims each
-correction (and all of them together) would move.
+correction (and all of them together) would move. A ``metadata`` correction (an identifier, the
+venue, year, DOI or authors: never a controlled field) is also shown where the records are
+displayed (README, page, BibTeX; :func:`metadata_applied`), while counts and the CSV export keep
+the records' own values.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from survey_tools.reports.stats import (
 )
 
 REQUIRED = ("id", "record", "field", "current", "proposed", "evidence", "reason")
+KINDS = ("tag", "metadata")
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ class Correction:
     evidence: str
     reason: str
     line: int = 0
+    kind: str = "tag"  # tag: proposed only; metadata: also shown where the records are displayed
 
 
 @dataclass(frozen=True)
@@ -109,7 +115,7 @@ class CorrectionsReport:
             "problems": [p.format() for p in self.problems],
             "corrections": [
                 {
-                    "id": c.id, "record": c.record, "field": c.field, "current": c.current,
+                    "id": c.id, "kind": c.kind, "record": c.record, "field": c.field, "current": c.current,
                     "proposed": c.proposed, "evidence": c.evidence, "reason": c.reason,
                     "effect": e.to_dict(),
                 }
@@ -149,11 +155,18 @@ def load_corrections(tax: Taxonomy) -> tuple[str, tuple[Correction, ...]] | None
         seen.add(cid)
         fld = str(c["field"])
         msg = _check_field(tax, fld, c["proposed"])
+        kind = str(c.get("kind", "tag"))
+        if kind not in KINDS:
+            kl, kc = doc.position(("corrections", i, "kind"))
+            problems.append(Problem(rel, kl, kc, f"correction {cid}", f"kind must be one of {', '.join(KINDS)}, not {kind!r}"))
+            continue
+        if kind == "metadata" and tax.find_field(fld.split(".", 1)[0]) is not None:
+            msg = msg or f"{fld} is a tag (a controlled field), not metadata; drop `kind: metadata`"
         if msg:
             fl, fc = doc.position(("corrections", i, "field"))
             problems.append(Problem(rel, fl, fc, f"correction {cid}", msg))
             continue
-        out.append(Correction(cid, str(c["record"]), fld, c["current"], c["proposed"], str(c["evidence"]), str(c["reason"]), line))
+        out.append(Correction(cid, str(c["record"]), fld, c["current"], c["proposed"], str(c["evidence"]), str(c["reason"]), line, kind))
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
     return rel, tuple(out)
@@ -283,6 +296,27 @@ def evaluate_corrections(
     return CorrectionsReport(source, tuple(corrections), tuple(effects), combined, tuple(problems))
 
 
+def metadata_applied(corpus: Corpus, report: CorrectionsReport | None) -> Corpus:
+    """The corpus as it is displayed: every valid ``metadata`` correction applied (identifiers,
+    venue, year, authors), tags untouched. Counts, claims and exports use the records as they are."""
+    if report is None:
+        return corpus
+    stale = {p.field.removeprefix("correction ") for p in report.problems}
+    todo = [c for c in report.corrections if c.kind == "metadata" and c.id not in stale]
+    if not todo:
+        return corpus
+    records = {}
+    for name, recs in corpus.records.items():
+        out = []
+        for rec in recs:
+            for c in todo:
+                if c.record == rec.id:
+                    rec = _apply(rec, c.field, c.proposed)
+            out.append(rec)
+        records[name] = tuple(out)
+    return replace(corpus, records=records)
+
+
 def claims_with_corrections(corpus: Corpus, claims_report: ClaimsReport) -> ClaimsReport:
     """The claims report with each claim's count after every proposed correction (the
     "with corrections" column); unchanged when the survey has no corrections file."""
@@ -328,7 +362,9 @@ def corrections_markdown(report: CorrectionsReport) -> str:
     out += ["## Each correction", ""]
     for c, e in zip(report.corrections, report.effects, strict=True):
         out.append(f"### {c.id}: `{c.record}` {c.field}: {_show(c.current)} → {_show(c.proposed)}")
-        out += ["", c.reason, "", f"Evidence: {c.evidence}", ""]
+        shown = (" Metadata: shown in the README, the page and the BibTeX; the survey's CSV export keeps "
+                 "the record's value." if c.kind == "metadata" else "")
+        out += ["", c.reason + shown, "", f"Evidence: {c.evidence}", ""]
         out += _claim_lines(e)
         if e.cells:
             out.append("Cells: " + "; ".join(f"{x.cell} {x.before}→{x.after}" for x in e.cells) + ".")
