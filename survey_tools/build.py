@@ -12,7 +12,7 @@ import fcntl
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,6 @@ from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.validation import report_for
-from survey_tools.corpus.views import known_keys
 from survey_tools.errors import InvalidInput, Problem, SurveyError
 from survey_tools.fileio import atomic_write
 from survey_tools.render.generators import (
@@ -32,15 +31,17 @@ from survey_tools.render.generators import (
     output_problems,
     selected,
 )
-from survey_tools.reports.agreement import AgreementReport, compute_agreement
+from survey_tools.reports.agreement import load_agreement
 from survey_tools.reports.claims import ClaimsReport, evaluate_claims, load_claims_file
 from survey_tools.reports.corrections import (
     CorrectionsReport,
+    corrected_claims,
     evaluate_corrections,
     load_corrections,
+    metadata_applied,
 )
 from survey_tools.reports.gaps import compute_gaps
-from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, data_file, load_config
+from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, load_config
 
 # Folders whose every file is generated: files no generator produces any more are removed.
 OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers")
@@ -81,11 +82,16 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     stats = compute_stats(corpus, config)
     gaps = compute_gaps(corpus, config)
     # Claims are computed from the records alone (never from a previous build's outputs).
+    agreement = load_agreement(corpus, config.agreement_caveat)
     claims_file = load_claims_file(tax)
-    claims = evaluate_claims(corpus, claims_file.claims, claims_file.source, claims_file.gate)
+    claims = evaluate_claims(
+        corpus, claims_file.claims, claims_file.source, claims_file.gate, agreement, claims_file.not_checkable
+    )
     corrections = _corrections(corpus, config, stats, claims, claims_file.claims)
-    agreement = _agreement(corpus, config)
-    return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement)
+    if corrections is not None:
+        claims = corrected_claims(claims, corrections)
+    shown = metadata_applied(corpus, corrections)
+    return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement, shown)
 
 
 def _corrections(
@@ -98,13 +104,6 @@ def _corrections(
     return evaluate_corrections(corpus, config, stats, claims, claim_list, loaded)
 
 
-def _agreement(corpus: Corpus, config: ReportConfig) -> AgreementReport | None:
-    tax = corpus.taxonomy
-    rel = data_file(tax, "audit", "data/audit/spotcheck.csv")
-    if not (tax.root / rel).is_file():
-        return None
-    report = compute_agreement(tax, tax.root / rel, rel, known_keys(corpus))
-    return replace(report, caveat=config.agreement_caveat)
 
 
 def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:

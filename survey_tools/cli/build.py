@@ -20,8 +20,8 @@ from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.views import known_keys
 from survey_tools.errors import EXIT_INVALID
 from survey_tools.reports.agreement import agreement_text, compute_agreement
-from survey_tools.reports.claims import STATUSES, claims_text, evaluate_claims_file
-from survey_tools.reports.corrections import corrections_markdown
+from survey_tools.reports.claims import NOT_CHECKABLE, STATUSES, claims_text, evaluate_claims_file
+from survey_tools.reports.corrections import claims_with_corrections, corrections_markdown
 from survey_tools.reports.gaps import compute_gaps, gaps_markdown
 from survey_tools.reports.stats import data_file, load_config, stats_markdown
 
@@ -99,7 +99,7 @@ def claims(ctx: click.Context, fail_on: tuple[str, ...], fmt: str) -> None:
     Reports; exits 1 only for --fail-on statuses or for gated claims that do not hold.
     """
     corpus = load_valid_corpus(root_of(ctx))
-    report = evaluate_claims_file(corpus)
+    report = claims_with_corrections(corpus, evaluate_claims_file(corpus))
     tripped = report.gate_failures(fail_on)
     if fmt == "json":
         echo_json(report.to_dict())
@@ -110,7 +110,7 @@ def claims(ctx: click.Context, fail_on: tuple[str, ...], fmt: str) -> None:
         c = report.counts()
         click.echo(
             f"{len(report.results)} claims: {c['holds']} hold, {c['changed']} changed since the edition, "
-            f"{c['contradicted']} contradicted", err=True,
+            f"{c['contradicted']} contradicted, {c[NOT_CHECKABLE]} not checkable", err=True,
         )
     if tripped:
         sys.exit(EXIT_INVALID)

@@ -27,7 +27,7 @@ from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField
 from survey_tools.errors import SurveyError, UsageError
-from survey_tools.reports.claims import evaluate_claims, load_claims
+from survey_tools.reports.claims import evaluate_claims_file
 from survey_tools.reports.gaps import compute_gaps
 from survey_tools.reports.stats import Stats, Table, compute_stats, load_config, mode_of, plain_str
 
@@ -273,8 +273,7 @@ def _gap_cells(corpus: Corpus) -> Cells:
 
 def _claim_states(corpus: Corpus) -> dict[str, tuple[str, str]]:
     """Each claim's id -> (statement, status), read from the claims report's own dictionary."""
-    source, claims = load_claims(corpus.taxonomy)
-    report = evaluate_claims(corpus, claims, source)
+    report = evaluate_claims_file(corpus)
     out: dict[str, tuple[str, str]] = {}
     for r in report.to_dict().get("results", []):
         status = str(r.get("status", ""))

@@ -72,6 +72,12 @@ class BuildContext:
     claims: ClaimsReport
     corrections: CorrectionsReport | None
     agreement: AgreementReport | None
+    # The records as displayed (README, page, BibTeX): metadata corrections applied, tags as they are.
+    shown: Corpus | None = None
+
+    @property
+    def display(self) -> Corpus:
+        return self.shown if self.shown is not None else self.corpus
 
 
 # --- reports ---------------------------------------------------------------------------------
@@ -237,7 +243,7 @@ def readme(ctx: BuildContext) -> Mapping[str, Output]:
     gaps = gap_tables(ctx.gaps) if "gaps" in on else []
     figures = _figures(ctx) if "figures" in on else []
     site_path = _site_path(ctx.taxonomy) if "site" in on else ""
-    text = render_readme(ctx.taxonomy, ctx.corpus, ctx.stats, gaps, figures, site_path)
+    text = render_readme(ctx.taxonomy, ctx.display, ctx.stats, gaps, figures, site_path)
     return {"README.md": text}
 
 
@@ -256,13 +262,13 @@ def site(ctx: BuildContext) -> Mapping[str, Output]:
     path = _site_path(ctx.taxonomy)
     folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
     bib = bibtex_entry if "bib" in selected(ctx.taxonomy) else None
-    files = site_files(ctx.taxonomy, ctx.corpus, ctx.stats, bib)
+    files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib)
     return {folder + rel: text for rel, text in files.items()}
 
 
 @register("bib")
 def _papers_bib(ctx: BuildContext) -> Mapping[str, Output]:
-    return {OUTPUT: papers_bib(ctx.corpus)}
+    return {OUTPUT: papers_bib(ctx.display)}
 
 
 ISSUE_FORM = ".github/ISSUE_TEMPLATE/add-paper.yml"

@@ -154,7 +154,7 @@ def _entry(tax: Taxonomy, rec: Record, tags: Sequence[str], new: frozenset[str] 
         "url": model.primary_link(rec),
         "summary": str(rec.get("summary", "")),
         "tags": model.record_tags(tax, rec, tags),
-        "links": model.secondary_links(rec),
+        "links": model.secondary_links(rec, tax),
     }
 
 

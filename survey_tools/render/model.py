@@ -13,13 +13,17 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from survey_tools.corpus.configs import defaults
+from survey_tools.corpus.identifiers import ids_from_url
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.stats import Axis, Stats, get_path, mode_of, resolve_axis
 
 # Host names shown for secondary links whose usual spelling is not the host itself.
-_HOST_LABELS = {"github.com": "GitHub", "huggingface.co": "Hugging Face", "openreview.net": "OpenReview"}
+_HOST_LABELS = {
+    "github.com": "GitHub", "huggingface.co": "Hugging Face", "openreview.net": "OpenReview",
+    "arxiv.org": "arXiv", "doi.org": "DOI",
+}
 
 
 @dataclass(frozen=True)
@@ -71,8 +75,36 @@ def link_label(url: str) -> str:
     return _HOST_LABELS.get(host, host or url)
 
 
-def secondary_links(rec: Record) -> list[dict[str, str]]:
-    return [{"url": str(u), "label": link_label(str(u))} for u in (rec.get("links") or [])[1:]]
+def secondary_links(rec: Record, tax: Taxonomy | None = None) -> list[dict[str, str]]:
+    """The record's links after the first; with ``tax``, also where each of its identifiers
+    resolves (the identifier kind's ``url`` in survey.yaml) when no link points there already."""
+    links = [str(u) for u in (rec.get("links") or [])]
+    out = [{"url": u, "label": link_label(u)} for u in links[1:]]
+    for url in identifier_urls(rec, tax, links) if tax is not None else ():
+        out.append({"url": url, "label": link_label(url)})
+    return out
+
+
+def identifier_urls(rec: Record, tax: Taxonomy, links: Sequence[str] = ()) -> list[str]:
+    """Where the record's identifiers resolve, leaving out those a link of ``links`` already names."""
+    coll = tax.collections.get(rec.collection)
+    names = [f.name for f in coll.fields if f.type == "identifiers"] if coll else []
+    named: set[tuple[str, str]] = set()
+    for link in links:
+        named.update(ids_from_url(link).items())
+    out: list[str] = []
+    for name in names:
+        ids = rec.get(name)
+        if not isinstance(ids, Mapping):
+            continue
+        for kind, spec in tax.identifiers.items():
+            value = ids.get(kind)
+            if not value or not spec.url or (kind, str(value)) in named:
+                continue
+            url = spec.url.replace("{id}", str(value))
+            if url not in links and url not in out:
+                out.append(url)
+    return out
 
 
 def record_tags(tax: Taxonomy, rec: Record, specs: Sequence[str]) -> list[Tag]:

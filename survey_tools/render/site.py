@@ -281,7 +281,7 @@ class _Site:
             for fi, vs in enumerate(row_f):
                 for v in vs:
                     counts[fi][v] += 1
-        links = [[[model.primary_link(r)]] + [[lk["url"], lk["label"]] for lk in model.secondary_links(r)] for r in recs]
+        links = [[[model.primary_link(r)]] + [[lk["url"], lk["label"]] for lk in model.secondary_links(r, tax)] for r in recs]
         years = [y for y in (r.get(self.range.field) for r in recs) if isinstance(y, int)] if self.range else []
         year_span = [min(years), max(years)] if years else []
         fields = {f.name: f.label for f in ret.fields}
@@ -403,7 +403,7 @@ class _Site:
                 "id": rec.id,
                 "title": rec.title,
                 "url": model.primary_link(rec),
-                "links": model.secondary_links(rec),
+                "links": model.secondary_links(rec, tax),
                 "authors": authors,
                 "et_al": rec.get("authors_complete") is False,
                 "summary": str(rec.get("summary", "")),

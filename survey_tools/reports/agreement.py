@@ -12,13 +12,17 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass, replace
+from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.views import known_keys
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.reports.stats import data_file
 from survey_tools.reports.tables import md, md_table
 
 # Larger audit files are refused before they are read (the survey's audit is 10 kB).
@@ -66,6 +70,14 @@ class AgreementReport:
     rows: int
     fields: tuple[FieldAgreement, ...]
     caveat: str = ""  # how the audit was made, from the report configuration; shown next to kappa
+    # Every row as column -> cell (claims count rows of the audit file, docs/claims.md).
+    table: tuple[Mapping[str, str], ...] = dc_field(default=(), repr=False, compare=False)
+    columns: tuple[str, ...] = dc_field(default=(), repr=False, compare=False)
+    id_column: str = dc_field(default="", repr=False, compare=False)
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return frozenset(r[self.id_column] for r in self.table) if self.id_column else frozenset()
 
     def field(self, name: str) -> FieldAgreement:
         for f in self.fields:
@@ -166,6 +178,7 @@ def compute_agreement(
     idx = {c: i for i, c in enumerate(header)}
     pairs: dict[str, tuple[list[str], list[str], list[tuple[str, int]]]] = {f: ([], [], []) for f in fields}
     seen: set[str] = set()
+    table: list[dict[str, str]] = []
     n = 0
     for lineno, row in rows:
         if not any(cell.strip() for cell in row):
@@ -180,6 +193,7 @@ def compute_agreement(
         if key in seen:
             problems.append(Problem(rel, lineno, 0, id_col, f"{key!r} appears twice"))
         seen.add(key)
+        table.append({c: cell.strip() for c, cell in zip(header, row, strict=True)})
         for f in fields:
             cf = tax.field(f)
             allowed = set(cf.ids) | ({tax.na} if cf.not_applicable else set())
@@ -199,7 +213,17 @@ def compute_agreement(
             Disagreement(k, o, a, ln) for o, a, (k, ln) in zip(origs, anns, keys, strict=True) if o != a
         )
         out.append(FieldAgreement(f, tax.field(f).label, len(origs), len(origs) - len(dis), cohen_kappa(origs, anns), dis))
-    return AgreementReport(rel, n, tuple(out))
+    return AgreementReport(rel, n, tuple(out), table=tuple(table), columns=tuple(header), id_column=id_col)
+
+
+def load_agreement(corpus: Corpus, caveat: str = "") -> AgreementReport | None:
+    """The survey's audit file (``files.audit``) compared; ``None`` when the survey has none."""
+    tax = corpus.taxonomy
+    rel = data_file(tax, "audit", "data/audit/spotcheck.csv")
+    if not (tax.root / rel).is_file():
+        return None
+    report = compute_agreement(tax, tax.root / rel, rel, known_keys(corpus))
+    return replace(report, caveat=caveat) if caveat else report
 
 
 def _kappa(k: float | None) -> str:

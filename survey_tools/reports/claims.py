@@ -8,16 +8,17 @@ in full in ``docs/claims.md``::
     claims:
       - id: o5-learned
         statement: No retained work trains the stop decision (O5) with RL.   # the survey's words
+        source: {document: docs/claim_ledger.md, section: claim table}       # where it says so
         finding: One retained work does.                                     # ours, when they differ
         where: {subdecisions: {O5: learned}}
         paper_value: 0       # the number the paper states; the condition is count == paper_value
         evidence: [puppeteer, https://...]  # optional record keys or URLs
-      - id: o1-learned-living
-        statement: At least {value} work of the living list learns O1; {count} do.
-        view: living
-        where: {subdecisions: {O1: learned}}
-        op: ">="
-        value: 1             # a threshold the statement itself makes (no paper number)
+      - id: spotcheck-category
+        statement: The readers agreed on the category of {paper_value} rows.
+        audit: {count: agree, field: category}   # counted on the audit file, not the records
+        paper_value: 32
+    not_checkable:              # the paper's statements no record can check, with the reason
+      - {id: trace-files, statement: ..., source: {...}, paper_value: ..., reason: ...}
 
 No count is kept by hand: ``{count}`` (and ``{value}``, ``{paper_value}``, ``{edition_count}``,
 ``{living_count}``) in a statement are filled from the data, and a digit written in a statement
@@ -26,7 +27,8 @@ is refused. Each claim's status is computed, never enforced by the build:
 - ``holds``: the condition holds on the claim's view;
 - ``contradicted``: it does not (the records disagree with the statement);
 - ``changed``: a claim about the living list that holds, but whose matching records differ from
-  those of the latest published edition (``changed since the edition``).
+  those of the latest published edition (``changed since the edition``);
+- ``not checkable``: an entry of ``not_checkable:`` (listed, never counted).
 
 A filter (``where``) maps an axis (a controlled field, a value group, a plain field, dotted for
 nested plain fields) to a value or a list of values (any of them); a mapping field maps to
@@ -39,7 +41,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from survey_tools.corpus.records import Corpus, Record
@@ -47,6 +49,7 @@ from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import corpus_view, living_id, view_ids, view_label
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.reports.agreement import AgreementReport, load_agreement
 from survey_tools.reports.stats import data_file, mode_of, plain_str, resolve_axis
 
 OPERATORS: Mapping[str, Callable[[int, int], bool]] = {
@@ -59,10 +62,13 @@ OPERATORS: Mapping[str, Callable[[int, int], bool]] = {
 }
 CLAIM_KEYS = {
     "id", "statement", "finding", "view", "collection", "where", "op", "value", "paper_value",
-    "evidence",
+    "evidence", "source", "audit",
 }
-FILE_KEYS = {"view", "gate", "claims"}
+NOT_CHECKABLE_KEYS = {"id", "statement", "source", "paper_value", "reason"}
+AUDIT_KEYS = {"count", "field", "columns"}
+FILE_KEYS = {"view", "gate", "claims", "not_checkable"}
 STATUSES = ("holds", "changed", "contradicted")
+NOT_CHECKABLE = "not checkable"  # the status of an entry of `not_checkable:`
 PLACEHOLDERS = ("count", "value", "paper_value", "edition_count", "living_count")
 # A number written into a statement by hand (not part of a name like O5 or 2605.02801).
 _HAND_NUMBER = re.compile(r"(?<![\w.{])\d+(?:[.,]\d+)?(?![\w}])")
@@ -153,6 +159,45 @@ def _condition(tax: Taxonomy, key: str, cond: Any, p: tuple[Any, ...]) -> Predic
 
 
 @dataclass(frozen=True)
+class Source:
+    """Where the paper states a claim: a document (or the paper itself) and a section or table."""
+
+    document: str
+    section: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.document}, {self.section}" if self.section else self.document
+
+    def to_dict(self) -> dict[str, str]:
+        return {"document": self.document, "section": self.section}
+
+
+@dataclass(frozen=True)
+class AuditCount:
+    """A claim counted on the audit file (``files.audit``) instead of the records.
+
+    ``rows``: audit rows (those whose cells equal ``columns``, when given); ``agree``: rows where
+    both readers chose the same value of ``field``; ``unaudited``: records the claim's ``where``
+    matches that have no audit row.
+    """
+
+    count: str
+    columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    field: str = ""  # declared after `columns`, whose default calls dataclasses.field
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"count": self.count}
+        if self.field:
+            d["field"] = self.field
+        if self.columns:
+            d["columns"] = {k: list(v) for k, v in self.columns.items()}
+        return d
+
+
+AUDIT_COUNTS = ("rows", "agree", "unaudited")
+
+
+@dataclass(frozen=True)
 class Claim:
     id: str
     statement: str  # may hold {count} and the other PLACEHOLDERS
@@ -162,15 +207,19 @@ class Claim:
     predicate: Predicate = field(repr=False, compare=False)
     view: str = ""  # an edition id or the living list's id ("" when the survey has no editions)
     value: int | None = None  # a threshold the statement makes
-    paper_value: int | None = None  # the number the paper states
+    paper_value: int | str | None = None  # the number the paper states (or its words, with `value`)
     finding: str = ""
     evidence: tuple[str, ...] = ()
     line: int = 0
+    sources: tuple[Source, ...] = ()
+    audit: AuditCount | None = None
 
     @property
     def target(self) -> int:
         """The number the count is compared with: ``value`` if given, else ``paper_value``."""
-        return self.value if self.value is not None else int(self.paper_value or 0)
+        if self.value is not None:
+            return self.value
+        return self.paper_value if isinstance(self.paper_value, int) else 0
 
     def holds(self, count: int) -> bool:
         return OPERATORS[self.op](count, self.target)
@@ -178,6 +227,29 @@ class Claim:
     @property
     def condition(self) -> str:
         return f"count {self.op} {self.target}"
+
+
+@dataclass(frozen=True)
+class NotCheckable:
+    """A statement of the paper that the records cannot confirm or contradict, and why."""
+
+    id: str
+    statement: str
+    reason: str
+    sources: tuple[Source, ...] = ()
+    paper_value: int | str | None = None
+    line: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "statement": self.statement,
+            "status": NOT_CHECKABLE,
+            "source": [s.to_dict() for s in self.sources],
+            "paper_value": self.paper_value,
+            "count": None,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
@@ -193,6 +265,9 @@ class ClaimResult:
     other_holds: bool | None = None
     moved_in: tuple[str, ...] = ()  # matching in the living list, not in the edition
     moved_out: tuple[str, ...] = ()  # matching in the edition, no longer in the living list
+    edition_count: int | None = None  # the count on the latest published edition
+    living_count: int | None = None  # the count on the living list
+    corrected: int | None = None  # the count on the claim's view with every proposed correction applied
 
     @property
     def actual(self) -> int:
@@ -231,6 +306,11 @@ class ClaimResult:
             "moved_in": list(self.moved_in),
             "moved_out": list(self.moved_out),
             "evidence": list(c.evidence),
+            "source": [x.to_dict() for x in c.sources],
+            "audit": c.audit.to_dict() if c.audit else None,
+            "edition_count": self.edition_count,
+            "living_count": self.living_count,
+            "with_corrections": self.corrected,
         }
 
 
@@ -239,6 +319,7 @@ class ClaimsReport:
     source: str
     results: tuple[ClaimResult, ...]
     gate: tuple[str, ...] = ()  # claim ids that must hold (from the claims file)
+    not_checkable: tuple[NotCheckable, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -253,7 +334,16 @@ class ClaimsReport:
         return tuple(r for r in self.results if r.status == status)
 
     def counts(self) -> dict[str, int]:
-        return {s: len(self.with_status(s)) for s in STATUSES}
+        out = {s: len(self.with_status(s)) for s in STATUSES}
+        out[NOT_CHECKABLE] = len(self.not_checkable)
+        return out
+
+    def with_corrections(self, counts: Mapping[str, int]) -> ClaimsReport:
+        """The report with each claim's count after the proposed corrections (``counts`` holds
+        the claims they move; every other claim keeps its count)."""
+        return replace(
+            self, results=tuple(replace(r, corrected=counts.get(r.claim.id, r.count)) for r in self.results)
+        )
 
     def result(self, claim_id: str) -> ClaimResult:
         for r in self.results:
@@ -282,7 +372,8 @@ class ClaimsReport:
             "contradicted": [r.claim.id for r in self.with_status("contradicted")],
             "changed": [r.claim.id for r in self.with_status("changed")],
             "gate": list(self.gate),
-            "results": [r.to_dict() for r in self.results],
+            "not_checkable": [n.id for n in self.not_checkable],
+            "results": [r.to_dict() for r in self.results] + [n.to_dict() for n in self.not_checkable],
         }
 
 
@@ -302,6 +393,7 @@ class ClaimsFile:
     source: str
     claims: tuple[Claim, ...]
     gate: tuple[str, ...] = ()
+    not_checkable: tuple[NotCheckable, ...] = ()
 
 
 def load_claims_file(tax: Taxonomy) -> ClaimsFile:
@@ -367,25 +459,23 @@ def parse_claims_file(tax: Taxonomy, doc: YamlDocument, rel: str) -> ClaimsFile:
             if k not in CLAIM_KEYS:
                 bad((k,), f"unknown key (known: {', '.join(sorted(CLAIM_KEYS))})")
         statement = c.get("statement")
-        if not isinstance(statement, str) or not statement.strip():
-            bad(("statement",), "needs the sentence the claim states")
-        else:
-            for m in _FIELD.finditer(statement):
-                if m.group(1) not in PLACEHOLDERS:
-                    bad(("statement",), f"unknown placeholder {{{m.group(1)}}} (known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)})")
-            hand = next((m for m in _HAND_NUMBER.finditer(statement) if "." not in m.group()), None)
-            if hand:
-                bad(("statement",), f"the number {hand.group()} is written by hand; write {{count}} (or {{paper_value}}, {{value}}) so that it is filled from the data")
+        _check_statement(statement, bad)
         op = c.get("op", "==")
         if op not in OPERATORS:
             bad(("op",), f"unknown operator {op!r} (known: {' '.join(OPERATORS)})")
-        for key in ("value", "paper_value"):
-            if key in c:
-                v = c[key]
-                if not _int(v) or v < 0:
-                    bad((key,), f"must be a count (a whole number >= 0), not {v!r}")
+        if "value" in c and (not _int(c["value"]) or c["value"] < 0):
+            bad(("value",), f"must be a count (a whole number >= 0), not {c['value']!r}")
+        if "paper_value" in c:
+            v = c["paper_value"]
+            if isinstance(v, str) and v.strip():
+                if "value" not in c:
+                    bad(("paper_value",), "the paper's words need `value`, the count they mean, for the condition")
+            elif not _int(v) or v < 0:
+                bad(("paper_value",), f"must be a count (a whole number >= 0) or the paper's words, not {v!r}")
         if "value" not in c and "paper_value" not in c:
             bad((), "needs paper_value (the number the paper states) or value (a threshold the statement makes)")
+        sources = _parse_source(c, bad)
+        audit = _parse_audit(tax, c, bad)
         target = c.get("value", c.get("paper_value"))
         if _int(target):
             if op == "<" and target == 0:
@@ -425,8 +515,12 @@ def parse_claims_file(tax: Taxonomy, doc: YamlDocument, rel: str) -> ClaimsFile:
                 finding=str(c.get("finding", "")),
                 evidence=tuple(ev) if isinstance(ev, list) else (),
                 line=line,
+                sources=sources,
+                audit=audit,
             )
         )
+    claim_ids = set(seen)
+    not_checkable = _parse_not_checkable(doc, rel, d.get("not_checkable"), seen, problems)
     gate_raw = d.get("gate") or []
     gate: tuple[str, ...] = ()
     if not isinstance(gate_raw, list) or not all(isinstance(x, str) for x in gate_raw):
@@ -434,13 +528,143 @@ def parse_claims_file(tax: Taxonomy, doc: YamlDocument, rel: str) -> ClaimsFile:
         problems.append(Problem(rel, line, col, "gate", "must be a list of claim ids"))
     else:
         for i, g in enumerate(gate_raw):
-            if g not in seen:
+            if g not in claim_ids:
                 line, col = _pos(doc, ("gate", i))
                 problems.append(Problem(rel, line, col, "gate", f"no claim with id {g!r}"))
         gate = tuple(gate_raw)
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
-    return ClaimsFile(rel, tuple(claims), gate)
+    return ClaimsFile(rel, tuple(claims), gate, not_checkable)
+
+
+Bad = Callable[[tuple[Any, ...], str], None]
+
+
+def _check_statement(statement: Any, bad: Bad) -> None:
+    if not isinstance(statement, str) or not statement.strip():
+        bad(("statement",), "needs the sentence the claim states")
+        return
+    for m in _FIELD.finditer(statement):
+        if m.group(1) not in PLACEHOLDERS:
+            bad(("statement",), f"unknown placeholder {{{m.group(1)}}} (known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)})")
+    hand = next((m for m in _HAND_NUMBER.finditer(statement) if "." not in m.group()), None)
+    if hand:
+        bad(("statement",), f"the number {hand.group()} is written by hand; write {{count}} (or {{paper_value}}, {{value}}) so that it is filled from the data")
+
+
+def _parse_source(c: Mapping[str, Any], bad: Bad) -> tuple[Source, ...]:
+    """``source: {document, section}`` or a list of them; the document is required."""
+    if "source" not in c:
+        return ()
+    raw = c["source"]
+    items = raw if isinstance(raw, list) else [raw]
+    out = []
+    for i, item in enumerate(items):
+        key: tuple[Any, ...] = ("source", i) if isinstance(raw, list) else ("source",)
+        if not isinstance(item, dict):
+            bad(key, "must be a mapping {document, section} (or a list of them)")
+            continue
+        unknown = sorted(str(k) for k in item if k not in ("document", "section"))
+        if unknown:
+            bad((*key, unknown[0]), "unknown key (known: document, section)")
+        doc, sec = item.get("document"), item.get("section", "")
+        if not isinstance(doc, str) or not doc.strip():
+            bad(key, "needs the document the paper states the claim in")
+            continue
+        if not isinstance(sec, str):
+            bad((*key, "section"), "must be text (a section, table or figure)")
+            continue
+        out.append(Source(doc.strip(), " ".join(sec.split())))
+    if isinstance(raw, list) and not raw:
+        bad(("source",), "an empty list names no source")
+    return tuple(out)
+
+
+def _parse_audit(tax: Taxonomy, c: Mapping[str, Any], bad: Bad) -> AuditCount | None:
+    if "audit" not in c:
+        return None
+    a = c["audit"]
+    if not isinstance(a, dict):
+        bad(("audit",), "must be a mapping {count: rows | agree | unaudited, ...}")
+        return None
+    for k in a:
+        if k not in AUDIT_KEYS:
+            bad(("audit", k), f"unknown key (known: {', '.join(sorted(AUDIT_KEYS))})")
+    count = a.get("count")
+    if count not in AUDIT_COUNTS:
+        bad(("audit", "count"), f"must be one of {', '.join(AUDIT_COUNTS)}, not {count!r}")
+        return None
+    fld = a.get("field", "")
+    if count == "agree":
+        if not isinstance(fld, str) or tax.find_field(fld) is None:
+            bad(("audit", "field"), f"agree needs a controlled field whose two readings are compared, not {fld!r}")
+            return None
+    elif "field" in a:
+        bad(("audit", "field"), "only `count: agree` compares a field")
+    columns: dict[str, tuple[str, ...]] = {}
+    raw_cols = a.get("columns", {})
+    if count != "rows" and "columns" in a:
+        bad(("audit", "columns"), "only `count: rows` filters the audit file's columns")
+    elif not isinstance(raw_cols, dict):
+        bad(("audit", "columns"), "must map an audit column to a value or a list of values")
+    else:
+        for col, v in raw_cols.items():
+            vals = v if isinstance(v, list) else [v]
+            if not vals or any(isinstance(x, dict | list) or x is None for x in vals):
+                bad(("audit", "columns", col), f"expected a value or a list of values, not {v!r}")
+            columns[str(col)] = tuple(plain_str(x) for x in vals)
+    if count != "unaudited":
+        for k in ("where", "collection"):
+            if k in c:
+                bad((k,), f"`audit: {{count: {count}}}` counts rows of the audit file, not records; drop {k}")
+    return AuditCount(str(count), columns, str(fld))
+
+
+def _parse_not_checkable(
+    doc: YamlDocument, rel: str, raw: Any, seen: set[str], problems: list[Problem]
+) -> tuple[NotCheckable, ...]:
+    """``not_checkable:``: statements of the paper the records cannot check, each with its reason."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        line, col = _pos(doc, ("not_checkable",))
+        problems.append(Problem(rel, line, col, "not_checkable", "must be a list of {id, statement, source, paper_value, reason}"))
+        return ()
+    out = []
+    for i, c in enumerate(raw):
+        base: tuple[Any, ...] = ("not_checkable", i)
+        line, col = _pos(doc, base)
+        if not isinstance(c, dict):
+            problems.append(Problem(rel, line, col, f"not_checkable[{i}]", "must be a mapping"))
+            continue
+        cid = str(c.get("id", f"not_checkable[{i}]"))
+        n0 = len(problems)
+
+        def bad(key: tuple[Any, ...], msg: str, cid: str = cid, base: tuple[Any, ...] = base) -> None:
+            ln, cl = _pos(doc, (*base, *key))
+            where = ".".join(map(str, key))
+            problems.append(Problem(rel, ln, cl, f"not checkable {cid}" + (f": {where}" if where else ""), msg))
+
+        if "id" not in c:
+            bad((), "needs an id")
+        elif cid in seen:
+            bad(("id",), "duplicate claim id")
+        seen.add(cid)
+        for k in c:
+            if k not in NOT_CHECKABLE_KEYS:
+                bad((k,), f"unknown key (known: {', '.join(sorted(NOT_CHECKABLE_KEYS))})")
+        _check_statement(c.get("statement"), bad)
+        reason = c.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            bad(("reason",), "needs the reason the records cannot check it")
+        pv = c.get("paper_value")
+        if pv is not None and not (isinstance(pv, str) and pv.strip()) and not (_int(pv) and pv >= 0):
+            bad(("paper_value",), f"must be a count or the paper's words, not {pv!r}")
+        sources = _parse_source(c, bad)
+        if len(problems) > n0:
+            continue
+        out.append(NotCheckable(cid, str(c["statement"]), " ".join(str(reason).split()), sources, pv, line))
+    return tuple(out)
 
 
 def _matches(corpus: Corpus, c: Claim) -> tuple[tuple[str, ...], frozenset[str]]:
@@ -464,9 +688,12 @@ def evaluate_claims(
     claims: Sequence[Claim],
     source: str = "",
     gate: Sequence[str] = (),
+    agreement: AgreementReport | None = None,
+    not_checkable: Sequence[NotCheckable] = (),
 ) -> ClaimsReport:
     """Each claim's status on its view; claims on an edition are also compared with the living
-    list, claims on the living list with the latest published edition."""
+    list, claims on the living list with the latest published edition. Claims with ``audit:``
+    count the audit file (``agreement``, the second-reader comparison)."""
     tax = corpus.taxonomy
     living = living_id(tax)
     latest = tax.editions.latest.id if tax.editions and tax.editions.latest else ""
@@ -486,7 +713,20 @@ def evaluate_claims(
         for key in c.evidence:
             if not key.startswith(("http://", "https://")) and key not in known:
                 problems.append(Problem(source, c.line, 0, f"claim {c.id}", f"no record with key {key!r}"))
-        matches, universe = _matches(view_of(c.view), c)
+        audit_rows: tuple[str, ...] | None = None
+        if c.audit is not None:
+            if agreement is None:
+                problems.append(Problem(source, c.line, 0, f"claim {c.id}", "counts the audit file (files.audit), which this survey does not have"))
+                continue
+            try:
+                c, audit_rows = _audit_claim(c, agreement)
+            except ValueError as err:
+                problems.append(Problem(source, c.line, 0, f"claim {c.id}: audit", str(err)))
+                continue
+        if audit_rows is not None:  # rows of the audit file: the same in every view
+            matches, universe = audit_rows, frozenset[str]()
+        else:
+            matches, universe = _matches(view_of(c.view), c)
         holds = c.holds(len(matches))
         other = living if c.view and c.view != living else latest
         other_count: int | None = None
@@ -494,7 +734,7 @@ def evaluate_claims(
         moved_in: tuple[str, ...] = ()
         moved_out: tuple[str, ...] = ()
         if other and other != c.view:
-            om, _ = _matches(view_of(other), c)
+            om = audit_rows if audit_rows is not None else _matches(view_of(other), c)[0]
             other_count, other_holds = len(om), c.holds(len(om))
             new, old = (matches, om) if c.view == living else (om, matches)
             moved_in = tuple(sorted(set(new) - set(old)))
@@ -506,41 +746,95 @@ def evaluate_claims(
         else:
             status = "holds"
         on_edition = c.view != living
-        statement = fill_statement(
-            c, len(matches),
-            len(matches) if on_edition else other_count,
-            other_count if on_edition else len(matches),
-        )
+        edition_count = len(matches) if on_edition else other_count
+        living_count = other_count if on_edition else len(matches)
+        statement = fill_statement(c, len(matches), edition_count, living_count)
         results.append(
             ClaimResult(c, len(matches), matches, status, statement, universe, other if other != c.view else "",
-                        other_count, other_holds, moved_in, moved_out)
+                        other_count, other_holds, moved_in, moved_out, edition_count, living_count)
         )
     if problems:
-        raise InvalidInput(problems, f"{source} names records that do not exist")
-    return ClaimsReport(source, tuple(results), tuple(gate))
+        raise InvalidInput(problems, f"{source} names records or audit columns that do not exist")
+    return ClaimsReport(source, tuple(results), tuple(gate), tuple(not_checkable))
 
 
-def evaluate_claims_file(corpus: Corpus) -> ClaimsReport:
-    """Load the survey's claims file and evaluate it (the build and ``survey claims``)."""
+def _audit_claim(c: Claim, agreement: AgreementReport) -> tuple[Claim, tuple[str, ...] | None]:
+    """The claim with its audit count resolved: the matching audit rows' keys, or (for
+    ``unaudited``) a predicate over records that excludes every audited key."""
+    a = c.audit
+    assert a is not None
+    if a.count == "unaudited":
+        audited = agreement.keys
+        base = c.predicate
+        return replace(c, predicate=lambda rec: base(rec) and rec.id not in audited), None
+    key = agreement.id_column
+    if a.count == "agree":
+        try:
+            fa = agreement.field(a.field)
+        except KeyError:
+            raise ValueError(f"{agreement.source} has no orig_{a.field}/ann_{a.field} columns") from None
+        disagree = {d.key for d in fa.disagreements}
+        return c, tuple(sorted(r[key] for r in agreement.table if r[key] not in disagree))
+    missing = sorted(set(a.columns) - set(agreement.columns))
+    if missing:
+        raise ValueError(f"{agreement.source} has no column {missing[0]!r} (known: {', '.join(agreement.columns)})")
+    rows = [r for r in agreement.table if all(r[col] in vals for col, vals in a.columns.items())]
+    return c, tuple(sorted(r[key] for r in rows))
+
+
+def evaluate_claims_file(corpus: Corpus, agreement: AgreementReport | None = None) -> ClaimsReport:
+    """Load the survey's claims file and evaluate it (the build and ``survey claims``); the
+    audit file is read when a claim counts it and no ``agreement`` is given."""
     f = load_claims_file(corpus.taxonomy)
-    return evaluate_claims(corpus, f.claims, f.source, f.gate)
+    if agreement is None and any(c.audit is not None for c in f.claims):
+        agreement = load_agreement(corpus)
+    return evaluate_claims(corpus, f.claims, f.source, f.gate, agreement, f.not_checkable)
 
 
 def _view_name(tax: Taxonomy | None, view: str) -> str:
     return view_label(tax, view) if tax is not None and view else view or "the records"
 
 
+def _paper(c: Claim | NotCheckable) -> str:
+    return "" if c.paper_value is None else " ".join(str(c.paper_value).split())
+
+
+def _sources(sources: Sequence[Source]) -> str:
+    return "; ".join(str(x) for x in sources)
+
+
+def _mark(n: int | None, ok: bool | None, mark: str = "✗") -> str:
+    if n is None:
+        return "–"
+    return str(n) if ok is not False else f"**{n}** {mark}"
+
+
 def claims_markdown(report: ClaimsReport, tax: Taxonomy | None = None) -> str:
     n = len(report.results)
     counts = report.counts()
+    living = living_id(tax) if tax is not None else ""
+    latest = tax.editions.latest.id if tax is not None and tax.editions and tax.editions.latest else ""
+    edition_name = _view_name(tax, latest) if latest else "the records"
+    living_name = _view_name(tax, living) if living else "living list"
+    corrected = any(r.corrected is not None for r in report.results)
     out = [
         "# Claims checked against the records",
         "",
         f"Generated by `survey build` from `{report.source}`; do not edit. "
         f"{n} claims: {counts['holds']} hold, {counts['changed']} changed since the edition, "
-        f"{counts['contradicted']} contradicted. A claim about the survey is evaluated on the "
-        "survey's edition, a claim about the living list on every record; the build reports a "
-        "status, it never fails on one (`survey claims --fail-on contradicted` is the opt-in gate).",
+        f"{counts['contradicted']} contradicted"
+        + (f"; {counts[NOT_CHECKABLE]} statements are not checkable from the records (listed at the end)" if report.not_checkable else "")
+        + ". A claim about the survey is evaluated on the survey's edition, a claim about the living list on "
+        "every record; the build reports a status, it never fails on one (`survey claims --fail-on "
+        "contradicted` is the opt-in gate).",
+        "",
+        f"Columns: **paper** is the value the paper states (its words where it states no number; the "
+        f"condition then says what they mean); **{edition_name}** is our count on the survey's edition; "
+        f"**{living_name}** the same count on every record (a bold value marked Δ differs from the "
+        "edition's, which new papers are expected to do)"
+        + ("; **with corrections** the count on the claim's view with every proposed correction "
+           "(CORRECTIONS.md) applied" if corrected else "")
+        + ". A bold value marked ✗ does not meet the claim's condition.",
         "",
     ]
     contra = report.with_status("contradicted")
@@ -548,7 +842,7 @@ def claims_markdown(report: ClaimsReport, tax: Taxonomy | None = None) -> str:
         out += ["## Contradicted", ""]
         for r in contra:
             c = r.claim
-            paper = f" The paper's number: {c.paper_value}." if c.paper_value is not None else ""
+            paper = f" The paper's value: {_paper(c)}." if c.paper_value is not None else ""
             out.append(
                 f"- **{c.id}** ({_view_name(tax, c.view)}): \"{r.statement}\" The records give "
                 f"**{r.count}** ({_names(r.matches)}), so `{c.condition}` does not hold.{paper}"
@@ -565,22 +859,48 @@ def claims_markdown(report: ClaimsReport, tax: Taxonomy | None = None) -> str:
                 f"{r.count} now; in: {', '.join(r.moved_in) or 'none'}; out: {', '.join(r.moved_out) or 'none'}."
             )
         out.append("")
-    out += [
-        "## All claims",
-        "",
-        "| id | claim | view | condition | count | status | compared with | records |",
-        "| --- | --- | --- | --- | ---: | --- | --- | --- |",
-    ]
+    groups: dict[str, list[ClaimResult]] = {}
     for r in report.results:
-        c = r.claim
-        status = {"holds": "holds", "changed": "**changed**", "contradicted": "**contradicted**"}[r.status]
-        other = "" if r.other_count is None else f"{_view_name(tax, r.compared_with)}: {r.other_count}"
-        if r.moved_in or r.moved_out:
-            other += f" (in: {', '.join(r.moved_in) or 'none'}; out: {', '.join(r.moved_out) or 'none'})"
-        out.append(
-            f"| {c.id} | {_cell(r.statement)} | {_view_name(tax, c.view)} | {c.condition} | {r.count} | {status} | {other} | {_names(r.matches)} |"
-        )
-    return "\n".join(out) + "\n"
+        doc = r.claim.sources[0].document if r.claim.sources else ""
+        groups.setdefault(doc, []).append(r)
+    head = ["id", "claim", "section", "paper", "condition", edition_name, living_name]
+    if corrected:
+        head.append("with corrections")
+    head.append("status")
+    for doc, results in groups.items():
+        out += [f"## {doc}" if doc else "## Claims without a source", ""]
+        out += ["| " + " | ".join(head) + " |", "| " + " | ".join(["---"] * 5 + ["---:"] * (len(head) - 6) + ["---"]) + " |"]
+        for r in results:
+            c = r.claim
+            status = {"holds": "holds", "changed": "**changed**", "contradicted": "**contradicted**"}[r.status]
+            on_edition = c.view != living
+            ed = _mark(r.edition_count, c.holds(r.edition_count) if on_edition and r.edition_count is not None else None)
+            lv_delta = r.living_count is not None and r.edition_count is not None and r.living_count != r.edition_count
+            lv = _mark(r.living_count, False if lv_delta and on_edition else None, "Δ")
+            if not on_edition and r.living_count is not None:
+                lv = _mark(r.living_count, c.holds(r.living_count))
+            # the group's heading names the first source's document
+            where = "; ".join([c.sources[0].section, *map(str, c.sources[1:])]) if c.sources else ""
+            row = [c.id, _cell(r.statement), _cell(where), _cell(_paper(c)), f"`{c.condition}`", ed, lv]
+            if corrected:
+                row.append(_mark(r.corrected, None if r.corrected is None else c.holds(r.corrected)))
+            row.append(status)
+            out.append("| " + " | ".join(row) + " |")
+        out.append("")
+    if report.not_checkable:
+        out += [
+            "## Not checkable from the records",
+            "",
+            "Statements of the paper that no record, tag or audit cell can confirm or contradict, each with "
+            "the reason.",
+            "",
+            "| id | statement | source | paper | reason |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for x in report.not_checkable:
+            out.append(f"| {x.id} | {_cell(x.statement)} | {_cell(_sources(x.sources))} | {_cell(_paper(x))} | {_cell(x.reason)} |")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 def _cell(text: str) -> str:
@@ -593,13 +913,19 @@ def claims_text(report: ClaimsReport, tax: Taxonomy | None = None) -> str:
     for r in report.results:
         c = r.claim
         lines.append(f"{marks[r.status]} {c.id}: {r.statement}")
-        lines.append(f"     {r.status} on {_view_name(tax, c.view)}: {c.condition}, count {r.count}: {_names(r.matches)}")
+        paper = f"; paper: {_paper(c)}" if c.paper_value is not None else ""
+        lines.append(f"     {r.status} on {_view_name(tax, c.view)}: {c.condition}, count {r.count}{paper}: {_names(r.matches)}")
         if r.other_count is not None:
             lines.append(f"     {_view_name(tax, r.compared_with)}: count {r.other_count}"
                          + (f"; in: {', '.join(r.moved_in) or 'none'}; out: {', '.join(r.moved_out) or 'none'}"
                             if r.moved_in or r.moved_out else ""))
+        if r.corrected is not None and r.corrected != r.count:
+            lines.append(f"     with the proposed corrections: count {r.corrected}")
         if r.status == "contradicted" and c.finding:
             lines.append(f"     {c.finding}")
+    for x in report.not_checkable:
+        lines.append(f"n/a  {x.id}: {x.statement}")
+        lines.append(f"     {NOT_CHECKABLE}: {x.reason}")
     return "\n".join(lines) + "\n"
 
 

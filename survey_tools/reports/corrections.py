@@ -10,9 +10,13 @@ The corrections file (``files.corrections`` in ``taxonomy/survey.yaml``) is hand
         proposed: shared
         evidence: https://...
         reason: One sentence.
+        kind: tag               # tag (default) or metadata
 
 Nothing is applied to the records: the report shows which count cells and which claims each
-correction (and all of them together) would move.
+correction (and all of them together) would move. A ``metadata`` correction (an identifier, the
+venue, year, DOI or authors: never a controlled field) is also shown where the records are
+displayed (README, page, BibTeX; :func:`metadata_applied`), while counts and the CSV export keep
+the records' own values.
 """
 
 from __future__ import annotations
@@ -33,14 +37,17 @@ from survey_tools.reports.claims import Claim, ClaimsReport
 from survey_tools.reports.stats import (
     ReportConfig,
     Stats,
+    compute_stats,
     data_file,
     get_path,
+    load_config,
     mode_of,
     plain_str,
     record_cells,
 )
 
 REQUIRED = ("id", "record", "field", "current", "proposed", "evidence", "reason")
+KINDS = ("tag", "metadata")
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,7 @@ class Correction:
     evidence: str
     reason: str
     line: int = 0
+    kind: str = "tag"  # tag: proposed only; metadata: also shown where the records are displayed
 
 
 @dataclass(frozen=True)
@@ -107,7 +115,7 @@ class CorrectionsReport:
             "problems": [p.format() for p in self.problems],
             "corrections": [
                 {
-                    "id": c.id, "record": c.record, "field": c.field, "current": c.current,
+                    "id": c.id, "kind": c.kind, "record": c.record, "field": c.field, "current": c.current,
                     "proposed": c.proposed, "evidence": c.evidence, "reason": c.reason,
                     "effect": e.to_dict(),
                 }
@@ -147,11 +155,18 @@ def load_corrections(tax: Taxonomy) -> tuple[str, tuple[Correction, ...]] | None
         seen.add(cid)
         fld = str(c["field"])
         msg = _check_field(tax, fld, c["proposed"])
+        kind = str(c.get("kind", "tag"))
+        if kind not in KINDS:
+            kl, kc = doc.position(("corrections", i, "kind"))
+            problems.append(Problem(rel, kl, kc, f"correction {cid}", f"kind must be one of {', '.join(KINDS)}, not {kind!r}"))
+            continue
+        if kind == "metadata" and tax.find_field(fld.split(".", 1)[0]) is not None:
+            msg = msg or f"{fld} is a tag (a controlled field), not metadata; drop `kind: metadata`"
         if msg:
             fl, fc = doc.position(("corrections", i, "field"))
             problems.append(Problem(rel, fl, fc, f"correction {cid}", msg))
             continue
-        out.append(Correction(cid, str(c["record"]), fld, c["current"], c["proposed"], str(c["evidence"]), str(c["reason"]), line))
+        out.append(Correction(cid, str(c["record"]), fld, c["current"], c["proposed"], str(c["evidence"]), str(c["reason"]), line, kind))
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
     return rel, tuple(out)
@@ -205,8 +220,10 @@ def _effect(
 ) -> Effect:
     delta: Counter[str] = Counter()
     claim_delta: Counter[str] = Counter()
-    # A correction moves a claim only when the record is in the claim's view.
+    # A correction moves a claim only when the record is in the claim's view. The report's
+    # claims are the evaluated ones (an audit claim's predicate knows the audited keys).
     universe = {r.claim.id: r.universe for r in claims_report.results}
+    claims = [r.claim for r in claims_report.results]
     for before, after in pairs:
         living = before.path.startswith(f"{tax.retained.folder}/") or before.collection != tax.retained.name
         b, a = record_cells(tax, stats, before, living), record_cells(tax, stats, after, living)
@@ -279,6 +296,46 @@ def evaluate_corrections(
     return CorrectionsReport(source, tuple(corrections), tuple(effects), combined, tuple(problems))
 
 
+def metadata_applied(corpus: Corpus, report: CorrectionsReport | None) -> Corpus:
+    """The corpus as it is displayed: every valid ``metadata`` correction applied (identifiers,
+    venue, year, authors), tags untouched. Counts, claims and exports use the records as they are."""
+    if report is None:
+        return corpus
+    stale = {p.field.removeprefix("correction ") for p in report.problems}
+    todo = [c for c in report.corrections if c.kind == "metadata" and c.id not in stale]
+    if not todo:
+        return corpus
+    records = {}
+    for name, recs in corpus.records.items():
+        out = []
+        for rec in recs:
+            for c in todo:
+                if c.record == rec.id:
+                    rec = _apply(rec, c.field, c.proposed)
+            out.append(rec)
+        records[name] = tuple(out)
+    return replace(corpus, records=records)
+
+
+def claims_with_corrections(corpus: Corpus, claims_report: ClaimsReport) -> ClaimsReport:
+    """The claims report with each claim's count after every proposed correction (the
+    "with corrections" column); unchanged when the survey has no corrections file."""
+    loaded = load_corrections(corpus.taxonomy)
+    if loaded is None:
+        return claims_report
+    config = load_config(corpus.taxonomy)
+    stats = compute_stats(corpus, config)
+    claims = [r.claim for r in claims_report.results]
+    report = evaluate_corrections(corpus, config, stats, claims_report, claims, loaded)
+    return corrected_claims(claims_report, report)
+
+
+def corrected_claims(claims_report: ClaimsReport, report: CorrectionsReport) -> ClaimsReport:
+    if report.combined is None:
+        return claims_report
+    return claims_report.with_corrections({c.claim: c.after for c in report.combined.claims})
+
+
 def _show(v: Any) -> str:
     return "missing" if v is None else json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else repr(v)
 
@@ -305,7 +362,9 @@ def corrections_markdown(report: CorrectionsReport) -> str:
     out += ["## Each correction", ""]
     for c, e in zip(report.corrections, report.effects, strict=True):
         out.append(f"### {c.id}: `{c.record}` {c.field}: {_show(c.current)} → {_show(c.proposed)}")
-        out += ["", c.reason, "", f"Evidence: {c.evidence}", ""]
+        shown = (" Metadata: shown in the README, the page and the BibTeX; the survey's CSV export keeps "
+                 "the record's value." if c.kind == "metadata" else "")
+        out += ["", c.reason + shown, "", f"Evidence: {c.evidence}", ""]
         out += _claim_lines(e)
         if e.cells:
             out.append("Cells: " + "; ".join(f"{x.cell} {x.before}→{x.after}" for x in e.cells) + ".")

@@ -89,7 +89,13 @@ def test_corrections_report_moves_cells_and_claims(survey: Path) -> None:
     assert c008["reward_type/individual"] == (4, 3) and c008["reward_type/shared"] == (10, 11)
     assert c008["reward_family/R2"] == (4, 3)
     claims = {x.claim: (x.before, x.after, x.status_after) for x in by_id["C008"].claims}
-    assert claims == {"shared-reward": (10, 11, "contradicted")}
+    assert claims == {
+        "stats-reward-type-shared": (10, 11, "contradicted"),
+        "readme-reward-type-shared": (10, 11, "contradicted"),
+        "stats-reward-type-individual": (4, 3, "contradicted"),
+        "stats-reward-type-x-credit-shared-agent": (9, 10, "contradicted"),
+        "stats-reward-type-x-credit-individual-agent": (4, 3, "contradicted"),
+    }
 
 
 def test_no_corrections_file_is_fine(survey: Path) -> None:
