@@ -17,7 +17,7 @@ from __future__ import annotations
 import subprocess
 import tarfile
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
@@ -30,6 +30,7 @@ from survey_tools.errors import SurveyError, UsageError
 from survey_tools.reports.claims import evaluate_claims_file
 from survey_tools.reports.gaps import compute_gaps
 from survey_tools.reports.stats import Stats, Table, compute_stats, load_config, mode_of, plain_str
+from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
 # What a survey folder needs for its records and reports (the rest of the repository is code).
 SURVEY_PATHS = ("taxonomy", "data")
@@ -374,23 +375,24 @@ def diff_revision(root: Path, base: str | None = None) -> tuple[str, CorpusDiff]
 
 
 def _md(v: Any, limit: int = 120) -> str:
-    text = "—" if v is None or v == "" else str(v)
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-    for ch in "*_`[]<>":
-        text = text.replace(ch, "\\" + ch)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Free text as one escaped table cell or note, cut to ``limit`` characters of text."""
+    text = "—" if v is None or v == "" else " ".join(str(v).split())
+    return md(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _paper_cell(p: Paper) -> str:
-    return f"{_md(p.title)} (`{p.key}`)"
+    return f"{_md(p.title)} ({md_code(p.key)})"
 
 
-def _rows(lines: list[str], rows: Iterable[str], width: int, limit: int) -> None:
-    rows = list(rows)
-    lines.extend(rows[:limit])
-    if len(rows) > limit:
-        lines.append("| … " + f"{len(rows) - limit} more |" + " |" * (width - 1))
-    lines.append("")
+def _table(lines: list[str], headers: Sequence[str], rows: Iterable[Sequence[Any]], limit: int,
+           align: str = "") -> None:
+    """A table of at most ``limit`` rows; a last row says how many more were left out."""
+    shown = list(rows)
+    more = len(shown) - limit
+    shown = shown[:limit]
+    if more > 0:
+        shown.append([f"… {more} more", *[""] * (len(headers) - 1)])
+    lines += [md_table(headers, shown, align, pad=False), ""]
 
 
 def _by_collection(papers: Iterable[Paper]) -> Iterator[tuple[str, list[Paper]]]:
@@ -412,8 +414,9 @@ def _moved_section(out: list[str], heading: str, moved: tuple[Moved, ...], limit
         if shown >= limit:
             out += [f"_… {len(moved) - shown} more cells in further tables._", ""]
             break
-        out += [f"**{_md(table)}**", "", "| cell | before | after |", "| --- | ---: | ---: |"]
-        _rows(out, (f"| {_md(m.cell)} | {m.before} | {m.after} |" for m in items), 3, limit - shown)
+        out += [f"**{_md(table)}**", ""]
+        _table(out, ["cell", "before", "after"], ((_md(m.cell), m.before, m.after) for m in items),
+               limit - shown, "lrr")
         shown += len(items)
 
 
@@ -426,29 +429,26 @@ def to_markdown(rev: str, d: CorpusDiff, limit: int = 200) -> str:
     for coll, papers in _by_collection(d.added):
         out += [f"### Added to {coll} ({len(papers)})", ""]
         tag_names = [name for name, _ in papers[0].tags]
-        out += ["| paper | " + " | ".join(_md(n) for n in tag_names) + " |",
-                "| --- |" + " --- |" * len(tag_names)]
-        _rows(out, ("| " + _paper_cell(p) + " | " + " | ".join(_md(v) for _, v in p.tags) + " |"
-                    for p in papers), len(tag_names) + 1, limit)
+        _table(out, ["paper", *(_md(n) for n in tag_names)],
+               ([_paper_cell(p), *(_md(v) for _, v in p.tags)] for p in papers), limit)
     for coll, papers in _by_collection(d.removed):
-        out += [f"### Removed from {coll} ({len(papers)})", "", "| paper | file |", "| --- | --- |"]
-        _rows(out, (f"| {_paper_cell(p)} | `{p.path}` |" for p in papers), 2, limit)
+        out += [f"### Removed from {coll} ({len(papers)})", ""]
+        _table(out, ["paper", "file"], ((_paper_cell(p), md_cell(md_code(p.path))) for p in papers), limit)
     retagged = [c for c in d.changed if c.tags]
     if retagged:
-        out += [f"### Re-tagged ({len(retagged)})", "", "| paper | tag | before | after |",
-                "| --- | --- | --- | --- |"]
-        _rows(out, (f"| {_paper_cell(c.paper)} | {_md(t)} | {_md(a)} | {_md(b)} |"
-                    for c in retagged for t, a, b in c.tags), 4, limit)
+        out += [f"### Re-tagged ({len(retagged)})", ""]
+        _table(out, ["paper", "tag", "before", "after"],
+               ((_paper_cell(c.paper), _md(t), _md(a), _md(b)) for c in retagged for t, a, b in c.tags), limit)
     edited = [c for c in d.changed if c.other]
     if edited:
-        out += [f"### Other edits ({len(edited)})", "", "| paper | fields changed |", "| --- | --- |"]
-        _rows(out, (f"| {_paper_cell(c.paper)} | {_md(', '.join(c.other))} |" for c in edited), 2, limit)
+        out += [f"### Other edits ({len(edited)})", ""]
+        _table(out, ["paper", "fields changed"], ((_paper_cell(c.paper), _md(", ".join(c.other))) for c in edited),
+               limit)
     _moved_section(out, "Statistics", d.cells, limit)
     _moved_section(out, "Gap maps", d.gaps, limit)
     if d.claims:
-        out += [f"### Claims whose status changed ({len(d.claims)})", "",
-                "| claim | statement | before | after |", "| --- | --- | --- | --- |"]
-        _rows(out, (f"| `{c.id}` | {_md(c.statement)} | {_md(c.before)} | {_md(c.after)} |"
-                    for c in d.claims), 4, limit)
+        out += [f"### Claims whose status changed ({len(d.claims)})", ""]
+        _table(out, ["claim", "statement", "before", "after"],
+               ((md_code(c.id), _md(c.statement), _md(c.before), _md(c.after)) for c in d.claims), limit)
     out += [f"_{_md(n, 1000)}_" for n in d.notes]
     return "\n".join(out).rstrip() + "\n"

@@ -48,6 +48,7 @@ from survey_tools.corpus.checks import valid_url
 from survey_tools.corpus.records import Corpus
 from survey_tools.fileio import atomic_write
 from survey_tools.reports.corrections import load_corrections
+from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
 STATUSES = ("ok", "redirected", "broken", "unreachable", "rate-limited")
 PERMANENT = frozenset({301, 308})
@@ -613,30 +614,30 @@ def to_table(report: LinkReport, show_all: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _md(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
+def _detail_md(r: LinkResult) -> str:
+    """The Detail cell; a redirect's target stays a link (escaping would cut an autolink)."""
+    if r.status == "redirected" and r.suggestion:
+        return f"moved permanently to <{md_cell(r.suggestion)}>"
+    return md(_what(r))
 
 
 def to_markdown(report: LinkReport, show_all: bool = False) -> str:
     """A Markdown report (the body of the maintenance issue)."""
     c = report.counts()
     out = ["# Link check", "", _summary_line(report), ""]
-    out += ["| Status | URLs |", "| --- | ---: |"] + [f"| {s} | {c[s]} |" for s in STATUSES]
+    out.append(md_table(["Status", "URLs"], [(s, c[s]) for s in STATUSES], "lr", pad=False))
     for status in ("broken", "unreachable", "rate-limited", "redirected", "ok"):
         rows = [r for r in report.results if r.status == status]
         if not rows or (status == "ok" and not show_all):
             continue
+        table = [(f"<{md_cell(r.url)}>", r.code or "-", _detail_md(r), md(_records(r))) for r in rows]
         out += ["", f"## {status.capitalize()} ({len(rows)})", "",
-                "| URL | Code | Detail | Records |", "| --- | ---: | --- | --- |"]
-        for r in rows:
-            out.append(f"| <{_md(r.url)}> | {r.code or '-'} | {_md(_what(r))} | "
-                       f"{_md(_records(r))} |")
+                md_table(["URL", "Code", "Detail", "Records"], table, "lrll", pad=False)]
     if report.malformed:
+        values = [(md_cell(md_code(m.url)), md(m.use.record), md(m.use.field)) for m in report.malformed]
         out += ["", f"## Malformed ({len(report.malformed)})", "",
                 "Not checked; `survey validate` reports them.", "",
-                "| Value | Record | Field |", "| --- | --- | --- |"]
-        for m in report.malformed:
-            out.append(f"| `{_md(m.url)}` | {m.use.record} | {m.use.field} |")
+                md_table(["Value", "Record", "Field"], values, pad=False)]
     return "\n".join(out) + "\n"
 
 

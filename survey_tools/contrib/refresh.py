@@ -40,6 +40,7 @@ from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.reports.corrections import load_corrections
 from survey_tools.reports.stats import data_file
+from survey_tools.reports.tables import md, md_table
 
 # Venues that mean "only a preprint" (compared case-insensitively).
 PREPRINT_VENUES = frozenset({"", "arxiv", "arxiv preprint", "preprint", "corr"})
@@ -351,20 +352,15 @@ def to_markdown(report: RefreshReport) -> str:
         rows = [(i, c) for i in report.items if i.edition == edition for c in i.changes]
         if not rows:
             continue
-        out += [f"## {title}", "", "| Record | Field | Current | Proposed | Why |",
-                "| --- | --- | --- | --- | --- |"]
-        for i, c in rows:
-            out.append(f"| [{i.record.id}](https://arxiv.org/abs/{i.arxiv_id}) | {c.field} | "
-                       f"{_md(_show(c.current))} | {_md(_show(c.proposed))} | {_md(c.why)} |")
+        table = [(f"[{i.record.id}](https://arxiv.org/abs/{i.arxiv_id})", md(c.field),
+                  md(_show(c.current)), md(_show(c.proposed)), md(c.why)) for i, c in rows]
+        out += [f"## {title}", "",
+                md_table(["Record", "Field", "Current", "Proposed", "Why"], table, pad=False)]
         out.append("")
     missing = [i for i in report.items if i.missing]
     if missing:
         out += ["## Not found on arXiv", ""] + [f"- {i.record.id}: {i.arxiv_id}" for i in missing]
     return "\n".join(out).rstrip("\n") + "\n"
-
-
-def _md(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
 
 
 def to_json(report: RefreshReport) -> str:

@@ -6,8 +6,8 @@ in ``config_schemas/<name>.schema.yaml`` beside this module. A new configuration
 by adding its schema there: ``x-file`` names its default path, ``x-files-key`` the key of
 ``survey.yaml``'s ``files:`` that may move it. Every mistake becomes one
 ``file:line:col: key: message (did you mean ...)`` problem through the same explainer as records;
-``defaults`` fills in the documented defaults; ``markdown_reference`` writes the key reference
-(``taxonomy/README.md``).
+``defaults`` fills in the documented defaults; ``reference`` lists every key for the reference
+that ``render`` writes to ``taxonomy/README.md``.
 """
 
 from __future__ import annotations
@@ -187,23 +187,33 @@ def _default_text(s: Mapping[str, Any]) -> str:
     return f"`{text}`" if text else "`''`"
 
 
-def _cell(text: str) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
+Row = tuple[str, str, str, str, str]
+"""One key of a configuration file: key, type, required, default (Markdown cells) and meaning
+(the schema's description, Markdown on several lines)."""
+
+
+@dataclass(frozen=True)
+class ConfigReference:
+    """What ``taxonomy/README.md`` documents of one configuration file (rendered in ``render``)."""
+
+    file: str
+    description: str
+    files_key: str  # "" when the file cannot be moved
+    rows: tuple[Row, ...]
 
 
 def _rows(schema: Mapping[str, Any], root: Mapping[str, Any], prefix: str, required: set[str],
-          out: list[str]) -> None:
+          out: list[Row]) -> None:
     schema = _resolve(schema, root)
     for key, sub in (schema.get("properties") or {}).items():
         sub = _resolve(sub, root)
         name = f"{prefix}{key}"
         req = "yes" if key in required else ""
-        out.append(f"| `{name}` | {_type_of(sub, root)} | {req} | {_default_text(sub)} | "
-                   f"{_cell(sub.get('description', ''))} |")
+        out.append((f"`{name}`", _type_of(sub, root), req, _default_text(sub), str(sub.get("description", ""))))
         _children(sub, root, name, out)
 
 
-def _children(sub: Mapping[str, Any], root: Mapping[str, Any], name: str, out: list[str]) -> None:
+def _children(sub: Mapping[str, Any], root: Mapping[str, Any], name: str, out: list[Row]) -> None:
     sub = _resolve(sub, root)
     if sub.get("type") == "object" or "properties" in sub:
         _rows(sub, root, name + ".", set(sub.get("required") or []), out)
@@ -219,22 +229,19 @@ def _children(sub: Mapping[str, Any], root: Mapping[str, Any], name: str, out: l
             _rows(items, root, f"{name}[].", set(items.get("required") or []), out)
 
 
-def markdown_reference() -> str:
+def reference() -> list[ConfigReference]:
     """Every key of every configuration file, with its type, default and meaning."""
-    parts: list[str] = []
+    parts: list[ConfigReference] = []
     for c in config_schemas().values():
         s = c.schema
-        moved = f" (moved with `files.{c.files_key}` in survey.yaml)" if c.files_key else ""
-        parts.append(f"## `{c.file}`\n\n{_cell(s.get('description', ''))}{moved}\n")
-        rows: list[str] = ["| key | type | required | default | meaning |",
-                           "| --- | --- | --- | --- | --- |"]
+        rows: list[Row] = []
         _rows(s, s, "", set(s.get("required") or []), rows)
         extra = s.get("additionalProperties")
         if isinstance(extra, dict):
             _children({"type": "object", **_resolve(extra, s)}, s, "<name>", rows)
-        parts.append("\n".join(rows) + "\n")
-    return "\n".join(parts)
+        parts.append(ConfigReference(c.file, str(s.get("description", "")), c.files_key, tuple(rows)))
+    return parts
 
 
-__all__ = ["ConfigSchema", "check_document", "config_path", "config_schemas", "defaults",
-           "data_config_problems", "markdown_reference", "read_config", "with_defaults"]
+__all__ = ["ConfigReference", "ConfigSchema", "check_document", "config_path", "config_schemas",
+           "defaults", "data_config_problems", "read_config", "reference", "with_defaults"]

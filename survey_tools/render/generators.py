@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from survey_tools.corpus.configs import markdown_reference
 from survey_tools.corpus.explain import hint
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy, schema_files
@@ -30,7 +29,13 @@ from survey_tools.render import model
 from survey_tools.render.bibtex import OUTPUT, bibtex_entry, papers_bib
 from survey_tools.render.citation import OUTPUT as CITATION
 from survey_tools.render.citation import citation_cff
-from survey_tools.render.markdown import environment, gap_tables, render_contributing, render_readme
+from survey_tools.render.markdown import (
+    environment,
+    gap_tables,
+    markdown_reference,
+    render_contributing,
+    render_readme,
+)
 from survey_tools.render.site import site_files
 from survey_tools.reports.agreement import AgreementReport, agreement_outputs
 from survey_tools.reports.claims import ClaimsReport, claims_markdown

@@ -1,4 +1,5 @@
-"""README.md (the awesome list) and CONTRIBUTING.md, rendered from the package's jinja2 templates."""
+"""README.md (the awesome list) and CONTRIBUTING.md, rendered from the package's jinja2 templates;
+the key reference of taxonomy/README.md."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import jinja2
 
+from survey_tools.corpus.configs import reference
 from survey_tools.corpus.examples import add_example, exclude_example
 from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
@@ -16,7 +18,7 @@ from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.reports.gaps import GapReport
 from survey_tools.reports.stats import Stats
-from survey_tools.reports.tables import md, md_code, md_table
+from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
 _URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "|": "%7C", "`": "%60"}
 
@@ -51,6 +53,17 @@ def environment() -> jinja2.Environment:
     env.globals["table"] = md_table
     env.filters["reject_typical"] = lambda row: [*row[:2], *row[3:]]
     return env
+
+
+def markdown_reference() -> str:
+    """Every key of every configuration file, with its type, default and meaning (taxonomy/README.md)."""
+    parts: list[str] = []
+    for c in reference():
+        moved = f" (moved with `files.{c.files_key}` in survey.yaml)" if c.files_key else ""
+        parts.append(f"## `{c.file}`\n\n{md_cell(c.description)}{moved}\n")
+        rows = [(key, typ, req, default, md_cell(meaning)) for key, typ, req, default, meaning in c.rows]
+        parts.append(md_table(["key", "type", "required", "default", "meaning"], rows, pad=False) + "\n")
+    return "\n".join(parts)
 
 
 # --- the view model -----------------------------------------------------------------------

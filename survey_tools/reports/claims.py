@@ -51,6 +51,7 @@ from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.agreement import AgreementReport, load_agreement
 from survey_tools.reports.stats import data_file, mode_of, plain_str, resolve_axis
+from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
 OPERATORS: Mapping[str, Callable[[int, int], bool]] = {
     "==": operator.eq,
@@ -863,13 +864,13 @@ def claims_markdown(report: ClaimsReport, tax: Taxonomy | None = None) -> str:
     for r in report.results:
         doc = r.claim.sources[0].document if r.claim.sources else ""
         groups.setdefault(doc, []).append(r)
-    head = ["id", "claim", "section", "paper", "condition", edition_name, living_name]
+    head = ["id", "claim", "section", "paper", "condition", md(edition_name), md(living_name)]
     if corrected:
         head.append("with corrections")
     head.append("status")
     for doc, results in groups.items():
         out += [f"## {doc}" if doc else "## Claims without a source", ""]
-        out += ["| " + " | ".join(head) + " |", "| " + " | ".join(["---"] * 5 + ["---:"] * (len(head) - 6) + ["---"]) + " |"]
+        rows: list[list[str]] = []
         for r in results:
             c = r.claim
             status = {"holds": "holds", "changed": "**changed**", "contradicted": "**contradicted**"}[r.status]
@@ -881,12 +882,12 @@ def claims_markdown(report: ClaimsReport, tax: Taxonomy | None = None) -> str:
                 lv = _mark(r.living_count, c.holds(r.living_count))
             # the group's heading names the first source's document
             where = "; ".join([c.sources[0].section, *map(str, c.sources[1:])]) if c.sources else ""
-            row = [c.id, _cell(r.statement), _cell(where), _cell(_paper(c)), f"`{c.condition}`", ed, lv]
+            row = [md(c.id), md(r.statement), md(where), md(_paper(c)), md_cell(md_code(c.condition)), ed, lv]
             if corrected:
                 row.append(_mark(r.corrected, None if r.corrected is None else c.holds(r.corrected)))
             row.append(status)
-            out.append("| " + " | ".join(row) + " |")
-        out.append("")
+            rows.append(row)
+        out += [md_table(head, rows, "l" * 5 + "r" * (len(head) - 6) + "l", pad=False), ""]
     if report.not_checkable:
         out += [
             "## Not checkable from the records",
@@ -894,17 +895,12 @@ def claims_markdown(report: ClaimsReport, tax: Taxonomy | None = None) -> str:
             "Statements of the paper that no record, tag or audit cell can confirm or contradict, each with "
             "the reason.",
             "",
-            "| id | statement | source | paper | reason |",
-            "| --- | --- | --- | --- | --- |",
+            md_table(["id", "statement", "source", "paper", "reason"],
+                     [[md(x.id), md(x.statement), md(_sources(x.sources)), md(_paper(x)), md(x.reason)]
+                      for x in report.not_checkable], pad=False),
+            "",
         ]
-        for x in report.not_checkable:
-            out.append(f"| {x.id} | {_cell(x.statement)} | {_cell(_sources(x.sources))} | {_cell(_paper(x))} | {_cell(x.reason)} |")
-        out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
 
 
 def claims_text(report: ClaimsReport, tax: Taxonomy | None = None) -> str:

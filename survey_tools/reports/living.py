@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.reports.tables import md, md_table
 
 RUNS = "screening/runs.yaml"
 DECISIONS = "screening/decisions.yaml"
@@ -121,23 +122,20 @@ def living_markdown(flow: LivingFlow, tax: Taxonomy, stage_field: str, reason_fi
         f"({flow.first_run} to {flow.last_run}) and the screening decisions since; the survey's "
         "edition is counted in the tables above.",
         "",
-        "| stage | count |",
-        "| --- | ---: |",
-        f"| Records identified ({flow.source}) | {flow.identified} |",
     ]
-    for fam, n in flow.per_family.items():
-        out.append(f"| &nbsp;&nbsp;hits of {family_labels.get(fam, fam)} | {n} |")
-    out += [
-        f"| Duplicates removed (already retained, excluded or queued) | {flow.duplicates} |",
-        f"| Records screened | {flow.screened} |",
-    ]
-    for _k, label, n in ordered(flow.excluded_by_stage, tax, stage_field):
-        out.append(f"| Excluded at {label.lower()} | {n} |")
-    for _k, label, n in ordered(flow.excluded_by_reason, tax, reason_field):
-        out.append(f"| &nbsp;&nbsp;reason: {label} | {n} |")
-    out += [f"| Included | {flow.included} |", f"| Awaiting screening | {flow.awaiting} |"]
+    rows: list[tuple[str, int]] = [(f"Records identified ({md(flow.source)})", flow.identified)]
+    rows += [(f"&nbsp;&nbsp;hits of {md(family_labels.get(fam, fam))}", n)
+             for fam, n in flow.per_family.items()]
+    rows += [("Duplicates removed (already retained, excluded or queued)", flow.duplicates),
+             ("Records screened", flow.screened)]
+    rows += [(f"Excluded at {md(label.lower())}", n)
+             for _k, label, n in ordered(flow.excluded_by_stage, tax, stage_field)]
+    rows += [(f"&nbsp;&nbsp;reason: {md(label)}", n)
+             for _k, label, n in ordered(flow.excluded_by_reason, tax, reason_field)]
+    rows += [("Included", flow.included), ("Awaiting screening", flow.awaiting)]
     if flow.unaccounted:
-        out.append(f"| Removed from the queue without a decision | {flow.unaccounted} |")
+        rows.append(("Removed from the queue without a decision", flow.unaccounted))
+    out.append(md_table(["stage", "count"], rows, "lr", pad=False))
     return [*out, ""]
 
 

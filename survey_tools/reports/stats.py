@@ -21,7 +21,7 @@ from survey_tools.corpus.views import added_since, corpus_view, edition_of, view
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.living import LivingFlow, living_flow, living_markdown
-from survey_tools.reports.tables import md, md_table
+from survey_tools.reports.tables import md, md_code, md_table
 
 STATS_FORMAT = 1
 MODE_SUFFIX = ".mode"  # `subdecisions.mode`: the modes of a mapping field
@@ -601,30 +601,24 @@ def stats_markdown(tax: Taxonomy, stats: Stats) -> str:
         "",
         "## Headline counts",
         "",
-        "| | count |",
-        "| --- | ---: |",
     ]
-    for k, v in stats.headline.items():
-        label = tax.collections[k].label if k in tax.collections else k
-        out.append(f"| {label} | {v} |")
+    labels = {k: md(tax.collections[k].label if k in tax.collections else k) for k in stats.headline}
+    out += [md_table(["", "count"], [(labels[k], v) for k, v in stats.headline.items()], "lr", pad=False)]
     out.append("")
     views = stats.editions.get("views") or {}
     if views:
         names = list(stats.headline)
+        living = tax.editions.living.label if tax.editions else "living"
+        rows = [[f"{md(view_label(tax, vid))} ({md_code(vid)})", *(counts.get(k, 0) for k in names)]
+                for vid, counts in views.items()]
+        rows.append([md(living), *(stats.headline[k] for k in names)])
         out += [
             "## By edition",
             "",
             "The living list against each published edition (the records that entered up to it).",
             "",
-            "| | " + " | ".join(
-                tax.collections[k].label if k in tax.collections else k for k in names
-            ) + " |",
-            "| --- |" + " ---: |" * len(names),
+            md_table(["", *(labels[k] for k in names)], rows, "l" + "r" * len(names), pad=False),
         ]
-        for vid, counts in views.items():
-            out.append(f"| {view_label(tax, vid)} (`{vid}`) | " + " | ".join(str(counts.get(k, 0)) for k in names) + " |")
-        living = tax.editions.living.label if tax.editions else "living"
-        out.append(f"| {living} | " + " | ".join(str(stats.headline[k]) for k in names) + " |")
         out += ["", f"Retained works added since {view_label(tax, stats.editions['added_since'])}: {stats.editions['added']}.", ""]
     for coll in tax.collections.values():
         out += [f"## {coll.label}: counts per field", ""]

@@ -10,9 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from survey_tools.cli import cli
-from survey_tools.corpus.configs import config_schemas, markdown_reference
+from survey_tools.corpus.configs import config_schemas
 from survey_tools.corpus.taxonomy import TaxonomyError, load_taxonomy
 from survey_tools.render.generators import config_reference
+from survey_tools.render.markdown import markdown_reference
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "data" / "tiny-survey"

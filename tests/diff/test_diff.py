@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from survey_copy import copy_edition
 
 from survey_tools.cli import cli
+from survey_tools.contrib.diff import _md, _table
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "tests" / "data" / "records" / "valid" / "demo-paper.yaml"
@@ -173,3 +174,12 @@ def test_bad_revision(repo: Path) -> None:
     code, _, err = run(repo, "diff", "--base", "no-such-rev")
     assert code == 2
     assert err == "error: no-such-rev is not a revision of this repository\n"
+
+
+def test_long_tables_end_with_a_more_row() -> None:
+    out: list[str] = []
+    _table(out, ["paper", "file"], [("a", "`a.yaml`"), (_md("b|c"), "`b.yaml`"), ("d", "`d.yaml`")], 2)
+    assert out == ["| paper | file |\n| --- | --- |\n| a | `a.yaml` |\n| b\\|c | `b.yaml` |\n| … 1 more |  |", ""]
+    # text is cut before it is escaped, so an escape is never cut in half
+    assert _md("x" * 119 + "|") == "x" * 119 + "\\|"
+    assert _md("x" * 200).endswith("x…") and len(_md("x" * 200)) == 120
