@@ -269,22 +269,6 @@ def scan(corpus: Corpus) -> list[Problem]:
     return sorted(set(cross_check(corpus)) | set(fuzzy_title_problems(corpus)) | set(declared_problems(corpus)))
 
 
-def _not_duplicate_refs(data: Mapping[str, Any]) -> set[str]:
-    """The references a record's ``not_duplicate_of`` names (a mapping of key -> reason, or a
-    list of keys or of ``{key: ..., reason: ...}``), when the survey has that field."""
-    raw = data.get("not_duplicate_of")
-    if isinstance(raw, Mapping):
-        return {str(k) for k in raw}
-    out: set[str] = set()
-    if isinstance(raw, list):
-        for item in raw:
-            if isinstance(item, Mapping) and "key" in item:
-                out.add(str(item["key"]))
-            elif isinstance(item, str):
-                out.add(item)
-    return out
-
-
 @dataclass(frozen=True)
 class Known:
     """One work already known: a record, or an entry of another list such as a screening queue."""
@@ -302,8 +286,9 @@ class KnownIndex:
     The same rules as :func:`find_matches` (identifiers ignoring arXiv versions, equal
     normalised titles, titles at least FUZZY_THRESHOLD similar), but each candidate is compared
     only with titles that share one of its rarest words, so 10,000 candidates against 10,000
-    works take well under a second instead of 10^8 comparisons. A pair named in either side's
-    ``not_duplicate_of`` does not match on titles (identifiers still do).
+    works take well under a second instead of 10^8 comparisons. A known work that declares the
+    candidate distinct (a record's ``key_reasons`` field, a queue entry's ``not_duplicate_of``)
+    does not match it on titles (identifiers still do).
     """
 
     def __init__(self, kinds: Mapping[str, str]) -> None:
@@ -348,11 +333,11 @@ class KnownIndex:
         names = set(refs) | set(ids.values())
         if "arxiv" in ids:
             names.add(f"arXiv:{ids['arxiv']}")
-        own = _not_duplicate_refs(data)
 
         def allowed(i: int) -> bool:
-            w = self.works[i]
-            return not (w.not_duplicate_of & names) and w.id not in own and w.ref not in own
+            # A known work that declares itself distinct from the candidate (by any of its names)
+            # does not match on titles; a search hit has no declarations of its own.
+            return not (self.works[i].not_duplicate_of & names)
 
         i = self.by_title.get(title)
         if i is not None and allowed(i):
