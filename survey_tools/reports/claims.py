@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -437,30 +437,8 @@ def parse_claims_file(tax: Taxonomy, doc: YamlDocument, rel: str) -> ClaimsFile:
         problems.append(Problem(rel, line, col, "view", f"unknown view {default_view!r} (known: {', '.join(views)})"))
     claims: list[Claim] = []
     seen: set[str] = set()
-    for i, c in enumerate(raw):
-        base: tuple[Any, ...] = ("claims", i)
-        line, col = _pos(doc, base)
-        if not isinstance(c, dict):
-            problems.append(Problem(rel, line, col, f"claims[{i}]", "a claim must be a mapping"))
-            continue
-        cid = str(c.get("id", f"claims[{i}]"))
-        n0 = len(problems)
-
-        def bad(key: tuple[Any, ...], msg: str, cid: str = cid, base: tuple[Any, ...] = base) -> None:
-            ln, cl = _pos(doc, (*base, *key))
-            where = ".".join(map(str, key))
-            problems.append(Problem(rel, ln, cl, f"claim {cid}" + (f": {where}" if where else ""), msg))
-
-        if "id" not in c:
-            bad((), "needs an id")
-        elif cid in seen:
-            bad(("id",), "duplicate claim id")
-        seen.add(cid)
-        for k in c:
-            if k not in CLAIM_KEYS:
-                bad((k,), f"unknown key (known: {', '.join(sorted(CLAIM_KEYS))})")
+    for c, cid, bad, n0, line in _entries(doc, rel, raw, "claims", "claim", CLAIM_KEYS, seen, problems):
         statement = c.get("statement")
-        _check_statement(statement, bad)
         op = c.get("op", "==")
         if op not in OPERATORS:
             bad(("op",), f"unknown operator {op!r} (known: {' '.join(OPERATORS)})")
@@ -539,6 +517,40 @@ def parse_claims_file(tax: Taxonomy, doc: YamlDocument, rel: str) -> ClaimsFile:
 
 
 Bad = Callable[[tuple[Any, ...], str], None]
+
+
+def _entries(
+    doc: YamlDocument, rel: str, raw: list[Any], section: str, label: str,
+    keys: frozenset[str] | set[str], seen: set[str], problems: list[Problem],
+) -> Iterator[tuple[dict[str, Any], str, Bad, int, int]]:
+    """Each mapping of a list section (``claims:``, ``not_checkable:``) with its id, a reporter
+    of problems at its keys, the problem count before it and its line; the checks every entry shares
+    (a mapping, an id unique across both sections, known keys, the statement) are made here."""
+    for i, c in enumerate(raw):
+        base: tuple[Any, ...] = (section, i)
+        line, col = _pos(doc, base)
+        if not isinstance(c, dict):
+            what = "a claim must be a mapping" if section == "claims" else "must be a mapping"
+            problems.append(Problem(rel, line, col, f"{section}[{i}]", what))
+            continue
+        cid = str(c.get("id", f"{section}[{i}]"))
+        n0 = len(problems)
+
+        def bad(key: tuple[Any, ...], msg: str, cid: str = cid, base: tuple[Any, ...] = base) -> None:
+            ln, cl = _pos(doc, (*base, *key))
+            where = ".".join(map(str, key))
+            problems.append(Problem(rel, ln, cl, f"{label} {cid}" + (f": {where}" if where else ""), msg))
+
+        if "id" not in c:
+            bad((), "needs an id")
+        elif cid in seen:
+            bad(("id",), "duplicate claim id")
+        seen.add(cid)
+        for k in c:
+            if k not in keys:
+                bad((k,), f"unknown key (known: {', '.join(sorted(keys))})")
+        _check_statement(c.get("statement"), bad)
+        yield c, cid, bad, n0, line
 
 
 def _check_statement(statement: Any, bad: Bad) -> None:
@@ -632,29 +644,7 @@ def _parse_not_checkable(
         problems.append(Problem(rel, line, col, "not_checkable", "must be a list of {id, statement, source, paper_value, reason}"))
         return ()
     out = []
-    for i, c in enumerate(raw):
-        base: tuple[Any, ...] = ("not_checkable", i)
-        line, col = _pos(doc, base)
-        if not isinstance(c, dict):
-            problems.append(Problem(rel, line, col, f"not_checkable[{i}]", "must be a mapping"))
-            continue
-        cid = str(c.get("id", f"not_checkable[{i}]"))
-        n0 = len(problems)
-
-        def bad(key: tuple[Any, ...], msg: str, cid: str = cid, base: tuple[Any, ...] = base) -> None:
-            ln, cl = _pos(doc, (*base, *key))
-            where = ".".join(map(str, key))
-            problems.append(Problem(rel, ln, cl, f"not checkable {cid}" + (f": {where}" if where else ""), msg))
-
-        if "id" not in c:
-            bad((), "needs an id")
-        elif cid in seen:
-            bad(("id",), "duplicate claim id")
-        seen.add(cid)
-        for k in c:
-            if k not in NOT_CHECKABLE_KEYS:
-                bad((k,), f"unknown key (known: {', '.join(sorted(NOT_CHECKABLE_KEYS))})")
-        _check_statement(c.get("statement"), bad)
+    for c, cid, bad, n0, line in _entries(doc, rel, raw, "not_checkable", "not checkable", NOT_CHECKABLE_KEYS, seen, problems):
         reason = c.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             bad(("reason",), "needs the reason the records cannot check it")
