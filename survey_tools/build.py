@@ -23,7 +23,7 @@ from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.validation import report_for
 from survey_tools.errors import InvalidInput, Problem, SurveyError
-from survey_tools.fileio import atomic_write
+from survey_tools.fileio import UnsafePath, atomic_write, confined, walk_confined
 from survey_tools.render.generators import (
     GENERATORS,
     REPORTS,
@@ -43,7 +43,8 @@ from survey_tools.reports.corrections import (
 from survey_tools.reports.gaps import compute_gaps
 from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, load_config
 
-# Folders whose every file is generated: files no generator produces any more are removed.
+# Folders whose every file is generated: files no generator produces any more are removed. The
+# site's folder is one too (its whole content is published), whatever its configured path.
 OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers")
 
 
@@ -140,17 +141,42 @@ def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
     return BuildPlan(dict(sorted(outputs.items())), ctx)
 
 
-def _extras(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
-    out = []
-    for d in OWNED_DIRS:
-        base = root / d
-        if not base.is_dir():
-            continue
-        for p in sorted(base.rglob("*")):
-            rel = p.relative_to(root).as_posix()
-            if p.is_file() and rel not in outputs and not p.name.startswith("."):
-                out.append(rel)
-    return out
+def owned_dirs(outputs: Mapping[str, bytes]) -> tuple[str, ...]:
+    """The folders whose every file is generated: the fixed ones and the site's folder."""
+    site_dirs = {rel.rsplit("/", 1)[0] for rel in outputs if rel.endswith("/index.html")}
+    # Only folders of their own: never the survey root or a folder that also holds records.
+    site_dirs = {d for d in site_dirs if "/" in d}
+    return tuple(sorted(set(OWNED_DIRS) | site_dirs))
+
+
+def _extras(
+    root: Path, outputs: Mapping[str, bytes]
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Files in owned folders that no generator produces, and unsafe entries found there."""
+    extra: list[str] = []
+    unsafe: list[tuple[str, str]] = []
+    for d in owned_dirs(outputs):
+        files, problems = walk_confined(root, d)
+        unsafe.extend(problems)
+        extra.extend(rel for rel in files if rel not in outputs and not _is_leftover_tmp(rel))
+    return sorted(set(extra)), sorted(set(unsafe))
+
+
+def _is_leftover_tmp(rel: str) -> bool:
+    # atomic_write's temporary files (".NAME.RANDOM.tmp"): a killed build may leave one behind.
+    name = rel.rsplit("/", 1)[-1]
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def _leftover_tmps(root: Path, outputs: Mapping[str, bytes]) -> list[Path]:
+    """Temporary files a killed build left beside its outputs (removed by the next build)."""
+    found: set[Path] = set()
+    for rel in outputs:
+        path = root / rel
+        folder = path.parent
+        if folder.is_dir() and not folder.is_symlink():
+            found.update(p for p in folder.glob(f".{path.name}.*.tmp") if not p.is_symlink())
+    return sorted(found)
 
 
 def _short_diff(rel: str, old: bytes, new: bytes, limit: int = 20) -> str:
@@ -166,17 +192,30 @@ def _short_diff(rel: str, old: bytes, new: bytes, limit: int = 20) -> str:
 
 
 def compare(root: Path, outputs: Mapping[str, bytes]) -> list[Stale]:
-    """Files on disk that differ from the generated ones, are missing, or are left over."""
+    """Files on disk that differ from the generated ones, are missing, left over or unsafe.
+
+    An output path that is (or passes through) a symbolic link, or anything among the generated
+    folders that is not a regular file, is ``unsafe``: the build refuses to touch it.
+    """
     stale: list[Stale] = []
     for rel, data in outputs.items():
         try:
-            current = (root / rel).read_bytes()
+            path = confined(root, rel)
+            current = path.read_bytes()
+        except UnsafePath as err:
+            stale.append(Stale(rel, "unsafe", f"{err}\n"))
+            continue
         except OSError:
             stale.append(Stale(rel, "missing"))
             continue
         if current != data:
             stale.append(Stale(rel, "stale", _short_diff(rel, current, data)))
-    stale.extend(Stale(rel, "extra") for rel in _extras(root, outputs))
+    extra, unsafe = _extras(root, outputs)
+    stale.extend(Stale(rel, "extra") for rel in extra)
+    seen = {s.path for s in stale}
+    for rel, msg in unsafe:
+        if rel not in seen:
+            stale.append(Stale(rel, "unsafe", msg + "\n"))
     return stale
 
 
@@ -202,14 +241,26 @@ def build_lock(root: Path, exclusive: bool = True) -> Iterator[None]:
 
 
 def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
-    """Write changed outputs atomically; on any failure restore every file already replaced."""
+    """Write changed outputs atomically; on any failure restore every file already replaced.
+
+    Nothing is written or deleted when any output path is unsafe (a symbolic link, a way out of
+    the survey, a pipe): every such path is named at once and the command fails.
+    """
     changes = compare(root, outputs)
+    unsafe = [s for s in changes if s.status == "unsafe"]
+    if unsafe:
+        raise InvalidInput(
+            [Problem(s.path, 0, 0, "", s.diff.strip()) for s in unsafe],
+            "unsafe output paths; nothing was written or deleted",
+        )
+    for tmp in _leftover_tmps(root, outputs):
+        tmp.unlink(missing_ok=True)
     done: list[tuple[str, bytes | None]] = []
     current = ""
     try:
         for s in changes:
             current = s.path
-            path = root / s.path
+            path = confined(root, s.path)
             old = path.read_bytes() if path.exists() else None
             if s.status == "extra":
                 path.unlink()
@@ -223,6 +274,8 @@ def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
                 path.unlink(missing_ok=True)
             else:
                 atomic_write(path, old)
+        if isinstance(err, UnsafePath):  # appeared while writing (a race): still nothing kept
+            raise SurveyError(f"{err}; nothing was changed") from None
         if isinstance(err, OSError):  # a read-only or full disk: a message, not a traceback
             why = err.strerror or str(err)
             raise SurveyError(f"cannot write {current}: {why}; nothing was changed") from None

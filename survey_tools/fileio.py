@@ -66,3 +66,88 @@ def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+class UnsafePath(ValueError):
+    """A path the toolkit must not write, delete or read through (a link or a way out)."""
+
+
+def confined(root: Path | str, rel: str) -> Path:
+    """``root / rel``, provided no part of it is a symbolic link or leads outside ``root``.
+
+    A pull request can replace an output folder with a link to ``../../somewhere``; writing or
+    deleting through it would touch files outside the survey. Each existing component is checked
+    with ``lstat`` (a link is refused whatever it points at), and the relative path must not
+    climb out. Raises :class:`UnsafePath` naming the offending component.
+    """
+    root = Path(root)
+    parts = Path(rel).parts
+    if not parts or Path(rel).is_absolute() or ".." in parts:
+        raise UnsafePath(f"{rel}: not a path inside the survey folder")
+    current = root
+    for i, part in enumerate(parts):
+        current = current / part
+        try:
+            st = os.lstat(current)
+        except FileNotFoundError:
+            break  # the rest will be created by us as real folders
+        except OSError as err:
+            raise UnsafePath(f"{rel}: cannot inspect {current}: {err.strerror or err}") from None
+        shown = "/".join(parts[: i + 1])
+        if stat.S_ISLNK(st.st_mode):
+            raise UnsafePath(
+                f"{shown} is a symbolic link; outputs are written only into real folders and "
+                f"files inside the survey (remove the link and run the command again)"
+            )
+        if i < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
+            raise UnsafePath(f"{shown} is not a folder")
+        if i == len(parts) - 1 and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+            raise UnsafePath(f"{shown} is not a regular file (a pipe, device or socket)")
+    return root.joinpath(*parts)
+
+
+def walk_confined(
+    root: Path | str, rel_dir: str
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Files below ``root/rel_dir`` (relative paths, sorted) and the problems found there.
+
+    Problems are ``(relative path, message)`` pairs.
+
+    Never follows a symbolic link: a link, or anything that is neither a file nor a folder, is
+    reported as a problem instead of being listed or entered.
+    """
+    root = Path(root)
+    try:
+        base = confined(root, rel_dir)
+    except UnsafePath as err:
+        return [], [(rel_dir, str(err))]
+    if not base.is_dir():
+        return [], []
+    files: list[str] = []
+    problems: list[tuple[str, str]] = []
+    stack = [base]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError as err:
+            where = folder.relative_to(root).as_posix()
+            problems.append((where, f"{where}: cannot list: {err.strerror}"))
+            continue
+        for entry in entries:
+            rel = Path(entry.path).relative_to(root).as_posix()
+            if entry.is_symlink():
+                problems.append(
+                    (
+                        rel,
+                        f"{rel} is a symbolic link among generated outputs (remove it; outputs "
+                        f"are real files, and a link would publish or overwrite what it points at)",
+                    )
+                )
+            elif entry.is_dir(follow_symlinks=False):
+                stack.append(Path(entry.path))
+            elif entry.is_file(follow_symlinks=False):
+                files.append(rel)
+            else:
+                problems.append((rel, f"{rel} is not a regular file (a pipe, device or socket)"))
+    return sorted(files), sorted(problems)
