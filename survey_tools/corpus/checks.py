@@ -11,7 +11,7 @@ import datetime
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import jsonschema_rs
 
@@ -264,6 +264,29 @@ def valid_url(url: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.hostname) and " " not in url
 
 
+# Characters no URL or identifier carries unencoded (RFC 3986 leaves them out of URLs). Each can
+# close or open a field in BibTeX, a link in Markdown or an attribute in HTML, so a value holding
+# one is refused outright, whatever the output escapes later.
+_UNSAFE_IN_REFERENCE = re.compile(r'[{}\\"<>`\s\x00-\x1f\x7f]')
+
+
+def _clip(value: str, limit: int = 80) -> str:
+    """A long value shortened for a message (the message must stay one readable line)."""
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def reference_problem(value: str) -> str | None:
+    """Why a URL or identifier value is unsafe to publish, or None."""
+    m = _UNSAFE_IN_REFERENCE.search(value)
+    if m is None:
+        return None
+    ch = m.group(0)
+    shown = {" ": "a space", "\t": "a tab", "\n": "a line break", "\r": "a carriage return"}.get(
+        ch, repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
+    )
+    return f"contains {shown}, which URLs and identifiers never hold unencoded (percent-encode it, e.g. {quote(ch)})"
+
+
 def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -> list[Problem]:
     """Every problem in one parsed record file (schema, id, internal consistency)."""
     data = doc.data
@@ -319,15 +342,25 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
         if f.type in ("url", "url_list") and value is not None:
             links = value if isinstance(value, list) else [value]
             for i, link in enumerate(links):
-                if isinstance(link, str) and not valid_url(link):
+                if not isinstance(link, str):
+                    continue
+                unsafe = reference_problem(link)
+                if unsafe or not valid_url(link):
                     p = (name, i) if isinstance(value, list) else (name,)
                     line, col = doc.position(p)
-                    msg = f"{link!r} is not a well-formed http(s) URL"
+                    msg = f"{_clip(link)!r} " + (unsafe or "is not a well-formed http(s) URL")
                     problems.append(Problem(rel, line, col, _dotted(p), msg))
     problems.extend(_prose_problems(tax, coll, rel, doc, data))
     idents = data.get("identifiers")
     if isinstance(idents, dict):
         for kind, value in idents.items():
+            unsafe = reference_problem(value) if isinstance(value, str) else None
+            if unsafe:
+                line, col = doc.position(("identifiers", kind))
+                problems.append(
+                    Problem(rel, line, col, f"identifiers.{kind}", f"{_clip(value)!r} {unsafe}")
+                )
+                continue
             ik = tax.identifiers.get(str(kind))
             if ik is not None and ik.normalize == "arxiv" and isinstance(value, str):
                 why = arxiv_format_problem(value)

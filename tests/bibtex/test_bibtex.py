@@ -81,3 +81,42 @@ def test_detex() -> None:
     assert detex("Balunovi\\'{c}, Mislav") == "Balunović, Mislav"
     assert detex('G\\"odel') == "Gödel"
     assert detex("no accents") == "no accents"
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        ("doi", '10.1234/x}}@preamble{"\\input{/etc/hostname}"}@comment{'),
+        ("link", "https://example.org/x},note={x},addendum={\\input{/etc/passwd}"),
+        ("arxiv", "2501.00001}@string{a={b}"),
+    ],
+)
+def test_no_field_can_break_out_of_its_braces(corpus, where: str, value: str) -> None:  # type: ignore[no-untyped-def]
+    # Validation refuses these values; the writer must be safe even when it is not asked first.
+    data = dict(corpus.by_id("retained")["c3"].data)
+    if where == "link":
+        data["links"] = [value]
+    else:
+        data["identifiers"] = {where: value}
+    rec = Record("retained", "hostile", "corpus/hostile.yaml", data)
+    text = bibtex_entry(rec, corpus.taxonomy)
+    lib = bibtexparser.parse_string(text)
+    assert [type(b).__name__ for b in lib.blocks] == ["Entry"]
+    fields = lib.entries[0].fields_dict
+    assert set(fields) <= {"title", "author", "year", "booktitle", "howpublished", "eprint",
+                           "archiveprefix", "doi", "url", "journal"}
+    written = {"doi": "doi", "link": "url", "arxiv": "eprint"}[where]
+    assert "{" not in fields[written].value and "}" not in fields[written].value
+    assert "\\" not in fields[written].value
+
+
+def test_read_back_compares_every_field() -> None:
+    from bibtexparser.model import Entry, Field
+
+    from survey_tools.render.bibtex import check_fields
+
+    want = [Entry("misc", "k", [Field("title", "{T}"), Field("doi", "10.1/x")])]
+    tampered = "@misc{k,\n  title = {{T}},\n  doi = {10.1/y}\n}\n@preamble{\"\\input{x}\"}\n"
+    problems = check_fields(tampered, want)
+    assert any("unexpected @preamble" in p for p in problems)
+    assert any("k: fields read back differently" in p for p in problems)
