@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -255,6 +256,12 @@ class _Explainer(SchemaExplainer):
         return "one of: " + ", ".join([*cf.ids, *specials])
 
 
+# Names Windows gives to devices, with any extension: a clone there fails on such a file.
+_WINDOWS_RESERVED = frozenset(
+    ["con", "prn", "aux", "nul"] + [f"{d}{i}" for d in ("com", "lpt") for i in range(10)]
+)
+
+
 def valid_url(url: str) -> bool:
     """A well-formed http(s) URL: scheme, host, no spaces (what `survey validate` requires)."""
     try:
@@ -308,6 +315,17 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 1,
                 coll.id_field,
                 f"file name {stem!r} is not a valid {coll.id_field} (must match {coll.id_pattern})",
+            )
+        )
+    elif stem.split(".", 1)[0].lower() in _WINDOWS_RESERVED:
+        problems.append(
+            Problem(
+                rel,
+                1,
+                1,
+                coll.id_field,
+                f"{stem!r} is a device name on Windows: a file named {name} cannot be checked out "
+                f"there (choose another {coll.id_field})",
             )
         )
     elif isinstance(ident, str) and ident != stem:
@@ -387,7 +405,13 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     return _dedupe(problems)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Control characters, and the invisible format characters (Unicode category Cf: bidirectional
+# overrides and isolates, zero-width spaces and joiners, the BOM, tag characters) that make text
+# display differently from what it holds ("Trojan Source"); no title or summary needs them.
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]"
+)
 _MERGED = re.compile(r"\s[-–—;&]\s|;|\s+and\s+")
 
 
@@ -400,6 +424,12 @@ def _control_problem(value: str, multiline: bool) -> str | None:
             return "contains a tab (U+0009); use spaces"
         if ch in "\r\n":
             return f"contains a line break (U+{ord(ch):04X}); write it on one line"
+        if ord(ch) > 0x9F:
+            name = unicodedata.name(ch, "FORMAT CHARACTER")
+            return (
+                f"contains an invisible character (U+{ord(ch):04X} {name}) that can make the "
+                f"text display differently from what it holds; remove it"
+            )
         return f"contains a control character (U+{ord(ch):04X})"
     return None
 

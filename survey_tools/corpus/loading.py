@@ -9,9 +9,11 @@ taxonomy's digest: a changed file or taxonomy is always re-read, an unchanged on
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import marshal
 import os
+import stat
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
@@ -53,6 +55,8 @@ def discover(
     if paths:
         for p in paths:
             ap = p if p.is_absolute() else Path.cwd() / p
+            if ap.is_symlink():
+                raise UsageError(f"{p} {_LINK_MESSAGE}")
             try:
                 rel = ap.resolve().relative_to(root.resolve())
             except ValueError:
@@ -77,6 +81,9 @@ def discover(
 
 def _list_folder(root: Path, coll: Collection, problems: list[Problem]) -> list[FileRef]:
     folder = root / coll.folder
+    if folder.is_symlink():
+        problems.append(Problem(coll.folder, 0, 0, "", _LINK_MESSAGE))
+        return []
     if not folder.is_dir():
         return []
     out = []
@@ -84,14 +91,57 @@ def _list_folder(root: Path, coll: Collection, problems: list[Problem]) -> list[
         name = entry.name
         if name.startswith("."):
             continue
-        rel = f"{coll.folder}/{name}"
-        if name.endswith(".yaml") and entry.is_file():
-            out.append((coll.name, rel))
+        shown = _shown_name(name)
+        rel = f"{coll.folder}/{shown}"
+        if shown != name:
+            # Problems are lines of text: a name that cannot be printed as one is refused.
+            problems.append(Problem(rel, 0, 0, "", _NAME_MESSAGE))
+            continue
+        if name.endswith(".yaml"):
+            why = _not_a_record_file(entry)
+            if why:
+                problems.append(Problem(rel, 0, 0, "", why))
+            else:
+                out.append((coll.name, rel))
         elif name.endswith(".yml"):
             problems.append(
                 Problem(rel, 0, 0, "", "records use the .yaml extension; rename the file")
             )
     return out
+
+
+_LINK_MESSAGE = (
+    "is a symbolic link; records are read only from regular files inside the survey folder "
+    "(copy the file in instead)"
+)
+_NAME_MESSAGE = (
+    "file name is not valid UTF-8 or holds a control character; rename the file to its key"
+)
+
+
+def _shown_name(name: str) -> str:
+    """The name as it may appear in a message: undecodable bytes and controls escaped."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+        return name.encode("unicode_escape").decode("ascii")
+    return name
+
+
+def _not_a_record_file(entry: os.DirEntry[str]) -> str | None:
+    """Why a ``*.yaml`` entry is not read as a record (a link, a folder, a pipe), or None."""
+    try:
+        if entry.is_symlink():
+            return _LINK_MESSAGE
+        if entry.is_dir(follow_symlinks=False):
+            return "is a folder, not a record file"
+        if not entry.is_file(follow_symlinks=False):
+            return "is not a regular file (a pipe, device or socket); records are regular files"
+    except OSError as err:
+        return f"cannot inspect: {err.strerror or err}"
+    return None
 
 
 # Worker state: set once per process so that each task carries only file names.
@@ -120,14 +170,24 @@ def _check_batch(batch: list[tuple[str, str, bytes]]) -> list[Result]:
 
 
 def _read(root: Path, rel: str) -> bytes | Problem:
-    # Plain os calls: pathlib's object overhead is a second per 100k files.
+    # Plain os calls: pathlib's object overhead is a second per 100k files. O_NOFOLLOW and the
+    # fstat below hold even if the file was swapped for a link or a pipe after it was listed.
     path = os.path.join(root, rel)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        with open(path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            if size > MAX_FILE_BYTES:  # refused by size: a 100 MB file is never read into memory
+        fd = os.open(path, flags)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return Problem(rel, 0, 0, "", _LINK_MESSAGE)
+        return Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}")
+    try:
+        with open(fd, "rb", closefd=True) as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return Problem(rel, 0, 0, "", "is not a regular file; records are regular files")
+            if st.st_size > MAX_FILE_BYTES:  # refused by size: a 100 MB file is never read
                 return Problem(
-                    rel, 1, 1, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+                    rel, 1, 1, "", f"file is {st.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
                 )
             return fh.read()
     except OSError as err:

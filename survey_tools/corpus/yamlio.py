@@ -88,6 +88,8 @@ _SPECIAL_FLOATS = {
     ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan,
 }  # fmt: skip
 _NUMERIC_START = frozenset("0123456789+-.")
+# Text that merely starts like a number ("2024 edition ...") keeps its length.
+_ALPHA_TAIL = re.compile(r"[g-wyzG-WYZ\s]")
 
 
 def _plain(value: str) -> Any:
@@ -134,11 +136,26 @@ def _tagged(event: yaml.ScalarEvent) -> Any:
     raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed (only plain YAML values are)")
 
 
+# A number longer than this is refused before it is converted: Python caps int <-> str at 4,300
+# digits (a 5,000-digit year would raise deep inside a message), and no field needs more.
+MAX_NUMBER_CHARS = 64
+
+
 def _scalar(event: yaml.ScalarEvent) -> Any:
     tag = event.tag
+    value = event.value
+    numeric = tag in (_TAG + "int", _TAG + "float") or (
+        (tag is None or tag == "!") and event.implicit[0] and value[:1] in _NUMERIC_START
+    )
+    if numeric and len(value) > MAX_NUMBER_CHARS and not _ALPHA_TAIL.search(value):
+        raise _Refused(
+            event.start_mark,
+            f"a number of {len(value):,} characters is too long (at most {MAX_NUMBER_CHARS}); "
+            f"quote it if it is text",
+        )
     if tag is None or tag == "!":
         # implicit[0]: the scalar was written plain (unquoted), so it may be a number or null.
-        return _plain(event.value) if event.implicit[0] else event.value
+        return _plain(value) if event.implicit[0] else value
     return _tagged(event)
 
 
@@ -183,7 +200,9 @@ def _build(loader: Any, doc: YamlDocument, positions: bool = True) -> Any:
                             event.start_mark, "merge keys (<<) are not allowed in records"
                         )
                     key = _scalar(event)
-                    if key is None or isinstance(key, bool | float):
+                    if not isinstance(key, str):
+                        # Keys are names (records are JSON-shaped): `1:` or `yes:` is the text
+                        # as written, so the schema names it as an unknown field.
                         key = value
                     if key in container:
                         if not positions:
