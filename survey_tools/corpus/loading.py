@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import marshal
 import os
 import stat
 from collections.abc import Sequence
@@ -19,6 +18,8 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from survey_tools._version import __version__
 from survey_tools.cachedir import cache_dir
@@ -29,7 +30,7 @@ from survey_tools.corpus.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 400
 
@@ -195,26 +196,65 @@ def _read(root: Path, rel: str) -> bytes | Problem:
 
 
 def _cache_path(root: Path) -> Path:
-    return cache_dir(root) / "records.marshal"
+    return cache_dir(root) / "records.msgpack"
+
+
+# The cache is data, never code: MessagePack decoded into these exact types (a wrong type makes
+# the whole file invalid), each entry carrying a keyed hash of its own content, so a corrupted or
+# edited entry is noticed and the cache rebuilt rather than trusted. (It used to be marshal,
+# which is not meant for data one did not write oneself.)
+class _Entry(msgspec.Struct, array_like=True, frozen=True):
+    key: bytes
+    data: Any
+    problems: list[tuple[str, int, int, str, str]]
+    positions: dict[str, tuple[int, int]]
+    check: bytes
+
+
+class _CacheFile(msgspec.Struct, array_like=True, frozen=True):
+    format: int
+    version: str
+    taxonomy: str
+    entries: list[_Entry]
+
+
+_DECODER = msgspec.msgpack.Decoder(_CacheFile)
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+def _entry_check(tax: Taxonomy, key: bytes, result: Result) -> bytes:
+    body = _ENCODER.encode((key, result[0], result[1], result[2]))
+    return hashlib.blake2b(body, digest_size=16, key=tax.digest.encode()[:64]).digest()
 
 
 def _load_cache(root: Path, tax: Taxonomy) -> dict[bytes, Result]:
     try:
-        raw = _cache_path(root).read_bytes()
-        header, entries = marshal.loads(raw)
-    except (OSError, EOFError, ValueError, TypeError):
+        cached = _DECODER.decode(_cache_path(root).read_bytes())
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return {}
-    if header != (_CACHE_FORMAT, __version__, tax.digest):
+    if (cached.format, cached.version, cached.taxonomy) != (_CACHE_FORMAT, __version__, tax.digest):
         return {}
-    return entries if isinstance(entries, dict) else {}
+    out: dict[bytes, Result] = {}
+    for e in cached.entries:
+        result: Result = (e.data, e.problems, e.positions)
+        if _entry_check(tax, e.key, result) != e.check:
+            return {}  # one entry that does not match its hash: trust none of them
+        out[e.key] = result
+    return out
 
 
 def _save_cache(root: Path, tax: Taxonomy, entries: dict[bytes, Result]) -> None:
     # An unwritable cache folder still validates; it only re-parses next time.
+    try:
+        rows = [
+            _Entry(k, r[0], list(r[1]), dict(r[2]), _entry_check(tax, k, r))
+            for k, r in entries.items()
+        ]
+        body = _ENCODER.encode(_CacheFile(_CACHE_FORMAT, __version__, tax.digest, rows))
+    except (TypeError, OverflowError, ValueError):
+        return  # a value MessagePack cannot hold (a 64-digit integer): parse again next time
     with contextlib.suppress(OSError, ValueError):
-        atomic_write(
-            _cache_path(root), marshal.dumps(((_CACHE_FORMAT, __version__, tax.digest), entries))
-        )
+        atomic_write(_cache_path(root), body)
 
 
 def cache_enabled() -> bool:
