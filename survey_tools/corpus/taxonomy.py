@@ -771,11 +771,33 @@ def _load_editions(raw: Any, doc: YamlDocument, problems: list[Problem]) -> Edit
 
 _URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
 
+# Default length limits of every value (a field's own min_length/max_length wins). Records come
+# from strangers' pull requests: without limits one 1 MB title made validation take minutes, and
+# every later check (duplicate titles are compared pairwise) may rely on these bounds.
+MAX_STRING = 1_000  # one-line values: titles, venues, names, list items
+MAX_TEXT = 10_000  # prose: summaries, notes
+MAX_URL = 2_048
+MAX_REASON = 2_000
+MAX_IDENTIFIER = 256
+MAX_ITEMS = 5_000  # authors of the largest collaborations stay well below this
+
+
+def _url() -> dict[str, Any]:
+    return {"type": "string", "pattern": _URL_PATTERN, "maxLength": MAX_URL}
+
+
+def _reason() -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, "maxLength": MAX_REASON}
+
 
 def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
     t = f.type
     if t in ("string", "text"):
-        out: dict[str, Any] = {"type": "string", "minLength": 1 if t == "string" else 0}
+        out: dict[str, Any] = {
+            "type": "string",
+            "minLength": 1 if t == "string" else 0,
+            "maxLength": MAX_STRING if t == "string" else MAX_TEXT,
+        }
         if f.min_length is not None:
             out["minLength"] = f.min_length
         if f.max_length is not None:
@@ -786,7 +808,8 @@ def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
     if t == "key_reasons":
         return {
             "type": "object",
-            "additionalProperties": {"type": "string", "minLength": 1},
+            "propertyNames": {"maxLength": MAX_IDENTIFIER},
+            "additionalProperties": _reason(),
         }
     if t == "integer":
         return {"type": "integer"}
@@ -797,21 +820,23 @@ def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
     if t == "date":
         return {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
     if t == "url":
-        return {"type": "string", "pattern": _URL_PATTERN}
+        return _url()
     if t in ("string_list", "person_list"):
-        return {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}
-    if t == "url_list":
         return {
             "type": "array",
             "minItems": 1,
-            "items": {"type": "string", "pattern": _URL_PATTERN},
+            "maxItems": MAX_ITEMS,
+            "items": {"type": "string", "minLength": 1, "maxLength": MAX_STRING},
         }
+    if t == "url_list":
+        return {"type": "array", "minItems": 1, "maxItems": MAX_ITEMS, "items": _url()}
     if t == "identifiers":
         return {
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                k: {"type": "string", "pattern": v.pattern} for k, v in tax.identifiers.items()
+                k: {"type": "string", "pattern": v.pattern, "maxLength": MAX_IDENTIFIER}
+                for k, v in tax.identifiers.items()
             },
         }
     if t == "evidence":
@@ -820,9 +845,9 @@ def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
             "additionalProperties": False,
             "required": ["source"],
             "properties": {
-                "source": {"type": "string", "minLength": 1},
-                "url": {"type": "string", "pattern": _URL_PATTERN},
-                "reason": {"type": "string", "minLength": 1},
+                "source": {"type": "string", "minLength": 1, "maxLength": MAX_STRING},
+                "url": _url(),
+                "reason": _reason(),
             },
         }
     return {"type": "object"}
@@ -846,8 +871,8 @@ def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
         "required": ["how"],
         "properties": {
             "how": mode,
-            "evidence": {"type": "string", "pattern": _URL_PATTERN},
-            "reason": {"type": "string", "minLength": 1},
+            "evidence": _url(),
+            "reason": _reason(),
         },
     }
     mapping = {

@@ -8,6 +8,10 @@ from functools import lru_cache
 
 _LATEX_COMMAND = re.compile(r"\\[a-zA-Z]+\s*")
 _NON_WORD = re.compile(r"[^\w\s]")
+# Longer titles are not compared at all (normalised to ""): similarity is quadratic in length,
+# and three records with 1 MB titles took minutes. The schema reports such a title as too long;
+# this keeps every matcher bounded even for input that was not validated first.
+COMPARED_CHARS = 1_000
 
 
 @lru_cache(maxsize=1 << 18)
@@ -16,6 +20,8 @@ def normalize_title(title: str) -> str:
 
     Cached: cross-record checks and duplicate detection normalise every title more than once.
     """
+    if len(title) > COMPARED_CHARS:
+        return ""
     t = title
     if not t.isascii():
         t = unicodedata.normalize("NFKD", t)
