@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from survey_tools.csvcells import spreadsheet_safe
 from survey_tools.errors import UsageError
 from survey_tools.traces.limits import DEFAULT_LIMITS, Limits
 from survey_tools.traces.metrics import compute, flat_row
@@ -96,7 +97,9 @@ def render_csv(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(fields)
     for row in rows:
-        w.writerow(["" if row.get(f) is None else row.get(f) for f in fields])
+        # File names and trace ids come from the input: none may run as a spreadsheet formula.
+        cells = ["" if row.get(f) is None else row.get(f) for f in fields]
+        w.writerow([spreadsheet_safe(c) if isinstance(c, str) else c for c in cells])
     return buf.getvalue()
 
 
