@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -235,3 +236,38 @@ def test_importers_random(fmt: str, raw: bytes) -> None:
 
 def test_taxonomy_is_loaded() -> None:
     assert isinstance(TAX, Taxonomy) and _VALUES
+
+
+# --- the parse cache (bytes in the user's cache folder: data to check, never to trust) ------------
+
+
+_CACHE_ROOT = Path(tempfile.mkdtemp(prefix="fuzz-cache-"))
+_FRESH: list[Any] = []
+shutil.copytree(REPO / "tests/data/tiny-survey", _CACHE_ROOT / "survey")
+
+
+_packable = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63 - 1), st.text(max_size=20),
+              st.binary(max_size=20)),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(st.one_of(st.binary(max_size=400), _packable.map(lambda v: msgspec.msgpack.encode(v))))
+def test_parse_cache_any_bytes(raw: bytes) -> None:
+    import os
+
+    from survey_tools.corpus.loading import _cache_path, load_corpus
+
+    os.environ["SURVEY_CACHE_DIR"] = str(_CACHE_ROOT / "cache")
+    root = _CACHE_ROOT / "survey"
+    if not _FRESH:
+        _FRESH.append(load_corpus(root, use_cache=False))
+    fresh = _FRESH[0]
+    path = _cache_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(raw)
+    got = load_corpus(root, use_cache=True)  # must not raise, whatever the bytes
+    assert [r.data for r in got] == [r.data for r in fresh]
+    assert got.problems == fresh.problems
