@@ -22,6 +22,7 @@ from survey_tools.traces.batch import (
     render_summary_table,
     render_table,
 )
+from survey_tools.traces.importers import FORMATS
 from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
 from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
@@ -72,7 +73,6 @@ def _emit(text: str, out: Path | None) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
-
         atomic_write(out, text)
 
 
@@ -234,15 +234,14 @@ def metrics_cmd(
 
 
 @trace.command("import")
-@click.argument(
-    "fmt", metavar="FORMAT", type=click.Choice(["who-and-when", "otel", "openai-agents"])
-)
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(list(FORMATS)))
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "-o",
     "--output",
     type=click.Path(path_type=Path),
-    help="A file for one input, a folder for several (default: standard output for one).",
+    help="A file for one trace, a folder for several inputs or an input holding several "
+    "traces (default: standard output for one).",
 )
 @click.option(
     "--keep-content",
@@ -280,21 +279,17 @@ def import_cmd(
     if len(paths) > 1 and output is not None and output.exists() and not output.is_dir():
         raise UsageError(f"-o {output}: several inputs need a folder, not a file")
     failed = 0
+    folder = output is not None and (len(paths) > 1 or output.is_dir())
     for p in paths:
-        if output is None:
-            target = None
-        elif len(paths) > 1 or output.is_dir():
-            target = output / (p.stem + ".trace.json")
-        else:
-            target = output
         try:
             notes = import_to(
                 fmt,
                 p,
-                target,
+                output,
                 keep_content=keep_content,
                 check=check,
                 limits=_limits(max_bytes, max_string_bytes),
+                folder=folder,
             )
         except SurveyError as err:
             failed += 1

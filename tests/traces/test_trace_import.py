@@ -222,13 +222,25 @@ def test_wrong_or_broken_input_is_a_clear_error(
     assert not out.exists() and not list(tmp_path.glob(".*.tmp"))
 
 
-def test_several_traces_in_one_otlp_file_is_an_error(tmp_path: Path) -> None:
+def test_several_traces_in_one_otlp_file_need_a_folder(tmp_path: Path) -> None:
     doc = json.loads(OTLP.read_text())
     doc["resourceSpans"][0]["scopeSpans"][1]["spans"][0]["traceId"] = "0" * 31 + "1"
     src = tmp_path / "two.json"
     src.write_text(json.dumps(doc))
     code, _, err = run("import", "otel", str(src), "-o", str(tmp_path / "x.json"))
-    assert code == 1 and "holds spans of 2 traces" in err
+    assert code == 1 and "holds 2 traces" in err and "give -o FOLDER" in err
+    assert not (tmp_path / "x.json").exists()
+    out = tmp_path / "out"
+    out.mkdir()
+    code, _, err = run("import", "otel", str(src), "-o", str(out))
+    assert code == 0, err
+    names = sorted(p.name for p in out.iterdir())
+    assert names == [
+        "two.00000000000000000000000000000001.trace.json",
+        "two.5b8efff798038103d269b633813fc60c.trace.json",
+    ]
+    for p in out.iterdir():
+        assert check_file(p)[0].ok
 
 
 def test_synthetic_otlp_import_is_valid_and_measurable(tmp_path: Path) -> None:
