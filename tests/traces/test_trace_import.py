@@ -284,3 +284,69 @@ def test_otlp_child_starting_after_its_parent_ended_is_clamped(tmp_path: Path) -
     assert "clock skew: 1 span(s) started after their parent ended" in err
     call = next(e for e in doc["events"] if e["type"] == "tool_call")
     assert call["t"] == 4.0
+
+
+def _otlp_line(value: dict, span_id: str = "00f067aa0ba902b7") -> str:
+    span = {
+        "traceId": "0af7651916cd43dd8448eb211c80319c",
+        "spanId": span_id,
+        "name": "chat",
+        "startTimeUnixNano": "1",
+        "endTimeUnixNano": "2",
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+            {"key": "gen_ai.usage.input_tokens", "value": value},
+        ],
+    }
+    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "message"),
+    [
+        (
+            "otel",
+            _otlp_line({"intValue": "1" * 40}),
+            "span '00f067aa0ba902b7': gen_ai.usage.input_tokens: 111111111111… (40 characters) "
+            "is not a token count (0 to 2**53)",
+        ),
+        (
+            "otel",
+            _otlp_line({"intValue": int("9" * 40)}),
+            "span '00f067aa0ba902b7': gen_ai.usage.input_tokens: 999999999999… (40 characters)",
+        ),
+        (
+            "otel",
+            _otlp_line({"intValue": "7"}) + "\n" + _otlp_line({"intValue": -3}, "00f067aa0ba902b8"),
+            "line 2: span '00f067aa0ba902b8': gen_ai.usage.input_tokens: -3 is not a token count",
+        ),
+        ("otel", _otlp_line({"intValue": "7"}) + "\n{oops\n", "line 2: not JSON"),
+        (
+            "otel",
+            '{"resourceSpans": [{"scopeSpans": [{"spans": [{"spanId": 5}]}]}]}',
+            "span is not an OTLP/JSON span: Expected `str`, got `int` - at `$.spanId`",
+        ),
+        ("openai-agents", '{"object": "trace", "id": "t"}\n[1, 2\n', "line 2: not JSON"),
+        ("openai-agents", '{"object": "trace", "id": "t"}\n{"x": 1}\n', "line 2: not an OpenAI"),
+    ],
+    ids=[
+        "otel-40-digit-string",
+        "otel-40-digit-int",
+        "otel-negative",
+        "otel-bad-line",
+        "otel-bad-span",
+        "agents-bad-line",
+        "agents-not-export",
+    ],
+)
+def test_malformed_inputs_name_the_line_or_span(
+    tmp_path: Path, fmt: str, text: str, message: str
+) -> None:
+    src = tmp_path / "bad.json"
+    src.write_text(text)
+    code, out, err = run("import", fmt, str(src), "-o", str(tmp_path / "x.json"))
+    assert code == 1 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{src}: not imported: "), err
+    assert message in lines[0]
+    assert "Traceback" not in err and not (tmp_path / "x.json").exists()

@@ -30,6 +30,7 @@ from survey_tools.traces.importers.spans import (
     AGENT,
     GENERIC,
     GUARD,
+    HANDOFF,
     MODEL,
     STEP,
     TOOL,
@@ -227,7 +228,11 @@ def _classify(sp: _Span, a: dict[str, Any]) -> tuple[str, str, str]:
         if kind == AGENT:
             name = a.get("agent.name") or a.get("graph.node.name") or sp.name or "agent"
         elif kind == TOOL:
-            name = a.get("tool.name") or a.get("tool_call.function.name") or sp.name or op
+            name = a.get("tool.name") or a.get("tool_call.function.name")
+            if not name and sp.name.startswith("handoff to "):
+                # The Agents SDK instrumentor writes a handoff as a nameless TOOL span.
+                return HANDOFF, sp.name[len("handoff to ") :].strip() or "agent", "handoff"
+            name = name or sp.name or op
         elif kind == GENERIC:
             op = f"openinference:{op}"
             name = op
@@ -282,7 +287,7 @@ def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
     call_id = a.get("gen_ai.tool.call.id") or a.get("tool_call.id") or a.get("tool.id") or ""
     intern = names.setdefault
     agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
-    target = str(a.get("gen_ai.transfer.target.name") or "")
+    target = str(a.get("gen_ai.transfer.target.name") or (name if kind == HANDOFF else ""))
     op = op or "(none)"
     # Positional (field order of SpanRec): keyword arguments cost a dict per span.
     return tid, SpanRec(
