@@ -27,6 +27,7 @@ from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
 from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
 from survey_tools.traces.schema import schema_text
+from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
 from survey_tools.traces.validate import check_file
 
 _LIMIT_HELP = "Problems kept per trace (0 = all); the count always covers all of them."
@@ -102,9 +103,22 @@ def schema_cmd() -> None:
 @click.option(
     "--max-problems", type=click.IntRange(min=0), default=1000, show_default=True, help=_LIMIT_HELP
 )
+@click.option(
+    "--profile",
+    type=click.Choice(list(PROFILES)),
+    default="toolkit",
+    show_default=True,
+    help="toolkit: our schema and graph rules; survey-v1: the survey artifact's trace "
+    "format (our stricter rules become warnings). docs/trace-formats.md compares them.",
+)
 @_size_options
 def validate_cmd(
-    files: tuple[Path, ...], fmt: str, max_problems: int, max_bytes: int, max_string_bytes: int
+    files: tuple[Path, ...],
+    fmt: str,
+    max_problems: int,
+    profile: str,
+    max_bytes: int,
+    max_string_bytes: int,
 ) -> None:
     """Check traces against the schema and the graph rules; exit 1 if any is invalid.
 
@@ -113,7 +127,10 @@ def validate_cmd(
 
     paths = expand_inputs(files)
     limits = _limits(max_bytes, max_string_bytes)
-    reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
+    if profile == "survey-v1":
+        reports = [check_file_v1(p, limit=max_problems, limits=limits) for p in paths]
+    else:
+        reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
     bad = [r for r in reports if not r.ok]
     if fmt == "json":
         click.echo(
@@ -131,14 +148,21 @@ def validate_cmd(
         for r in reports:
             for p in r.sorted():
                 click.echo(p.format())
+            for p in r.sorted_warnings():
+                click.echo(f"{p.format()} (warning)")
+            if r.warning_total > len(r.warnings):
+                click.echo(f"{r.file}: … {r.warning_total - len(r.warnings)} more warning(s)")
             if r.omitted:
                 click.echo(
                     f"{r.file}: … {r.omitted} more problem(s) not shown "
                     "(--max-problems 0 shows all)"
                 )
         total = sum(r.total for r in reports)
+        warned = sum(r.warning_total for r in reports)
         click.echo(
-            f"{len(reports)} trace(s) checked, {len(bad)} invalid, {total} problem(s)", err=True
+            f"{len(reports)} trace(s) checked, {len(bad)} invalid, {total} problem(s)"
+            + (f", {warned} warning(s)" if warned else ""),
+            err=True,
         )
     sys.exit(EXIT_INVALID if bad else EXIT_OK)
 
@@ -307,6 +331,53 @@ def import_cmd(
             err=True,
         )
     sys.exit(EXIT_INVALID if failed else EXIT_OK)
+
+
+@trace.command("export")
+@click.argument("trace_file", metavar="TRACE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--profile",
+    type=click.Choice(["survey-v1"]),
+    default="survey-v1",
+    show_default=True,
+    help="The format to write: survey-v1, the survey artifact's trace format.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write here (atomically) instead of to standard output.",
+)
+@_size_options
+def export_cmd(
+    trace_file: Path, profile: str, output: Path | None, max_bytes: int, max_string_bytes: int
+) -> None:
+    """Write a valid trace in another profile's format, listing what does not carry over.
+
+    The trace must pass `survey trace validate`; what the target format has no place for
+    is named on standard error (docs/trace-formats.md).
+    """
+
+    if not trace_file.is_file():
+        raise UsageError(f"no such file: {trace_file}")
+    try:
+        result = export_v1(trace_file, limits=_limits(max_bytes, max_string_bytes))
+    except SurveyError as err:
+        problems = getattr(err, "report", None)
+        if problems is not None:
+            for prob in problems.sorted()[:20]:
+                click.echo(prob.format(), err=True)
+        click.echo(f"{trace_file}: not exported: {err}", err=True)
+        sys.exit(EXIT_INVALID)
+    data = result.to_bytes()
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        atomic_write(output, data)
+    for note in result.notes:
+        click.echo(f"{trace_file}: {profile}: {note}", err=True)
+    sys.exit(EXIT_OK)
 
 
 COMMANDS = (trace,)
