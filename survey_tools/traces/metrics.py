@@ -266,7 +266,9 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
         "critical_path": [ids[i] for i in cp],
         "total_work_s": _r(work),
         "work_basis": basis,
-        "parallelism_speedup": _ratio(work, cp_len),
+        # Without durations an agent's active time includes its waits (a strictly
+        # turn-taking log would look parallel): the speedup is then unknown.
+        "parallelism_speedup": _ratio(work, cp_len) if basis == "durations" else None,
         "tool_calls": tool_calls,
         "messages_per_tool_call": _ratio(n_msgs, tool_calls),
         "messages_per_agent": _ratio(n_msgs, n_agents),

@@ -68,11 +68,50 @@ def test_magentic_one_run(tmp_path: Path, who_and_when: Path) -> None:
 def test_captain_agent_run(tmp_path: Path, who_and_when: Path) -> None:
     doc, _ = imported(tmp_path, "who-and-when", who_and_when / "algorithm-generated-47.json")
     types = [e["type"] for e in doc["events"]]
-    assert types == ["spawn", "orchestrator_decision"] + ["message"] * 5 + ["aggregate", "stop"]
+    assert types == ["spawn"] + ["message"] * 6 + ["aggregate", "stop"]
+    expert = "Mesopotamian_Number_Systems_Expert"
+    # Entry 0 is spoken by the expert the dataset names (the manager only spawns it).
+    assert doc["events"][0]["agent"] == "manager" and doc["events"][0]["to"] == expert
+    assert doc["events"][1]["agent"] == expert and doc["events"][1]["role"] == "task"
     assert doc["metadata"]["annotations"]["mistake_event"] == "e3"
     assert doc["metadata"]["annotations"]["is_correct"] is False
-    assert doc["rewards"] == {"team": 0.0}
-    assert doc["events"][2]["agent"] == "Mesopotamian_Number_Systems_Expert"
+    assert doc["rewards"] == {"team": 0.0} and doc["metadata"]["reward_from"] == "is_correct"
+    assert doc["events"][2]["agent"] == expert
+
+
+def test_mistake_at_step_0_falls_on_the_named_speaker(tmp_path: Path, who_and_when: Path) -> None:
+    raw = json.loads((who_and_when / "algorithm-generated-47.json").read_text())
+    raw["mistake_step"] = "0"
+    src = tmp_path / "step0.json"
+    src.write_text(json.dumps(raw))
+    doc, _ = imported(tmp_path, "who-and-when", src)
+    ev = next(
+        e for e in doc["events"] if e["id"] == doc["metadata"]["annotations"]["mistake_event"]
+    )
+    assert ev["agent"] == raw["history"][0]["name"] == raw["mistake_agent"]
+
+
+def test_hand_crafted_reward_from_is_corrected(tmp_path: Path, who_and_when: Path) -> None:
+    doc, _ = imported(tmp_path, "who-and-when", who_and_when / "hand-crafted-24.json")
+    assert doc["rewards"] == {"team": 0.0}  # "is_corrected": "False"
+    assert doc["metadata"]["reward_from"] == "is_corrected"
+    raw = json.loads((who_and_when / "hand-crafted-24.json").read_text())
+    raw["is_corrected"] = "True"
+    src = tmp_path / "right.json"
+    src.write_text(json.dumps(raw))
+    doc, _ = imported(tmp_path, "who-and-when", src)
+    assert doc["rewards"] == {"team": 1.0}
+
+
+@pytest.mark.parametrize("name", ["hand-crafted-24.json", "algorithm-generated-47.json"])
+def test_turn_taking_logs_have_no_speedup(tmp_path: Path, who_and_when: Path, name: str) -> None:
+    _, trace = check_file(
+        imported(tmp_path, "who-and-when", who_and_when / name)[0]
+        and tmp_path / (Path(name).stem + ".trace.json")
+    )
+    assert trace is not None
+    m = compute(trace)
+    assert m["work_basis"] == "agent_active_time" and m["parallelism_speedup"] is None
 
 
 def test_keep_content_is_opt_in(tmp_path: Path, who_and_when: Path) -> None:
