@@ -26,6 +26,7 @@ from survey_tools.traces.importers import FORMATS
 from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
 from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
+from survey_tools.traces.scale import to_parquet, to_parquet_ray
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
 from survey_tools.traces.validate import check_file
@@ -172,10 +173,29 @@ def validate_cmd(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "jsonl", "csv"]),
+    type=click.Choice(["table", "json", "jsonl", "csv", "parquet"]),
     default="table",
     show_default=True,
-    help="json: one object (an array for several traces); jsonl: one line per trace.",
+    help="json: one object (an array for several traces); jsonl: one line per trace; "
+    "parquet: one row per trace, invalid ones included, written in batches (needs -o and "
+    "the [scale] extra).",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="parquet only: ray computes the rows with Ray Data across processes.",
+)
+@click.option(
+    "--ray-address",
+    metavar="ADDRESS",
+    help="A running Ray cluster (e.g. auto, ray://head:10001); default: a local one.",
+)
+@click.option(
+    "--ray-cpus",
+    type=click.IntRange(min=1),
+    help="CPUs of the local Ray cluster (default: all of this machine's).",
 )
 @click.option(
     "-o",
@@ -206,16 +226,34 @@ def metrics_cmd(
     max_taint_paths: int,
     max_problems: int,
     progress: bool | None,
+    engine: str,
+    ray_address: str | None,
+    ray_cpus: int | None,
     max_bytes: int,
     max_string_bytes: int,
 ) -> None:
     """Compute orchestration metrics of traces (one row per trace for several).
 
-    FILES may be trace files or folders (their *.json files). An invalid trace is
-    reported on standard error and skipped; the exit code is then 1.
+    FILES may be trace files, folders (their *.json files) or quoted glob patterns
+    ('runs/**/*.json'). An invalid trace is reported on standard error and skipped
+    (in Parquet: a row with valid = false); the exit code is then 1.
     """
 
     paths = expand_inputs(files)
+    if fmt == "parquet":
+        if output is None:
+            raise UsageError("--format parquet needs -o FILE.parquet")
+        if engine == "ray":
+            written = to_parquet_ray(paths, output, address=ray_address, num_cpus=ray_cpus)
+        else:
+            written = to_parquet(paths, output, limits=_limits(max_bytes, max_string_bytes))
+        click.echo(
+            f"metrics: {written.traces} trace(s) -> {output}, {written.invalid} invalid",
+            err=True,
+        )
+        sys.exit(EXIT_INVALID if written.invalid else EXIT_OK)
+    if engine != "local":
+        raise UsageError("--engine ray is for --format parquet")
     single = len(files) == 1 and len(paths) == 1 and not files[0].is_dir()
     results: list[dict[str, Any]] = []
     skipped = 0
