@@ -1,55 +1,122 @@
-"""Benchmark: trace validation and metrics at 10k, 100k and 1M events, side by side
-with our reconstruction of a structure-only stdlib validator (traces_baseline.py), or
-with the survey's own reference validator (--reference PATH/TO/validate_trace.py).
+"""Benchmark of the trace tools, as tables (results and the commands: benchmarks/TRACES.md).
 
-Each measurement is a fresh process (the real CLI, start-up included); wall time is
-the median of --repeat runs, interleaved so that load from other processes hits all
-contenders alike; peak memory is the child's maximum resident set as wait4 reports it
-(on Linux the largest of the process and the children it reaped, so the validation's
-helper process is included).
+Sections (``--section``, default all):
 
-    python benchmarks/bench_traces.py                      # 10k, 100k, 1M
-    python benchmarks/bench_traces.py --sizes 10000 --repeat 1
-    python benchmarks/bench_traces.py --otlp 1000000       # issue 7: OTLP import
-    python benchmarks/bench_traces.py --sizes 1000000 --reference /tmp/ref/validate_trace.py
+* ``reference``: ``survey trace validate`` and ``metrics`` against the survey's own
+  validator (``--reference PATH/TO/validate_trace.py``, from xxzcc/awesome-llm-mas-rl),
+  wall and CPU time, idle and with a second CPU-bound process running; the ratios
+  should stay below 0.8x.
+* ``mechanisms``: each speed mechanism on and off, idle and loaded: the forked
+  decode helper (survey trace validate of a large trace) and the numpy edge builder
+  of span imports (survey trace import otel). A mechanism stays only with a gain of
+  at least 25 % in both.
+* ``otlp``: the import time of N OTel spans (``--otlp``, default 100,000).
+* ``parquet``: a folder of ``--folder`` synthetic traces (default 10,000) to Parquet,
+  in one process and on a local Ray cluster (``--ray-cpus``), with peak memory.
 
-The reference validator (trace-schema/validate_trace.py in xxzcc/awesome-llm-mas-rl)
-takes one argument, the trace file, and reads no schema file. It does not know the
-``stop`` event type, so with --reference every contender runs on a variant of the
-synthetic trace without its final ``stop`` event (``synthetic-N-nostop.json``), which
-is valid for it and for us; the reference must exit 0 ("valid trace") on it.
+Every measurement is a fresh process (the real CLI, start-up included): wall time is
+the median of ``--repeat`` runs, interleaved; CPU time is user + system of the child
+and the children it reaped (``wait4``), so a helper process counts; peak memory is the
+largest resident set. The load average is printed with each table: the machine is
+shared, so say what it was doing.
+
+    python benchmarks/bench_traces.py --reference /tmp/ref/validate_trace.py --sizes 1000000
+    python benchmarks/bench_traces.py --section mechanisms --repeat 3
+    python benchmarks/bench_traces.py --section otlp --otlp 100000
+    python benchmarks/bench_traces.py --section parquet --folder 10000 --ray-cpus 2
+
+The reference validator does not know the ``stop`` event type, so every contender of
+``reference`` runs on a variant of the synthetic trace without it (valid for both).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # The generators live in benchmarks/ (test data, not the package): the children that
 # run them import them as ``benchmarks.*`` from the repository root.
 GEN = f"import sys; sys.path.insert(0, {str(HERE.parent)!r}); "
-SURVEY = [sys.executable, "-c", "from survey_tools.cli import main; main()"]
+CLI = "from survey_tools.cli import main; main()"
+SURVEY = [sys.executable, "-c", CLI]
+# The mechanisms switched off from outside the package (no switch in the library).
+NO_FORK = [
+    sys.executable,
+    "-c",
+    "import survey_tools.traces.decode as d; d.PARALLEL_MIN_BYTES = 1 << 62; " + CLI,
+]
+NO_NUMPY = [
+    sys.executable,
+    "-c",
+    "from survey_tools.traces.importers.spans import SpanBuilder as B; "
+    "B._edges_numpy = lambda self, index: self._edges_plain(); " + CLI,
+]
 
 
-def run(cmd: list[str]) -> tuple[float, float, int]:
-    """(wall seconds, peak RSS MiB, exit code) of one child process."""
+@dataclass(frozen=True)
+class Run:
+    wall: float
+    cpu: float
+    rss_mib: float
+    code: int
+
+
+def run(cmd: list[str]) -> Run:
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0,):
-        print(f"  ! {' '.join(cmd[-3:])} exited {proc.returncode}: {err[-400:]}", file=sys.stderr)
-    return wall, usage.ru_maxrss / 1024, proc.returncode
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        print(f"  ! {' '.join(cmd[-4:])} exited {code}: {err[-300:]}", file=sys.stderr)
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code)
+
+
+def measure(contenders: dict[str, list[str]], repeat: int) -> dict[str, Run]:
+    runs: dict[str, list[Run]] = {k: [] for k in contenders}
+    for _ in range(repeat):
+        for name, cmd in contenders.items():
+            runs[name].append(run(cmd))
+    return {
+        k: Run(
+            statistics.median(r.wall for r in rs),
+            statistics.median(r.cpu for r in rs),
+            max(r.rss_mib for r in rs),
+            max(r.code for r in rs),
+        )
+        for k, rs in runs.items()
+    }
+
+
+@contextmanager
+def busy(on: bool) -> Iterator[None]:
+    """A second CPU-bound process for the duration (the 'loaded' condition)."""
+    if not on:
+        yield
+        return
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)
+        yield
+    finally:
+        hog.kill()
+        hog.wait()
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} / {five:.1f} (1 / 5 min), {os.cpu_count()} CPUs"
 
 
 def _generate(code: str) -> None:
@@ -61,152 +128,175 @@ def _generate(code: str) -> None:
 def ensure_trace(data_dir: Path, n: int, *, stop: bool = True) -> Path:
     path = data_dir / f"synthetic-{n}{'' if stop else '-nostop'}.json"
     if not path.exists():
-        t0 = time.perf_counter()
         _generate(
             GEN + "from benchmarks.synthetic_traces import SynthParams, write; "
             f"write({str(path)!r}, SynthParams(n_events={n}, n_agents=300, seed=0, stop={stop}))"
         )
-        print(f"  generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return path
 
 
 def ensure_otlp(data_dir: Path, n: int) -> Path:
     path = data_dir / f"otlp-{n}.json"
     if not path.exists():
-        t0 = time.perf_counter()
         _generate(
             GEN + "from benchmarks.otel_synth import write_otlp; "
             f"write_otlp({str(path)!r}, n_spans={n}, seed=0)"
         )
-        print(f"  generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return path
 
 
-def measure(contenders: dict[str, list[str]], repeat: int) -> dict[str, tuple[float, float, int]]:
-    times: dict[str, list[float]] = {k: [] for k in contenders}
-    mem: dict[str, float] = dict.fromkeys(contenders, 0.0)
-    codes: dict[str, int] = dict.fromkeys(contenders, 0)
-    for _ in range(repeat):
-        for name, cmd in contenders.items():
-            wall, rss, code = run(cmd)
-            times[name].append(wall)
-            mem[name] = max(mem[name], rss)
-            codes[name] = code or codes[name]
-    return {k: (statistics.median(times[k]), mem[k], codes[k]) for k in contenders}
+def ensure_folder(data_dir: Path, n: int) -> Path:
+    folder = data_dir / f"folder-{n}"
+    if not folder.exists():
+        tmp = data_dir / f".folder-{n}"
+        tmp.mkdir(exist_ok=True)
+        _generate(
+            GEN + "from benchmarks.synthetic_traces import SynthParams, write\n"
+            f"for s in range({n}):\n"
+            f"    write({str(tmp)!r} + f'/run-{{s:06d}}.json', "
+            "SynthParams(n_events=60, n_agents=5, seed=s))"
+        )
+        tmp.rename(folder)
+    return folder
 
 
-def compare_reference(ref: Path, sizes: list[int], data_dir: Path, out: Path, repeat: int) -> None:
-    """Ours against the survey's validator, on one file that is valid for both."""
-    print(f"ours vs the reference validator {ref}, median of {repeat} (wall s / peak MiB)")
-    header = (
-        f"{'events':>9} {'MB':>6} | {'reference':>15} | {'validate':>15} | {'metrics':>15} | "
-        f"{'validate/ref':>12} | {'metrics/ref':>11} | {'peak/ref':>8}"
-    )
-    print(header)
-    print("-" * len(header))
+def _row(label: str, r: Run) -> str:
+    return f"{label:<28} {r.wall:>8.2f} s {r.cpu:>8.2f} s {r.rss_mib:>7.0f} MiB"
+
+
+def section_reference(ref: Path, sizes: list[int], data_dir: Path, repeat: int) -> None:
+    out = data_dir / "m.json"
     for n in sizes:
         path = ensure_trace(data_dir, n, stop=False)
+        mb = path.stat().st_size / 1e6
         contenders = {
             "reference": [sys.executable, str(ref), str(path)],
             "validate": [*SURVEY, "trace", "validate", str(path)],
-            "metrics": [
-                *SURVEY,
-                "trace",
-                "metrics",
-                "--format",
-                "json",
-                "-o",
-                str(out / "m.json"),
-                str(path),
-            ],
+            "metrics": [*SURVEY, "trace", "metrics", "--format", "json", "-o", str(out), str(path)],
         }
-        res = measure(contenders, repeat)
-        r, v, m = res["reference"], res["validate"], res["metrics"]
-        if r[2] != 0:
-            print(f"  ! the reference rejected {path}: its figures do not count", file=sys.stderr)
-        mb = path.stat().st_size / 1e6
+        print(f"\n## {n:,} events ({mb:.0f} MB) against the survey's validator, median of {repeat}")
         print(
-            f"{n:>9} {mb:>6.0f} | {r[0]:>5.2f} s {r[1]:>5.0f} M | {v[0]:>5.2f} s {v[1]:>5.0f} M | "
-            f"{m[0]:>5.2f} s {m[1]:>5.0f} M | {v[0] / r[0]:>11.2f}x | {m[0] / r[0]:>10.2f}x | "
-            f"{max(v[1], m[1]) / r[1]:>7.2f}x"
+            f"{'condition':<10} {'contender':<10} {'wall':>8} {'cpu':>8} {'peak':>9} "
+            f"{'wall/ref':>9} {'cpu/ref':>8}"
+        )
+        for loaded in (False, True):
+            cond = "loaded" if loaded else "idle"
+            with busy(loaded):
+                print(f"# {cond}: {load()}")
+                res = measure(contenders, repeat)
+            r = res["reference"]
+            if r.code != 0:
+                print("  ! the reference rejected the trace: its figures do not count")
+            for name, x in res.items():
+                print(
+                    f"{cond:<10} {name:<10} {x.wall:>6.2f} s {x.cpu:>6.2f} s {x.rss_mib:>5.0f} MiB "
+                    f"{x.wall / r.wall:>8.2f}x {x.cpu / r.cpu:>7.2f}x"
+                )
+
+
+def section_mechanisms(data_dir: Path, size: int, spans: int, repeat: int) -> None:
+    trace = ensure_trace(data_dir, size)
+    otlp = ensure_otlp(data_dir, spans)
+    target = data_dir / "mech.trace.json"
+    cases = {
+        f"forked helper (validate {size:,} events)": (
+            [*SURVEY, "trace", "validate", str(trace)],
+            [*NO_FORK, "trace", "validate", str(trace)],
+        ),
+        f"numpy edges (import {spans:,} spans)": (
+            [*SURVEY, "trace", "import", "otel", str(otlp), "-o", str(target), "--no-check"],
+            [*NO_NUMPY, "trace", "import", "otel", str(otlp), "-o", str(target), "--no-check"],
+        ),
+    }
+    print(f"\n## speed mechanisms on and off, median of {repeat}; gain = 1 - on/off")
+    print(
+        f"{'mechanism':<40} {'condition':<8} {'on wall':>8} {'off wall':>9} {'on cpu':>7} "
+        f"{'off cpu':>8} {'wall gain':>9} {'cpu gain':>8}"
+    )
+    for label, (on, off) in cases.items():
+        for loaded in (False, True):
+            cond = "loaded" if loaded else "idle"
+            with busy(loaded):
+                print(f"# {cond}: {load()}")
+                res = measure({"on": on, "off": off}, repeat)
+            a, b = res["on"], res["off"]
+            print(
+                f"{label:<40} {cond:<8} {a.wall:>6.2f} s {b.wall:>7.2f} s {a.cpu:>5.2f} s "
+                f"{b.cpu:>6.2f} s {1 - a.wall / b.wall:>8.0%} {1 - a.cpu / b.cpu:>8.0%}"
+            )
+
+
+def section_otlp(data_dir: Path, counts: list[int], repeat: int) -> None:
+    print(f"\n## OTLP import, median of {repeat}; {load()}")
+    print(f"{'spans':>9} {'MB':>6} {'wall':>10} {'cpu':>10} {'peak':>11}")
+    for n in counts:
+        path = ensure_otlp(data_dir, n)
+        target = data_dir / f"otlp-{n}.trace.json"
+        res = measure(
+            {"import": [*SURVEY, "trace", "import", "otel", str(path), "-o", str(target)]}, repeat
+        )
+        i = res["import"]
+        print(
+            f"{n:>9} {path.stat().st_size / 1e6:>6.0f} {i.wall:>8.2f} s {i.cpu:>8.2f} s "
+            f"{i.rss_mib:>7.0f} MiB"
+        )
+
+
+def section_parquet(data_dir: Path, n: int, ray_cpus: int, repeat: int) -> None:
+    folder = ensure_folder(data_dir, n)
+    out = data_dir / "metrics.parquet"
+    base = [*SURVEY, "trace", "metrics", str(folder), "--format", "parquet", "-o", str(out)]
+    contenders = {
+        "one process": base,
+        f"ray, local cluster ({ray_cpus} CPUs)": [
+            *base,
+            "--engine",
+            "ray",
+            "--ray-cpus",
+            str(ray_cpus),
+        ],
+    }
+    print(f"\n## {n:,} traces (60 events each) to Parquet, median of {repeat}; {load()}")
+    print(f"{'engine':<28} {'wall':>10} {'cpu':>10} {'peak':>11}")
+    res = measure(contenders, repeat)
+    for name, r in res.items():
+        print(
+            _row(name, r)
+            + ("  (peak: the driver only; Ray's workers are apart)" if "ray" in name else "")
         )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    ap.add_argument(
+        "--section", choices=["all", "reference", "mechanisms", "otlp", "parquet"], default="all"
+    )
+    ap.add_argument("--sizes", type=int, nargs="*", default=[1_000_000])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--otlp", type=int, nargs="*", default=[], help="OTLP span counts to import")
+    ap.add_argument("--otlp", type=int, nargs="*", default=[100_000])
+    ap.add_argument("--folder", type=int, default=10_000)
+    ap.add_argument("--ray-cpus", type=int, default=2)
     ap.add_argument("--data-dir", type=Path, default=Path("/tmp/survey-bench-traces"))
     ap.add_argument("--keep", action="store_true", help="keep the generated files")
-    ap.add_argument(
-        "--reference",
-        type=Path,
-        help="the survey's validate_trace.py: time it instead of our stdlib baseline",
-    )
+    ap.add_argument("--reference", type=Path, help="the survey's validate_trace.py")
     args = ap.parse_args()
     args.data_dir.mkdir(parents=True, exist_ok=True)
-    out = args.data_dir / "out"
-    out.mkdir(exist_ok=True)
-
-    if args.sizes and args.reference is not None:
-        compare_reference(args.reference, args.sizes, args.data_dir, out, args.repeat)
-    elif args.sizes:
-        print(f"validate and metrics, median of {args.repeat} (wall s / peak MiB)")
-        header = (
-            f"{'events':>9} {'edges':>9} {'MB':>6} | {'baseline (stdlib)':>17} | "
-            f"{'validate':>15} | {'validate+metrics':>16} | {'vs baseline':>11}"
-        )
-        print(header)
-        print("-" * len(header))
-        for n in args.sizes:
-            path = ensure_trace(args.data_dir, n)
-            contenders = {
-                "baseline": [sys.executable, str(HERE / "traces_baseline.py"), str(path)],
-                "validate": [*SURVEY, "trace", "validate", str(path)],
-                "metrics": [
-                    *SURVEY,
-                    "trace",
-                    "metrics",
-                    "--format",
-                    "json",
-                    "-o",
-                    str(out / "m.json"),
-                    str(path),
-                ],
-            }
-            res = measure(contenders, args.repeat)
-            m = json.loads((out / "m.json").read_text())
-            mb = path.stat().st_size / 1e6
-            b, v, mm = res["baseline"], res["validate"], res["metrics"]
-            print(
-                f"{m['events']:>9} {m['edges']:>9} {mb:>6.0f} | "
-                f"{b[0]:>7.2f} s {b[1]:>5.0f} M | {v[0]:>5.2f} s {v[1]:>5.0f} M | "
-                f"{mm[0]:>6.2f} s {mm[1]:>5.0f} M | {b[0] / mm[0]:>9.2f}x"
-            )
-
-    if args.otlp:
-        print(f"\nOTLP import, median of {args.repeat} (wall s / peak MiB)")
-        header = f"{'spans':>9} {'MB':>6} | {'import':>15} | {'validate':>15}"
-        print(header)
-        print("-" * len(header))
-        for n in args.otlp:
-            path = ensure_otlp(args.data_dir, n)
-            target = out / f"otlp-{n}.trace.json"
-            contenders = {
-                "import": [*SURVEY, "trace", "import", "otel", str(path), "-o", str(target)],
-            }
-            res = measure(contenders, args.repeat)
-            val = measure({"validate": [*SURVEY, "trace", "validate", str(target)]}, 1)
-            mb = path.stat().st_size / 1e6
-            i, v = res["import"], val["validate"]
-            print(
-                f"{n:>9} {mb:>6.0f} | {i[0]:>5.2f} s {i[1]:>5.0f} M | {v[0]:>5.2f} s {v[1]:>5.0f} M"
-                f"{'' if v[2] == 0 else '  (INVALID)'}"
-            )
-
-    if not args.keep:
-        shutil.rmtree(out, ignore_errors=True)
+    print(f"# {load()}")
+    try:
+        if args.section in ("all", "reference"):
+            if args.reference is None:
+                print("reference: skipped (--reference PATH/TO/validate_trace.py)")
+            else:
+                section_reference(args.reference, args.sizes, args.data_dir, args.repeat)
+        if args.section in ("all", "mechanisms"):
+            section_mechanisms(args.data_dir, max(args.sizes), max(args.otlp), args.repeat)
+        if args.section in ("all", "otlp"):
+            section_otlp(args.data_dir, args.otlp, args.repeat)
+        if args.section in ("all", "parquet"):
+            section_parquet(args.data_dir, args.folder, args.ray_cpus, args.repeat)
+    finally:
+        if not args.keep:
+            shutil.rmtree(args.data_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

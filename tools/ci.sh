@@ -34,6 +34,8 @@ as_root() {
 
 step_install() {
   python3 -m pip install --quiet -e '.[test]'
+  # the real tools the trace importers are tested with, and the Parquet/Ray engine (tests/traces)
+  python3 -m pip install --quiet -e '.[interop,scale]'
   # cffconvert (validates CITATION.cff in tests/packaging) pins jsonschema<4, which the toolkit
   # cannot share: it gets a virtual environment of its own, where the tests look for it.
   local cff_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/cffconvert"

@@ -22,10 +22,13 @@ from survey_tools.traces.batch import (
     render_summary_table,
     render_table,
 )
+from survey_tools.traces.importers import FORMATS
 from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
 from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
+from survey_tools.traces.scale import to_parquet, to_parquet_ray
 from survey_tools.traces.schema import schema_text
+from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
 from survey_tools.traces.validate import check_file
 
 _LIMIT_HELP = "Problems kept per trace (0 = all); the count always covers all of them."
@@ -72,7 +75,6 @@ def _emit(text: str, out: Path | None) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
-
         atomic_write(out, text)
 
 
@@ -102,9 +104,22 @@ def schema_cmd() -> None:
 @click.option(
     "--max-problems", type=click.IntRange(min=0), default=1000, show_default=True, help=_LIMIT_HELP
 )
+@click.option(
+    "--profile",
+    type=click.Choice(list(PROFILES)),
+    default="toolkit",
+    show_default=True,
+    help="toolkit: our schema and graph rules; survey-v1: the survey artifact's trace "
+    "format (our stricter rules become warnings). docs/trace-formats.md compares them.",
+)
 @_size_options
 def validate_cmd(
-    files: tuple[Path, ...], fmt: str, max_problems: int, max_bytes: int, max_string_bytes: int
+    files: tuple[Path, ...],
+    fmt: str,
+    max_problems: int,
+    profile: str,
+    max_bytes: int,
+    max_string_bytes: int,
 ) -> None:
     """Check traces against the schema and the graph rules; exit 1 if any is invalid.
 
@@ -113,7 +128,10 @@ def validate_cmd(
 
     paths = expand_inputs(files)
     limits = _limits(max_bytes, max_string_bytes)
-    reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
+    if profile == "survey-v1":
+        reports = [check_file_v1(p, limit=max_problems, limits=limits) for p in paths]
+    else:
+        reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
     bad = [r for r in reports if not r.ok]
     if fmt == "json":
         click.echo(
@@ -131,14 +149,21 @@ def validate_cmd(
         for r in reports:
             for p in r.sorted():
                 click.echo(p.format())
+            for p in r.sorted_warnings():
+                click.echo(f"{p.format()} (warning)")
+            if r.warning_total > len(r.warnings):
+                click.echo(f"{r.file}: … {r.warning_total - len(r.warnings)} more warning(s)")
             if r.omitted:
                 click.echo(
                     f"{r.file}: … {r.omitted} more problem(s) not shown "
                     "(--max-problems 0 shows all)"
                 )
         total = sum(r.total for r in reports)
+        warned = sum(r.warning_total for r in reports)
         click.echo(
-            f"{len(reports)} trace(s) checked, {len(bad)} invalid, {total} problem(s)", err=True
+            f"{len(reports)} trace(s) checked, {len(bad)} invalid, {total} problem(s)"
+            + (f", {warned} warning(s)" if warned else ""),
+            err=True,
         )
     sys.exit(EXIT_INVALID if bad else EXIT_OK)
 
@@ -148,10 +173,29 @@ def validate_cmd(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "jsonl", "csv"]),
+    type=click.Choice(["table", "json", "jsonl", "csv", "parquet"]),
     default="table",
     show_default=True,
-    help="json: one object (an array for several traces); jsonl: one line per trace.",
+    help="json: one object (an array for several traces); jsonl: one line per trace; "
+    "parquet: one row per trace, invalid ones included, written in batches (needs -o and "
+    "the [scale] extra).",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="parquet only: ray computes the rows with Ray Data across processes.",
+)
+@click.option(
+    "--ray-address",
+    metavar="ADDRESS",
+    help="A running Ray cluster (e.g. auto, ray://head:10001); default: a local one.",
+)
+@click.option(
+    "--ray-cpus",
+    type=click.IntRange(min=1),
+    help="CPUs of the local Ray cluster (default: all of this machine's).",
 )
 @click.option(
     "-o",
@@ -182,16 +226,34 @@ def metrics_cmd(
     max_taint_paths: int,
     max_problems: int,
     progress: bool | None,
+    engine: str,
+    ray_address: str | None,
+    ray_cpus: int | None,
     max_bytes: int,
     max_string_bytes: int,
 ) -> None:
     """Compute orchestration metrics of traces (one row per trace for several).
 
-    FILES may be trace files or folders (their *.json files). An invalid trace is
-    reported on standard error and skipped; the exit code is then 1.
+    FILES may be trace files, folders (their *.json files) or quoted glob patterns
+    ('runs/**/*.json'). An invalid trace is reported on standard error and skipped
+    (in Parquet: a row with valid = false); the exit code is then 1.
     """
 
     paths = expand_inputs(files)
+    if fmt == "parquet":
+        if output is None:
+            raise UsageError("--format parquet needs -o FILE.parquet")
+        if engine == "ray":
+            written = to_parquet_ray(paths, output, address=ray_address, num_cpus=ray_cpus)
+        else:
+            written = to_parquet(paths, output, limits=_limits(max_bytes, max_string_bytes))
+        click.echo(
+            f"metrics: {written.traces} trace(s) -> {output}, {written.invalid} invalid",
+            err=True,
+        )
+        sys.exit(EXIT_INVALID if written.invalid else EXIT_OK)
+    if engine != "local":
+        raise UsageError("--engine ray is for --format parquet")
     single = len(files) == 1 and len(paths) == 1 and not files[0].is_dir()
     results: list[dict[str, Any]] = []
     skipped = 0
@@ -234,15 +296,14 @@ def metrics_cmd(
 
 
 @trace.command("import")
-@click.argument(
-    "fmt", metavar="FORMAT", type=click.Choice(["who-and-when", "otel", "openai-agents"])
-)
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(list(FORMATS)))
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "-o",
     "--output",
     type=click.Path(path_type=Path),
-    help="A file for one input, a folder for several (default: standard output for one).",
+    help="A file for one trace, a folder for several inputs or an input holding several "
+    "traces (default: standard output for one).",
 )
 @click.option(
     "--keep-content",
@@ -280,21 +341,17 @@ def import_cmd(
     if len(paths) > 1 and output is not None and output.exists() and not output.is_dir():
         raise UsageError(f"-o {output}: several inputs need a folder, not a file")
     failed = 0
+    folder = output is not None and (len(paths) > 1 or output.is_dir())
     for p in paths:
-        if output is None:
-            target = None
-        elif len(paths) > 1 or output.is_dir():
-            target = output / (p.stem + ".trace.json")
-        else:
-            target = output
         try:
             notes = import_to(
                 fmt,
                 p,
-                target,
+                output,
                 keep_content=keep_content,
                 check=check,
                 limits=_limits(max_bytes, max_string_bytes),
+                folder=folder,
             )
         except SurveyError as err:
             failed += 1
@@ -312,6 +369,53 @@ def import_cmd(
             err=True,
         )
     sys.exit(EXIT_INVALID if failed else EXIT_OK)
+
+
+@trace.command("export")
+@click.argument("trace_file", metavar="TRACE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--profile",
+    type=click.Choice(["survey-v1"]),
+    default="survey-v1",
+    show_default=True,
+    help="The format to write: survey-v1, the survey artifact's trace format.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write here (atomically) instead of to standard output.",
+)
+@_size_options
+def export_cmd(
+    trace_file: Path, profile: str, output: Path | None, max_bytes: int, max_string_bytes: int
+) -> None:
+    """Write a valid trace in another profile's format, listing what does not carry over.
+
+    The trace must pass `survey trace validate`; what the target format has no place for
+    is named on standard error (docs/trace-formats.md).
+    """
+
+    if not trace_file.is_file():
+        raise UsageError(f"no such file: {trace_file}")
+    try:
+        result = export_v1(trace_file, limits=_limits(max_bytes, max_string_bytes))
+    except SurveyError as err:
+        problems = getattr(err, "report", None)
+        if problems is not None:
+            for prob in problems.sorted()[:20]:
+                click.echo(prob.format(), err=True)
+        click.echo(f"{trace_file}: not exported: {err}", err=True)
+        sys.exit(EXIT_INVALID)
+    data = result.to_bytes()
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        atomic_write(output, data)
+    for note in result.notes:
+        click.echo(f"{trace_file}: {profile}: {note}", err=True)
+    sys.exit(EXIT_OK)
 
 
 COMMANDS = (trace,)

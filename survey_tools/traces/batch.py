@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import glob
 import io
 import json
 from collections.abc import Iterable, Iterator
@@ -19,7 +20,9 @@ from survey_tools.traces.validate import check_file
 
 
 def expand_inputs(paths: Iterable[Path | str]) -> list[Path]:
-    """Files as given, folders as their ``*.json`` files (sorted); missing paths are usage errors."""
+    """Files as given, folders as their ``*.json`` files (sorted), glob patterns (quoted,
+    so the shell leaves them: ``'runs/**/*.json'``) as their matching files (sorted);
+    missing paths and patterns matching nothing are usage errors."""
     out: list[Path] = []
     missing: list[str] = []
     for raw in paths:
@@ -28,6 +31,13 @@ def expand_inputs(paths: Iterable[Path | str]) -> list[Path]:
             out.extend(sorted(q for q in p.glob("*.json") if q.is_file()))
         elif p.exists():
             out.append(p)
+        elif glob.has_magic(str(raw)):
+            found = sorted(Path(q) for q in glob.iglob(str(raw), recursive=True))
+            found = [q for q in found if q.is_file()]
+            if found:
+                out.extend(found)
+            else:
+                missing.append(str(p))
         else:
             missing.append(str(p))
     if missing:

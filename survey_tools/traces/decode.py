@@ -21,18 +21,12 @@ slow scan only when the two disagree.
 
 from __future__ import annotations
 
-import gc
 import json
 import math
-import os
-import pickle
 import re
 import sys
-import threading
-import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -40,8 +34,6 @@ import numpy as np
 import orjson
 from msgspec import UNSET, UnsetType
 
-from survey_tools.traces.forked import ForkedChild
-from survey_tools.traces.graph import critical_path
 from survey_tools.traces.limits import (
     DEFAULT_LIMITS,
     UTF16_BOMS,
@@ -52,10 +44,8 @@ from survey_tools.traces.limits import (
 from survey_tools.traces.problems import TraceReport, json_path
 from survey_tools.traces.table import (
     EVENT_CODE,
-    EdgeColumns,
     Table,
     count_keys,
-    edge_columns,
     from_structs,
     from_values,
 )
@@ -134,33 +124,6 @@ class _FastDoc(msgspec.Struct, forbid_unknown_fields=True):
     metadata: Any = msgspec.UNSET
 
 
-class _FastDocNoEdges(msgspec.Struct, forbid_unknown_fields=True):
-    # _FastDoc with the edges left to the helper process (skipped here, still parsed).
-    events: list[FastEvent]
-    edges: msgspec.Raw
-    schema_version: Any = msgspec.UNSET
-    trace_id: Any = msgspec.UNSET
-    task_id: Any = msgspec.UNSET
-    system: Any = msgspec.UNSET
-    topology: Any = msgspec.UNSET
-    rewards: Any = msgspec.UNSET
-    costs: Any = msgspec.UNSET
-    metrics: Any = msgspec.UNSET
-    metadata: Any = msgspec.UNSET
-
-
-class _IdOnly(msgspec.Struct, gc=False):
-    id: str
-    t: float
-    duration_s: float = math.nan
-
-
-class _EdgeDoc(msgspec.Struct):
-    # What the helper process reads: event ids and the edges (the rest is skipped).
-    events: list[_IdOnly]
-    edges: list[FastEdge]
-
-
 _HEAD_FIELDS = (
     "schema_version",
     "trace_id",
@@ -173,80 +136,6 @@ _HEAD_FIELDS = (
     "metadata",
 )
 _FAST_DECODER = msgspec.json.Decoder(_FastDoc)
-_FAST_DECODER_NO_EDGES = msgspec.json.Decoder(_FastDocNoEdges)
-_EDGE_DECODER = msgspec.json.Decoder(_EdgeDoc)
-
-# From this size on, a second process decodes and resolves the edges while this one
-# decodes the events and builds their columns (both cores of the 2-core target).
-PARALLEL_MIN_BYTES = 32 << 20
-
-
-def _edge_side(data: bytes) -> tuple[EdgeColumns, np.ndarray, np.ndarray]:
-    doc = _EDGE_DECODER.decode(data)
-    events = doc.events
-    n = len(events)
-    ids = list(map(attrgetter("id"), events))
-    t = np.fromiter(map(attrgetter("t"), events), np.float64, n)
-    dur = np.fromiter(map(attrgetter("duration_s"), events), np.float64, n)
-    ec = edge_columns(ids, doc.edges)
-    # Only the dangling endpoints' strings are needed (for the messages).
-    ec.src_ids = {j: ec.src_ids[j] for j in np.flatnonzero(ec.esrc < 0).tolist()}
-    ec.dst_ids = {j: ec.dst_ids[j] for j in np.flatnonzero(ec.edst < 0).tolist()}
-    return ec, t, dur
-
-
-def _helper_main(data: bytes, write_fd: int) -> None:  # pragma: no cover - in the child
-    """The helper: the edge columns, then (while the parent checks the graph) the
-    critical path; each a pickle on the pipe, None when it failed."""
-    gc.disable()
-    with os.fdopen(write_fd, "wb") as fh:
-        try:
-            ec, t, dur = _edge_side(data)
-        except Exception:
-            pickle.dump(None, fh)
-            return
-        # The pipe takes 64 KB at a time and the parent reads the columns only when
-        # its own are built: write them from a thread (blocking writes release the
-        # GIL) so the critical path is computed meanwhile.
-        writer = threading.Thread(target=fh.write, args=(pickle.dumps(ec, protocol=5),))
-        writer.start()
-        try:
-            cp: Any = critical_path(t, dur, ec.ekind, ec.esrc, ec.edst)
-        except Exception:
-            cp = None
-        writer.join()
-        pickle.dump(cp, fh, protocol=5)
-
-
-class _EdgeHelper(ForkedChild):
-    """A forked child that runs :func:`_edge_side` on the same bytes, pipes the edge
-    columns back (about 20 MB for a million edges), then the critical path.
-
-    The child touches only the input (read only) and its own objects. Any failure in it
-    (invalid edges, an event without a string id) comes back as None, and the caller
-    takes the slow path, where the schema reports what is wrong. The child is reaped when
-    its last answer is read, or killed and reaped by :meth:`cancel` (also when the table
-    it serves is freed, or at exit).
-    """
-
-    def __init__(self, data: bytes) -> None:
-        super().__init__(lambda write_fd: _helper_main(data, write_fd))
-
-    def result(self) -> EdgeColumns | None:
-        payload = self.read()
-        if not isinstance(payload, EdgeColumns):
-            self.cancel()
-            return None
-        return payload
-
-    def critical_path(self) -> tuple[list[int], float] | None:
-        if self.done:
-            return None
-        cp = self.read()
-        self.cancel()  # (it has exited or is about to: reap it)
-        ok = isinstance(cp, tuple) and len(cp) == 2 and isinstance(cp[0], list)
-        return cp if ok else None
-
 
 @dataclass
 class Decoded:
@@ -406,15 +295,13 @@ def decode(
         report.add("$", msg, "size", line=line, col=col)
         return None
     colons = _count_byte(data, 58)
-    # The one switch between the two fast paths: from PARALLEL_MIN_BYTES on (and where
-    # the OS can fork), a helper process takes the edges (about a third less wall time
-    # at a million events, docs/traces.md); smaller files are done in one process.
     # The input goes in a list the fast path empties once the input is decoded: then
-    # no reference is left and its bytes are freed before the columns are built.
-    with_helper = len(data) >= PARALLEL_MIN_BYTES and hasattr(os, "fork")
+    # no reference is left and its bytes are freed before the columns are built. (A
+    # forked helper that took the edges was removed: it cost CPU time and bought less
+    # than a quarter of the wall time; benchmarks/TRACES.md.)
     box = [data]
     del data
-    got = _fast_with_helper(box) if with_helper else _fast_plain(box)
+    got = _fast_plain(box)
     if got is not None:
         fast, table, optional = got
         head = {k: getattr(fast, k) for k in _HEAD_FIELDS}
@@ -460,34 +347,6 @@ def _fast_plain(box: list[bytes]) -> tuple[_FastDoc, Table, int] | None:
     edges = fast.edges
     fast.edges = []
     table, optional = from_structs(fast.events, edges)
-    return fast, table, optional
-
-
-def _fast_with_helper(box: list[bytes]) -> tuple[_FastDocNoEdges, Table, int] | None:
-    """The fast path with a helper process: it decodes and resolves the edges (and then
-    computes the critical path) while this process decodes the events and builds
-    their columns. None when either side rejects the file (the input is then left in
-    ``box`` only if this side rejected it)."""
-    helper = _EdgeHelper(box[0])
-    try:
-        fast = _FAST_DECODER_NO_EDGES.decode(box[0])
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
-        helper.cancel()
-        return None
-    box.clear()
-    fast.edges = msgspec.Raw()  # drop the slice (it holds the whole input)
-    try:
-        table, optional = from_structs(fast.events, None)
-    except BaseException:  # (an interrupt): leave no helper behind
-        helper.cancel()
-        raise
-    resolved = helper.result()
-    if resolved is None or resolved.first.size != table.n:
-        helper.cancel()
-        return None  # edges the fast path does not take: the slow path
-    table.set_edges(resolved)
-    table.cp_hint = helper.critical_path
-    weakref.finalize(table, helper.cancel)
     return fast, table, optional
 
 

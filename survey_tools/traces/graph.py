@@ -146,26 +146,6 @@ def dependency_edges(
     return s, d, cs, cd
 
 
-def critical_path(
-    t: np.ndarray, dur: np.ndarray, ekind: np.ndarray, esrc: np.ndarray, edst: np.ndarray
-) -> tuple[list[int], float] | None:
-    """(event indices, length in seconds) of the critical path, from columns alone.
-
-    The helper process of a large validation runs this while the main process
-    checks the graph (:class:`~survey_tools.traces.table.Table` ``cp_hint``).
-    """
-    s, d, cs, cd = dependency_edges(t, ekind, esrc, edst)
-    # Only for graphs the validator can accept (no edge back in time, no cycle):
-    # metrics are computed for valid traces only, and a cycle has no critical path.
-    ts, td = t[s], t[d]
-    if np.any(ts > td):
-        return None
-    tie = ts == td
-    if tie.any() and find_cycles(s[tie], d[tie], np.flatnonzero(tie)):
-        return None
-    return longest_chain(t, dur, cs, cd, topo_edge_order(t, s, d))
-
-
 def longest_chain(
     t: np.ndarray, dur: np.ndarray, cs: np.ndarray, cd: np.ndarray, rank: np.ndarray
 ) -> tuple[list[int], float]:

@@ -211,8 +211,7 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
             idle = max(0.0, stop_t - float(end[k]))
 
     rank = topo_edge_order(tb.t, s, d)
-    hinted = tb.cp_hint() if tb.cp_hint is not None else None
-    cp, cp_len = hinted if hinted is not None else longest_chain(tb.t, tb.dur, cs, cd, rank)
+    cp, cp_len = longest_chain(tb.t, tb.dur, cs, cd, rank)
     graph = _taint(tb, s, d, rank, max_taint_paths)
 
     if n and np.any(~np.isnan(tb.dur)):
@@ -266,7 +265,9 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
         "critical_path": [ids[i] for i in cp],
         "total_work_s": _r(work),
         "work_basis": basis,
-        "parallelism_speedup": _ratio(work, cp_len),
+        # Without durations an agent's active time includes its waits (a strictly
+        # turn-taking log would look parallel): the speedup is then unknown.
+        "parallelism_speedup": _ratio(work, cp_len) if basis == "durations" else None,
         "tool_calls": tool_calls,
         "messages_per_tool_call": _ratio(n_msgs, tool_calls),
         "messages_per_agent": _ratio(n_msgs, n_agents),

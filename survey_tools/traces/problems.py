@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError
 
@@ -82,6 +82,10 @@ class TraceReport:
     total: int = 0
     events: int = 0
     edges: int = 0
+    # Problems a profile reports without failing the trace (survey-v1: our stricter
+    # rules), kept under the same limit; counted apart from ``total``.
+    warnings: list[TraceProblem] = field(default_factory=list)
+    warning_total: int = 0
 
     @property
     def ok(self) -> bool:
@@ -105,8 +109,17 @@ class TraceReport:
             return
         self.problems.append(TraceProblem(self.file, path, message, check, event_id, line, col))
 
+    def warn(self, problem: TraceProblem) -> None:
+        self.warning_total += 1
+        if self.limit and len(self.warnings) >= self.limit:
+            return
+        self.warnings.append(replace(problem, file=self.file))
+
     def sorted(self) -> list[TraceProblem]:
         return sorted(set(self.problems), key=TraceProblem.sort_key)
+
+    def sorted_warnings(self) -> list[TraceProblem]:
+        return sorted(set(self.warnings), key=TraceProblem.sort_key)
 
     def exit_code(self) -> int:
         return EXIT_OK if self.ok else EXIT_INVALID
@@ -119,6 +132,14 @@ class TraceReport:
             "edges": self.edges,
             "problem_count": self.total,
             "problems": [p.to_dict() for p in self.sorted()],
+            **(
+                {
+                    "warning_count": self.warning_total,
+                    "warnings": [p.to_dict() for p in self.sorted_warnings()],
+                }
+                if self.warning_total
+                else {}
+            ),
         }
 
 

@@ -89,9 +89,6 @@ class Table:
     # int64: index of the first event with the same id (itself unless a duplicate), -1
     # when the event has no usable id.
     first: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    # When a helper process is computing the critical path meanwhile: a callable
-    # giving (event indices, seconds), or None if the helper failed.
-    cp_hint: Any = None
 
     @property
     def n(self) -> int:

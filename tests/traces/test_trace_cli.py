@@ -91,7 +91,9 @@ def test_metrics_table_for_one_trace() -> None:
     rows = dict(line.split(None, 1) for line in out.splitlines() if len(line.split(None, 1)) == 2)
     assert rows["critical_path_s"] == "8"
     assert rows["taint_path[0]"] == "e3 -> e4 -> e5 -> e6 -> e7 -> e8"
-    assert rows["parallelism_speedup"] == "1.5"
+    # swarm.json has no durations: waits would count as work, so the speedup is unknown.
+    assert "parallelism_speedup" not in rows  # printed with an empty value
+    assert any(line.split() == ["parallelism_speedup"] for line in out.splitlines())
 
 
 def test_batch_skips_a_bad_trace_and_reports_it(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "critical_path": ["e1", "e3", "e5", "e10", "e11", "e12", "e13", "e14"],
         "total_work_s": 21.0,
         "work_basis": "agent_active_time",
-        "parallelism_speedup": 1.909091,
+        "parallelism_speedup": None,  # no durations: unknown
         "messages_per_tool_call": 1.0,
         "messages_per_agent": 0.666667,
         "tokens_per_event": 337.5,
@@ -57,7 +57,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "critical_path_s": 10.0,
         "critical_path": ["e1", "e2", "e4", "e5", "e6", "e7", "e8", "e9", "e10", "e12", "e13"],
         "total_work_s": 20.0,
-        "parallelism_speedup": 2.0,
+        "parallelism_speedup": None,  # no durations: unknown
         "tokens_per_reward": 10250.0,
         "cost_per_reward": {
             "planner": {"tokens": 16400.0, "wall_clock_s": 20.0},
@@ -74,7 +74,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "critical_path": ["e1", "e2", "e4", "e5", "e6", "e7", "e8", "e10", "e11"],
         "critical_path_s": 8.0,
         "total_work_s": 16.0,
-        "parallelism_speedup": 2.0,
+        "parallelism_speedup": None,  # no durations: unknown
         "despawned_agents": 2,
         "alive_at_end": 0,
     },
@@ -88,7 +88,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "o5_idle_tail_s": None,
         "critical_path_s": 8.0,
         "total_work_s": 12.0,
-        "parallelism_speedup": 1.5,
+        "parallelism_speedup": None,  # no durations: unknown
         "messages_per_tool_call": 1.5,
         "reward": 0.0,
         "tokens_per_reward": None,
@@ -119,7 +119,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "critical_path_s": 10.0,
         "critical_path": ["e1", "e2", "e3", "e4", "e5", "e6", "e7", "e9", "e10", "e11"],
         "total_work_s": 16.0,
-        "parallelism_speedup": 1.6,
+        "parallelism_speedup": None,  # no durations: unknown
         "untrusted_events": 2,
         "tainted_sources": 0,
         "events_by_type": {

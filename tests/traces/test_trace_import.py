@@ -68,11 +68,50 @@ def test_magentic_one_run(tmp_path: Path, who_and_when: Path) -> None:
 def test_captain_agent_run(tmp_path: Path, who_and_when: Path) -> None:
     doc, _ = imported(tmp_path, "who-and-when", who_and_when / "algorithm-generated-47.json")
     types = [e["type"] for e in doc["events"]]
-    assert types == ["spawn", "orchestrator_decision"] + ["message"] * 5 + ["aggregate", "stop"]
+    assert types == ["spawn"] + ["message"] * 6 + ["aggregate", "stop"]
+    expert = "Mesopotamian_Number_Systems_Expert"
+    # Entry 0 is spoken by the expert the dataset names (the manager only spawns it).
+    assert doc["events"][0]["agent"] == "manager" and doc["events"][0]["to"] == expert
+    assert doc["events"][1]["agent"] == expert and doc["events"][1]["role"] == "task"
     assert doc["metadata"]["annotations"]["mistake_event"] == "e3"
     assert doc["metadata"]["annotations"]["is_correct"] is False
-    assert doc["rewards"] == {"team": 0.0}
-    assert doc["events"][2]["agent"] == "Mesopotamian_Number_Systems_Expert"
+    assert doc["rewards"] == {"team": 0.0} and doc["metadata"]["reward_from"] == "is_correct"
+    assert doc["events"][2]["agent"] == expert
+
+
+def test_mistake_at_step_0_falls_on_the_named_speaker(tmp_path: Path, who_and_when: Path) -> None:
+    raw = json.loads((who_and_when / "algorithm-generated-47.json").read_text())
+    raw["mistake_step"] = "0"
+    src = tmp_path / "step0.json"
+    src.write_text(json.dumps(raw))
+    doc, _ = imported(tmp_path, "who-and-when", src)
+    ev = next(
+        e for e in doc["events"] if e["id"] == doc["metadata"]["annotations"]["mistake_event"]
+    )
+    assert ev["agent"] == raw["history"][0]["name"] == raw["mistake_agent"]
+
+
+def test_hand_crafted_reward_from_is_corrected(tmp_path: Path, who_and_when: Path) -> None:
+    doc, _ = imported(tmp_path, "who-and-when", who_and_when / "hand-crafted-24.json")
+    assert doc["rewards"] == {"team": 0.0}  # "is_corrected": "False"
+    assert doc["metadata"]["reward_from"] == "is_corrected"
+    raw = json.loads((who_and_when / "hand-crafted-24.json").read_text())
+    raw["is_corrected"] = "True"
+    src = tmp_path / "right.json"
+    src.write_text(json.dumps(raw))
+    doc, _ = imported(tmp_path, "who-and-when", src)
+    assert doc["rewards"] == {"team": 1.0}
+
+
+@pytest.mark.parametrize("name", ["hand-crafted-24.json", "algorithm-generated-47.json"])
+def test_turn_taking_logs_have_no_speedup(tmp_path: Path, who_and_when: Path, name: str) -> None:
+    _, trace = check_file(
+        imported(tmp_path, "who-and-when", who_and_when / name)[0]
+        and tmp_path / (Path(name).stem + ".trace.json")
+    )
+    assert trace is not None
+    m = compute(trace)
+    assert m["work_basis"] == "agent_active_time" and m["parallelism_speedup"] is None
 
 
 def test_keep_content_is_opt_in(tmp_path: Path, who_and_when: Path) -> None:
@@ -222,13 +261,25 @@ def test_wrong_or_broken_input_is_a_clear_error(
     assert not out.exists() and not list(tmp_path.glob(".*.tmp"))
 
 
-def test_several_traces_in_one_otlp_file_is_an_error(tmp_path: Path) -> None:
+def test_several_traces_in_one_otlp_file_need_a_folder(tmp_path: Path) -> None:
     doc = json.loads(OTLP.read_text())
     doc["resourceSpans"][0]["scopeSpans"][1]["spans"][0]["traceId"] = "0" * 31 + "1"
     src = tmp_path / "two.json"
     src.write_text(json.dumps(doc))
     code, _, err = run("import", "otel", str(src), "-o", str(tmp_path / "x.json"))
-    assert code == 1 and "holds spans of 2 traces" in err
+    assert code == 1 and "holds 2 traces" in err and "give -o FOLDER" in err
+    assert not (tmp_path / "x.json").exists()
+    out = tmp_path / "out"
+    out.mkdir()
+    code, _, err = run("import", "otel", str(src), "-o", str(out))
+    assert code == 0, err
+    names = sorted(p.name for p in out.iterdir())
+    assert names == [
+        "two.00000000000000000000000000000001.trace.json",
+        "two.5b8efff798038103d269b633813fc60c.trace.json",
+    ]
+    for p in out.iterdir():
+        assert check_file(p)[0].ok
 
 
 def test_synthetic_otlp_import_is_valid_and_measurable(tmp_path: Path) -> None:
@@ -272,3 +323,69 @@ def test_otlp_child_starting_after_its_parent_ended_is_clamped(tmp_path: Path) -
     assert "clock skew: 1 span(s) started after their parent ended" in err
     call = next(e for e in doc["events"] if e["type"] == "tool_call")
     assert call["t"] == 4.0
+
+
+def _otlp_line(value: dict, span_id: str = "00f067aa0ba902b7") -> str:
+    span = {
+        "traceId": "0af7651916cd43dd8448eb211c80319c",
+        "spanId": span_id,
+        "name": "chat",
+        "startTimeUnixNano": "1",
+        "endTimeUnixNano": "2",
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+            {"key": "gen_ai.usage.input_tokens", "value": value},
+        ],
+    }
+    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "message"),
+    [
+        (
+            "otel",
+            _otlp_line({"intValue": "1" * 40}),
+            "span '00f067aa0ba902b7': gen_ai.usage.input_tokens: 111111111111… (40 characters) "
+            "is not a token count (0 to 2**53)",
+        ),
+        (
+            "otel",
+            _otlp_line({"intValue": int("9" * 40)}),
+            "span '00f067aa0ba902b7': gen_ai.usage.input_tokens: 999999999999… (40 characters)",
+        ),
+        (
+            "otel",
+            _otlp_line({"intValue": "7"}) + "\n" + _otlp_line({"intValue": -3}, "00f067aa0ba902b8"),
+            "line 2: span '00f067aa0ba902b8': gen_ai.usage.input_tokens: -3 is not a token count",
+        ),
+        ("otel", _otlp_line({"intValue": "7"}) + "\n{oops\n", "line 2: not JSON"),
+        (
+            "otel",
+            '{"resourceSpans": [{"scopeSpans": [{"spans": [{"spanId": 5}]}]}]}',
+            "span is not an OTLP/JSON span: Expected `str`, got `int` - at `$.spanId`",
+        ),
+        ("openai-agents", '{"object": "trace", "id": "t"}\n[1, 2\n', "line 2: not JSON"),
+        ("openai-agents", '{"object": "trace", "id": "t"}\n{"x": 1}\n', "line 2: not an OpenAI"),
+    ],
+    ids=[
+        "otel-40-digit-string",
+        "otel-40-digit-int",
+        "otel-negative",
+        "otel-bad-line",
+        "otel-bad-span",
+        "agents-bad-line",
+        "agents-not-export",
+    ],
+)
+def test_malformed_inputs_name_the_line_or_span(
+    tmp_path: Path, fmt: str, text: str, message: str
+) -> None:
+    src = tmp_path / "bad.json"
+    src.write_text(text)
+    code, out, err = run("import", fmt, str(src), "-o", str(tmp_path / "x.json"))
+    assert code == 1 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{src}: not imported: "), err
+    assert message in lines[0]
+    assert "Traceback" not in err and not (tmp_path / "x.json").exists()

@@ -16,20 +16,22 @@ from survey_tools.traces.importers.openai_agents import import_export
 from survey_tools.traces.importers.otel import import_otlp
 from survey_tools.traces.importers.who_and_when import import_log
 
-FORMATS = ("who-and-when", "otel", "openai-agents")
+# ``openinference`` names the same reader as ``otel``: OpenInference spans are OTLP
+# spans, told apart span by span by their ``openinference.span.kind`` attribute.
+FORMATS = ("who-and-when", "otel", "openinference", "openai-agents")
 
 
 def run_import(
     fmt: str, path: str, read: Callable[[], bytes], *, keep_content: bool = False
-) -> ImportResult:
-    """Import one input with the importer of ``fmt``."""
+) -> list[ImportResult]:
+    """Import one input with the importer of ``fmt``: one result per trace it holds."""
     if fmt == "who-and-when":
         try:
             doc = orjson.loads(read())
         except orjson.JSONDecodeError as err:
             raise ImportFailed(f"not JSON: {err}") from None
-        return import_log(doc, source=path, keep_content=keep_content)
-    if fmt == "otel":
+        return [import_log(doc, source=path, keep_content=keep_content)]
+    if fmt in ("otel", "openinference"):
         return import_otlp(read, source=path)
     if fmt == "openai-agents":
         return import_export(read(), source=path)

@@ -88,6 +88,8 @@ class ImportResult:
     notes: list[str] = field(default_factory=list)
     # (key path in head, builder event index): written as that event's final id.
     event_refs: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
+    # Names this trace among several of one input (its trace id); '' for the only one.
+    key: str = ""
 
     def iter_json(self) -> Iterator[bytes]:
         """The trace as JSON, one event or edge per line, without one giant string."""

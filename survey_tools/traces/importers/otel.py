@@ -1,10 +1,15 @@
-"""OpenTelemetry GenAI spans in OTLP/JSON (``resourceSpans`` / ``scopeSpans`` / ``spans``).
+"""OpenTelemetry spans in OTLP/JSON: GenAI semantic conventions and OpenInference.
 
 Facts relied on (docs/trace-formats.md): ids are hex strings in OTLP/JSON (base64 is
 accepted too, as the generic protobuf JSON mapping writes bytes); times are
 nanoseconds since the epoch as integers or decimal strings; attributes are
-``[{"key": ..., "value": {"stringValue"|"intValue"|"doubleValue"|"boolValue"|...}}]``;
-``gen_ai.operation.name`` says what a span does.
+``[{"key": ..., "value": {"stringValue"|"intValue"|"doubleValue"|"boolValue"|...}}]``.
+A span says what it does with ``gen_ai.operation.name`` (GenAI conventions) or
+``openinference.span.kind`` (OpenInference: Phoenix and its instrumentors).
+
+Input is one OTLP document or JSON lines of them (what the SDK's file exporter and a
+collector's file exporter write: one export batch per line); spans are grouped by
+trace id and each trace id becomes one trace.
 
 A million spans are handled without a dict per span: the file is scanned once into
 raw span slices, which are decoded in batches into small typed records.
@@ -20,11 +25,14 @@ from typing import Any
 
 import msgspec
 
-from survey_tools.traces.importers.common import ImportFailed, ImportResult
+from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.spans import (
     AGENT,
     GENERIC,
+    GUARD,
+    HANDOFF,
     MODEL,
+    STEP,
     TOOL,
     SpanRec,
     SpanSummary,
@@ -34,6 +42,26 @@ from survey_tools.traces.importers.spans import (
 AGENT_OPS = {"invoke_agent", "create_agent", "invoke_workflow"}
 MODEL_OPS = {"chat", "generate_content", "text_completion", "embeddings"}
 BATCH = 20_000
+# Token counts above this are not counts (JSON numbers lose exactness past 2**53).
+MAX_TOKENS = 1 << 53
+# OpenInference span kinds -> our span kinds (docs/trace-formats.md).
+OI_KINDS = {
+    "AGENT": AGENT,
+    "TOOL": TOOL,
+    "RETRIEVER": TOOL,
+    "LLM": MODEL,
+    "EMBEDDING": MODEL,
+    "RERANKER": MODEL,
+    "CHAIN": STEP,
+    "GUARDRAIL": GUARD,
+}
+# Usage is taken from one level of spans only (the first that reports any), so a
+# rolled-up total on an agent span is not added to the model calls it sums.
+RANK_MODEL, RANK_OTHER = 0, 3
+
+
+class _BadSpan(Exception):
+    """A span whose content is out of range; becomes ImportFailed naming the span."""
 
 
 class _AnyValue(msgspec.Struct, omit_defaults=True):
@@ -48,6 +76,11 @@ class _KeyValue(msgspec.Struct):
     value: _AnyValue = msgspec.field(default_factory=_AnyValue)
 
 
+class _Status(msgspec.Struct):
+    code: int | str = 0
+    message: str = ""
+
+
 class _Span(msgspec.Struct, gc=False):
     traceId: str = ""
     spanId: str = ""
@@ -56,6 +89,7 @@ class _Span(msgspec.Struct, gc=False):
     startTimeUnixNano: int | str = 0
     endTimeUnixNano: int | str = 0
     attributes: list[_KeyValue] = []
+    status: _Status | None = None
 
 
 class _ScopeSpans(msgspec.Struct):
@@ -68,6 +102,9 @@ class _ResourceSpans(msgspec.Struct):
 
 class _Otlp(msgspec.Struct):
     resourceSpans: list[_ResourceSpans] | None = None
+    # What a collector's file exporter may write on other lines of the same file.
+    resourceMetrics: msgspec.Raw | None = None
+    resourceLogs: msgspec.Raw | None = None
 
 
 _TOP = msgspec.json.Decoder(_Otlp)
@@ -76,6 +113,18 @@ _SPANS = msgspec.json.Decoder(list[_Span])
 
 _HEX_DIGITS = "0123456789abcdef"
 # The attributes the importer reads; the others are skipped without being converted.
+_IN_TOKENS = (
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.prompt_tokens",  # the GenAI conventions' name before 1.27
+    "llm.token_count.prompt",  # OpenInference
+)
+_OUT_TOKENS = (
+    "gen_ai.usage.output_tokens",
+    "gen_ai.usage.completion_tokens",
+    "llm.token_count.completion",
+)
+# A tool call's arguments (hashed into content_ref, never copied).
+_ARGUMENTS = ("gen_ai.tool.call.arguments", "tool_call.function.arguments", "input.value")
 _WANTED = frozenset(
     {
         "gen_ai.operation.name",
@@ -84,8 +133,17 @@ _WANTED = frozenset(
         "gen_ai.transfer.target.name",
         "gen_ai.tool.name",
         "gen_ai.tool.call.id",
-        "gen_ai.usage.input_tokens",
-        "gen_ai.usage.output_tokens",
+        *_IN_TOKENS,
+        *_OUT_TOKENS,
+        *_ARGUMENTS,
+        "openinference.span.kind",
+        "agent.name",
+        "graph.node.name",
+        "tool.name",
+        "tool.id",
+        "tool_call.id",
+        "tool_call.function.name",
+        "tool.parameters",
     }
 )
 
@@ -124,10 +182,12 @@ def _attrs(kvs: list[_KeyValue]) -> dict[str, Any]:
         if v.stringValue is not None:
             out[kv.key] = v.stringValue
         elif v.intValue is not None:
-            try:
-                out[kv.key] = int(v.intValue)
-            except ValueError:
-                out[kv.key] = v.intValue
+            iv = v.intValue
+            # int() of a string is quadratic in its length: only plain short digits.
+            if isinstance(iv, str):
+                iv = iv.strip()
+                iv = int(iv) if len(iv) <= 20 and iv.lstrip("-").isdigit() and iv.isascii() else iv
+            out[kv.key] = iv
         elif v.doubleValue is not None:
             out[kv.key] = v.doubleValue
         elif v.boolValue is not None:
@@ -135,22 +195,71 @@ def _attrs(kvs: list[_KeyValue]) -> dict[str, Any]:
     return out
 
 
-def _int(v: Any) -> int:
-    return v if type(v) is int and v >= 0 else 0  # (JSON gives no int subclass but bool)
+def _tokens(a: dict[str, Any], keys: tuple[str, ...]) -> int:
+    for key in keys:
+        v = a.get(key)
+        if v is None:
+            continue
+        if type(v) is int and 0 <= v <= MAX_TOKENS:
+            return v
+        if type(v) is float and v.is_integer() and 0 <= v <= MAX_TOKENS:
+            return int(v)
+        shown = str(v)
+        shown = shown if len(shown) <= 24 else f"{shown[:12]}… ({len(shown)} characters)"
+        raise _BadSpan(f"{key}: {shown} is not a token count (0 to 2**53)")
+    return 0
 
 
-def _record(
-    sp: _Span, summary: SpanSummary, trace_ids: set[str], names: dict[str, str]
-) -> SpanRec | None:
-    """The span as a record; ``names`` interns the repeated strings (agent, tool and
-    operation names), so a million records do not hold a million copies of each."""
+def _failed(sp: _Span) -> str:
+    """The span's error message when its status is ERROR (code 2), else ''."""
+    st = sp.status
+    if st is None or st.code not in (2, "STATUS_CODE_ERROR"):
+        return ""
+    return (st.message or "error")[:4096]
+
+
+def _classify(sp: _Span, a: dict[str, Any]) -> tuple[str, str, str]:
+    """(kind, name, operation) of a span under either convention."""
+    oi = a.get("openinference.span.kind")
+    if isinstance(oi, str) and oi:
+        label = oi.upper()
+        kind = OI_KINDS.get(label, GENERIC)
+        op = label.lower()
+        if kind == AGENT:
+            name = a.get("agent.name") or a.get("graph.node.name") or sp.name or "agent"
+        elif kind == TOOL:
+            name = a.get("tool.name") or a.get("tool_call.function.name")
+            if not name and sp.name.startswith("handoff to "):
+                # The Agents SDK instrumentor writes a handoff as a nameless TOOL span.
+                return HANDOFF, sp.name[len("handoff to ") :].strip() or "agent", "handoff"
+            name = name or sp.name or op
+        elif kind == GENERIC:
+            op = f"openinference:{op}"
+            name = op
+        else:
+            name = sp.name or op
+        return kind, str(name), op
+    op = str(a.get("gen_ai.operation.name", ""))
+    agent_name = a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or ""
+    if op in AGENT_OPS:
+        return AGENT, str(agent_name or sp.name or op), op
+    if op == "execute_tool":
+        return TOOL, str(a.get("gen_ai.tool.name") or sp.name or "tool"), op
+    if op in MODEL_OPS:
+        return MODEL, op, op
+    return GENERIC, op, op
+
+
+def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
+    """(trace id, the span as a record), or why the span is skipped. ``names`` interns
+    the repeated strings (agent, tool and operation names), so a million records do
+    not hold a million copies of each. Raises _BadSpan for out-of-range content."""
     # The common cases inline (this runs a million times): lowercase hex ids, times
     # as plain digit strings; anything else goes through the general functions.
     raw = sp.spanId
     sid = raw if len(raw) == 16 and not raw.strip(_HEX_DIGITS) else _hex_id(raw, 8)
     if sid is None:
-        summary.skipped.append(f"span {sp.name!r}: spanId {sp.spanId[:40]!r} is not an 8-byte id")
-        return None
+        return f"span {sp.name[:80]!r}: spanId {sp.spanId[:40]!r} is not an 8-byte id"
     raw = sp.parentSpanId
     if not raw:
         pid: str | None = ""
@@ -161,34 +270,27 @@ def _record(
     if pid is None:
         pid = "x"  # unreadable parent: treated as missing (an orphan)
     v = sp.startTimeUnixNano
-    start = int(v) if type(v) is str and v.isascii() and v.isdigit() else _nanos(v)
+    start = int(v) if type(v) is str and v.isascii() and v.isdigit() and len(v) < 20 else _nanos(v)
     v = sp.endTimeUnixNano
-    end = int(v) if type(v) is str and v.isascii() and v.isdigit() else _nanos(v)
+    end = int(v) if type(v) is str and v.isascii() and v.isdigit() and len(v) < 20 else _nanos(v)
     if start is None or end is None:
-        summary.skipped.append(f"span {sid}: start/end time is not a nanosecond count")
-        return None
-    if sp.traceId not in trace_ids:
-        tid = _hex_id(sp.traceId, 16)
-        if tid:
-            trace_ids.add(tid)
+        return f"span {sid}: start/end time is not a nanosecond count"
+    raw = sp.traceId
+    tid = raw if len(raw) == 32 and not raw.strip(_HEX_DIGITS) else (_hex_id(raw, 16) or "")
     a = _attrs(sp.attributes)
-    op = str(a.get("gen_ai.operation.name", ""))
-    agent_name = a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or ""
-    target = a.get("gen_ai.transfer.target.name") or ""
-    if op in AGENT_OPS:
-        kind, name = AGENT, str(agent_name or sp.name or op)
-    elif op == "execute_tool":
-        kind, name = TOOL, str(a.get("gen_ai.tool.name") or sp.name or "tool")
-    elif op in MODEL_OPS:
-        kind, name = MODEL, op
-    else:
-        kind, name = GENERIC, op
+    kind, name, op = _classify(sp, a)
+    in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
+    ref = ""
+    if kind == TOOL:
+        args = next((a[k] for k in _ARGUMENTS if isinstance(a.get(k), str)), None)
+        ref = content_hash(args) if args is not None else ""
+    call_id = a.get("gen_ai.tool.call.id") or a.get("tool_call.id") or a.get("tool.id") or ""
     intern = names.setdefault
-    agent = str(agent_name)
-    target = str(target)
+    agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
+    target = str(a.get("gen_ai.transfer.target.name") or (name if kind == HANDOFF else ""))
     op = op or "(none)"
     # Positional (field order of SpanRec): keyword arguments cost a dict per span.
-    return SpanRec(
+    return tid, SpanRec(
         sid,
         pid,
         start,
@@ -197,81 +299,144 @@ def _record(
         intern(name, name),
         intern(agent, agent),
         intern(target, target),
-        str(a.get("gen_ai.tool.call.id", "")),
+        str(call_id),
         False,
-        _int(a.get("gen_ai.usage.input_tokens")),
-        _int(a.get("gen_ai.usage.output_tokens")),
+        in_tok,
+        out_tok,
         intern(op, op),
+        RANK_MODEL if kind == MODEL else RANK_OTHER,
+        ref,
+        _failed(sp),
     )
 
 
+_Chunk = tuple[int, list[msgspec.Raw]]  # (line of the input, raw spans)
+
+
+def _span_label(raw: msgspec.Raw) -> str:
+    """How a span that failed to decode is named in the error: its id or name."""
+    try:
+        doc = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return "a span"
+    if isinstance(doc, dict):
+        for key in ("spanId", "name"):
+            if isinstance(doc.get(key), str) and doc[key]:
+                return f"span {doc[key][:40]!r}"
+    return "a span"
+
+
 def _records(
-    chunks: list[list[msgspec.Raw]],
-    summary: SpanSummary,
-    trace_ids: set[str],
-    names: dict[str, str],
-) -> list[SpanRec]:
-    recs: list[SpanRec] = []
-    for chunk in chunks:
+    chunks: list[_Chunk], summary: SpanSummary, names: dict[str, str], lines: bool
+) -> dict[str, list[SpanRec]]:
+    by_trace: dict[str, list[SpanRec]] = {}
+    for line, chunk in chunks:
+        where = f"line {line}: " if lines else ""
         try:
             spans = _SPANS.decode(b"[" + b",".join(chunk) + b"]")
-        except msgspec.ValidationError as err:
-            raise ImportFailed(f"a span is not OTLP/JSON: {err}") from None
+        except msgspec.ValidationError:
+            # Name the first span that does not decode, and why.
+            for raw in chunk:
+                try:
+                    _SPANS.decode(b"[" + bytes(raw) + b"]")
+                except msgspec.ValidationError as err:
+                    msg = str(err).replace("$[0]", "$")
+                    raise ImportFailed(
+                        f"{where}{_span_label(raw)} is not an OTLP/JSON span: {msg}"
+                    ) from None
+            raise  # (unreachable: the batch failed, so one span fails alone)
         for sp in spans:
-            rec = _record(sp, summary, trace_ids, names)
-            if rec is not None:
-                recs.append(rec)
-    return recs
+            try:
+                got = _record(sp, names)
+            except _BadSpan as err:
+                label = sp.spanId[:40] or sp.name[:80]
+                raise ImportFailed(f"{where}span {label!r}: {err}") from None
+            if isinstance(got, str):
+                summary.skipped.append(where + got)
+                continue
+            tid, rec = got
+            by_trace.setdefault(tid, []).append(rec)
+    return by_trace
 
 
-def import_otlp(read: Callable[[], bytes], *, source: str) -> ImportResult:
-    # Read here, not by the caller, so the only reference to the input is ours and
-    # the buffer is freed as soon as the spans are decoded.
-    data = read()
+def _documents(data: bytes) -> tuple[list[tuple[int, _Otlp]], bool]:
+    """The OTLP documents of the input with their line numbers, and whether the input
+    is JSON lines."""
     try:
-        top = _TOP.decode(data)
+        return [(1, _TOP.decode(data))], False
     except msgspec.ValidationError as err:  # (a subclass of DecodeError: first)
         raise ImportFailed(f"not OTLP/JSON trace data: {err}") from None
     except msgspec.DecodeError as err:
-        raise ImportFailed(f"not JSON: {err}") from None
-    if top.resourceSpans is None:
-        raise ImportFailed("not OTLP/JSON trace data: no 'resourceSpans' list at the top level")
+        if "trailing characters" not in str(err):
+            raise ImportFailed(f"not JSON: {err}") from None
+    docs: list[tuple[int, _Otlp]] = []
+    for n, line in enumerate(data.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            docs.append((n, _TOP.decode(line)))
+        except msgspec.ValidationError as err:
+            raise ImportFailed(f"line {n}: not OTLP/JSON trace data: {err}") from None
+        except msgspec.DecodeError as err:
+            raise ImportFailed(f"line {n}: not JSON: {err}") from None
+    return docs, True
+
+
+def import_otlp(read: Callable[[], bytes], *, source: str) -> list[ImportResult]:
+    """One trace per trace id found in the input (a document or JSON lines)."""
+    # Read here, not by the caller, so the only reference to the input is ours and
+    # the buffer is freed as soon as the spans are decoded.
+    data = read()
+    docs, lines = _documents(data)
     del data
+    if not any(doc.resourceSpans is not None for _, doc in docs):
+        raise ImportFailed("not OTLP/JSON trace data: no 'resourceSpans' list at the top level")
+    other = sum(1 for _, d in docs if d.resourceSpans is None)
     summary = SpanSummary()
-    trace_ids: set[str] = set()
     names: dict[str, str] = {}
-    chunks = [
-        ss.spans[i : i + BATCH]
-        for rs in top.resourceSpans
+    chunks: list[_Chunk] = [
+        (n, ss.spans[i : i + BATCH])
+        for n, doc in docs
+        for rs in doc.resourceSpans or ()
         for ss in rs.scopeSpans
         for i in range(0, len(ss.spans), BATCH)
     ]
     # Every Raw slice keeps the whole input alive: only the chunks hold them now.
-    del top
-    recs = _records(chunks, summary, trace_ids, names)
+    del docs
+    by_trace = _records(chunks, summary, names, lines)
     del chunks
-    if len(trace_ids) > 1:
-        shown = ", ".join(sorted(trace_ids)[:3])
-        raise ImportFailed(
-            f"the file holds spans of {len(trace_ids)} traces ({shown}, …); "
-            "import one trace per file"
+    if not by_trace:
+        raise ImportFailed("no usable spans: " + "; ".join(summary.skipped[:3] or ["none"]))
+    results: list[ImportResult] = []
+    for tid in sorted(by_trace):
+        part = SpanSummary(skipped=summary.skipped if len(by_trace) == 1 else [])
+        recs = by_trace.pop(tid)
+        part.spans = len(recs)
+        builder, costs = build(recs, part)
+        del recs
+        label = tid or Path(source).stem
+        head = {
+            "trace_id": f"otel:{label}"[:256],
+            "task_id": Path(source).stem[:256] or "otel",
+            "system": "OpenTelemetry spans (OTLP/JSON); t = span times, seconds from the root",
+            "topology": "unknown",
+            "rewards": {},
+            "costs": costs,
+            "metadata": {
+                "source_format": "otlp-json-lines" if lines else "otlp-json",
+                "source": source,
+                "clock": "span start/end times (ns) relative to the root span's start",
+                "otel_trace_id": tid,
+            },
+        }
+        notes = part.notes()
+        if len(by_trace) or results:
+            notes = [f"trace {label}: {n}" for n in notes]
+        results.append(ImportResult(builder=builder, head=head, notes=notes, key=label))
+    if len(results) > 1 and summary.skipped:
+        results[0].notes.append(
+            f"{len(summary.skipped)} span(s) skipped: " + "; ".join(summary.skipped[:5])
         )
-    summary.spans = len(recs)
-    builder, costs = build(recs, summary)
-    del recs
-    tid = next(iter(trace_ids), "") or Path(source).stem
-    head = {
-        "trace_id": f"otel:{tid}"[:256],
-        "task_id": Path(source).stem[:256] or "otel",
-        "system": "OpenTelemetry GenAI spans (OTLP/JSON); t = span times, seconds from the root",
-        "topology": "unknown",
-        "rewards": {},
-        "costs": costs,
-        "metadata": {
-            "source_format": "otlp-json",
-            "source": source,
-            "clock": "span start/end times (ns) relative to the root span's start",
-            "otel_trace_id": tid,
-        },
-    }
-    return ImportResult(builder=builder, head=head, notes=summary.notes())
+    if other:
+        results[0].notes.append(f"{other} line(s) without spans (metrics or logs) ignored")
+    return results

@@ -11,10 +11,16 @@ re-parents orphans, clamps clock skew, and emits events and edges:
   works, and returns to the parent agent at its end;
 * a tool span: tool_call at its start and tool_result at its end (tool output is
   untrusted); a transfer or handoff adds a delegation message to the target;
-* a model call (chat, generation): an orchestrator_decision of its agent;
+* a model call (chat, generation): an orchestrator_decision of its agent (role
+  ``llm_call``); a step of a run (an OpenInference chain, an Agents SDK task or turn):
+  an orchestrator_decision with that step as its role;
 * a guardrail: a safety_event when it triggered (else nothing but its record);
 * anything else: a generic orchestrator_decision that keeps the operation name in
   ``attributes.operation``, counted in the summary.
+
+A failed span keeps its error in its events' ``attributes.error``. Token costs come
+from one level of spans only, the lowest ``usage_rank`` that reports any usage (model
+calls before turns before whole runs), so rolled-up totals are not counted twice.
 """
 
 from __future__ import annotations
@@ -32,12 +38,13 @@ import numpy as np
 
 from survey_tools.traces.importers.common import ImportFailed
 
-AGENT, TOOL, MODEL, GUARD, HANDOFF, GENERIC = (
+AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
     "agent",
     "tool",
     "model",
     "guard",
     "handoff",
+    "step",
     "generic",
 )
 
@@ -57,6 +64,9 @@ class SpanRec:
     input_tokens: int = 0
     output_tokens: int = 0
     operation: str = ""
+    usage_rank: int = 0  # the level of spans its usage belongs to (module docstring)
+    content_ref: str = ""  # a hash of a tool call's arguments
+    error: str = ""  # why the span failed, when it did
 
 
 @dataclass
@@ -69,6 +79,7 @@ class SpanSummary:
     clamped_late: int = 0
     generic: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
+    failed: int = 0
 
     def notes(self) -> list[str]:
         out = [f"{self.spans} span(s) imported"]
@@ -94,6 +105,8 @@ class SpanSummary:
                 f"clock skew: {self.clamped_end} span(s) ended after their parent; "
                 "end clamped to the parent's"
             )
+        if self.failed:
+            out.append(f"{self.failed} failed span(s): their errors kept in attributes.error")
         if self.generic:
             ops = ", ".join(f"{k} ({v})" for k, v in sorted(self.generic.items()))
             out.append(f"unknown operations kept as generic events: {ops}")
@@ -223,15 +236,20 @@ def build(
     spawner: dict[str, str] = {}
     returns_to: dict[str, list[int]] = {}  # parent span id -> return events into it
     tokens_in = tokens_out = 0
-    model_usage = any(r.kind == MODEL and (r.input_tokens or r.output_tokens) for r in recs)
+    usage_rank = min((r.usage_rank for r in recs if r.input_tokens or r.output_tokens), default=-1)
+    failed = 0
     root_name = agent_of(root)
     for r in recs:
         me = agent_of(r)
         owner[r.span_id] = me
-        if not model_usage or r.kind == MODEL:
+        if r.usage_rank == usage_rank:
             tokens_in += r.input_tokens
             tokens_out += r.output_tokens
-        attrs = SpanAttrs(r.span_id, r.operation or r.kind)
+        if r.error:
+            failed += 1
+            attrs = SpanAttrs(r.span_id, r.operation or r.kind, r.error)
+        else:
+            attrs = SpanAttrs(r.span_id, r.operation or r.kind)
         if exact:
             ts = (r.start - t0) / 1e9
             te = (r.end - t0) / 1e9
@@ -256,10 +274,16 @@ def build(
                 push(_MSG("", ts, "message", parent_agent, me, attrs, parent_agent))
         elif kind == TOOL:
             tool = r.name or "tool"
-            call = push(_CALL("", ts, "tool_call", me, tool, r.span_id, attrs, dur))
+            call_id = r.span_id  # unique per span; a source's own call ids may repeat
+            if r.content_ref:
+                call = push(
+                    _CALL_REF("", ts, "tool_call", me, tool, call_id, r.content_ref, attrs, dur)
+                )
+            else:
+                call = push(_CALL("", ts, "tool_call", me, tool, call_id, attrs, dur))
             if r.target:
                 push(_XFER("", ts, "message", me, r.target, "transfer", me, attrs))
-            res = push(_RESULT("", te, "tool_result", me, tool, r.span_id, False, attrs))
+            res = push(_RESULT("", te, "tool_result", me, tool, call_id, False, attrs))
             b.edge(call, res, "tool_dependency")
             active.add(me)
         elif kind == HANDOFF:
@@ -268,10 +292,15 @@ def build(
         elif kind == GUARD:
             if r.triggered:
                 push(_ROOT("", ts, "safety_event", me, "guardrail", attrs, dur))
+            elif r.error:  # no event otherwise; the failure is kept on one
+                push(_ROOT("", ts, "orchestrator_decision", me, "guardrail", attrs, dur))
         else:
             if kind == GENERIC:
                 summary.generic[r.operation or "(none)"] += 1
-            role = "llm_call" if kind == MODEL else "span"
+            if kind == STEP:
+                role = r.operation or "step"
+            else:
+                role = "llm_call" if kind == MODEL else "span"
             push(_ROOT("", ts, "orchestrator_decision", me, role, attrs, dur))
             active.add(me)
         if kind == AGENT and me != parent_agent:
@@ -290,6 +319,7 @@ def build(
     for ret in returns_to.get(root.span_id, []):
         b.edge(ret, agg, "aggregate")
     b.finish()
+    summary.failed += failed
     costs = {
         "tokens": tokens_in + tokens_out,
         "input_tokens": tokens_in,
@@ -304,11 +334,12 @@ def build(
 _EXACT_NS = (1 << 23) * 10**9
 
 
-class SpanAttrs(msgspec.Struct, gc=False):
+class SpanAttrs(msgspec.Struct, gc=False, omit_defaults=True):
     """An event's ``attributes`` (one object per span, shared by its events)."""
 
     span_id: str
     operation: str
+    error: str = ""
 
 
 class _Event(msgspec.Struct, gc=False):
@@ -346,6 +377,7 @@ _ATTRS = _shape(("attributes",))
 _SPAWN = _shape(("to", "attributes"))
 _MSG = _shape(("to", "attributes", "from"))
 _CALL = _shape(("tool", "call_id", "attributes", "duration_s"))
+_CALL_REF = _shape(("tool", "call_id", "content_ref", "attributes", "duration_s"))
 _XFER = _shape(("to", "role", "from", "attributes"))
 _RESULT = _shape(("tool", "call_id", "trusted", "attributes"))
 _RET = _shape(("to", "from", "attributes"))

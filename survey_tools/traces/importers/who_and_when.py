@@ -12,8 +12,9 @@ Magentic-One (roles such as ``Orchestrator (thought)``):
   ``Orchestrator (termination condition)`` (the final answer) -> aggregate, then stop;
   ``human`` / ``user`` -> human_intervention.
 CaptainAgent/AG2 (role ``assistant`` and a ``name``):
-  the first entry (the manager's task) -> orchestrator_decision of ``manager`` naming
-  the expert, spawning it; a reply with a code block answered by the next entry's
+  the first entry (the manager's task as the expert received it; the dataset names the
+  expert as its speaker) -> a spawn of that expert by ``manager``, then the expert's
+  message, so a mistake annotated at step 0 falls on the expert; a reply with a code block answered by the next entry's
   execution output -> tool_call / tool_result (tool ``code_execution``); other replies
   -> messages; experts are spawned by the manager when they first speak; the last
   entry ends the run -> aggregate of the manager, then stop.
@@ -40,6 +41,15 @@ ANNOTATIONS = (
     "question_ID",
     "level",
 )
+
+
+def _truth(v: Any) -> bool | None:
+    """A correctness flag as the dataset writes it (a boolean, or "True"/"False")."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, str) and v.strip().lower() in ("true", "false"):
+        return v.strip().lower() == "true"
+    return None
 
 
 def _entries(doc: Any) -> list[dict[str, Any]]:
@@ -139,9 +149,10 @@ def _ag2(entries: list[dict[str, Any]], b: Builder, keep: bool) -> tuple[list[in
         nxt = entries[i + 1] if i + 1 < len(entries) else None
         is_output = bool(_EXIT.match(content)) or bool(_TERMINAL.search(name))
         if i == 0 and not is_output:
-            b.add(t, "spawn", manager, to=name, role="manager")
+            spawn = b.add(t, "spawn", manager, to=name, role="manager")
             spawned.add(name)
-            ev = b.add(t, "orchestrator_decision", manager, to=name, role="manager", **ref)
+            ev = b.add(t, "message", name, **{"from": name}, role="task", **ref)
+            b.edge(spawn, ev, "spawn")
             primary.append(ev)
             continue
         if name not in spawned and not is_output:
@@ -227,15 +238,22 @@ def import_log(doc: Any, *, source: str, keep_content: bool = False) -> ImportRe
         else:
             notes.append(f"mistake_step {idx} is outside the history (0..{len(primary) - 1})")
     meta["annotations"] = annotations
+    # Algorithm-generated runs say whether the answer was right in is_correct,
+    # hand-crafted ones in is_corrected (the string "True" or "False").
+    rewards: dict[str, float] = {}
+    for key in ("is_correct", "is_corrected"):
+        verdict = _truth(doc.get(key))
+        if verdict is not None:
+            rewards["team"] = 1.0 if verdict else 0.0
+            meta["reward_from"] = key
+            break
     qid = str(doc.get("question_ID") or source)
     head = {
         "trace_id": f"who-and-when:{qid}"[:256],
         "task_id": qid[:256],
         "system": f"{system} run from Who&When; t = message index (no timestamps)",
         "topology": "centralized",
-        "rewards": {"team": 1.0 if doc.get("is_correct") is True else 0.0}
-        if "is_correct" in doc
-        else {},
+        "rewards": rewards,
         "costs": {
             "tokens": 0,
             "wall_clock_s": 0,
