@@ -213,6 +213,7 @@ def arxiv(monkeypatch: pytest.MonkeyPatch) -> Iterator[Arxiv]:
     state.url = f"http://127.0.0.1:{server.server_address[1]}/api/query"
     monkeypatch.setenv("SURVEY_ARXIV_URL", state.url)
     monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
+    monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1")  # the loopback server, explicitly
     try:
         yield state
     finally:

@@ -156,9 +156,10 @@ def test_unreachable_arxiv(survey: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     port = s.getsockname()[1]
     s.close()
     monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
+    monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1")
     res = run(survey, "--arxiv-url", f"http://127.0.0.1:{port}/api/query", "--timeout", "2")
     assert res.exit_code == 1
-    assert "cannot reach arXiv" in res.stderr
+    assert "cannot reach arXiv" in res.stderr and "connection refused" in res.stderr
 
 
 @pytest.mark.parametrize("comment,venue", [
