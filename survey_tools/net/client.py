@@ -326,14 +326,25 @@ async def request(
     params: Mapping[str, str] | None = None,
     headers: Mapping[str, str] | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    accept: Callable[[Answer], bool] | None = None,
 ) -> Answer:
-    """GET ``url`` under the retry policy, following redirects (each hop checked)."""
+    """GET ``url`` under the retry policy, following redirects (each hop checked).
+
+    ``accept`` tells a whole answer from a cut-off one (a feed that is not well-formed XML):
+    an answer it rejects is tried again like a 503."""
     hops: list[tuple[int, str]] = []
     current = url
     tries = 0
+
+    async def once(u: str, p: Mapping[str, str] | None) -> Answer:
+        ans = await send_once(client, "GET", u, limits, params=p, headers=headers)
+        if accept is not None and not accept(ans):
+            raise Transient("the answer is not whole (not well-formed)", u)
+        return ans
+
     while True:
         policy = retrying(limits, sleep)
-        ans: Answer = await policy(send_once, client, "GET", current, limits, params=params, headers=headers)
+        ans: Answer = await policy(once, current, params)
         tries += int(policy.statistics.get("attempt_number", 1))
         if ans.status not in REDIRECTS:
             return replace(ans, tries=tries, redirects=tuple(hops))
@@ -363,7 +374,8 @@ class HttpClient:
         self._last: float | None = None
 
     def get(self, url: str, params: Mapping[str, str] | None = None,
-            headers: Mapping[str, str] | None = None) -> Answer:
+            headers: Mapping[str, str] | None = None,
+            accept: Callable[[Answer], bool] | None = None) -> Answer:
         """GET with the retry policy; the final answer whatever its status (NetError when
         there is none)."""
 
@@ -374,7 +386,7 @@ class HttpClient:
 
             async with async_client(self.limits, 2, self.user_agent) as client:
                 return await request(client, url, self.limits, params=params, headers=headers,
-                                     sleep=pause)
+                                     sleep=pause, accept=accept)
 
         if self._last is not None and self.interval > 0:
             wait = self._last + self.interval - time.monotonic()
