@@ -27,6 +27,7 @@ from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, no
 from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, record_schema
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
+from survey_tools.net.addresses import private_url
 
 _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
@@ -319,10 +320,15 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
         if f.type in ("url", "url_list") and value is not None:
             links = value if isinstance(value, list) else [value]
             for i, link in enumerate(links):
-                if isinstance(link, str) and not valid_url(link):
+                if not isinstance(link, str):
+                    continue
+                # A published link to this machine or its network would have `survey links`
+                # (and every reader) probe it: links must name public hosts.
+                msg = (f"{link!r} is not a well-formed http(s) URL" if not valid_url(link)
+                       else private_url(link))
+                if msg:
                     p = (name, i) if isinstance(value, list) else (name,)
                     line, col = doc.position(p)
-                    msg = f"{link!r} is not a well-formed http(s) URL"
                     problems.append(Problem(rel, line, col, _dotted(p), msg))
     problems.extend(_prose_problems(tax, coll, rel, doc, data))
     idents = data.get("identifiers")
