@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.etree import ElementTree
 
+from survey_tools.contrib.metadata import doi_ok
 from survey_tools.errors import SurveyError
 from survey_tools.net.client import (
     Answer,
@@ -261,7 +262,7 @@ def _paper(entry: Any, where: str) -> ArxivPaper:
     cats = tuple(dict.fromkeys(_text(t.get("term"), 40) for t in entry.get("tags") or []
                                if isinstance(t, dict) and t.get("term")))
     doi = _text(entry.get("arxiv_doi"), 300) or None
-    if doi is not None and not re.match(r"^10\.\d{4,9}/\S{1,250}$", doi):
+    if doi is not None and not doi_ok(doi.lower()):
         raise _bad(where, f"the DOI {doi[:80]!r} is not a DOI")
     return ArxivPaper(
         arxiv_id=short,

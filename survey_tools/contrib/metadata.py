@@ -34,7 +34,9 @@ TIMEOUT = 30.0
 MAX_TITLE = 1000
 MAX_NAME = 300
 MAX_AUTHORS = 2000
-_DOI = re.compile(r"^10\.\d{4,9}/[^\s\x00-\x1f\x7f]{1,200}$")
+# Braces, quotes and backslashes appear in no registered DOI Crossref recommends, and are what
+# a BibTeX injection needs: a DOI from the network with them is refused.
+_DOI = re.compile(r'^10\.\d{4,9}/[^\s\x00-\x1f\x7f{}"\\]{1,200}$')
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -57,13 +59,19 @@ class Work:
     source: str = ""  # "arXiv:…", "DOI:…" or "OpenReview:…", for messages
 
 
+def doi_ok(doi: str) -> bool:
+    """``10.NNNN/suffix`` with no whitespace, control character, brace, quote or backslash,
+    no ``.`` or ``..`` path segment, at most 200 characters after the prefix."""
+    return bool(_DOI.match(doi)) and not any(seg in (".", "..") for seg in doi.split("/"))
+
+
 def strict_doi(doi: str) -> str:
-    """A DOI fit for a URL path: ``10.NNNN/suffix``, no whitespace or control characters, no
-    ``.`` or ``..`` path segment, at most 200 characters after the prefix."""
+    """A DOI fit for a URL path (:func:`doi_ok`), lowercased; UsageError otherwise."""
     d = doi.strip().lower()
-    if not _DOI.match(d) or any(seg in (".", "..") for seg in d.split("/")):
+    if not doi_ok(d):
         raise UsageError(f"{doi[:80]!r} is not a DOI this tool can look up (10.NNNN/suffix, "
-                         "no whitespace, no '.' or '..' path segment, at most 200 characters)")
+                         "no whitespace, braces, quotes or backslashes, no '.' or '..' path "
+                         "segment, at most 200 characters)")
     return d
 
 

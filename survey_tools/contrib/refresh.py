@@ -22,25 +22,29 @@ writes (title field, ``authors``, ``authors_complete``, ``venue``, ``identifiers
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from survey_tools.contrib.adding import author_name
 from survey_tools.contrib.arxiv_client import ArxivPaper
 from survey_tools.contrib.taxonomy_edit import round_trip_yaml
+from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.titles import normalize_title
+from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.reports.corrections import load_corrections
 from survey_tools.reports.stats import data_file
-from survey_tools.reports.tables import md, md_table
+from survey_tools.reports.tables import md, md_inert, md_table
 
 # Venues that mean "only a preprint" (compared case-insensitively).
 PREPRINT_VENUES = frozenset({"", "arxiv", "arxiv preprint", "preprint", "corr"})
@@ -232,16 +236,38 @@ def _set(data: Any, dotted: str, value: Any) -> None:
     cur[parts[-1]] = value
 
 
+def check_applied(tax: Taxonomy, record: Record, changes: Sequence[Change],
+                  source: str) -> list[Problem]:
+    """The problems the record would have with ``changes`` applied: the network's values pass
+    the same checks as a contributor's record (schema, identifiers, links, prose) before any
+    file is written. Each message says where the value came from."""
+    data = copy.deepcopy(dict(record.data))
+    for c in changes:
+        _set(data, c.field, copy.deepcopy(c.proposed))
+    coll = tax.collections.get(record.collection, tax.retained)
+    problems = check_record(tax, coll, record.path, parse_yaml(dump_yaml(data), record.path))
+    changed = {c.field.split(".")[0] for c in changes}
+    return [replace(p, message=f"{p.message} (the value {source} proposes)") for p in problems
+            if p.field.split(".")[0].split("[")[0] in changed]
+
+
 def write(root: Path, report: RefreshReport) -> RefreshReport:
     """Apply the living list's changes; propose the survey edition's as corrections.
 
-    Everything is prepared first and then written file by file atomically; nothing is
-    written when a file cannot be rewritten.
+    Every changed record is checked first as a contributor's record would be; everything is
+    prepared, then written file by file atomically; nothing is written when a value fails the
+    checks or a file cannot be rewritten.
     """
     tax_root = Path(root)
     y = round_trip_yaml()
     out: dict[str, str] = {}
     problems: list[Problem] = []
+    for item in report.items:
+        if item.changes:
+            problems += check_applied(report.taxonomy, item.record, item.changes, "the refresh")
+    if problems:
+        raise InvalidInput(problems, "the metadata the services sent would make records "
+                                     "invalid; nothing was written")
     for item in report.items:
         if item.edition != "living" or not item.changes:
             continue
@@ -352,14 +378,18 @@ def to_markdown(report: RefreshReport) -> str:
         rows = [(i, c) for i in report.items if i.edition == edition for c in i.changes]
         if not rows:
             continue
-        table = [(f"[{i.record.id}](https://arxiv.org/abs/{i.arxiv_id})", md(c.field),
-                  md(_show(c.current)), md(_show(c.proposed)), md(c.why)) for i, c in rows]
+        # Current values come from records, proposed ones and reasons from the network: all
+        # inert (no mention, image or link can reach the pull request).
+        table = [(f"[{md(i.record.id)}](https://arxiv.org/abs/{quote(i.arxiv_id, safe='./')})",
+                  md(c.field), md_inert(_show(c.current)), md_inert(_show(c.proposed)),
+                  md_inert(c.why)) for i, c in rows]
         out += [f"## {title}", "",
                 md_table(["Record", "Field", "Current", "Proposed", "Why"], table, pad=False)]
         out.append("")
     missing = [i for i in report.items if i.missing]
     if missing:
-        out += ["## Not found on arXiv", ""] + [f"- {i.record.id}: {i.arxiv_id}" for i in missing]
+        out += ["## Not found on arXiv", ""] + [f"- {md(i.record.id)}: {md_inert(i.arxiv_id)}"
+                                                for i in missing]
     return "\n".join(out).rstrip("\n") + "\n"
 
 

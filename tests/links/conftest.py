@@ -186,6 +186,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "arxiv-refresh"
 class Arxiv:
     url: str = ""
     requests: list[list[str]] = field(default_factory=list)  # id_list of each request
+    entries: dict[str, str] = field(default_factory=dict)  # id -> entry served instead of the file
 
 
 @pytest.fixture
@@ -198,7 +199,8 @@ def arxiv(monkeypatch: pytest.MonkeyPatch) -> Iterator[Arxiv]:
         ids = req.args.get("id_list", "").split(",")
         state.requests.append(ids)
         entries = [(FIXTURES / f"entry-{i}.xml") for i in ids]
-        found = [p.read_text(encoding="utf-8") for p in entries if p.is_file()]
+        found = [state.entries.get(i) or p.read_text(encoding="utf-8")
+                 for i, p in zip(ids, entries, strict=True) if i in state.entries or p.is_file()]
         body = (head.format(ids=",".join(ids), total=len(found)) + "".join(found)
                 + "</feed>\n").encode()
         return Response(body, content_type="application/atom+xml; charset=utf-8")
