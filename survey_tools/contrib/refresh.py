@@ -11,6 +11,10 @@ the refresh reports what changed since it was written:
 * a venue, when the journal reference or the authors' comment states an acceptance
   ("Accepted at ICLR 2026") and the record still says the preprint server.
 
+With ``--sources`` the other services of :mod:`.scholarly` are asked too (Semantic Scholar,
+DBLP, Crossref, OpenReview): their venue, DOI and (when arXiv has no paper) authors are proposed
+with the service and page they came from (:func:`compare_findings`).
+
 Nothing is written by default: the result is a diff for a reviewer. With ``write=True`` the
 changes are applied to records of the living list, and proposed as corrections (with the arXiv
 page as evidence) for records of the survey's edition, whose export must keep reproducing the
@@ -34,6 +38,7 @@ from urllib.parse import quote
 
 from survey_tools.contrib.adding import author_name
 from survey_tools.contrib.arxiv_client import ArxivPaper
+from survey_tools.contrib.scholarly import SOURCES, Finding, Scholarly
 from survey_tools.contrib.taxonomy_edit import round_trip_yaml
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.records import Corpus, Record
@@ -76,7 +81,8 @@ class Change:
     field: str  # a dotted path into the record
     current: Any
     proposed: Any
-    why: str  # one sentence: where arXiv says so
+    why: str  # one sentence: which service says so
+    source: str = ""  # the page it says so on (a correction's evidence); arXiv's abs page if ""
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,7 @@ class RecordRefresh:
     paper: ArxivPaper | None
     changes: tuple[Change, ...] = ()
     notes: tuple[str, ...] = ()  # information that changes nothing (the latest version)
+    findings: tuple[Finding, ...] = ()  # what the other services said
 
     @property
     def missing(self) -> bool:
@@ -105,7 +112,11 @@ class RecordRefresh:
             "journal_ref": p.journal_ref if p else None,
             "comment": p.comment if p else None,
             "changes": [{"field": c.field, "current": c.current, "proposed": c.proposed,
-                         "why": c.why} for c in self.changes],
+                         "why": c.why, **({"source": c.source} if c.source else {})}
+                        for c in self.changes],
+            **({"sources": [{"source": f.source, "url": f.url, "venue": f.venue, "year": f.year,
+                             "doi": f.doi, "authors": list(f.authors)} for f in self.findings]}
+               if self.findings else {}),
             "notes": list(self.notes),
         }
 
@@ -190,9 +201,89 @@ def _fold(name: Any) -> str:
     return normalize_title(str(name))
 
 
+def compare_findings(tax: Taxonomy, record: Record, paper: ArxivPaper | None,
+                     findings: Sequence[Finding], changes: list[Change]) -> list[Change]:
+    """Venue, DOI and (when arXiv has no paper) authors from the other services, each change
+    naming its service and page. A journal reference on arXiv wins; another service's venue
+    wins over a venue guessed from the authors' arXiv comment."""
+    out = list(changes)
+    venue = record.get("venue")
+    from_comment = [c for c in out if c.field == "venue" and "comment" in c.why]
+    has_journal_ref = any(c.field == "venue" and "journal reference" in c.why for c in out)
+    if isinstance(venue, str) and _declared(tax, "venue") and \
+            venue.strip().lower() in PREPRINT_VENUES and not has_journal_ref:
+        f = next((f for f in _by_preference(findings) if f.venue), None)
+        if f is not None:
+            out = [c for c in out if c not in from_comment]
+            out.append(Change("venue", venue, f.venue, f"{f.source} lists the paper at {f.venue!r}",
+                              f.url))
+    if "doi" in tax.identifiers and _declared(tax, "identifiers") and \
+            not any(c.field == "identifiers.doi" for c in out):
+        idents = record.get("identifiers")
+        current = idents.get("doi") if isinstance(idents, Mapping) else None
+        f = next((f for f in _by_preference(findings) if f.doi), None)
+        if current is None and f is not None:
+            out.append(Change("identifiers.doi", None, f.doi, f"{f.source} records this DOI", f.url))
+    authors = record.get("authors")
+    if paper is None and isinstance(authors, list) and _declared(tax, "authors"):
+        f = next((f for f in _by_preference(findings) if f.authors), None)
+        if f is not None:
+            theirs = [author_name(a) for a in f.authors]
+            if record.get("authors_complete", True) is False:
+                theirs = theirs[: len(authors)]
+            if [_fold(a) for a in authors] != [_fold(a) for a in theirs]:
+                out.append(Change("authors", list(authors), theirs,
+                                  f"{f.source} lists these authors", f.url))
+    return out
+
+
+_PREFERENCE = ("OpenReview", "DBLP", "Crossref", "Semantic Scholar")
+
+
+def parse_sources(text: str) -> tuple[str, ...]:
+    """``"arxiv,dblp"`` or ``"all"`` -> the services to ask (arXiv always)."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if names == ["all"]:
+        return SOURCES
+    unknown = [n for n in names if n not in SOURCES]
+    if unknown:
+        raise UsageError(f"--sources: {', '.join(unknown)} is not a service this tool asks "
+                         f"(choose from: {', '.join(SOURCES)}, or all)")
+    return tuple(dict.fromkeys(["arxiv", *names]))
+
+
+def other_sources(tax: Taxonomy, sources: Sequence[str], timeout: float | None,
+                  interval: float | None = None, use_cache: bool = True) -> Ask | None:
+    """The callback :func:`plan` asks the services other than arXiv with (None: arXiv only)."""
+    if not any(s != "arxiv" for s in sources):
+        return None
+    services = Scholarly(sources, timeout or 30.0, interval=interval, use_cache=use_cache)
+
+    def ask(record: Record, arxiv_id: str, paper: ArxivPaper | None) -> Sequence[Finding]:
+        idents = record.get("identifiers")
+        idents = idents if isinstance(idents, Mapping) else {}
+        title = record.get(tax.retained.title_field)
+        doi = idents.get("doi") if isinstance(idents.get("doi"), str) else None
+        orid = idents.get("openreview") if isinstance(idents.get("openreview"), str) else None
+        return services.findings(arxiv_id, paper.title if paper else str(title or ""),
+                                 doi or (paper.doi.lower() if paper and paper.doi else None), orid)
+
+    return ask
+
+
+def _by_preference(findings: Sequence[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: _PREFERENCE.index(f.source)
+                  if f.source in _PREFERENCE else len(_PREFERENCE))
+
+
+Ask = Callable[[Record, str, ArxivPaper | None], Sequence[Finding]]
+
+
 def plan(corpus: Corpus, keys: Sequence[str],
-         fetch_many: Callable[[Sequence[str]], Mapping[str, ArxivPaper]]) -> RefreshReport:
-    """Ask arXiv about the retained records with an arXiv id (or the ``keys`` given)."""
+         fetch_many: Callable[[Sequence[str]], Mapping[str, ArxivPaper]],
+         others: Ask | None = None) -> RefreshReport:
+    """Ask arXiv (and, with ``others``, the other services) about the retained records with
+    an arXiv id (or the ``keys`` given)."""
     tax = corpus.taxonomy
     records = list(corpus.retained)
     if keys:
@@ -214,11 +305,15 @@ def plan(corpus: Corpus, keys: Sequence[str],
     for r, a in with_ids:
         edition = "survey" if in_survey_edition(tax, r) else "living"
         paper = papers.get(a)
+        findings = tuple(others(r, a, paper)) if others is not None else ()
         if paper is None:
-            items.append(RecordRefresh(r, a, edition, None, (), ("arXiv returned no paper",)))
+            changes = compare_findings(tax, r, None, findings, [])
+            items.append(RecordRefresh(r, a, edition, None, tuple(changes),
+                                       ("arXiv returned no paper",), findings))
             continue
         changes, notes = compare(tax, r, paper)
-        items.append(RecordRefresh(r, a, edition, paper, tuple(changes), tuple(notes)))
+        changes = compare_findings(tax, r, paper, findings, changes)
+        items.append(RecordRefresh(r, a, edition, paper, tuple(changes), tuple(notes), findings))
     return RefreshReport(tax, items)
 
 
@@ -309,7 +404,8 @@ def write(root: Path, report: RefreshReport) -> RefreshReport:
             entries.append({
                 "id": cid, "record": item.record.id, "field": c.field, "current": c.current,
                 "proposed": c.proposed,
-                "evidence": item.paper.abs_url if item.paper else f"https://arxiv.org/abs/{item.arxiv_id}",
+                "evidence": c.source or (item.paper.abs_url if item.paper
+                                         else f"https://arxiv.org/abs/{item.arxiv_id}"),
                 "reason": f"Metadata refresh: {c.why}.",
             })
             proposed.append(cid)
@@ -352,7 +448,7 @@ def to_text(report: RefreshReport) -> str:
             lines.append(f"  {c.field}:")
             lines.append(f"    - {_show(c.current)}")
             lines.append(f"    + {_show(c.proposed)}")
-            lines.append(f"      ({c.why})")
+            lines.append(f"      ({c.why}{': ' + c.source if c.source else ''})")
         lines.append("")
     lines.append(_summary(report))
     return "\n".join(lines) + "\n"

@@ -24,13 +24,17 @@ own async clients, one per host.
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import email.utils
+import hashlib
 import socket
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit
 
@@ -47,7 +51,9 @@ from tenacity import (
 from tenacity.stop import stop_base
 
 from survey_tools._version import __version__
+from survey_tools.cachedir import cache_base
 from survey_tools.errors import SurveyError
+from survey_tools.fileio import atomic_write
 from survey_tools.net.addresses import Allowance, check_addresses, literal_ip
 from survey_tools.net.body import ACCEPT_ENCODING, BodyError, decode, encodings, size
 
@@ -365,13 +371,43 @@ class HttpClient:
     ``interval`` seconds apart (a service's politeness rule), every request under ``limits``."""
 
     def __init__(self, limits: Limits | None = None, *, interval: float = 0.0,
-                 user_agent: str = USER_AGENT, sleep: Callable[[float], None] = time.sleep) -> None:
+                 user_agent: str = USER_AGENT, sleep: Callable[[float], None] = time.sleep,
+                 cache: str | None = None, ttl: float = 7 * 24 * 3600.0) -> None:
         self.limits = limits or Limits.from_env()
         self.interval = interval
         self.user_agent = user_agent
         self.sleep = sleep
         self.requests = 0
         self._last: float | None = None
+        # Whole 200 answers kept in the user's cache folder for ``ttl`` seconds (a re-run of a
+        # monthly refresh asks again only what is due); ``cache=None`` for none.
+        self.cache = None if cache is None else cache_base() / "http" / cache
+        self.ttl = ttl
+
+    def _cache_file(self, url: str, params: Mapping[str, str] | None) -> Path | None:
+        if self.cache is None:
+            return None
+        key = str(httpx.URL(url, params=params) if params else httpx.URL(url))
+        return self.cache / f"{hashlib.sha256(key.encode()).hexdigest()}.json"
+
+    def _cached(self, path: Path | None, url: str) -> Answer | None:
+        if path is None:
+            return None
+        try:
+            doc = orjson.loads(path.read_bytes())
+            if time.time() - float(doc["t"]) < self.ttl and doc["status"] == 200:
+                return Answer(url, 200, httpx.Headers(), base64.b64decode(doc["body"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # no entry, an old one, or a damaged one: ask again
+        return None
+
+    def _keep(self, path: Path | None, ans: Answer) -> None:
+        if path is None or ans.status != 200:
+            return
+        doc = {"t": time.time(), "status": 200, "url": ans.url,
+               "body": base64.b64encode(ans.body).decode("ascii")}
+        with contextlib.suppress(OSError):  # a cache that cannot be written is no cache
+            atomic_write(path, orjson.dumps(doc).decode("utf-8"))
 
     def get(self, url: str, params: Mapping[str, str] | None = None,
             headers: Mapping[str, str] | None = None,
@@ -388,12 +424,18 @@ class HttpClient:
                 return await request(client, url, self.limits, params=params, headers=headers,
                                      sleep=pause, accept=accept)
 
+        entry = self._cache_file(url, params)
+        hit = self._cached(entry, url)
+        if hit is not None and (accept is None or accept(hit)):
+            return hit
         if self._last is not None and self.interval > 0:
             wait = self._last + self.interval - time.monotonic()
             if wait > 0:
                 self.sleep(wait)
         try:
-            return asyncio.run(go())
+            ans = asyncio.run(go())
         finally:
             self._last = time.monotonic()
             self.requests += 1
+        self._keep(entry, ans)
+        return ans
