@@ -148,3 +148,35 @@ def test_identifiers_are_parsed_strictly(survey: Path, ref: str, message: str) -
     res = CliRunner().invoke(cli, ["--root", str(survey), "add", ref, *TAGS])
     assert res.exit_code == UsageError.exit_code
     assert message in res.stderr and "Traceback" not in res.output
+
+
+def test_a_dripping_server_does_not_hold_add_past_the_timeout(server: HTTPServer, survey: Path) -> None:
+    """Crossref's answer sent one byte every half second: `survey add --timeout 1` gives up
+    after about a second (the deadline covers the whole answer, not each read)."""
+    import threading
+    import time
+
+    from werkzeug import Response
+
+    stop = threading.Event()
+
+    def drip(_req: object) -> Response:
+        def body() -> Iterator[bytes]:
+            for b in json.dumps(CROSSREF).encode():
+                yield bytes([b])
+                if stop.wait(0.5):
+                    return
+
+        return Response(body(), content_type="application/json")
+
+    server.expect_request(f"/works/{DOI}").respond_with_handler(drip)
+    start = time.monotonic()
+    try:
+        res = CliRunner().invoke(cli, ["--root", str(survey), "add", DOI, "--crossref-url",
+                                       server.url_for("").rstrip("/"), "--timeout", "1", *TAGS])
+        took = time.monotonic() - start
+    finally:
+        stop.set()
+    assert res.exit_code == 1
+    assert res.stderr.startswith("error: Crossref did not answer within 1 s")
+    assert took < 6, took  # loading the survey copy included
