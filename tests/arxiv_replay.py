@@ -1,9 +1,12 @@
-"""A real HTTP server on 127.0.0.1 replaying arXiv API responses recorded from the real API.
+"""A loopback HTTP server (pytest-httpserver) replaying arXiv API answers recorded from the real API.
 
-The ``arxiv`` package talks to it over HTTP exactly as it would to export.arxiv.org, so the
-tests exercise the real client, its retries and our error handling, without the internet. The
+The arXiv client talks to it over HTTP exactly as it would to export.arxiv.org, so the tests
+exercise the real client, its retries and our error handling, without the internet. The
 recordings live in tests/fixtures/arxiv-api/ (MIT, from lukasschwab/arxiv.py's test fixtures;
 see tests/fixtures/SOURCES.md). Used by tests/add/ and tests/e2e/.
+
+Loopback is a private address: whoever points a client here must allow it explicitly
+(``SURVEY_NET_ALLOW=127.0.0.1``, see :data:`ALLOW`).
 """
 
 from __future__ import annotations
@@ -13,17 +16,21 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
 
 RECORDED = Path(__file__).resolve().parent / "fixtures" / "arxiv-api"
+ALLOW = {"SURVEY_NET_ALLOW": "127.0.0.1"}
 
 
 def _recorded() -> dict[str, tuple[int, bytes]]:
     out: dict[str, tuple[int, bytes]] = {}
     for path in sorted(RECORDED.glob("*.json")):
         d = json.loads(path.read_text(encoding="utf-8"))
+        from urllib.parse import parse_qs, urlsplit
+
         ids = parse_qs(urlsplit(d["url"]).query).get("id_list", [""])[0]
         out[ids] = (int(d["status_code"]), d["body"].encode("utf-8"))
     if "0000.0000" not in out:
@@ -38,53 +45,36 @@ class ArxivServer:
     url: str = ""
     mode: str = "replay"  # replay | flaky | hang | truncated
     failures_left: int = 0  # for flaky: how many 503s before replaying
-    requests: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)  # the query string of each request
     responses: dict[str, tuple[int, bytes]] = field(default_factory=_recorded)
     release: threading.Event = field(default_factory=threading.Event)
 
-
-def _handler(state: ArxivServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:  # keep pytest output clean
-            pass
-
-        def _send(self, status: int, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/atom+xml; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
-            state.requests.append(self.path)
-            ids = parse_qs(urlsplit(self.path).query).get("id_list", [""])[0]
-            if state.mode == "hang":
-                state.release.wait(10)
-                return
-            if state.mode == "flaky" and state.failures_left > 0:
-                state.failures_left -= 1
-                self._send(503, b"Service Unavailable")
-                return
-            status, body = state.responses.get(ids, state.responses["0000.0000"])
-            if state.mode == "truncated":
-                body = body[: len(body) // 2]
-            self._send(status, body)
-
-    return Handler
+    def answer(self, request: Request) -> Response:
+        self.requests.append(request.query_string.decode("ascii", "replace"))
+        ids = request.args.get("id_list", "")
+        if self.mode == "hang":
+            self.release.wait(10)
+            return Response(b"", status=204)
+        if self.mode == "flaky" and self.failures_left > 0:
+            self.failures_left -= 1
+            return Response(b"Service Unavailable", status=503)
+        status, body = self.responses.get(ids, self.responses["0000.0000"])
+        if self.mode == "truncated":
+            body = body[: len(body) // 2]
+        return Response(body, status=status, content_type="application/atom+xml; charset=utf-8")
 
 
 @contextmanager
 def serve_arxiv() -> Iterator[ArxivServer]:
     """Serve the recordings on 127.0.0.1 (a free port) until the block ends."""
     state = ArxivServer()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/api/query"
+    server = HTTPServer(host="127.0.0.1", threaded=True)
+    server.expect_request("/api/query").respond_with_handler(state.answer)
+    server.start()
+    state.url = server.url_for("/api/query")
     try:
         yield state
     finally:
         state.release.set()
-        server.shutdown()
-        server.server_close()
+        server.clear()
+        server.stop()

@@ -344,24 +344,37 @@ def links_cmd(ctx: click.Context, fmt: str, concurrency: int, per_host: int, tim
 @click.option("--arxiv-url", metavar="URL",
               help="arXiv query endpoint (default: $SURVEY_ARXIV_URL or arXiv's own).")
 @click.option("--delay", type=float, metavar="SECONDS",
-              help="Pause between requests (default: $SURVEY_ARXIV_DELAY or 3, arXiv's limit).")
+              help="Pause between requests to one service (default: $SURVEY_ARXIV_DELAY or 3 "
+                   "for arXiv, each other service's own rule).")
 @click.option("--timeout", type=float, metavar="SECONDS", help="Give up on a silent server (30).")
+@click.option("--sources", default="arxiv", show_default=True, metavar="LIST",
+              help="Services to ask, comma-separated: arxiv, semanticscholar, dblp, crossref, "
+                   "openreview, or all (endpoints: $SURVEY_S2_URL, $SURVEY_DBLP_URL, "
+                   "$SURVEY_CROSSREF_URL, $SURVEY_OPENREVIEW_URL).")
+@click.option("--no-cache", is_flag=True,
+              help="Ask the other services again (their answers are kept 7 days in the user's "
+                   "cache folder).")
 @click.pass_context
 def refresh_cmd(ctx: click.Context, keys: tuple[str, ...], do_write: bool, fmt: str,
-                arxiv_url: str | None, delay: float | None, timeout: float | None) -> None:
-    """Compare records with arXiv's current metadata: version, title, authors, DOI, venue.
+                arxiv_url: str | None, delay: float | None, timeout: float | None,
+                sources: str, no_cache: bool) -> None:
+    """Compare records with current metadata: version, title, authors, DOI, venue.
 
     Asks arXiv about every retained record with an arXiv id (or the KEYs given), 100 ids a
-    request. Prints a diff for a reviewer; nothing is written without --write. A venue is
-    proposed when arXiv's journal reference or the authors' comment states an acceptance.
+    request, and with --sources also Semantic Scholar, DBLP, Crossref and OpenReview. Prints
+    a diff for a reviewer, each change with its service and page; nothing is written without
+    --write. A venue is proposed when a service lists the paper at one, or arXiv's journal
+    reference or the authors' comment states an acceptance.
     """
 
     root = root_of(ctx)
     corpus = load_corpus(root)
     if do_write and corpus.problems:
         raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+    chosen = refresh.parse_sources(sources)
     client = ArxivClient(ClientConfig.from_env(arxiv_url, delay, timeout))
-    report = refresh.plan(corpus, keys, client.fetch_many)
+    report = refresh.plan(corpus, keys, client.fetch_many, refresh.other_sources(corpus.taxonomy, chosen, timeout, delay,
+                                                               not no_cache))
     if do_write:
         refresh.write(root, report)
     if fmt == "json":

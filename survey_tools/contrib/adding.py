@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools.contrib.arxiv_client import ArxivClient, ArxivPaper
-from survey_tools.contrib.metadata import Work
+from survey_tools.contrib.metadata import Work, strict_doi, strict_openreview_id
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.duplicates import find_matches
 from survey_tools.corpus.explain import suggest
@@ -388,14 +388,15 @@ def resolve_reference(ref: str) -> tuple[str, str]:
     arxiv_id = normalize_arxiv(ref)
     if arxiv_id:
         return "arxiv", arxiv_id
+    # Parsed strictly: the id goes into a URL path or query of the service asked.
     doi = normalize_doi(ref)
     if doi:
-        return "doi", doi
+        return "doi", strict_doi(doi)
     if ref.lower().startswith("openreview:"):
-        return "openreview", ref.split(":", 1)[1].strip()
+        return "openreview", strict_openreview_id(ref.split(":", 1)[1].strip())
     found = ids_from_url(ref) if re.match(r"^https?://", ref) else {}
     if "openreview" in found:
-        return "openreview", found["openreview"]
+        return "openreview", strict_openreview_id(found["openreview"])
     raise UsageError(
         f"{ref!r} is not an arXiv id or URL, a DOI or an OpenReview id (expected e.g. 2505.19591, "
         "arXiv:2505.19591v2, https://arxiv.org/abs/2505.19591, 10.5555/12345678 or openreview:ID)"

@@ -1,24 +1,38 @@
-"""Fetching a paper's metadata from the arXiv query API with the ``arxiv`` package.
+"""Fetching papers' metadata from the arXiv query API.
+
+The API (https://info.arxiv.org/help/api/user-manual.html) is asked over the toolkit's one HTTP
+stack (:mod:`survey_tools.net`: deadlines, size caps, the retry policy, address checks) and its
+Atom answer is read with feedparser. The ``arxiv`` package is not used: its client keeps a
+``requests`` session in a private attribute with no way to hand it another client, and its
+feed parser is private too, so using it meant patching its internals.
 
 The endpoint is configurable (``SURVEY_ARXIV_URL`` or an option) so that tests can point the
-real client at a local HTTP server that replays recorded arXiv responses. Every failure becomes
-an :class:`ArxivFetchError` whose message is one sentence for the user.
+client at a loopback server replaying recorded arXiv answers. Every failure is an
+:class:`ArxivFetchError` whose message is one sentence for the user; every value the feed
+holds is checked (ids parsed strictly, dates real, lengths capped) before anyone uses it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from xml.etree import ElementTree
 
-# Imported only by the commands that fetch (the CLI loads their module when they run), so
-# arxiv and requests cost nothing at `survey validate`'s start-up.
-import arxiv
-import requests
-
+from survey_tools.contrib.metadata import doi_ok
 from survey_tools.errors import SurveyError
+from survey_tools.net.client import (
+    Answer,
+    HttpClient,
+    Limits,
+    NetError,
+    Refused,
+    TimedOut,
+    Transient,
+)
 
 ENV_URL = "SURVEY_ARXIV_URL"
 ENV_DELAY = "SURVEY_ARXIV_DELAY"
@@ -29,7 +43,13 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_RETRIES = 3
 # The most ids asked in one request (`survey refresh`); arXiv's API pages by 100 comfortably.
 BATCH = 100
-PAGE_SIZE = 10
+# Longest text accepted from a feed for one field (a title, an author, an abstract).
+MAX_TEXT = 20_000
+MAX_AUTHORS = 2_000
+_NEW_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d{1,4}))?$")
+_OLD_ID = re.compile(r"^([a-z-]{2,20}(?:\.[A-Z]{2})?/\d{7})(?:v(\d{1,4}))?$")
+_ABS = re.compile(r"^https?://arxiv\.org/abs/(?P<id>[^?#\s]{1,60})$")
+_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})T")
 
 
 class ArxivFetchError(SurveyError):
@@ -66,6 +86,7 @@ class ClientConfig:
     delay: float = DEFAULT_DELAY
     timeout: float = DEFAULT_TIMEOUT
     retries: int = DEFAULT_RETRIES
+    backoff: float | None = None  # first wait after a failure (default: the delay)
 
     @classmethod
     def from_env(
@@ -84,130 +105,23 @@ class ClientConfig:
         )
 
 
-def _split_version(short_id: str) -> tuple[str, int]:
-    base, sep, ver = short_id.rpartition("v")
-    if sep and ver.isdigit() and base and base[-1].isdigit():
-        return base, int(ver)
-    return short_id, 1
+@dataclass(frozen=True)
+class Feed:
+    """One page of an answer: its papers and the total the query has."""
+
+    papers: tuple[ArxivPaper, ...]
+    total: int
 
 
-class ArxivClient:
-    """One HTTP session to the arXiv API, reused so the rate-limit delay applies between calls."""
-
-    def __init__(self, config: ClientConfig | None = None) -> None:
-        self.config = config or ClientConfig.from_env()
-        timeout = self.config.timeout
-        owner = self
-
-        class _Session(requests.Session):
-            # The arxiv package sets no timeout; a server that never answers would hang forever.
-            def request(self, *args: Any, **kwargs: Any) -> Any:
-                kwargs.setdefault("timeout", timeout)
-                resp = super().request(*args, **kwargs)
-                owner._last_body = resp.content
-                if resp.status_code == 200 and not well_formed(resp.content):
-                    # A ConnectionError subclass, so the arxiv client retries it like a dropped
-                    # connection: a cut-off feed is usually transient.
-                    raise _TruncatedFeed("the feed is not well-formed XML")
-                return resp
-
-        self._last_body: bytes = b""
-        self._client = arxiv.Client(
-            page_size=PAGE_SIZE, delay_seconds=self.config.delay, num_retries=self.config.retries
-        )
-        self._client._session = _Session()
-        # The client formats its query URL from this attribute; an instance value overrides it.
-        self._client.query_url_format = self.config.url.split("?", 1)[0] + "?{}"
-
-    def fetch(self, arxiv_id: str) -> ArxivPaper:
-        """The paper with this id (no version: the latest); raise ArxivFetchError otherwise."""
-        results = self._query(arxiv.Search(id_list=[arxiv_id], max_results=1), arxiv_id)
-        if not results:
-            raise ArxivFetchError(f"arXiv has no paper with the id {arxiv_id}")
-        r = results[0]
-        if "/api/errors" in r.entry_id:
-            # Older API versions report a bad id as an "Error" entry with status 200.
-            raise ArxivFetchError(f"arXiv refused the id {arxiv_id!r} ({r.summary.strip()})")
-        return _to_paper(r, arxiv_id)
-
-    def fetch_many(self, arxiv_ids: Sequence[str]) -> dict[str, ArxivPaper]:
-        """The papers with these ids (no versions), asked in batches of up to ``BATCH`` ids per
-        request with the client's politeness delay between requests; an id arXiv does not
-        know is missing from the result."""
-        out: dict[str, ArxivPaper] = {}
-        ids = list(dict.fromkeys(arxiv_ids))
-        for start in range(0, len(ids), BATCH):
-            batch = ids[start : start + BATCH]
-            what = f"{len(batch)} ids ({batch[0]}...)" if len(batch) > 1 else batch[0]
-            self._client.page_size = len(batch)
-            try:
-                results = self._query(arxiv.Search(id_list=batch, max_results=len(batch)), what)
-            finally:
-                self._client.page_size = PAGE_SIZE
-            for r in results:
-                if "/api/errors" in r.entry_id:
-                    raise ArxivFetchError(f"arXiv refused the ids of {what} ({r.summary.strip()})")
-                paper = _to_paper(r, what)
-                out[paper.arxiv_id] = paper
-        return out
-
-    def _query(self, search: Any, what: str) -> list[Any]:
-        where = self.config.url
-        try:
-            return list(self._client.results(search))
-        except arxiv.HTTPError as err:
-            detail = _error_summary(self._last_body)
-            if detail:
-                raise ArxivFetchError(
-                    f"arXiv refused the id {what!r} (HTTP {err.status}: {detail})"
-                ) from None
-            raise ArxivFetchError(
-                f"arXiv answered HTTP {err.status} for {what} after "
-                f"{self.config.retries + 1} tries; try again later"
-            ) from None
-        except _TruncatedFeed:
-            raise ArxivFetchError(
-                f"arXiv's answer for {what} was cut off (not well-formed XML) after "
-                f"{self.config.retries + 1} tries; try again later"
-            ) from None
-        except requests.exceptions.Timeout:
-            raise ArxivFetchError(
-                f"arXiv did not answer within {self.config.timeout:g} s ({where}); try again later"
-            ) from None
-        except requests.exceptions.RequestException as err:
-            raise ArxivFetchError(
-                f"cannot reach arXiv at {where} ({type(err).__name__}); check the network or "
-                f"{ENV_URL}"
-            ) from None
-        except arxiv.ArxivError as err:
-            raise ArxivFetchError(f"arXiv's answer for {what} is unusable ({err})") from None
-
-
-def _to_paper(r: Any, what: str) -> ArxivPaper:
-    if not r.title.strip() or not r.authors:
-        raise ArxivFetchError(f"arXiv's answer for {what} has no title or no authors")
-    return paper_from_result(r)
-
-
-def paper_from_result(r: Any) -> ArxivPaper:
-    """An :class:`ArxivPaper` from one ``arxiv.Result`` (whitespace in the text collapsed)."""
-    short, version = _split_version(r.get_short_id())
-    return ArxivPaper(
-        arxiv_id=short,
-        version=version,
-        title=" ".join(r.title.split()),
-        authors=tuple(" ".join(a.name.split()) for a in r.authors),
-        abstract=" ".join(r.summary.split()),
-        published=r.published.date().isoformat(),
-        updated=r.updated.date().isoformat(),
-        primary_category=r.primary_category,
-        categories=tuple(r.categories),
-        doi=r.doi or None,
-        journal_ref=" ".join(r.journal_ref.split()) if r.journal_ref else None,
-        comment=" ".join(r.comment.split()) if r.comment else None,
-        abs_url=f"https://arxiv.org/abs/{short}",
-        pdf_url=f"https://arxiv.org/pdf/{short}",
-    )
+def split_id(raw: str) -> tuple[str, int] | None:
+    """``2501.00001v3`` -> ``("2501.00001", 3)``; None when it is not a well-formed arXiv id."""
+    if len(raw) > 40:
+        return None
+    for rx in (_NEW_ID, _OLD_ID):
+        m = rx.match(raw)
+        if m:
+            return m.group(1), int(m.group(2) or 1)
+    return None
 
 
 def well_formed(body: bytes) -> bool:
@@ -216,6 +130,156 @@ def well_formed(body: bytes) -> bool:
     except ElementTree.ParseError:
         return False
     return True
+
+
+class ArxivClient:
+    """The arXiv API over one HTTP client: the politeness delay applies between requests."""
+
+    def __init__(self, config: ClientConfig | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.config = config or ClientConfig.from_env()
+        c = self.config
+        limits = Limits.from_env(timeout=c.timeout, retries=c.retries,
+                                 backoff=c.backoff if c.backoff is not None else max(c.delay, 0.05))
+        self.http = HttpClient(limits, interval=c.delay, sleep=sleep)
+
+    @property
+    def requests(self) -> int:
+        return self.http.requests
+
+    def ask(self, params: Mapping[str, str], what: str) -> Feed:
+        """One request to the API with these query parameters; its papers, checked."""
+        url = self.config.url.split("?", 1)[0]
+        try:
+            ans = self.http.get(url, params, accept=feed_complete)
+        except TimedOut:
+            raise ArxivFetchError(
+                f"arXiv did not answer within {self.config.timeout:g} s ({url}); try again later"
+            ) from None
+        except Transient:
+            raise ArxivFetchError(
+                f"arXiv's answer for {what} was cut off (not well-formed XML) after "
+                f"{self.config.retries + 1} tries; try again later") from None
+        except Refused as err:
+            raise ArxivFetchError(f"arXiv at {url} for {what}: {err.reason}") from None
+        except NetError as err:
+            raise ArxivFetchError(
+                f"cannot reach arXiv at {url} ({err.reason}); check the network or {ENV_URL}"
+            ) from None
+        if ans.status != 200:
+            detail = _error_summary(ans.body)
+            if detail:
+                raise ArxivFetchError(f"arXiv refused the id {what!r} (HTTP {ans.status}: {detail})")
+            raise ArxivFetchError(
+                f"arXiv answered HTTP {ans.status} for {what} after {ans.tries} "
+                f"{'try' if ans.tries == 1 else 'tries'}; try again later")
+        return parse_feed(ans, what)
+
+    def fetch(self, arxiv_id: str) -> ArxivPaper:
+        """The paper with this id (no version: the latest); raise ArxivFetchError otherwise."""
+        feed = self.ask({"id_list": arxiv_id, "start": "0", "max_results": "1"}, arxiv_id)
+        if not feed.papers:
+            raise ArxivFetchError(f"arXiv has no paper with the id {arxiv_id}")
+        return feed.papers[0]
+
+    def fetch_many(self, arxiv_ids: Sequence[str]) -> dict[str, ArxivPaper]:
+        """The papers with these ids (no versions), asked in batches of up to ``BATCH`` ids per
+        request with the politeness delay between requests; an id arXiv does not know is
+        missing from the result."""
+        out: dict[str, ArxivPaper] = {}
+        ids = list(dict.fromkeys(arxiv_ids))
+        for start in range(0, len(ids), BATCH):
+            batch = ids[start : start + BATCH]
+            what = f"{len(batch)} ids ({batch[0]}...)" if len(batch) > 1 else batch[0]
+            feed = self.ask({"id_list": ",".join(batch), "start": "0",
+                             "max_results": str(len(batch))}, what)
+            for paper in feed.papers:
+                out[paper.arxiv_id] = paper
+        return out
+
+
+def feed_complete(ans: Answer) -> bool:
+    """A 200 answer must be whole XML; a cut-off feed is asked for again."""
+    return ans.status != 200 or well_formed(ans.body)
+
+
+def parse_feed(ans: Answer, what: str) -> Feed:
+    """The papers of an Atom answer, every value checked; ArxivFetchError names what is wrong."""
+    import feedparser  # loaded only when arXiv answered (its import costs ~50 ms)
+
+    doc = feedparser.parse(ans.body, sanitize_html=False, resolve_relative_uris=False)
+    feed = doc.get("feed") or {}
+    if doc.get("bozo") and not doc.get("entries") and not feed:
+        raise ArxivFetchError(f"arXiv's answer for {what} is not an Atom feed")
+    papers = []
+    for i, entry in enumerate(doc.get("entries") or []):
+        eid = str(entry.get("id") or "")
+        if "/api/errors" in eid:
+            summary = _text(entry.get("summary"), 500)
+            raise ArxivFetchError(f"arXiv refused the id {what!r} ({summary})")
+        papers.append(_paper(entry, f"{what}, entry {i + 1}"))
+    total_text = str(feed.get("opensearch_totalresults", len(papers))).strip()
+    if not total_text.isdigit() or len(total_text) > 9:
+        raise ArxivFetchError(f"arXiv's answer for {what} has totalResults {total_text[:40]!r}")
+    return Feed(tuple(papers), int(total_text))
+
+
+def _text(value: Any, cap: int = MAX_TEXT) -> str:
+    return " ".join(str(value or "").split())[:cap]
+
+
+def _bad(where: str, what: str) -> ArxivFetchError:
+    return ArxivFetchError(f"arXiv's answer for {where} is unusable: {what}")
+
+
+def _date(value: Any, where: str, name: str) -> str:
+    s = str(value or "")
+    m = _DATE.match(s)
+    if not m:
+        raise _bad(where, f"{name} {s[:40]!r} is not a date")
+    year, month, day = (int(g) for g in m.groups())
+    if not (1991 <= year <= 2200 and 1 <= month <= 12 and 1 <= day <= 31):
+        raise _bad(where, f"{name} {s[:40]!r} is not a date")
+    return s[:10]
+
+
+def _paper(entry: Any, where: str) -> ArxivPaper:
+    eid = str(entry.get("id") or "")
+    m = _ABS.match(eid)
+    parsed = split_id(m.group("id")) if m else None
+    if parsed is None:
+        raise _bad(where, f"the id {eid[:80]!r} is not an arXiv abs URL with a well-formed id")
+    short, version = parsed
+    title = _text(entry.get("title"))
+    authors = entry.get("authors") or []
+    if not isinstance(authors, list) or len(authors) > MAX_AUTHORS:
+        raise _bad(where, "the author list is not a list of names")
+    names = tuple(n for n in (_text(a.get("name"), 500) for a in authors if isinstance(a, dict)) if n)
+    if not title or not names:
+        raise _bad(where, "no title or no authors")
+    primary = entry.get("arxiv_primary_category")
+    prim = _text(primary.get("term"), 40) if isinstance(primary, dict) else ""
+    cats = tuple(dict.fromkeys(_text(t.get("term"), 40) for t in entry.get("tags") or []
+                               if isinstance(t, dict) and t.get("term")))
+    doi = _text(entry.get("arxiv_doi"), 300) or None
+    if doi is not None and not doi_ok(doi.lower()):
+        raise _bad(where, f"the DOI {doi[:80]!r} is not a DOI")
+    return ArxivPaper(
+        arxiv_id=short,
+        version=version,
+        title=title,
+        authors=names,
+        abstract=_text(entry.get("summary")),
+        published=_date(entry.get("published"), where, "published"),
+        updated=_date(entry.get("updated"), where, "updated"),
+        primary_category=prim,
+        categories=cats,
+        doi=doi,
+        journal_ref=_text(entry.get("arxiv_journal_ref"), 1000) or None,
+        comment=_text(entry.get("arxiv_comment"), 2000) or None,
+        abs_url=f"https://arxiv.org/abs/{short}",
+        pdf_url=f"https://arxiv.org/pdf/{short}",
+    )
 
 
 def _error_summary(body: bytes) -> str:
@@ -228,9 +292,5 @@ def _error_summary(body: bytes) -> str:
     for entry in root.iter(f"{atom}entry"):
         eid = entry.findtext(f"{atom}id") or ""
         if "/api/errors" in eid:
-            return " ".join((entry.findtext(f"{atom}summary") or "").split())
+            return " ".join((entry.findtext(f"{atom}summary") or "").split())[:500]
     return ""
-
-
-class _TruncatedFeed(requests.exceptions.ConnectionError):
-    """A 200 answer whose XML is cut off."""

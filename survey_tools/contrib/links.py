@@ -24,11 +24,7 @@ changes with the world.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import email.utils
 import json
-import socket
-import ssl
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,9 +33,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-# A well-kept async HTTP client (connection pooling, timeouts, streaming) instead of
-# hand-written sockets; this module is imported only by `survey links`.
-import certifi  # httpx's own CA bundle, shared by the per-host clients
+# The toolkit's one HTTP stack (httpx underneath): deadlines, address checks, the retry
+# policy; this module is imported only by `survey links`.
 import httpx
 
 from survey_tools._version import __version__
@@ -47,8 +42,18 @@ from survey_tools.cachedir import cache_base
 from survey_tools.corpus.checks import valid_url
 from survey_tools.corpus.records import Corpus
 from survey_tools.fileio import atomic_write
+from survey_tools.net.client import (
+    Limits,
+    NetError,
+    Refused,
+    TimedOut,
+    async_client,
+    retrying,
+    send_once,
+)
+from survey_tools.net.client import retry_after as retry_after  # re-exported (tests, callers)
 from survey_tools.reports.corrections import load_corrections
-from survey_tools.reports.tables import md, md_cell, md_code, md_table
+from survey_tools.reports.tables import md_autolink, md_cell, md_code, md_inert, md_table
 
 STATUSES = ("ok", "redirected", "broken", "unreachable", "rate-limited")
 PERMANENT = frozenset({301, 308})
@@ -294,22 +299,6 @@ def host_of(url: str) -> str:
     return parts.netloc.lower().rsplit("@", 1)[-1]
 
 
-def retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds a ``Retry-After`` header asks to wait (a number or an HTTP date)."""
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
-
-
 class _Host:
     """One host: its slots, its Retry-After, and its own httpx client.
 
@@ -317,18 +306,11 @@ class _Host:
     scans its whole pool for every request, which is slow with hundreds of connections.
     """
 
-    def __init__(self, s: Settings, tls: ssl.SSLContext) -> None:
+    def __init__(self, s: Settings, limits: Limits) -> None:
         limit = max(1, s.per_host)
         self.sem = asyncio.Semaphore(limit)
         self.not_before = 0.0  # loop time before which nobody asks this host (Retry-After)
-        self.client = httpx.AsyncClient(
-            follow_redirects=False,
-            timeout=httpx.Timeout(s.timeout),
-            limits=httpx.Limits(max_connections=limit, max_keepalive_connections=limit),
-            headers={"User-Agent": USER_AGENT, "Accept": "*/*"},
-            verify=tls,
-            trust_env=False,
-        )
+        self.client = async_client(limits, limit, USER_AGENT)
 
 
 @dataclass
@@ -339,17 +321,25 @@ class _Answer:
     retry_after: float | None = None
     method: str = "HEAD"
     tries: int = 1
+    refused: bool = False  # we refused it (a private address, a bad URL): the link is broken
+
+    @property
+    def transient(self) -> bool:
+        return self.code is not None and (self.code == 429 or 500 <= self.code <= 599)
 
 
 class Checker:
-    """Checks URLs with one httpx client, honouring the global and per-host limits."""
+    """Checks URLs with one httpx client per host, honouring the global and per-host limits;
+    every request goes through :mod:`survey_tools.net` (deadline, address checks, the retry
+    policy), and no body is ever decoded."""
 
     def __init__(self, settings: Settings) -> None:
         self.s = settings
+        self.limits = Limits.from_env(timeout=settings.timeout, retries=settings.retries,
+                                      backoff=settings.backoff, max_wait=settings.max_wait,
+                                      drain=SMALL_BODY)
         self._global = asyncio.Semaphore(max(1, settings.concurrency))
         self._hosts: dict[str, _Host] = {}
-        # One TLS context for every host's client (loading the CA bundle takes ~20 ms).
-        self._tls = ssl.create_default_context(cafile=certifi.where())
 
     async def aclose(self) -> None:
         for h in self._hosts.values():
@@ -359,11 +349,12 @@ class Checker:
         key = host_of(url)
         h = self._hosts.get(key)
         if h is None:
-            h = self._hosts[key] = _Host(self.s, self._tls)
+            h = self._hosts[key] = _Host(self.s, self.limits)
         return h
 
     async def _once(self, url: str, method: str) -> _Answer:
-        """One request; the body is never read (a streamed response closed unread)."""
+        """One request; a small body is read raw and dropped (never decoded), a larger one
+        never read."""
         host = self._host(url)
         loop = asyncio.get_running_loop()
         # The host's slot first, then a global one: a request queued behind a busy host must
@@ -373,56 +364,40 @@ class Checker:
             if wait > 0:
                 await asyncio.sleep(wait)
             async with self._global:
-                return await self._send(host.client, url, method)
+                try:
+                    ans = await send_once(host.client, method, url, self.limits, body="drain")
+                except TimedOut:
+                    return _Answer(None, error=f"no answer within {self.s.timeout:g} s", method=method)
+                except Refused as err:
+                    return _Answer(None, error=err.reason, method=method, refused=True)
+                except NetError as err:
+                    return _Answer(None, error=err.reason, method=method)
+        return _Answer(ans.status, ans.headers.get("location"), retry_after=ans.retry_after,
+                       method=method)
 
-    async def _send(self, client: httpx.AsyncClient, url: str, method: str) -> _Answer:
-        try:
-            req = client.build_request(method, url)
-            resp = await client.send(req, stream=True)
-        except httpx.TimeoutException:
-            return _Answer(None, error=f"no answer within {self.s.timeout:g} s", method=method)
-        except httpx.ConnectError as err:
-            return _Answer(None, error=_connect_error(err), method=method)
-        except (httpx.HTTPError, httpx.InvalidURL, ValueError) as err:
-            return _Answer(None, error=f"{type(err).__name__}: {err}".rstrip(": "),
-                           method=method)
-        try:
-            ra = retry_after(resp.headers.get("retry-after"))
-            ans = _Answer(resp.status_code, resp.headers.get("location"),
-                          retry_after=ra, method=method)
-            if method == "HEAD" or _small(resp.headers.get("content-length")):
-                # Reading an empty or tiny body lets the connection be reused; a larger body
-                # is never read: closing the stream drops the connection instead.
-                with contextlib.suppress(httpx.HTTPError):
-                    await resp.aread()
-            return ans
-        finally:
-            await resp.aclose()
+    async def _head_then_get(self, url: str) -> _Answer:
+        ans = await self._once(url, "HEAD")
+        if ans.code in HEAD_REFUSED:
+            ans = await self._once(url, "GET")
+        return ans
 
     async def _ask(self, url: str) -> _Answer:
-        """HEAD (GET when HEAD is refused), retrying 429 and 5xx with backoff."""
-        tries = 0
-        while True:
-            tries += 1
-            ans = await self._once(url, "HEAD")
-            if ans.code in HEAD_REFUSED:
-                ans = await self._once(url, "GET")
-            ans.tries = tries
-            if ans.code is None or not (ans.code == 429 or 500 <= ans.code <= 599):
-                return ans
-            if tries > self.s.retries:
-                return ans
-            wait = ans.retry_after if ans.retry_after is not None else (
-                self.s.backoff * 2 ** (tries - 1))
-            if wait > self.s.max_wait:
-                ans.error = f"asked to wait {wait:g} s (more than {self.s.max_wait:g} s)"
-                return ans
-            if ans.retry_after is not None:
-                # Politeness: nobody asks this host again before it said so.
-                host = self._host(url)
+        """HEAD (GET when HEAD is refused) under the one retry policy (429 and 5xx)."""
+        host = self._host(url)
+
+        async def hold_host(state: Any) -> None:
+            # Politeness: nobody asks this host again before its Retry-After has passed.
+            ans = state.outcome.result() if state.outcome and not state.outcome.failed else None
+            if ans is not None and ans.retry_after is not None:
                 loop = asyncio.get_running_loop()
-                host.not_before = max(host.not_before, loop.time() + wait)
-            await asyncio.sleep(wait)
+                host.not_before = max(host.not_before, loop.time() + ans.retry_after)
+
+        policy = retrying(self.limits, before_sleep=hold_host)
+        ans: _Answer = await policy(self._head_then_get, url)
+        ans.tries = int(policy.statistics.get("attempt_number", 1))
+        if ans.transient and ans.retry_after is not None and ans.retry_after > self.s.max_wait:
+            ans.error = f"asked to wait {ans.retry_after:g} s (more than {self.s.max_wait:g} s)"
+        return ans
 
     async def check(self, url: str) -> LinkResult:
         hops: list[Hop] = []
@@ -435,7 +410,8 @@ class Checker:
             base = LinkResult(url=url, status="ok", code=ans.code, redirects=tuple(hops),
                               method=ans.method, tries=tries, checked_at=time.time())
             if ans.code is None:
-                return replace(base, status="unreachable", detail=ans.error)
+                return replace(base, status="broken" if ans.refused else "unreachable",
+                               detail=ans.error)
             if 300 <= ans.code <= 399 and ans.code != 304:
                 if not ans.location:
                     return replace(base, status="broken",
@@ -471,10 +447,6 @@ class Checker:
             return replace(base, final_url=final)
 
 
-def _small(length: str | None) -> bool:
-    return length is not None and length.isdigit() and int(length) <= SMALL_BODY
-
-
 def _suggestion(hops: Sequence[Hop]) -> str | None:
     """Where the leading permanent redirects lead (A -301-> B -302-> C suggests B)."""
     out = None
@@ -490,18 +462,6 @@ def _reason(code: int) -> str:
         return HTTPStatus(code).phrase
     except ValueError:
         return ""
-
-
-def _connect_error(err: BaseException) -> str:
-    """What went wrong under httpx's ConnectError (the cause chain holds the OS's reason)."""
-    seen: BaseException | None = err
-    while seen is not None:
-        if isinstance(seen, ConnectionRefusedError):
-            return "connection refused"
-        if isinstance(seen, socket.gaierror):
-            return f"DNS lookup failed ({seen.strerror or seen})"
-        seen = seen.__cause__ or seen.__context__
-    return f"cannot connect ({err or type(err).__name__})"
 
 
 async def _check_all(
@@ -615,10 +575,12 @@ def to_table(report: LinkReport, show_all: bool = False) -> str:
 
 
 def _detail_md(r: LinkResult) -> str:
-    """The Detail cell; a redirect's target stays a link (escaping would cut an autolink)."""
+    """The Detail cell. Everything in it came from a server (a Location header, an error
+    text): a redirect's target is a code span, the rest inert text, so that no mention,
+    image or link can reach the issue this report becomes."""
     if r.status == "redirected" and r.suggestion:
-        return f"moved permanently to <{md_cell(r.suggestion)}>"
-    return md(_what(r))
+        return "moved permanently to " + md_cell(md_code(r.suggestion))
+    return md_inert(_what(r))
 
 
 def to_markdown(report: LinkReport, show_all: bool = False) -> str:
@@ -630,11 +592,13 @@ def to_markdown(report: LinkReport, show_all: bool = False) -> str:
         rows = [r for r in report.results if r.status == status]
         if not rows or (status == "ok" and not show_all):
             continue
-        table = [(f"<{md_cell(r.url)}>", r.code or "-", _detail_md(r), md(_records(r))) for r in rows]
+        table = [(md_cell(md_autolink(r.url)), r.code or "-", _detail_md(r), md_inert(_records(r)))
+                 for r in rows]
         out += ["", f"## {status.capitalize()} ({len(rows)})", "",
                 md_table(["URL", "Code", "Detail", "Records"], table, "lrll", pad=False)]
     if report.malformed:
-        values = [(md_cell(md_code(m.url)), md(m.use.record), md(m.use.field)) for m in report.malformed]
+        values = [(md_cell(md_code(m.url)), md_inert(m.use.record), md_inert(m.use.field))
+                  for m in report.malformed]
         out += ["", f"## Malformed ({len(report.malformed)})", "",
                 "Not checked; `survey validate` reports them.", "",
                 md_table(["Value", "Record", "Field"], values, pad=False)]

@@ -11,6 +11,10 @@ the refresh reports what changed since it was written:
 * a venue, when the journal reference or the authors' comment states an acceptance
   ("Accepted at ICLR 2026") and the record still says the preprint server.
 
+With ``--sources`` the other services of :mod:`.scholarly` are asked too (Semantic Scholar,
+DBLP, Crossref, OpenReview): their venue, DOI and (when arXiv has no paper) authors are proposed
+with the service and page they came from (:func:`compare_findings`).
+
 Nothing is written by default: the result is a diff for a reviewer. With ``write=True`` the
 changes are applied to records of the living list, and proposed as corrections (with the arXiv
 page as evidence) for records of the survey's edition, whose export must keep reproducing the
@@ -22,25 +26,30 @@ writes (title field, ``authors``, ``authors_complete``, ``venue``, ``identifiers
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from survey_tools.contrib.adding import author_name
 from survey_tools.contrib.arxiv_client import ArxivPaper
+from survey_tools.contrib.scholarly import SOURCES, Finding, Scholarly
 from survey_tools.contrib.taxonomy_edit import round_trip_yaml
+from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.titles import normalize_title
+from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.reports.corrections import load_corrections
 from survey_tools.reports.stats import data_file
-from survey_tools.reports.tables import md, md_table
+from survey_tools.reports.tables import md, md_inert, md_table
 
 # Venues that mean "only a preprint" (compared case-insensitively).
 PREPRINT_VENUES = frozenset({"", "arxiv", "arxiv preprint", "preprint", "corr"})
@@ -72,7 +81,8 @@ class Change:
     field: str  # a dotted path into the record
     current: Any
     proposed: Any
-    why: str  # one sentence: where arXiv says so
+    why: str  # one sentence: which service says so
+    source: str = ""  # the page it says so on (a correction's evidence); arXiv's abs page if ""
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,7 @@ class RecordRefresh:
     paper: ArxivPaper | None
     changes: tuple[Change, ...] = ()
     notes: tuple[str, ...] = ()  # information that changes nothing (the latest version)
+    findings: tuple[Finding, ...] = ()  # what the other services said
 
     @property
     def missing(self) -> bool:
@@ -101,7 +112,11 @@ class RecordRefresh:
             "journal_ref": p.journal_ref if p else None,
             "comment": p.comment if p else None,
             "changes": [{"field": c.field, "current": c.current, "proposed": c.proposed,
-                         "why": c.why} for c in self.changes],
+                         "why": c.why, **({"source": c.source} if c.source else {})}
+                        for c in self.changes],
+            **({"sources": [{"source": f.source, "url": f.url, "venue": f.venue, "year": f.year,
+                             "doi": f.doi, "authors": list(f.authors)} for f in self.findings]}
+               if self.findings else {}),
             "notes": list(self.notes),
         }
 
@@ -186,9 +201,89 @@ def _fold(name: Any) -> str:
     return normalize_title(str(name))
 
 
+def compare_findings(tax: Taxonomy, record: Record, paper: ArxivPaper | None,
+                     findings: Sequence[Finding], changes: list[Change]) -> list[Change]:
+    """Venue, DOI and (when arXiv has no paper) authors from the other services, each change
+    naming its service and page. A journal reference on arXiv wins; another service's venue
+    wins over a venue guessed from the authors' arXiv comment."""
+    out = list(changes)
+    venue = record.get("venue")
+    from_comment = [c for c in out if c.field == "venue" and "comment" in c.why]
+    has_journal_ref = any(c.field == "venue" and "journal reference" in c.why for c in out)
+    if isinstance(venue, str) and _declared(tax, "venue") and \
+            venue.strip().lower() in PREPRINT_VENUES and not has_journal_ref:
+        f = next((f for f in _by_preference(findings) if f.venue), None)
+        if f is not None:
+            out = [c for c in out if c not in from_comment]
+            out.append(Change("venue", venue, f.venue, f"{f.source} lists the paper at {f.venue!r}",
+                              f.url))
+    if "doi" in tax.identifiers and _declared(tax, "identifiers") and \
+            not any(c.field == "identifiers.doi" for c in out):
+        idents = record.get("identifiers")
+        current = idents.get("doi") if isinstance(idents, Mapping) else None
+        f = next((f for f in _by_preference(findings) if f.doi), None)
+        if current is None and f is not None:
+            out.append(Change("identifiers.doi", None, f.doi, f"{f.source} records this DOI", f.url))
+    authors = record.get("authors")
+    if paper is None and isinstance(authors, list) and _declared(tax, "authors"):
+        f = next((f for f in _by_preference(findings) if f.authors), None)
+        if f is not None:
+            theirs = [author_name(a) for a in f.authors]
+            if record.get("authors_complete", True) is False:
+                theirs = theirs[: len(authors)]
+            if [_fold(a) for a in authors] != [_fold(a) for a in theirs]:
+                out.append(Change("authors", list(authors), theirs,
+                                  f"{f.source} lists these authors", f.url))
+    return out
+
+
+_PREFERENCE = ("OpenReview", "DBLP", "Crossref", "Semantic Scholar")
+
+
+def parse_sources(text: str) -> tuple[str, ...]:
+    """``"arxiv,dblp"`` or ``"all"`` -> the services to ask (arXiv always)."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if names == ["all"]:
+        return SOURCES
+    unknown = [n for n in names if n not in SOURCES]
+    if unknown:
+        raise UsageError(f"--sources: {', '.join(unknown)} is not a service this tool asks "
+                         f"(choose from: {', '.join(SOURCES)}, or all)")
+    return tuple(dict.fromkeys(["arxiv", *names]))
+
+
+def other_sources(tax: Taxonomy, sources: Sequence[str], timeout: float | None,
+                  interval: float | None = None, use_cache: bool = True) -> Ask | None:
+    """The callback :func:`plan` asks the services other than arXiv with (None: arXiv only)."""
+    if not any(s != "arxiv" for s in sources):
+        return None
+    services = Scholarly(sources, timeout or 30.0, interval=interval, use_cache=use_cache)
+
+    def ask(record: Record, arxiv_id: str, paper: ArxivPaper | None) -> Sequence[Finding]:
+        idents = record.get("identifiers")
+        idents = idents if isinstance(idents, Mapping) else {}
+        title = record.get(tax.retained.title_field)
+        doi = idents.get("doi") if isinstance(idents.get("doi"), str) else None
+        orid = idents.get("openreview") if isinstance(idents.get("openreview"), str) else None
+        return services.findings(arxiv_id, paper.title if paper else str(title or ""),
+                                 doi or (paper.doi.lower() if paper and paper.doi else None), orid)
+
+    return ask
+
+
+def _by_preference(findings: Sequence[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: _PREFERENCE.index(f.source)
+                  if f.source in _PREFERENCE else len(_PREFERENCE))
+
+
+Ask = Callable[[Record, str, ArxivPaper | None], Sequence[Finding]]
+
+
 def plan(corpus: Corpus, keys: Sequence[str],
-         fetch_many: Callable[[Sequence[str]], Mapping[str, ArxivPaper]]) -> RefreshReport:
-    """Ask arXiv about the retained records with an arXiv id (or the ``keys`` given)."""
+         fetch_many: Callable[[Sequence[str]], Mapping[str, ArxivPaper]],
+         others: Ask | None = None) -> RefreshReport:
+    """Ask arXiv (and, with ``others``, the other services) about the retained records with
+    an arXiv id (or the ``keys`` given)."""
     tax = corpus.taxonomy
     records = list(corpus.retained)
     if keys:
@@ -210,11 +305,15 @@ def plan(corpus: Corpus, keys: Sequence[str],
     for r, a in with_ids:
         edition = "survey" if in_survey_edition(tax, r) else "living"
         paper = papers.get(a)
+        findings = tuple(others(r, a, paper)) if others is not None else ()
         if paper is None:
-            items.append(RecordRefresh(r, a, edition, None, (), ("arXiv returned no paper",)))
+            changes = compare_findings(tax, r, None, findings, [])
+            items.append(RecordRefresh(r, a, edition, None, tuple(changes),
+                                       ("arXiv returned no paper",), findings))
             continue
         changes, notes = compare(tax, r, paper)
-        items.append(RecordRefresh(r, a, edition, paper, tuple(changes), tuple(notes)))
+        changes = compare_findings(tax, r, paper, findings, changes)
+        items.append(RecordRefresh(r, a, edition, paper, tuple(changes), tuple(notes), findings))
     return RefreshReport(tax, items)
 
 
@@ -232,16 +331,38 @@ def _set(data: Any, dotted: str, value: Any) -> None:
     cur[parts[-1]] = value
 
 
+def check_applied(tax: Taxonomy, record: Record, changes: Sequence[Change],
+                  source: str) -> list[Problem]:
+    """The problems the record would have with ``changes`` applied: the network's values pass
+    the same checks as a contributor's record (schema, identifiers, links, prose) before any
+    file is written. Each message says where the value came from."""
+    data = copy.deepcopy(dict(record.data))
+    for c in changes:
+        _set(data, c.field, copy.deepcopy(c.proposed))
+    coll = tax.collections.get(record.collection, tax.retained)
+    problems = check_record(tax, coll, record.path, parse_yaml(dump_yaml(data), record.path))
+    changed = {c.field.split(".")[0] for c in changes}
+    return [replace(p, message=f"{p.message} (the value {source} proposes)") for p in problems
+            if p.field.split(".")[0].split("[")[0] in changed]
+
+
 def write(root: Path, report: RefreshReport) -> RefreshReport:
     """Apply the living list's changes; propose the survey edition's as corrections.
 
-    Everything is prepared first and then written file by file atomically; nothing is
-    written when a file cannot be rewritten.
+    Every changed record is checked first as a contributor's record would be; everything is
+    prepared, then written file by file atomically; nothing is written when a value fails the
+    checks or a file cannot be rewritten.
     """
     tax_root = Path(root)
     y = round_trip_yaml()
     out: dict[str, str] = {}
     problems: list[Problem] = []
+    for item in report.items:
+        if item.changes:
+            problems += check_applied(report.taxonomy, item.record, item.changes, "the refresh")
+    if problems:
+        raise InvalidInput(problems, "the metadata the services sent would make records "
+                                     "invalid; nothing was written")
     for item in report.items:
         if item.edition != "living" or not item.changes:
             continue
@@ -283,7 +404,8 @@ def write(root: Path, report: RefreshReport) -> RefreshReport:
             entries.append({
                 "id": cid, "record": item.record.id, "field": c.field, "current": c.current,
                 "proposed": c.proposed,
-                "evidence": item.paper.abs_url if item.paper else f"https://arxiv.org/abs/{item.arxiv_id}",
+                "evidence": c.source or (item.paper.abs_url if item.paper
+                                         else f"https://arxiv.org/abs/{item.arxiv_id}"),
                 "reason": f"Metadata refresh: {c.why}.",
             })
             proposed.append(cid)
@@ -326,7 +448,7 @@ def to_text(report: RefreshReport) -> str:
             lines.append(f"  {c.field}:")
             lines.append(f"    - {_show(c.current)}")
             lines.append(f"    + {_show(c.proposed)}")
-            lines.append(f"      ({c.why})")
+            lines.append(f"      ({c.why}{': ' + c.source if c.source else ''})")
         lines.append("")
     lines.append(_summary(report))
     return "\n".join(lines) + "\n"
@@ -352,14 +474,18 @@ def to_markdown(report: RefreshReport) -> str:
         rows = [(i, c) for i in report.items if i.edition == edition for c in i.changes]
         if not rows:
             continue
-        table = [(f"[{i.record.id}](https://arxiv.org/abs/{i.arxiv_id})", md(c.field),
-                  md(_show(c.current)), md(_show(c.proposed)), md(c.why)) for i, c in rows]
+        # Current values come from records, proposed ones and reasons from the network: all
+        # inert (no mention, image or link can reach the pull request).
+        table = [(f"[{md(i.record.id)}](https://arxiv.org/abs/{quote(i.arxiv_id, safe='./')})",
+                  md(c.field), md_inert(_show(c.current)), md_inert(_show(c.proposed)),
+                  md_inert(c.why)) for i, c in rows]
         out += [f"## {title}", "",
                 md_table(["Record", "Field", "Current", "Proposed", "Why"], table, pad=False)]
         out.append("")
     missing = [i for i in report.items if i.missing]
     if missing:
-        out += ["## Not found on arXiv", ""] + [f"- {i.record.id}: {i.arxiv_id}" for i in missing]
+        out += ["## Not found on arXiv", ""] + [f"- {md(i.record.id)}: {md_inert(i.arxiv_id)}"
+                                                for i in missing]
     return "\n".join(out).rstrip("\n") + "\n"
 
 

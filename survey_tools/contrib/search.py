@@ -3,8 +3,10 @@
 Each family becomes one arXiv ``search_query``: its term groups joined by ``AND``, the terms of
 a group by ``OR``, each term a quoted phrase searched in the title (``ti:``) and the abstract
 (``abs:``), and the submission dates limited with ``submittedDate:[FROM TO]``. Results are
-read page by page (``start``/``max_results``) with the ``arxiv`` package, waiting the politeness
-delay between requests and retrying failed pages with exponential backoff.
+read page by page (``start``/``max_results``) with the arXiv client of
+:mod:`~survey_tools.contrib.arxiv_client` (the toolkit's one HTTP stack), waiting the politeness
+delay between requests and retrying failed pages with its retry policy; every hit is checked
+(strict ids, dates, lengths) before the run plans anything.
 
 Every hit is compared with the retained records, the exclusion log and the queue (arXiv ids
 without version, DOIs, equal or near-equal titles; ``not_duplicate_of`` respected). The run is
@@ -20,19 +22,17 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
-
-import requests
 
 from survey_tools.contrib import ranking, screening
 from survey_tools.contrib.arxiv_client import (
     DEFAULT_TIMEOUT,
     ENV_URL,
+    ArxivClient,
     ArxivFetchError,
     ArxivPaper,
     ClientConfig,
-    paper_from_result,
-    well_formed,
+    feed_complete,
+    parse_feed,
 )
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import Known, KnownIndex
@@ -41,9 +41,7 @@ from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
-
-_ATOM = "{http://www.w3.org/2005/Atom}"
-_OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
+from survey_tools.net.client import NetError, TimedOut, Transient
 
 
 class SearchError(ArxivFetchError):
@@ -107,84 +105,47 @@ class SearchConfig:
 
 
 class ArxivSearcher:
-    """Pages through one query after another on one HTTP session (the ``arxiv`` package)."""
+    """Pages through one query after another on one arXiv client (politeness delay, retries)."""
 
     def __init__(self, config: SearchConfig, sleep: Callable[[float], None] = time.sleep) -> None:
-        # The arxiv package (and feedparser-style parsing) loads only when a search runs, never
-        # for `survey screen` or `--dry-run`.
-        import arxiv
-
         self.config = config
-        self.sleep = sleep
-        self.requests = 0
-        timeout = config.timeout
-        owner = self
+        self.client = ArxivClient(
+            ClientConfig(url=config.url, delay=config.delay, timeout=config.timeout,
+                         retries=config.retries, backoff=config.backoff), sleep=sleep)
 
-        class _Session(requests.Session):
-            # The arxiv package sets no timeout: a silent server would hang the run forever.
-            def request(self, *args: Any, **kwargs: Any) -> Any:
-                kwargs.setdefault("timeout", timeout)
-                owner.requests += 1
-                resp = super().request(*args, **kwargs)
-                owner.last_body = resp.content
-                if resp.status_code == 200 and not well_formed(resp.content):
-                    raise _Malformed("the feed is not well-formed XML (cut off?)")
-                return resp
-
-        self.last_body = b""
-        # Retries are ours (with backoff), so the client tries each page once.
-        self.client = arxiv.Client(page_size=config.page_size, delay_seconds=config.delay, num_retries=0)
-        self.client._session = _Session()
-        self.client.query_url_format = config.url.split("?", 1)[0] + "?{}"
-
-    def _page(self, query: str, start: int, size: int) -> tuple[list[ArxivPaper], int]:
-
-        import arxiv
-
-        search = arxiv.Search(query=query, max_results=start + size,
-                              sort_by=arxiv.SortCriterion.SubmittedDate,
-                              sort_order=arxiv.SortOrder.Descending)
-        self.client.page_size = size
-        results = list(self.client.results(search, offset=start))
-        body = self.last_body
-        root = ElementTree.fromstring(body)
-        if root.tag != f"{_ATOM}feed":
-            raise _Malformed(f"the answer is not an Atom feed (root element {root.tag!r})")
-        total_text = root.findtext(f"{_OPENSEARCH}totalResults")
-        try:
-            total = int(total_text) if total_text is not None else start + len(results)
-        except ValueError:
-            raise _Malformed(f"totalResults is {total_text!r}") from None
-        papers = []
-        for r in results:
-            if "/api/errors" in r.entry_id:
-                raise SearchError(f"arXiv refused the query ({' '.join(r.summary.split())})")
-            papers.append(paper_from_result(r))
-        return papers, total
+    @property
+    def requests(self) -> int:
+        return self.client.requests
 
     def page(self, query: str, start: int, size: int) -> tuple[list[ArxivPaper], int]:
-        """One page, retried with backoff; SearchError with a one-line reason when it fails."""
-        import arxiv  # (see __init__)
-
+        """One page, retried by the HTTP layer's policy; SearchError with a one-line reason
+        when it fails (the run then writes nothing)."""
         where = self.config.url
+        params = {"search_query": query, "start": str(start), "max_results": str(size),
+                  "sortBy": "submittedDate", "sortOrder": "descending"}
         tries = self.config.retries + 1
-        last = ""
-        for attempt in range(tries):
-            if attempt:
-                self.sleep(self.config.backoff * 2 ** (attempt - 1))
-            try:
-                return self._page(query, start, size)
-            except arxiv.HTTPError as err:
-                if err.status not in (429, 500, 502, 503, 504):
-                    raise SearchError(f"arXiv answered HTTP {err.status} at {where}") from None
-                last = f"HTTP {err.status}"
-            except _Malformed as err:
-                last = str(err)
-            except requests.exceptions.Timeout:
-                last = f"no answer within {self.config.timeout:g} s"
-            except requests.exceptions.RequestException as err:
-                last = f"cannot connect ({type(err).__name__}); check the network or {ENV_URL}"
-        raise SearchError(f"arXiv failed at {where} after {tries} tries: {last}; nothing written")
+        try:
+            ans = self.client.http.get(where.split("?", 1)[0], params, accept=feed_complete)
+        except Transient:
+            last = "the feed is not well-formed XML (cut off?)"
+        except TimedOut:
+            last = f"no answer within {self.config.timeout:g} s"
+            tries = 1
+        except NetError as err:
+            last = f"{err.reason}; check the network or {ENV_URL}"
+            tries = 1
+        else:
+            if ans.status == 200:
+                try:
+                    feed = parse_feed(ans, "the query")
+                except ArxivFetchError as err:
+                    raise SearchError(f"{err} ({where}); nothing written") from None
+                return list(feed.papers), feed.total
+            if not ans.transient:
+                raise SearchError(f"arXiv answered HTTP {ans.status} at {where}; nothing written")
+            last, tries = f"HTTP {ans.status}", ans.tries
+        raise SearchError(f"arXiv failed at {where} after {tries} "
+                          f"{'try' if tries == 1 else 'tries'}: {last}; nothing written")
 
     def run(self, query: str, max_results: int) -> Iterator[tuple[ArxivPaper, int]]:
         """Every hit of ``query`` (at most ``max_results``), with the total arXiv reports."""
@@ -197,10 +158,6 @@ class ArxivSearcher:
             start += len(papers)
             if not papers or start >= total:
                 return
-
-
-class _Malformed(requests.exceptions.ConnectionError):
-    """A 200 answer that is not a usable Atom feed (cut off, or not a feed at all)."""
 
 
 @dataclass

@@ -28,6 +28,7 @@ from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, no
 from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, record_schema
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
+from survey_tools.net.addresses import private_url
 
 _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
@@ -363,10 +364,15 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 if not isinstance(link, str):
                     continue
                 unsafe = reference_problem(link)
+                # A published link to this machine or its network would have `survey links`
+                # (and every reader) probe it: links must name public hosts.
                 if unsafe or not valid_url(link):
+                    msg = f"{_clip(link)!r} " + (unsafe or "is not a well-formed http(s) URL")
+                else:
+                    msg = private_url(link)
+                if msg:
                     p = (name, i) if isinstance(value, list) else (name,)
                     line, col = doc.position(p)
-                    msg = f"{_clip(link)!r} " + (unsafe or "is not a well-formed http(s) URL")
                     problems.append(Problem(rel, line, col, _dotted(p), msg))
     problems.extend(_prose_problems(tax, coll, rel, doc, data))
     idents = data.get("identifiers")

@@ -72,3 +72,35 @@ def md_table(
         for w, a in zip(widths, align, strict=True)
     ]
     return "\n".join([line(cells[0]), "| " + " | ".join(rules) + " |", *(line(r) for r in cells[1:])])
+
+
+# GitHub turns text into links and notifications after Markdown is rendered: "@name" mentions
+# (a backslash escape does not stop it), bare "https://..." and "www." addresses, e-mail
+# addresses. A zero-width space (as an HTML entity, so the source stays ASCII) after "@",
+# between ":" and "//" and after "www" leaves the text readable and matches none of them.
+_ZWSP = "&#8203;"
+_AUTOLINKED = re.compile(r"(@)|(:)(//)|\b(www)(\.)", re.IGNORECASE)
+# What may stay literal in an autolink's URL; everything else is percent-encoded, so that a
+# ">" cannot end the autolink and no character can start markup after it.
+_URL_SAFE = "/:?#[]!$&'()*+,;=%~-._"
+
+
+def md_inert(text: Any) -> str:
+    """Text from strangers (a record, a server's answer) for an issue or pull-request body: as
+    :func:`md`, and no mention, bare link or e-mail link either."""
+    def inert(m: re.Match[str]) -> str:
+        if m.group(1):
+            return "@" + _ZWSP
+        if m.group(2):
+            return ":" + _ZWSP + "//"
+        return m.group(4) + _ZWSP + "."
+
+    return _AUTOLINKED.sub(inert, md(text))
+
+
+def md_autolink(url: str) -> str:
+    """A URL as a clickable autolink ``<...>`` whatever it holds: characters outside the
+    URL-safe set are percent-encoded, so the link cannot be closed early."""
+    from urllib.parse import quote
+
+    return f"<{quote(' '.join(url.split()), safe=_URL_SAFE)}>"

@@ -18,6 +18,7 @@ def arxiv_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ArxivServer]:
     with serve_arxiv() as state:
         monkeypatch.setenv("SURVEY_ARXIV_URL", state.url)
         monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
+        monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1")  # the loopback server, explicitly
         yield state
 
 

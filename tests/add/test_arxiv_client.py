@@ -72,11 +72,57 @@ def test_timeout(arxiv_server) -> None:
     assert str(err.value) == expected
 
 
-def test_nothing_listening() -> None:
+def test_nothing_listening(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1")
     url = "http://127.0.0.1:9/api/query"  # the discard port: nothing answers there
     cfg = ClientConfig(url=url, delay=0.0, retries=0)
     with pytest.raises(ArxivFetchError) as err:
         ArxivClient(cfg).fetch("1605.08386")
     assert str(err.value) == (
-        f"cannot reach arXiv at {url} (ConnectionError); check the network or SURVEY_ARXIV_URL"
+        f"cannot reach arXiv at {url} (connection refused); check the network or SURVEY_ARXIV_URL"
     )
+
+
+def test_loopback_is_refused_without_the_allowance(arxiv_server, monkeypatch) -> None:
+    monkeypatch.delenv("SURVEY_NET_ALLOW")
+    with pytest.raises(ArxivFetchError) as err:
+        client(arxiv_server.url).fetch("1605.08386")
+    assert str(err.value) == (
+        f"arXiv at {arxiv_server.url} for 1605.08386: refused to connect to a loopback address "
+        "(127.0.0.1); SURVEY_NET_ALLOW allows it")
+    assert arxiv_server.requests == []
+
+
+
+def _served(arxiv_server, entry_id: str = "http://arxiv.org/abs/1605.08386v1",
+            **swap: str) -> None:
+    status, body = arxiv_server.responses["1605.08386"]
+    text = body.decode().replace("http://arxiv.org/abs/1605.08386v1", entry_id, 1)
+    for old, new in swap.items():
+        text = text.replace(old, new, 1)
+    arxiv_server.responses["1605.08386"] = (status, text.encode())
+
+
+@pytest.mark.parametrize(
+    ("entry_id", "swap", "message"),
+    [
+        ("http://arxiv.org/abs/1605.08386v" + "9" * 300, {},
+         "the id 'http://arxiv.org/abs/1605.08386v9999999999999999999999999999999999999999999999"),
+        ("http://arxiv.org/abs/../../etc/passwd", {}, "is not an arXiv abs URL with a well-formed id"),
+        ("http://arxiv.org/abs/", {}, "is not an arXiv abs URL with a well-formed id"),
+        ("http://evil.example/abs/1605.08386v1", {}, "is not an arXiv abs URL"),
+        ("http://arxiv.org/abs/1605.08386v1", {"2016-05-26T17:59:46Z": "0x2016-05-26"},
+         "updated '0x2016-05-26' is not a date"),
+        ("http://arxiv.org/abs/1605.08386v1",
+         {"<title>Heat-bath random walks with Markov bases</title>": "<title> </title>"},
+         "no title or no authors"),
+    ],
+)
+def test_hostile_entries_are_one_clear_error(arxiv_server, entry_id: str, swap: dict[str, str],
+                                             message: str) -> None:
+    _served(arxiv_server, entry_id, **swap)
+    with pytest.raises(ArxivFetchError) as err:
+        client(arxiv_server.url).fetch("1605.08386")
+    assert str(err.value).startswith("arXiv's answer for 1605.08386, entry 1 is unusable: ")
+    assert message in str(err.value)
+    assert len(str(err.value)) < 300

@@ -40,6 +40,7 @@ class Clone:
             "PYTHONPATH": str(root),
             "SURVEY_ARXIV_URL": server.url,
             "SURVEY_ARXIV_DELAY": "0",
+            "SURVEY_NET_ALLOW": "127.0.0.1",  # the loopback arXiv server, allowed explicitly
             "GIT_AUTHOR_NAME": "New Contributor", "GIT_AUTHOR_EMAIL": "new@example.org",
             "GIT_COMMITTER_NAME": "New Contributor", "GIT_COMMITTER_EMAIL": "new@example.org",
         }

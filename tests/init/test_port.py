@@ -131,7 +131,8 @@ def test_page_opens_in_chromium(port: Path) -> None:
     assert not errors, errors
 
 
-def test_add_by_doi_and_openreview_through_loopback(port: Path) -> None:
+def test_add_by_doi_and_openreview_through_loopback(port: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1")  # the loopback server, allowed explicitly
     routes = {
         "/works/10.5555/12345678": (FIXTURES / "crossref-work.json").read_bytes(),
         "/notes?id=SyntheticNote01": (FIXTURES / "openreview-note.json").read_bytes(),

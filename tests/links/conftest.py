@@ -1,25 +1,34 @@
-"""Loopback HTTP servers standing in for the web: one per port, each port a "host".
+"""Loopback HTTP servers standing in for the web (pytest-httpserver): one per port, each port a "host".
 
 Every case `survey links` must classify has a path: ``/ok``, a 301 chain, a redirect loop,
 404, 410, 405 on HEAD, 429 with Retry-After, 503 then 200, a server that never answers, a
-very large body (which must not be downloaded). A closed port gives connection refused.
+very large body (which must not be downloaded); and hostile ones: a double-gzip bomb, a body
+dripping one byte at a time, a redirect whose Location carries Markdown, redirects to private
+addresses. A closed port gives connection refused. Loopback is a private address, so the
+fixture allows 127.0.0.1 explicitly (``SURVEY_NET_ALLOW``); 127.0.0.2 and the rest stay refused.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 import socket
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
 
 LARGE = 200 * 1024 * 1024  # what /large claims and would send: 200 MiB
 CHUNK = 64 * 1024
+BOMB = Path(__file__).resolve().parents[1] / "fixtures" / "net" / "gzip-bomb.bin"
+EVIL_LOCATION = ("/ok/x> @octocat ![tracker](https://tracker.example/pixel.png) "
+                 "[Click here](https://evil.example/phish) <")
 
 
 @dataclass
@@ -39,121 +48,118 @@ class Web:
     def url(self, path: str, host: int = 0) -> str:
         return f"http://127.0.0.1:{self.ports[host]}{path}"
 
+    def route(self, port: int, req: Request) -> Response:
+        key = f"{req.method} {req.full_path.rstrip('?')}"
+        with self.lock:
+            self.hits[key] += 1
+            n = self.hits[key]
+            self.in_flight[port] += 1
+            self.max_in_flight[port] = max(self.max_in_flight[port], self.in_flight[port])
+        try:
+            if self.delay:
+                time.sleep(self.delay)
+            return self.answer(req, req.full_path.rstrip("?"), n)
+        finally:
+            with self.lock:
+                self.in_flight[port] -= 1
 
-def _handler(web: Web) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def answer(self, req: Request, path: str, n: int) -> Response:
+        head = req.method == "HEAD"
+        if path.startswith("/ok") or path == "/final":
+            return Response(b"<p>fine</p>", content_type="text/html")
+        if path.startswith("/chain/"):
+            step = int(path.rsplit("/", 1)[1])
+            return _redirect(301, f"/chain/{step + 1}" if step < 3 else "/final")
+        simple = {
+            "/temporary": lambda: _redirect(302, "/final"),
+            "/loop/a": lambda: _redirect(301, "/loop/b"),
+            "/loop/b": lambda: _redirect(302, "/loop/a"),
+            "/gone-404": lambda: Response(b"not found", status=404),
+            "/gone-410": lambda: Response(b"gone", status=410),
+            "/busy": lambda: Response(b"", status=429, headers={"Retry-After": "1"}),
+            "/busy-long": lambda: Response(b"", status=429, headers={"Retry-After": "3600"}),
+            "/down": lambda: Response(b"", status=503),
+            "/evil": lambda: _redirect(301, EVIL_LOCATION),
+            "/to-metadata": lambda: _redirect(302, "http://169.254.169.254/latest/meta-data/"),
+            "/to-loopback": lambda: _redirect(302, f"http://127.0.0.2:{self.ports[0]}/ok"),
+        }
+        if path in simple:
+            return simple[path]()
+        if path == "/no-head":
+            return Response(b"", status=405, headers={"Allow": "GET"}) if head else Response(b"fine with GET")
+        if path == "/flaky":  # 503 on the first request, then 200
+            return Response(b"", status=503, headers={"Retry-After": "0"}) if n == 1 else Response(b"back")
+        if path == "/hang":
+            self.release.wait(30)
+            return Response(b"late")
+        if path == "/bomb":
+            if head:
+                return Response(b"", status=405)  # so the checker has to GET it
+            r = Response(BOMB.read_bytes(), content_type="application/json")
+            r.headers["Content-Encoding"] = "gzip, gzip"
+            return r
+        if path == "/drip":
+            if head:
+                return Response(b"", status=405)  # the body is what drips: GET it
 
-        def log_message(self, *args: object) -> None:
-            pass
+            def drip() -> Iterator[bytes]:
+                for _ in range(10):
+                    yield b"x"
+                    if self.release.wait(0.5):
+                        return
+            r = Response(drip(), content_type="text/plain")
+            r.headers["Content-Length"] = "10"
+            r.automatically_set_content_length = False
+            return r
+        if path == "/large":
+            if head:
+                return Response(b"", status=405)  # so the checker has to GET it
+            web = self
 
-        def _reply(self, code: int, headers: dict[str, str] | None = None,
-                   body: bytes = b"") -> None:
-            self.send_response(code)
-            for k, v in (headers or {}).items():
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-
-        def _route(self) -> None:
-            port = self.server.server_address[1]
-            key = f"{self.command} {self.path}"
-            with web.lock:
-                web.hits[key] += 1
-                n = web.hits[key]
-                web.in_flight[port] += 1
-                web.max_in_flight[port] = max(web.max_in_flight[port], web.in_flight[port])
-            try:
-                if web.delay:
-                    time.sleep(web.delay)
-                self._answer(self.path, n)
-            finally:
-                with web.lock:
-                    web.in_flight[port] -= 1
-
-        def _answer(self, path: str, n: int) -> None:
-            if path.startswith("/ok") or path == "/final":
-                self._reply(200, {"Content-Type": "text/html"}, b"<p>fine</p>")
-            elif path.startswith("/chain/"):
-                step = int(path.rsplit("/", 1)[1])
-                target = f"/chain/{step + 1}" if step < 3 else "/final"
-                self._reply(301, {"Location": target})
-            elif path == "/temporary":
-                self._reply(302, {"Location": "/final"})
-            elif path == "/loop/a":
-                self._reply(301, {"Location": "/loop/b"})
-            elif path == "/loop/b":
-                self._reply(302, {"Location": "/loop/a"})
-            elif path == "/gone-404":
-                self._reply(404, body=b"not found")
-            elif path == "/gone-410":
-                self._reply(410, body=b"gone")
-            elif path == "/no-head":
-                if self.command == "HEAD":
-                    self._reply(405, {"Allow": "GET"})
-                else:
-                    self._reply(200, body=b"fine with GET")
-            elif path == "/busy":
-                self._reply(429, {"Retry-After": "1"})
-            elif path == "/busy-long":
-                self._reply(429, {"Retry-After": "3600"})
-            elif path == "/flaky":
-                # 503 on the first request, then 200.
-                if n == 1:
-                    self._reply(503, {"Retry-After": "0"})
-                else:
-                    self._reply(200, body=b"back")
-            elif path == "/down":
-                self._reply(503)
-            elif path == "/hang":
-                web.release.wait(30)
-            elif path == "/large":
-                if self.command == "HEAD":
-                    self._reply(405)  # so the checker has to GET it
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", "application/octet-stream")
-                self.send_header("Content-Length", str(LARGE))
-                self.end_headers()
+            def body() -> Iterator[bytes]:
                 block = b"x" * CHUNK
-                try:
-                    for _ in range(LARGE // CHUNK):
-                        self.wfile.write(block)
-                        with web.lock:
-                            web.large_sent += CHUNK
-                except OSError:
-                    return  # the client hung up: what we want
-            else:
-                self._reply(404)
+                for _ in range(LARGE // CHUNK):
+                    with web.lock:
+                        web.large_sent += CHUNK
+                    yield block
 
-        def do_HEAD(self) -> None:  # noqa: N802 - the name http.server calls
-            self._route()
+            r = Response(body(), content_type="application/octet-stream")
+            r.headers["Content-Length"] = str(LARGE)
+            r.automatically_set_content_length = False
+            return r
+        return Response(b"", status=404)
 
-        def do_GET(self) -> None:  # noqa: N802
-            self._route()
 
-    return Handler
+def _redirect(code: int, location: str) -> Response:
+    r = Response(b"", status=code)
+    r.headers["Location"] = location  # as sent: werkzeug must not make it absolute
+    r.autocorrect_location_header = False
+    return r
+
+
+def _routed(state: Web, index: int, req: Request) -> Response:
+    return state.route(state.ports[index], req)
 
 
 @pytest.fixture
-def web() -> Iterator[Web]:
+def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[Web]:
     state = Web()
     servers = []
     for _ in range(3):
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
-        servers.append(server)
-        state.ports.append(server.server_address[1])
+        srv = HTTPServer(host="127.0.0.1", threaded=True)
+        srv.expect_request(re.compile(".*")).respond_with_handler(
+            functools.partial(_routed, state, len(servers)))
+        srv.start()
+        servers.append(srv)
+        state.ports.append(srv.port)
+    monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1")  # the loopback servers, explicitly
     try:
         yield state
     finally:
         state.release.set()
-        for s in servers:
-            s.shutdown()
-            s.server_close()
+        for srv in servers:
+            srv.clear()
+            srv.stop()
 
 
 @pytest.fixture
@@ -180,41 +186,34 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "arxiv-refresh"
 class Arxiv:
     url: str = ""
     requests: list[list[str]] = field(default_factory=list)  # id_list of each request
+    entries: dict[str, str] = field(default_factory=dict)  # id -> entry served instead of the file
 
 
 @pytest.fixture
 def arxiv(monkeypatch: pytest.MonkeyPatch) -> Iterator[Arxiv]:
     """A loopback arXiv API that joins the recorded-format entries asked for in ``id_list``."""
-    from urllib.parse import parse_qs, urlsplit
-
     state = Arxiv()
     head = (FIXTURES / "feed-head.xml").read_text(encoding="utf-8")
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
+    def answer(req: Request) -> Response:
+        ids = req.args.get("id_list", "").split(",")
+        state.requests.append(ids)
+        entries = [(FIXTURES / f"entry-{i}.xml") for i in ids]
+        found = [state.entries.get(i) or p.read_text(encoding="utf-8")
+                 for i, p in zip(ids, entries, strict=True) if i in state.entries or p.is_file()]
+        body = (head.format(ids=",".join(ids), total=len(found)) + "".join(found)
+                + "</feed>\n").encode()
+        return Response(body, content_type="application/atom+xml; charset=utf-8")
 
-        def do_GET(self) -> None:  # noqa: N802
-            ids = parse_qs(urlsplit(self.path).query).get("id_list", [""])[0].split(",")
-            state.requests.append(ids)
-            entries = [(FIXTURES / f"entry-{i}.xml") for i in ids]
-            found = [p.read_text(encoding="utf-8") for p in entries if p.is_file()]
-            body = (head.format(ids=",".join(ids), total=len(found)) + "".join(found)
-                    + "</feed>\n").encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/atom+xml; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/api/query"
+    srv = HTTPServer(host="127.0.0.1", threaded=True)
+    srv.expect_request("/api/query").respond_with_handler(answer)
+    srv.start()
+    state.url = srv.url_for("/api/query")
     monkeypatch.setenv("SURVEY_ARXIV_URL", state.url)
     monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
+    monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1")  # the loopback server, explicitly
     try:
         yield state
     finally:
-        server.shutdown()
-        server.server_close()
+        srv.clear()
+        srv.stop()

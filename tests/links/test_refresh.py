@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -156,9 +157,10 @@ def test_unreachable_arxiv(survey: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     port = s.getsockname()[1]
     s.close()
     monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
+    monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1")
     res = run(survey, "--arxiv-url", f"http://127.0.0.1:{port}/api/query", "--timeout", "2")
     assert res.exit_code == 1
-    assert "cannot reach arXiv" in res.stderr
+    assert "cannot reach arXiv" in res.stderr and "connection refused" in res.stderr
 
 
 @pytest.mark.parametrize("comment,venue", [
@@ -187,3 +189,48 @@ def test_which_records_are_the_surveys_edition(repo: Path) -> None:
 
     assert refresh.in_survey_edition(tax, rec(edition=own))
     assert not refresh.in_survey_edition(tax, rec(edition="living"))
+
+
+ROUTING = (REPO / "tests/fixtures/arxiv-refresh/entry-2501.00002.xml").read_text(encoding="utf-8")
+
+
+def test_hostile_metadata_is_checked_before_anything_is_written(survey: Path, arxiv: Any) -> None:
+    """arXiv's values pass the record checks a contributor's record passes: one author item
+    holding two names is refused, with the record and the field, and no file changes."""
+    arxiv.entries["2501.00002"] = ROUTING.replace("Carol Example", "Doe, Jane; Roe, Richard")
+    snapshot = {p: p.read_bytes() for p in survey.rglob("*.yaml")}
+    res = run(survey, "--write")
+    assert res.exit_code == 1
+    assert "corpus/routing.yaml" in res.stderr and "authors.0: 'Doe, Jane; Roe, Richard' looks like " \
+        "several authors merged into one item" in res.stderr
+    assert "(the value the refresh proposes)" in res.stderr
+    assert "nothing was written" in res.stderr and "Traceback" not in res.output
+    assert {p: p.read_bytes() for p in survey.rglob("*.yaml")} == snapshot
+
+
+def test_hostile_identifiers_are_one_clear_error(survey: Path, arxiv: Any) -> None:
+    arxiv.entries["2501.00002"] = ROUTING.replace(
+        "<arxiv:primary_category", '<arxiv:doi>10.1234/x}}@preamble{"\\input{/etc/hostname}"}'
+        "@comment{</arxiv:doi>\n    <arxiv:primary_category")
+    res = run(survey, "--write")
+    assert res.exit_code == 1
+    assert res.stderr.startswith("error: arXiv's answer for 4 ids (2501.00001...), entry 2 is unusable: "
+                                 "the DOI '10.1234/x}}@preamble")
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_pull_request_body_is_inert(survey: Path, arxiv: Any) -> None:
+    from markdown_it import MarkdownIt
+
+    arxiv.entries["2501.00002"] = ROUTING.replace(
+        "Accepted at ICLR 2026. 12 pages",
+        "Accepted at ICLR 2026 @octocat ![t](https://tracker.example/p.png) "
+        "[Click](https://evil.example/x) www.evil.example")
+    res = run(survey, "--format", "md")
+    assert res.exit_code == 0, res.stderr
+    html = MarkdownIt("commonmark").enable("table").render(res.stdout)
+    assert "<img" not in html
+    assert all(h.startswith("https://arxiv.org/abs/") for h in re.findall(r'href="([^"]*)"', html))
+    text = re.sub(r"<a href=[^>]*>.*?</a>", "", html)
+    for bad in ("@octocat", "https://evil", "https://tracker", "www.evil"):
+        assert bad not in text

@@ -2,30 +2,30 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from search_server import SearchServer, _handler
+from pytest_httpserver import HTTPServer
+from search_server import SearchServer, answer
 from survey_copy import copy_edition
 
 
 @pytest.fixture
-def search_server() -> Iterator[SearchServer]:
+def search_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[SearchServer]:
     state = SearchServer()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/api/query"
+    server = HTTPServer(host="127.0.0.1", threaded=True)
+    server.expect_request("/api/query").respond_with_handler(lambda r: answer(state, r))
+    server.start()
+    state.url = server.url_for("/api/query")
+    # Loopback is a private address: the client asks it only when allowed explicitly.
+    monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1")
     try:
         yield state
     finally:
         state.release.set()
-        server.shutdown()
-        server.server_close()
+        server.clear()
+        server.stop()
 
 
 @pytest.fixture
