@@ -59,6 +59,10 @@ from survey_tools.net.body import ACCEPT_ENCODING, BodyError, decode, encodings,
 
 USER_AGENT = f"survey-tools/{__version__} (https://pypi.org/project/survey-tools/)"
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
+# A name's addresses are looked up once a minute, not once a request (a link check asks the
+# same hosts hundreds of times); the address connected to is always one that was checked.
+DNS_TTL = 60.0
+_DNS: dict[tuple[str, int], tuple[float, list[Any]]] = {}
 Body = Literal["none", "drain", "full"]
 
 
@@ -173,23 +177,34 @@ async def _resolve(host: str, port: int, url: str, allow: Allowance) -> str:
     if ip is not None:
         addresses = [ip]
     else:
-        loop = asyncio.get_running_loop()
-        try:
-            infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except (socket.gaierror, UnicodeError) as err:
-            why = err.strerror if isinstance(err, socket.gaierror) else str(err)
-            raise Unreachable(f"DNS lookup failed ({why})", url) from None
-        addresses = []
-        for info in infos:
-            found = literal_ip(str(info[4][0]))
-            if found is not None:
-                addresses.append(found)
-        if not addresses:
-            raise Unreachable("DNS lookup found no address", url)
+        key = (host.lower(), port)
+        known = _DNS.get(key)
+        if known is not None and time.monotonic() - known[0] < DNS_TTL:
+            addresses = known[1]
+        else:
+            addresses = await _lookup(host, port, url)
+            _DNS[key] = (time.monotonic(), addresses)
     why = check_addresses(host, addresses, allow)
     if why:
         raise Refused(why, url)
     return str(addresses[0])
+
+
+async def _lookup(host: str, port: int, url: str) -> list[Any]:
+    loop = asyncio.get_running_loop()
+    try:
+        infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as err:
+        why = err.strerror if isinstance(err, socket.gaierror) else str(err)
+        raise Unreachable(f"DNS lookup failed ({why})", url) from None
+    addresses = []
+    for info in infos:
+        found = literal_ip(str(info[4][0]))
+        if found is not None:
+            addresses.append(found)
+    if not addresses:
+        raise Unreachable("DNS lookup found no address", url)
+    return addresses
 
 
 def _connect_reason(err: BaseException) -> str:
