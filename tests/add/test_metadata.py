@@ -179,4 +179,4 @@ def test_a_dripping_server_does_not_hold_add_past_the_timeout(server: HTTPServer
         stop.set()
     assert res.exit_code == 1
     assert res.stderr.startswith("error: Crossref did not answer within 1 s")
-    assert took < 6, took  # loading the survey copy included
+    assert took < 30, took  # without the deadline: 20 minutes (2.5 KB at 2 bytes a second)
