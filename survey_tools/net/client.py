@@ -77,6 +77,19 @@ class Limits:
     drain: int = 16 * 1024  # a body this small is read and dropped (the connection is reused)
     max_redirects: int = 10
     allow: Allowance = field(default_factory=Allowance)
+    # The command's deadline (time.monotonic()), shared by all its requests and retry waits:
+    # a request gets what is left of it when that is less than ``timeout``.
+    deadline: float | None = None
+
+    def budget(self) -> float:
+        """Seconds the next request may take: ``timeout``, or less near the deadline."""
+        if self.deadline is None:
+            return self.timeout
+        return min(self.timeout, self.deadline - time.monotonic())
+
+    def until(self, seconds: float | None) -> Limits:
+        """These limits with a command deadline ``seconds`` from now (None: no deadline)."""
+        return self if seconds is None else replace(self, deadline=time.monotonic() + seconds)
 
     @classmethod
     def from_env(cls, **kw: Any) -> Limits:
@@ -227,10 +240,15 @@ async def send_once(
     body: Body = "full",
 ) -> Answer:
     """One request to ``url`` (no redirect followed), within the deadline and caps."""
+    budget = limits.budget()
+    if budget <= 0:
+        raise TimedOut("the command's deadline has passed", url)
     try:
-        async with asyncio.timeout(limits.timeout):
+        async with asyncio.timeout(budget):
             return await _send(client, method, url, limits, params, headers, body)
     except TimeoutError:
+        if budget < limits.timeout:
+            raise TimedOut("the command's deadline passed during the request", url) from None
         raise TimedOut(f"no whole answer within {limits.timeout:g} s", url) from None
 
 
@@ -320,7 +338,9 @@ def retrying(limits: Limits, sleep: Callable[[float], Awaitable[None]] = asyncio
 
     class too_long(stop_base):  # noqa: N801 - tenacity's stop conditions are lower case
         def __call__(self, state: RetryCallState) -> bool:
-            return wait(state) > limits.max_wait
+            w = wait(state)
+            late = limits.deadline is not None and time.monotonic() + w >= limits.deadline
+            return w > limits.max_wait or late
 
     def give_up(state: RetryCallState) -> Any:
         assert state.outcome is not None

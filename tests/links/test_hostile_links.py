@@ -63,6 +63,24 @@ def test_hostile_link(tmp_path: Path, web: Any, key: str) -> None:
     assert peak < 64 * 1024**2, f"{key} peaked at {peak / 1024**2:.0f} MiB"
 
 
+def test_the_command_deadline_bounds_links(tmp_path: Path, web: Any) -> None:
+    root = make_survey(tmp_path / "survey", {
+        "_template": web.url("/ok/handle/{id}", host=1),
+        **{f"h{i}": {"homepage": web.url("/hang", host=i)} for i in range(3)},
+        "fine": {"homepage": web.url("/ok")}})
+    start = time.monotonic()
+    res = CliRunner().invoke(cli, ["--root", str(root), "links", "--format", "json", "--timeout",
+                                   "60", "--deadline", "1.5", "--no-cache", "--retries", "0"])
+    took = time.monotonic() - start
+    doc = json.loads(res.stdout)
+    got = {r["url"]: r for r in doc["links"]}
+    assert got[web.url("/ok")]["status"] == "ok"
+    hung = [r for u, r in got.items() if "/hang" in u]
+    assert len(hung) == 3 and all(r["status"] == "unreachable" and "deadline" in r["detail"]
+                                  for r in hung), hung
+    assert took < 30, took  # without the deadline: 60 s (the --timeout) at least
+
+
 def test_no_request_reaches_a_private_address(tmp_path: Path, web: Any) -> None:
     root = _survey(tmp_path, web, ["metadata", "loopback2"])
     CliRunner().invoke(cli, ["--root", str(root), "links", "--timeout", "1", "--no-cache"])
