@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
+import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -89,11 +91,14 @@ def _exclude_examples(root: Path) -> list[str]:
 @click.option("--delay", type=float, metavar="SECONDS",
               help="Pause between arXiv requests (default: $SURVEY_ARXIV_DELAY or 3, arXiv's limit).")
 @click.option("--timeout", type=float, metavar="SECONDS", help="Give up on a silent server (30).")
+@click.option("--deadline", type=click.FloatRange(min=0.1), metavar="SECONDS",
+              help="Stop asking the network after this long in all (default: no limit).")
 @click.pass_context
 def add(ctx: click.Context, args: tuple[str, ...], sets: tuple[str, ...], from_file: Path | None,
         key: str | None, summary: str | None, dry_run: bool, day: str | None,
         distinct: tuple[str, ...], arxiv_url: str | None, crossref_url: str | None,
-        openreview_url: str | None, delay: float | None, timeout: float | None) -> None:
+        openreview_url: str | None, delay: float | None, timeout: float | None,
+        deadline: float | None) -> None:
     """Add a work to the corpus as a new record.
 
     ID_OR_URL is an arXiv id or URL, a DOI (looked up on Crossref) or an OpenReview id
@@ -117,9 +122,10 @@ def add(ctx: click.Context, args: tuple[str, ...], sets: tuple[str, ...], from_f
     if from_file is not None and key is not None:
         raise UsageError("--key names one record; it cannot be used with --from-file")
     corpus = load_corpus(root, tax)
-    client = ArxivClient(ClientConfig.from_env(arxiv_url, delay, timeout))
-    crossref = CrossrefClient.from_env(crossref_url, timeout).fetch
-    openreview = OpenReviewClient.from_env(openreview_url, timeout).fetch
+    until = _deadline(deadline)
+    client = ArxivClient(replace(ClientConfig.from_env(arxiv_url, delay, timeout), deadline=until))
+    crossref = CrossrefClient.from_env(crossref_url, timeout, until).fetch
+    openreview = OpenReviewClient.from_env(openreview_url, timeout, until).fetch
     if from_file is not None:
         outcomes = adding.add_many(root, corpus, adding.read_id_list(from_file), client, tags, dry_run,
                                    _progress, sets, crossref, openreview)
@@ -292,10 +298,13 @@ def _check_keys(corpus: Corpus, keys: list[str]) -> None:
 @click.option("--only", multiple=True, metavar="KEY",
               help="Check only these records (repeat, or separate keys with commas).")
 @click.option("--all", "show_all", is_flag=True, help="List ok URLs too (table and md).")
+@click.option("--deadline", type=click.FloatRange(min=0.1), metavar="SECONDS",
+              help="Stop asking after this long in all; URLs not checked by then are "
+                   "unreachable (default: no limit).")
 @click.pass_context
 def links_cmd(ctx: click.Context, fmt: str, concurrency: int, per_host: int, timeout: float,
               retries: int, max_wait: float, ttl: float, no_cache: bool, only: tuple[str, ...],
-              show_all: bool) -> None:
+              show_all: bool, deadline: float | None) -> None:
     """Check every URL the records hold: links, evidence, corrections, resolved identifiers.
 
     HEAD first (GET when a server refuses HEAD; bodies are never downloaded), redirects
@@ -311,7 +320,7 @@ def links_cmd(ctx: click.Context, fmt: str, concurrency: int, per_host: int, tim
     _check_keys(corpus, keys)
     settings = links.Settings(
         concurrency=concurrency, per_host=per_host, timeout=timeout, retries=retries,
-        max_wait=max_wait, ttl=ttl * 3600, use_cache=not no_cache,
+        max_wait=max_wait, ttl=ttl * 3600, use_cache=not no_cache, deadline=_deadline(deadline),
     )
     bar: list[tqdm] = []
 
@@ -354,10 +363,12 @@ def links_cmd(ctx: click.Context, fmt: str, concurrency: int, per_host: int, tim
 @click.option("--no-cache", is_flag=True,
               help="Ask the other services again (their answers are kept 7 days in the user's "
                    "cache folder).")
+@click.option("--deadline", type=click.FloatRange(min=0.1), metavar="SECONDS",
+              help="Stop asking the network after this long in all (default: no limit).")
 @click.pass_context
 def refresh_cmd(ctx: click.Context, keys: tuple[str, ...], do_write: bool, fmt: str,
                 arxiv_url: str | None, delay: float | None, timeout: float | None,
-                sources: str, no_cache: bool) -> None:
+                sources: str, no_cache: bool, deadline: float | None) -> None:
     """Compare records with current metadata: version, title, authors, DOI, venue.
 
     Asks arXiv about every retained record with an arXiv id (or the KEYs given), 100 ids a
@@ -372,9 +383,10 @@ def refresh_cmd(ctx: click.Context, keys: tuple[str, ...], do_write: bool, fmt: 
     if do_write and corpus.problems:
         raise UsageError("the corpus has invalid records; run survey validate and fix them first")
     chosen = refresh.parse_sources(sources)
-    client = ArxivClient(ClientConfig.from_env(arxiv_url, delay, timeout))
-    report = refresh.plan(corpus, keys, client.fetch_many, refresh.other_sources(corpus.taxonomy, chosen, timeout, delay,
-                                                               not no_cache))
+    until = _deadline(deadline)
+    client = ArxivClient(replace(ClientConfig.from_env(arxiv_url, delay, timeout), deadline=until))
+    report = refresh.plan(corpus, keys, client.fetch_many, refresh.other_sources(
+        corpus.taxonomy, chosen, timeout, delay, not no_cache, until))
     if do_write:
         refresh.write(root, report)
     if fmt == "json":
@@ -383,6 +395,11 @@ def refresh_cmd(ctx: click.Context, keys: tuple[str, ...], do_write: bool, fmt: 
         click.echo(refresh.to_markdown(report), nl=False)
     else:
         click.echo(refresh.to_text(report), nl=False)
+
+
+def _deadline(seconds: float | None) -> float | None:
+    """The command's deadline on the monotonic clock, counted from now."""
+    return None if seconds is None else time.monotonic() + seconds
 
 
 COMMANDS = [add, duplicates, exclude, diff_cmd, links_cmd, refresh_cmd]

@@ -87,6 +87,7 @@ class ClientConfig:
     timeout: float = DEFAULT_TIMEOUT
     retries: int = DEFAULT_RETRIES
     backoff: float | None = None  # first wait after a failure (default: the delay)
+    deadline: float | None = None  # the command's deadline (time.monotonic()), if it has one
 
     @classmethod
     def from_env(
@@ -140,7 +141,8 @@ class ArxivClient:
         self.config = config or ClientConfig.from_env()
         c = self.config
         limits = Limits.from_env(timeout=c.timeout, retries=c.retries,
-                                 backoff=c.backoff if c.backoff is not None else max(c.delay, 0.05))
+                                 backoff=c.backoff if c.backoff is not None else max(c.delay, 0.05),
+                                 deadline=c.deadline)
         self.http = HttpClient(limits, interval=c.delay, sleep=sleep)
 
     @property
@@ -152,7 +154,9 @@ class ArxivClient:
         url = self.config.url.split("?", 1)[0]
         try:
             ans = self.http.get(url, params, accept=feed_complete)
-        except TimedOut:
+        except TimedOut as err:
+            if "deadline" in err.reason:
+                raise ArxivFetchError(f"arXiv ({url}): {err.reason}") from None
             raise ArxivFetchError(
                 f"arXiv did not answer within {self.config.timeout:g} s ({url}); try again later"
             ) from None

@@ -148,6 +148,7 @@ class Settings:
     ttl: float = 24 * 3600.0  # seconds a cached result stays valid
     use_cache: bool = True
     cache_dir: Path | None = None  # default: cachedir.cache_base() / "links"
+    deadline: float | None = None  # the command's deadline (time.monotonic()), if it has one
 
 
 @dataclass(frozen=True)
@@ -337,7 +338,7 @@ class Checker:
         self.s = settings
         self.limits = Limits.from_env(timeout=settings.timeout, retries=settings.retries,
                                       backoff=settings.backoff, max_wait=settings.max_wait,
-                                      drain=SMALL_BODY)
+                                      drain=SMALL_BODY, deadline=settings.deadline)
         self._global = asyncio.Semaphore(max(1, settings.concurrency))
         self._hosts: dict[str, _Host] = {}
 
@@ -366,8 +367,10 @@ class Checker:
             async with self._global:
                 try:
                     ans = await send_once(host.client, method, url, self.limits, body="drain")
-                except TimedOut:
-                    return _Answer(None, error=f"no answer within {self.s.timeout:g} s", method=method)
+                except TimedOut as err:
+                    why = err.reason if "deadline" in err.reason else \
+                        f"no answer within {self.s.timeout:g} s"
+                    return _Answer(None, error=why, method=method)
                 except Refused as err:
                     return _Answer(None, error=err.reason, method=method, refused=True)
                 except NetError as err:

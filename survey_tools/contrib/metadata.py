@@ -86,7 +86,9 @@ def get_json(http: HttpClient, url: str, params: dict[str, str] | None, what: st
     """The JSON answer of ``url``; None for 404; MetadataError for every other failure."""
     try:
         ans = http.get(url, params, {"Accept": "application/json"})
-    except TimedOut:
+    except TimedOut as err:
+        if "deadline" in err.reason:
+            raise MetadataError(f"{what} ({url}): {err.reason}") from None
         raise MetadataError(f"{what} did not answer within {http.limits.timeout:g} s ({url}); "
                             "try again later") from None
     except NetError as err:
@@ -234,10 +236,11 @@ class CrossrefClient:
     http: HttpClient | None = None
 
     @classmethod
-    def from_env(cls, url: str | None = None, timeout: float | None = None) -> CrossrefClient:
+    def from_env(cls, url: str | None = None, timeout: float | None = None,
+                 deadline: float | None = None) -> CrossrefClient:
         t = timeout or TIMEOUT
         return cls(url or os.environ.get("SURVEY_CROSSREF_URL") or CROSSREF_URL, t,
-                   HttpClient(Limits.from_env(timeout=t)))
+                   HttpClient(Limits.from_env(timeout=t, deadline=deadline)))
 
     def work(self, doi: str) -> CrossrefWork | None:
         """Crossref's record of ``doi`` (None when it has none)."""
@@ -312,10 +315,11 @@ class OpenReviewClient:
     http: HttpClient | None = None
 
     @classmethod
-    def from_env(cls, url: str | None = None, timeout: float | None = None) -> OpenReviewClient:
+    def from_env(cls, url: str | None = None, timeout: float | None = None,
+                 deadline: float | None = None) -> OpenReviewClient:
         t = timeout or TIMEOUT
         return cls(url or os.environ.get("SURVEY_OPENREVIEW_URL") or OPENREVIEW_URL, t,
-                   HttpClient(Limits.from_env(timeout=t)))
+                   HttpClient(Limits.from_env(timeout=t, deadline=deadline)))
 
     def note(self, note_id: str) -> OpenReviewNote | None:
         note_id = strict_openreview_id(note_id)

@@ -253,11 +253,13 @@ def parse_sources(text: str) -> tuple[str, ...]:
 
 
 def other_sources(tax: Taxonomy, sources: Sequence[str], timeout: float | None,
-                  interval: float | None = None, use_cache: bool = True) -> Ask | None:
+                  interval: float | None = None, use_cache: bool = True,
+                  deadline: float | None = None) -> Ask | None:
     """The callback :func:`plan` asks the services other than arXiv with (None: arXiv only)."""
     if not any(s != "arxiv" for s in sources):
         return None
-    services = Scholarly(sources, timeout or 30.0, interval=interval, use_cache=use_cache)
+    services = Scholarly(sources, timeout or 30.0, interval=interval, use_cache=use_cache,
+                         deadline=deadline)
 
     def ask(record: Record, arxiv_id: str, paper: ArxivPaper | None) -> Sequence[Finding]:
         idents = record.get("identifiers")

@@ -138,12 +138,12 @@ class Scholarly:
 
     def __init__(self, sources: Sequence[str], timeout: float = 30.0,
                  urls: Mapping[str, str] | None = None, interval: float | None = None,
-                 use_cache: bool = True) -> None:
+                 use_cache: bool = True, deadline: float | None = None) -> None:
         urls = dict(urls or {})
         self.sources = tuple(s for s in SOURCES if s in sources and s != "arxiv")
 
         def http(name: str) -> HttpClient:
-            return HttpClient(Limits.from_env(timeout=timeout),
+            return HttpClient(Limits.from_env(timeout=timeout, deadline=deadline),
                               interval=INTERVAL[name] if interval is None else interval,
                               cache=f"refresh-{name}" if use_cache else None)
 

@@ -59,6 +59,10 @@ from survey_tools.net.body import ACCEPT_ENCODING, BodyError, decode, encodings,
 
 USER_AGENT = f"survey-tools/{__version__} (https://pypi.org/project/survey-tools/)"
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
+# A name's addresses are looked up once a minute, not once a request (a link check asks the
+# same hosts hundreds of times); the address connected to is always one that was checked.
+DNS_TTL = 60.0
+_DNS: dict[tuple[str, int], tuple[float, list[Any]]] = {}
 Body = Literal["none", "drain", "full"]
 
 
@@ -73,6 +77,19 @@ class Limits:
     drain: int = 16 * 1024  # a body this small is read and dropped (the connection is reused)
     max_redirects: int = 10
     allow: Allowance = field(default_factory=Allowance)
+    # The command's deadline (time.monotonic()), shared by all its requests and retry waits:
+    # a request gets what is left of it when that is less than ``timeout``.
+    deadline: float | None = None
+
+    def budget(self) -> float:
+        """Seconds the next request may take: ``timeout``, or less near the deadline."""
+        if self.deadline is None:
+            return self.timeout
+        return min(self.timeout, self.deadline - time.monotonic())
+
+    def until(self, seconds: float | None) -> Limits:
+        """These limits with a command deadline ``seconds`` from now (None: no deadline)."""
+        return self if seconds is None else replace(self, deadline=time.monotonic() + seconds)
 
     @classmethod
     def from_env(cls, **kw: Any) -> Limits:
@@ -173,23 +190,34 @@ async def _resolve(host: str, port: int, url: str, allow: Allowance) -> str:
     if ip is not None:
         addresses = [ip]
     else:
-        loop = asyncio.get_running_loop()
-        try:
-            infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except (socket.gaierror, UnicodeError) as err:
-            why = err.strerror if isinstance(err, socket.gaierror) else str(err)
-            raise Unreachable(f"DNS lookup failed ({why})", url) from None
-        addresses = []
-        for info in infos:
-            found = literal_ip(str(info[4][0]))
-            if found is not None:
-                addresses.append(found)
-        if not addresses:
-            raise Unreachable("DNS lookup found no address", url)
+        key = (host.lower(), port)
+        known = _DNS.get(key)
+        if known is not None and time.monotonic() - known[0] < DNS_TTL:
+            addresses = known[1]
+        else:
+            addresses = await _lookup(host, port, url)
+            _DNS[key] = (time.monotonic(), addresses)
     why = check_addresses(host, addresses, allow)
     if why:
         raise Refused(why, url)
     return str(addresses[0])
+
+
+async def _lookup(host: str, port: int, url: str) -> list[Any]:
+    loop = asyncio.get_running_loop()
+    try:
+        infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as err:
+        why = err.strerror if isinstance(err, socket.gaierror) else str(err)
+        raise Unreachable(f"DNS lookup failed ({why})", url) from None
+    addresses = []
+    for info in infos:
+        found = literal_ip(str(info[4][0]))
+        if found is not None:
+            addresses.append(found)
+    if not addresses:
+        raise Unreachable("DNS lookup found no address", url)
+    return addresses
 
 
 def _connect_reason(err: BaseException) -> str:
@@ -212,10 +240,15 @@ async def send_once(
     body: Body = "full",
 ) -> Answer:
     """One request to ``url`` (no redirect followed), within the deadline and caps."""
+    budget = limits.budget()
+    if budget <= 0:
+        raise TimedOut("the command's deadline has passed", url)
     try:
-        async with asyncio.timeout(limits.timeout):
+        async with asyncio.timeout(budget):
             return await _send(client, method, url, limits, params, headers, body)
     except TimeoutError:
+        if budget < limits.timeout:
+            raise TimedOut("the command's deadline passed during the request", url) from None
         raise TimedOut(f"no whole answer within {limits.timeout:g} s", url) from None
 
 
@@ -305,7 +338,9 @@ def retrying(limits: Limits, sleep: Callable[[float], Awaitable[None]] = asyncio
 
     class too_long(stop_base):  # noqa: N801 - tenacity's stop conditions are lower case
         def __call__(self, state: RetryCallState) -> bool:
-            return wait(state) > limits.max_wait
+            w = wait(state)
+            late = limits.deadline is not None and time.monotonic() + w >= limits.deadline
+            return w > limits.max_wait or late
 
     def give_up(state: RetryCallState) -> Any:
         assert state.outcome is not None

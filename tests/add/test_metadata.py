@@ -179,4 +179,24 @@ def test_a_dripping_server_does_not_hold_add_past_the_timeout(server: HTTPServer
         stop.set()
     assert res.exit_code == 1
     assert res.stderr.startswith("error: Crossref did not answer within 1 s")
-    assert took < 6, took  # loading the survey copy included
+    assert took < 30, took  # without the deadline: 20 minutes (2.5 KB at 2 bytes a second)
+
+
+def test_the_command_deadline_bounds_add(server: HTTPServer, survey: Path) -> None:
+    """--deadline bounds the whole command's network time, below a generous --timeout."""
+    import threading
+
+    from werkzeug import Response
+
+    stop = threading.Event()
+    server.expect_request(f"/works/{DOI}").respond_with_handler(
+        lambda _r: (stop.wait(60), Response(b"late"))[1])
+    try:
+        res = CliRunner().invoke(cli, ["--root", str(survey), "add", DOI, "--crossref-url",
+                                       server.url_for("").rstrip("/"), "--timeout", "60",
+                                       "--deadline", "1", *TAGS])
+    finally:
+        stop.set()
+    assert res.exit_code == 1
+    assert res.stderr.startswith("error: Crossref (") and \
+        res.stderr.rstrip().endswith("the command's deadline passed during the request"), res.stderr

@@ -23,15 +23,17 @@ from test_links import make_survey
 from survey_tools.cli import cli
 from survey_tools.contrib import links
 
-# record key -> (path, status, detail fragment, most seconds)
+# record key -> (path, status, detail fragment, most seconds). The seconds bound the whole
+# command on a loaded machine (memory tracing on); what proves the deadline is the drip's
+# detail: without it the 10 bytes would arrive after 5 s and the link would be ok.
 HOSTILE = {
-    "bomb": ("/bomb", "ok", "", 5.0),
-    "drip": ("/drip", "unreachable", "no answer within 1 s", 4.0),
-    "evil": ("/evil", "redirected", "@octocat", 5.0),
+    "bomb": ("/bomb", "ok", "", 30.0),
+    "drip": ("/drip", "unreachable", "no answer within 1 s", 30.0),
+    "evil": ("/evil", "redirected", "@octocat", 30.0),
     "metadata": ("/to-metadata", "broken",
-                 "refused to connect to a link-local address (169.254.169.254)", 5.0),
+                 "refused to connect to a link-local address (169.254.169.254)", 30.0),
     "loopback2": ("/to-loopback", "broken", "refused to connect to a loopback address (127.0.0.2)",
-                  5.0),
+                  30.0),
 }
 
 
@@ -59,6 +61,24 @@ def test_hostile_link(tmp_path: Path, web: Any, key: str) -> None:
     assert detail in got["detail"], got
     assert took < most, f"{key} took {took:.1f} s"
     assert peak < 64 * 1024**2, f"{key} peaked at {peak / 1024**2:.0f} MiB"
+
+
+def test_the_command_deadline_bounds_links(tmp_path: Path, web: Any) -> None:
+    root = make_survey(tmp_path / "survey", {
+        "_template": web.url("/ok/handle/{id}", host=1),
+        **{f"h{i}": {"homepage": web.url("/hang", host=i)} for i in range(3)},
+        "fine": {"homepage": web.url("/ok")}})
+    start = time.monotonic()
+    res = CliRunner().invoke(cli, ["--root", str(root), "links", "--format", "json", "--timeout",
+                                   "60", "--deadline", "1.5", "--no-cache", "--retries", "0"])
+    took = time.monotonic() - start
+    doc = json.loads(res.stdout)
+    got = {r["url"]: r for r in doc["links"]}
+    assert got[web.url("/ok")]["status"] == "ok"
+    hung = [r for u, r in got.items() if "/hang" in u]
+    assert len(hung) == 3 and all(r["status"] == "unreachable" and "deadline" in r["detail"]
+                                  for r in hung), hung
+    assert took < 30, took  # without the deadline: 60 s (the --timeout) at least
 
 
 def test_no_request_reaches_a_private_address(tmp_path: Path, web: Any) -> None:
