@@ -52,7 +52,7 @@ def main(asreview_python: str) -> None:
             assert r.exit_code == 0, r.output
             lab_dir = work / f"lab-{ext}"
             subprocess.run([asreview_python, str(HERE / "asreview_lab.py"), "label", str(ours), str(lab_dir),
-                            "arXiv:2507.90002,arXiv:2507.90001", "arXiv:2507.90004,arXiv:2507.90007"], check=True)
+                            "arXiv:2507.90002,arXiv:2507.90001", "arXiv:2507.90004,arXiv:2507.90007"], check=True, cwd=work)
             for made in sorted(lab_dir.iterdir()):
                 shutil.copyfile(made, OUT / f"lab-from-{ext}{made.suffix}")
     finally:

@@ -164,8 +164,9 @@ def test_ris_journal_articles_name_their_journal(queued: Path, tmp_path: Path) -
 # --- with ASReview LAB itself ----------------------------------------------------------------
 
 
-def lab(python: str, *args: str) -> dict:
-    res = subprocess.run([python, str(LAB), *args], capture_output=True, text=True, timeout=600)
+def lab(python: str, *args: str, cwd: Path) -> dict:
+    # LAB's dataset plugins leave a cache file in the working folder: run it in a temporary one.
+    res = subprocess.run([python, str(LAB), *args], capture_output=True, text=True, timeout=600, cwd=cwd)
     assert res.returncode == 0, res.stderr[-3000:]
     return json.loads(res.stdout)
 
@@ -173,7 +174,7 @@ def lab(python: str, *args: str) -> dict:
 def test_lab_reads_our_export(queued: Path, tmp_path: Path, asreview_python: str) -> None:
     out = tmp_path / "asreview.csv"
     assert run(queued, "screen", "export", "--format", "asreview", str(out)).exit_code == 0
-    seen = lab(asreview_python, "read", str(out))
+    seen = lab(asreview_python, "read", str(out), cwd=tmp_path)
     rows = seen["rows"]
     assert seen["n"] == len(rows) >= 122
     assert sum(r["included"] == 1 for r in rows) >= 84 and sum(r["included"] is None for r in rows) == 6
@@ -188,7 +189,8 @@ def test_lab_labels_and_exports_every_format(queued: Path, tmp_path: Path, asrev
     ours = tmp_path / f"ours.{source}"
     fmt = "asreview" if source == "csv" else "ris"
     assert run(queued, "screen", "export", "--format", fmt, str(ours)).exit_code == 0
-    made = lab(asreview_python, "label", str(ours), str(tmp_path / "lab"), ",".join(RELEVANT), ",".join(IRRELEVANT))
+    made = lab(asreview_python, "label", str(ours), str(tmp_path / "lab"), ",".join(RELEVANT), ",".join(IRRELEVANT),
+               cwd=tmp_path)
     assert made["files"] == [f"asreview-export.{x}" for x in ("csv", "tsv", "xlsx", "ris")]
     for name in made["files"]:
         root = tmp_path / f"survey-{name}"
