@@ -63,7 +63,7 @@ def test_scores_are_probabilities_that_spread(corpus: Corpus) -> None:
     rel, unr = sorted(scores[:3]), sorted(scores[3:])
     # Relevant papers score like the survey's own held-out papers; most unrelated ones far below.
     assert min(rel) > 0.5 > unr[len(unr) // 2]
-    assert 0.5 < model.last_c < 1.0
+    assert 0.5 < model.held_out_mean < 1.0
     assert max(scores) - min(scores) > 0.5  # not a narrow band
 
 
