@@ -43,6 +43,10 @@ step_install() {
     python3 -m venv "$cff_venv"
     "$cff_venv/bin/pip" install --quiet 'cffconvert==2.0.0'
   fi
+  # ASReview LAB (pyproject's [asreview] extra) pins pandas<3: a venv of its own as well, where
+  # tests/screening/test_asreview.py looks for it.
+  local asr_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/asreview"
+  [ -x "$asr_venv/bin/asreview" ] || { python3 -m venv "$asr_venv" && "$asr_venv/bin/pip" install --quiet 'asreview==3.0.8'; }
 }
 
 step_system() {

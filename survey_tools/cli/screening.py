@@ -210,11 +210,11 @@ def _export(root: Path, rest: list[str], fmt: str | None) -> None:
 
 def _import_labels(root: Path, rest: list[str], stage: str | None, date: str | None) -> None:
     if len(rest) != 1:
-        raise UsageError("give one file: survey screen import-labels ASREVIEW_EXPORT.csv")
+        raise UsageError("give one file: survey screen import-labels ASREVIEW_EXPORT (.csv, .tsv, .xlsx or .ris)")
     corpus, protocol = _valid_corpus(root)
-    labels, unlabelled = screening.read_labels(Path(rest[0]), screening.load_queue(root))
+    found = screening.read_labels(Path(rest[0]), screening.load_queue(root), corpus)
     retained = excluded = 0
-    for lab in labels:
+    for lab in found.labels:
         if lab.relevant:
             d = screening.plan_retain(root, corpus, protocol, lab.candidate, {}, stage=stage, date=date)
             retained += 1
@@ -233,7 +233,8 @@ def _import_labels(root: Path, rest: list[str], stage: str | None, date: str | N
         screening.apply(root, d)
         click.echo(d.message, err=True)
         corpus = load_corpus(root, corpus.taxonomy)
-    click.echo(f"retained {retained}, excluded {excluded}; {unlabelled} unlabelled stay in the queue")
+    click.echo(f"retained {retained}, excluded {excluded}; {found.unlabelled} unlabelled stay in the queue "
+               f"(labels from {found.column}; {found.prior} labelled rows are decided records)")
 
 
 def _interactive(root: Path, date: str | None) -> None:

@@ -35,9 +35,12 @@ from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
+from survey_tools.csvcells import from_spreadsheet_safe, spreadsheet_safe
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.latex import plain_text
 
 SCREENING = "screening"
 QUEUE = f"{SCREENING}/queue"
@@ -350,13 +353,33 @@ def apply(root: Path, decision: Decision) -> None:
 
 # --- exports and imports ----------------------------------------------------------------------
 
-# ASReview's tabular dataset columns (ASReview LAB 1.x documentation, "Data format"): title,
+# ASReview's tabular dataset columns (ASReview LAB documentation, "Data format"): title,
 # abstract, authors, doi, url, keywords, and the label column "included" (1 relevant,
 # 0 irrelevant, empty not yet screened).
 ASREVIEW_COLUMNS = ("record_id", "title", "abstract", "authors", "keywords", "doi", "url", "included")
-# Label columns ASReview accepts on import, and the one its own exports use.
-LABEL_COLUMNS = ("included", "asreview_label", "label_included", "final_included", "label",
+# The label columns ASReview LAB reads, in its own order of precedence (asreview 3.0
+# data/base.py, ``__alternative_column_names__["included"]``). LAB's dataset export keeps the
+# input's columns (our ``included``, empty on queue rows) and writes its decisions to
+# ``asreview_label``, so that column must win.
+LABEL_COLUMNS = ("asreview_label", "included", "label", "final_included", "label_included",
                  "included_label", "included_final", "included_flag", "include")
+# LAB's RIS export carries the label as a note (asreview 3.0 data/ris.py).
+RIS_LABEL_NOTES = {"ASReview_relevant": True, "ASReview_irrelevant": False, "ASReview_not_seen": None}
+# Label values LAB reads (data/utils.py standardize_included_label), and what pandas makes of
+# them when the column also holds empty cells (1.0, 0.0).
+_LABEL_VALUES = {"1": True, "1.0": True, "yes": True, "y": True,
+                 "0": False, "0.0": False, "no": False, "n": False}
+_UNLABELLED = {"", "-1", "-1.0", "nan", "none"}
+# ASReview joins list cells (authors, keywords) with ";" and splits them on ";" without
+# stripping, so "; " would give every name after the first a leading space.
+LIST_JOIN = ";"
+# The largest cell pandas' CSV reader (and so ASReview) accepts, also our limit on import.
+CELL_LIMIT = 131072
+
+
+def _cell(text: str) -> str:
+    """A text cell of our CSV export: TeX escapes decoded, spreadsheet formulas neutralised."""
+    return spreadsheet_safe(plain_text(text))
 
 
 def asreview_rows(corpus: Corpus, queue: Sequence[Candidate]) -> list[dict[str, str]]:
@@ -371,7 +394,7 @@ def asreview_rows(corpus: Corpus, queue: Sequence[Candidate]) -> list[dict[str, 
         rows.append({
             "record_id": rec.id, "title": rec.title,
             "abstract": record_text(tax, rec)[len(rec.title):].strip(),
-            "authors": "; ".join(authors) if isinstance(authors, list) else "",
+            "authors": LIST_JOIN.join(str(a).strip() for a in authors) if isinstance(authors, list) else "",
             "keywords": "", "doi": str(ids.get("doi", "")), "url": url,
             "included": "1" if rec.collection == tax.retained.name else "0",
         })
@@ -379,11 +402,11 @@ def asreview_rows(corpus: Corpus, queue: Sequence[Candidate]) -> list[dict[str, 
         d = c.data
         rows.append({
             "record_id": f"arXiv:{c.id}", "title": c.title, "abstract": str(d.get("abstract", "")),
-            "authors": "; ".join(str(a) for a in d.get("authors") or []),
-            "keywords": "; ".join(str(x) for x in d.get("categories") or []),
+            "authors": LIST_JOIN.join(str(a).strip() for a in d.get("authors") or []),
+            "keywords": LIST_JOIN.join(str(x) for x in d.get("categories") or []),
             "doi": str(d.get("doi") or ""), "url": f"https://arxiv.org/abs/{c.id}", "included": "",
         })
-    return rows
+    return [{k: _cell(v) for k, v in row.items()} for row in rows]
 
 
 def asreview_csv(corpus: Corpus, queue: Sequence[Candidate]) -> str:
@@ -395,21 +418,28 @@ def asreview_csv(corpus: Corpus, queue: Sequence[Candidate]) -> str:
 
 
 def ris_text(queue: Sequence[Candidate]) -> str:
-    """The queue, best first, as RIS (through rispy) for reference managers."""
+    """The queue, best first, as RIS (through rispy) for reference managers and ASReview."""
     import rispy  # a small pure-Python library, needed only by this export
 
     entries = []
     for c in ranked(queue):
         d = c.data
+        journal = plain_text(str(d.get("journal_ref") or "")).strip()
         e: dict[str, Any] = {
-            "type_of_reference": "JOUR" if d.get("journal_ref") else "GEN",
-            "title": c.title, "authors": [adding.author_name(str(a)) for a in d.get("authors") or []],
-            "abstract": str(d.get("abstract", "")), "year": c.year,
+            "type_of_reference": "JOUR" if journal else "GEN",
+            "title": plain_text(c.title),
+            "authors": [plain_text(adding.author_name(str(a))) for a in d.get("authors") or []],
+            "abstract": plain_text(str(d.get("abstract", ""))), "year": c.year,
             "date": str(d.get("published", "")).replace("-", "/"),
             "urls": [f"https://arxiv.org/abs/{c.id}"], "publisher": "arXiv",
             "keywords": [str(x) for x in d.get("categories") or []],
             "notes": [f"arXiv:{c.id}", f"score {c.score:.4f}", "ASReview_not_seen"],
         }
+        if journal:
+            # A journal article names its journal: JO (journal name) and T2 (secondary title),
+            # the two tags reference managers read it from. arXiv gives it as the journal ref.
+            e["journal_name"] = journal
+            e["secondary_title"] = journal
         if d.get("doi"):
             e["doi"] = str(d["doi"])
         entries.append(e)
@@ -423,49 +453,215 @@ class Label:
     relevant: bool
 
 
-def read_labels(path: Path, queue: Sequence[Candidate]) -> tuple[list[Label], int]:
-    """ASReview's exported labels for queue candidates; (labels, unlabelled rows of the queue).
+@dataclass(frozen=True)
+class LabelFile:
+    """What an ASReview export says about the queue."""
 
-    Rows are matched to candidates by their record_id (``arXiv:ID``), their url, or their DOI;
-    rows that name records already decided (the prior knowledge) are ignored.
-    """
-    rel = str(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(f"cannot read {path}: {err}") from None
-    reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip() for h in reader.fieldnames or []]
-    low = {h.lower(): h for h in header}
-    col = next((low[c] for c in LABEL_COLUMNS if c in low), None)
+    labels: tuple[Label, ...]
+    unlabelled: int  # queue candidates in the file without a label
+    prior: int  # labelled rows naming records already decided (ASReview's prior knowledge)
+    column: str  # where the labels were read from (a column, or RIS notes)
+
+
+@dataclass(frozen=True)
+class _Row:
+    line: int
+    refs: tuple[str, ...]  # record_id, urls, notes naming an arXiv id
+    doi: str
+    title: str
+    label: str | None  # the raw label cell; None: the row has no label at all
+
+
+def _too_big(rel: str, line: int, field: str) -> InvalidInput:
+    return InvalidInput([Problem(rel, line, 1, field, f"a cell is over {CELL_LIMIT // 1024} KiB; "
+                                 "is this an ASReview export?")], f"{rel} cannot be read")
+
+
+def _table_rows(rel: str, header: list[str], rows: Iterable[tuple[int, list[str]]]) -> tuple[str, list[_Row]]:
+    low = {h.strip().lower(): i for i, h in reversed(list(enumerate(header)))}
+    col = next((c for c in LABEL_COLUMNS if c in low), None)
     if col is None:
         raise InvalidInput([Problem(rel, 1, 1, "", f"no label column (expected one of: {', '.join(LABEL_COLUMNS)})")],
                            f"{rel} is not an ASReview export")
+
+    def get(cells: list[str], name: str) -> str:
+        i = low.get(name)
+        return from_spreadsheet_safe(cells[i].strip()) if i is not None and i < len(cells) else ""
+
+    out = []
+    for line, cells in rows:
+        if not any(c.strip() for c in cells):
+            continue
+        # A project made from our CSV keeps record_id and url; one made from our RIS has urls
+        # and notes (";"-joined lists, as LAB writes list cells).
+        listed = [x.strip() for n in ("urls", "notes") for x in get(cells, n).split(LIST_JOIN)]
+        refs = tuple(x for x in (get(cells, "record_id"), get(cells, "url"), *listed) if x)
+        out.append(_Row(line, refs, get(cells, "doi"), get(cells, "title"), get(cells, col)))
+    return col, out
+
+
+def _csv_rows(path: Path, rel: str, delimiter: str) -> tuple[str, list[_Row]]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        # ASReview's own CSV reader falls back to Latin-1 as well.
+        text = path.read_text(encoding="latin-1")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    old = csv.field_size_limit(CELL_LIMIT)
+    try:
+        rows: list[tuple[int, list[str]]] = []
+        try:
+            header = next(reader, [])
+            for cells in reader:
+                rows.append((reader.line_num, cells))
+        except csv.Error as err:
+            if "field limit" in str(err):
+                raise _too_big(rel, max(reader.line_num, 2), "") from None
+            raise InvalidInput([Problem(rel, reader.line_num, 1, "", f"not CSV: {err}")], f"{rel} cannot be read") from None
+    finally:
+        csv.field_size_limit(old)
+    return _table_rows(rel, header, rows)
+
+
+def _xlsx_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
+    # openpyxl reads the Excel files ASReview writes (pandas' to_excel with openpyxl); loaded
+    # only for this format.
+    import zipfile
+
+    import openpyxl
+
+    try:
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
+        raise InvalidInput([Problem(rel, 1, 1, "", f"not an Excel workbook: {err}")], f"{rel} cannot be read") from None
+    try:
+        sheet = wb.worksheets[0]
+        it = sheet.iter_rows(values_only=True)
+        header = ["" if v is None else str(v) for v in next(it, ())]
+        rows: list[tuple[int, list[str]]] = []
+        for n, values in enumerate(it, start=2):
+            cells = []
+            for v in values:
+                s = "" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else str(v))
+                if len(s) > CELL_LIMIT:
+                    raise _too_big(rel, n, "")
+                cells.append(s)
+            rows.append((n, cells))
+    finally:
+        wb.close()
+    return _table_rows(rel, header, rows)
+
+
+def _ris_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
+    import rispy
+
+    text = path.read_text(encoding="utf-8-sig")
+    for n, line in enumerate(text.splitlines(), start=1):
+        if len(line) > CELL_LIMIT:
+            raise _too_big(rel, n, "")
+    starts = [n for n, line in enumerate(text.splitlines(), start=1) if line.startswith("TY  -")]
+    try:
+        entries = rispy.loads(text, skip_unknown_tags=True)
+    except (OSError, ValueError, KeyError) as err:
+        raise InvalidInput([Problem(rel, 1, 1, "", f"not RIS: {err}")], f"{rel} cannot be read") from None
+    out = []
+    for i, e in enumerate(entries):
+        notes = [str(x).strip() for x in e.get("notes") or []]
+        label = next((x for x in notes if x in RIS_LABEL_NOTES), None)
+        refs = [*(str(u) for u in e.get("urls") or []), *(x for x in notes if normalize_arxiv(x))]
+        raw = None if label is None else {True: "1", False: "0", None: ""}[RIS_LABEL_NOTES[label]]
+        out.append(_Row(starts[i] if i < len(starts) else 1, tuple(refs), str(e.get("doi") or ""),
+                        str(e.get("title") or e.get("primary_title") or ""), raw))
+    if not any(r.label is not None for r in out):
+        raise InvalidInput([Problem(rel, 1, 1, "N1", "no ASReview label notes (ASReview_relevant, "
+                                    "ASReview_irrelevant, ASReview_not_seen)")], f"{rel} is not an ASReview export")
+    return "N1", out
+
+
+def _rows(path: Path) -> tuple[str, list[_Row]]:
+    rel = str(path)
+    try:
+        head = path.open("rb").read(8)
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err.strerror}") from None
+    suffix = path.suffix.lower()
+    if head.startswith(b"PK\x03\x04") or suffix in (".xlsx", ".xlsm"):
+        return _xlsx_rows(path, rel)
+    if suffix in (".ris", ".txt") or head.lstrip(b"\xef\xbb\xbf").startswith(b"TY  -"):
+        return _ris_rows(path, rel)
+    return _csv_rows(path, rel, "\t" if suffix in (".tsv", ".tab") else ",")
+
+
+def _known_refs(corpus: Corpus) -> set[str]:
+    """Every way an export row can name a record already decided (ASReview's prior knowledge)."""
+    refs: set[str] = set()
+    for rec in corpus:
+        refs.add(rec.id)
+        refs.add(normalize_title(plain_text(rec.title)))
+        ids = rec.get("identifiers")
+        if isinstance(ids, dict):
+            refs.update(str(v).lower() for v in ids.values() if v)
+        links = rec.get("links") or rec.get("url") or []
+        refs.update(str(u) for u in (links if isinstance(links, list) else [links]) if u)
+    return refs
+
+
+def read_labels(path: Path, queue: Sequence[Candidate], corpus: Corpus | None = None) -> LabelFile:
+    """ASReview LAB's labels for queue candidates, from any export LAB writes (CSV, TSV, Excel, RIS).
+
+    Rows are matched to candidates by their record_id (``arXiv:ID``), their url, or their DOI;
+    rows that name records already decided (the prior knowledge) are counted, not imported.
+    A file whose labels match nothing in the queue is an error, not "0 imported".
+    """
+    rel = str(path)
+    col, rows = _rows(path)
+    known = _known_refs(corpus) if corpus is not None else set()
     by_id = {c.id: c for c in queue}
     by_doi = {str(c.data["doi"]).lower(): c for c in queue if c.data.get("doi")}
-    labels, problems, unlabelled = [], [], 0
-    for n, row in enumerate(reader, start=2):
-        ref = next((row.get(low[k]) or "" for k in ("record_id", "url") if k in low and row.get(low[k])), "")
-        cand = by_id.get(normalize_arxiv(ref) or "")
-        if cand is None and "doi" in low:
-            cand = by_doi.get(normalize_doi(row.get(low["doi"]) or "") or "")
+    # LAB's RIS export of a project made from a CSV drops record_id and url (rispy has no tag
+    # for them): such rows are found by their DOI or, failing that, their title.
+    by_title = {normalize_title(plain_text(c.title)): c for c in queue}
+    labels: list[Label] = []
+    problems: list[Problem] = []
+    unmatched: list[int] = []
+    unlabelled = prior = 0
+    for row in rows:
+        cand = next((by_id[a] for r in row.refs if (a := normalize_arxiv(r) or "") in by_id), None)
+        if cand is None and row.doi:
+            cand = by_doi.get(normalize_doi(row.doi) or "")
+        if cand is None and row.title:
+            cand = by_title.get(normalize_title(row.title))
+        value = (row.label or "").strip().lower()
+        if value in _UNLABELLED:
+            unlabelled += cand is not None
+            continue
         if cand is None:
+            aids = {normalize_arxiv(r) or "" for r in row.refs} - {""}
+            if (known & {*row.refs, *aids, (normalize_doi(row.doi) or "").lower(),
+                         normalize_title(row.title) if row.title else ""}) - {""}:
+                prior += 1
+            else:
+                unmatched.append(row.line)
             continue
-        value = (row.get(col) or "").strip()
-        if value in ("", "-1", "nan"):
-            unlabelled += 1
+        if value not in _LABEL_VALUES:
+            problems.append(Problem(rel, row.line, 1, col, f"{row.label!r} is not a label (1 relevant, 0 irrelevant, empty unseen)"))
             continue
-        if value not in ("0", "1", "0.0", "1.0"):
-            problems.append(Problem(rel, n, 1, col, f"{value!r} is not a label (1 relevant, 0 irrelevant, empty unseen)"))
-            continue
-        labels.append(Label(n, cand, value.startswith("1")))
+        labels.append(Label(row.line, cand, _LABEL_VALUES[value]))
     if problems:
         raise InvalidInput(problems, f"{rel} has labels that cannot be read; nothing written")
-    return labels, unlabelled
+    if not labels and unmatched:
+        shown = ", ".join(str(n) for n in unmatched[:5]) + (", ..." if len(unmatched) > 5 else "")
+        raise InvalidInput([Problem(rel, unmatched[0], 1, col,
+                                    f"{len(unmatched)} labelled row{'s' if len(unmatched) != 1 else ''} "
+                                    f"(line {shown}) match no candidate of the screening queue "
+                                    f"({len(queue)} candidates; matched by record_id arXiv:ID, url or DOI); "
+                                    "nothing imported")],
+                           f"{rel}: no label could be matched")
+    return LabelFile(tuple(labels), unlabelled, prior, col)
 
 
 __all__ = [
-    "ASREVIEW_COLUMNS", "Candidate", "DECISIONS", "Decision", "Label", "QUEUE", "RUNS", "apply",
+    "ASREVIEW_COLUMNS", "Candidate", "DECISIONS", "Decision", "LABEL_COLUMNS", "Label", "LabelFile", "QUEUE", "RUNS", "apply",
     "asreview_csv", "candidate_data", "dump_candidate", "file_name", "find", "load_queue",
     "plan_exclude", "plan_retain", "ranked", "read_labels", "read_log", "ris_text",
 ]

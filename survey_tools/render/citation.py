@@ -70,12 +70,21 @@ def citation_cff(tax: Taxonomy) -> str | None:
     }
     if cit.get("year") is not None:
         paper["year"] = int(cit["year"])
+    # Where the converters look: GitHub's "Cite this repository" (the ruby-cff gem) reads the
+    # preferred citation's authors, title, journal, year, doi, url and notes, never its
+    # identifiers; cffconvert reads only the top level (its url, identifiers of type url,
+    # doi). So the arXiv id goes into the journal as arXiv's own BibTeX spells it
+    # ("arXiv preprint arXiv:ID"), the survey's page into url, and both also at the top level.
+    url = str(s.get("url") or (f"https://arxiv.org/abs/{s['arxiv']}" if s.get("arxiv") else ""))
+    ids: list[dict[str, str]] = []
     if s.get("arxiv"):
-        paper["journal"] = "arXiv preprint"
-        paper["identifiers"] = [{"type": "other", "value": f"arXiv:{s['arxiv']}",
-                                 "description": "The survey's arXiv id"}]
-    if s.get("url"):
-        paper["url"] = str(s["url"])
+        paper["journal"] = f"arXiv preprint arXiv:{s['arxiv']}"
+        ids.append({"type": "other", "value": f"arXiv:{s['arxiv']}", "description": "The survey's arXiv id"})
+    if url:
+        paper["url"] = url
+        ids.insert(0, {"type": "url", "value": url, "description": "The survey this list accompanies"})
+    if ids:
+        paper["identifiers"] = ids
     doc: dict[str, Any] = {
         "cff-version": "1.2.0",
         "message": f"If you use this list or its toolkit, please cite the survey "
@@ -89,6 +98,11 @@ def citation_cff(tax: Taxonomy) -> str | None:
     for key in _SOFTWARE_KEYS:
         if sw.get(key):
             doc[key] = list(sw[key]) if key == "keywords" else str(sw[key])
+    if ids:
+        # cffconvert ignores preferred-citation: the survey's page and id at the top level too,
+        # so its BibTeX, RIS, EndNote, APA, CodeMeta and Zenodo outputs keep them.
+        doc["identifiers"] = [dict(x, description=f"{x['description']} ({survey_title})")
+                              if x["type"] == "url" else dict(x) for x in ids]
     doc["preferred-citation"] = paper
     return f"# Written by `survey build` from {SOURCE} (survey.citation); do not edit by hand.\n" \
         + dump_yaml(doc)

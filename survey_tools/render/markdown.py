@@ -163,7 +163,7 @@ def _entry(tax: Taxonomy, rec: Record, tags: Sequence[str], new: frozenset[str] 
         "id": rec.id,
         "new": rec.id in new,
         "added": str(added) if added else "",
-        "title": rec.title,
+        "title": model.display(rec.title),
         "url": model.primary_link(rec),
         "summary": str(rec.get("summary", "")),
         "tags": model.record_tags(tax, rec, tags),

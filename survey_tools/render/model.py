@@ -17,6 +17,7 @@ from survey_tools.corpus.identifiers import ids_from_url
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.latex import plain_text
 from survey_tools.reports.stats import Axis, Stats, get_path, mode_of, resolve_axis
 
 # Host names shown for secondary links whose usual spelling is not the host itself.
@@ -60,6 +61,17 @@ def axis(tax: Taxonomy, spec: str) -> Axis:
 
 def is_sentinel(tax: Taxonomy, value: str) -> bool:
     return value in (tax.na, tax.untagged)
+
+
+def display(value: Any) -> str:
+    """A record's text as a reader sees it: TeX escapes (``Balunovi\\'{c}``) decoded. Every
+    non-BibTeX output takes names and titles through here (bibtex.py keeps the TeX)."""
+    return plain_text(str(value))
+
+
+def display_authors(rec: Record) -> list[str]:
+    """The record's authors as readers see them (decoded, no stray spaces)."""
+    return [display(a).strip() for a in rec.get("authors") or []]
 
 
 def primary_link(rec: Record) -> str:

@@ -249,7 +249,7 @@ class _Site:
             for r in recs:
                 raw = r.get(name)
                 if name == "authors":
-                    names_ = [str(a) for a in raw or []]
+                    names_ = model.display_authors(r)
                     vals.append("; ".join(names_) + ("; et al." if r.get("authors_complete") is False else ""))
                 elif isinstance(raw, int) and not isinstance(raw, bool):
                     vals.append(raw)
@@ -392,7 +392,7 @@ class _Site:
         for t in model.record_tags(tax, rec, [s for s in specs if self.kind(s) not in ("keys", "plain")]):
             if self.kind(t.axis) != "plain":
                 tags.append(t)
-        authors = [str(a) for a in rec.get("authors") or []]
+        authors = model.display_authors(rec)
         rel = rec.path if isinstance(rec.path, str) and rec.path else f"{ret.folder}/{rec.id}.yaml"
         repo = self.repo
         title = f"Record {rec.id}: "
@@ -401,7 +401,7 @@ class _Site:
             "survey": tax.survey,
             "rec": {
                 "id": rec.id,
-                "title": rec.title,
+                "title": model.display(rec.title),
                 "url": model.primary_link(rec),
                 "links": model.secondary_links(rec, tax),
                 "authors": authors,

@@ -33,7 +33,10 @@ def test_citation_comes_from_the_taxonomy(tmp_path: Path, cffconvert: str) -> No
     pref = doc["preferred-citation"]
     assert pref["title"].startswith("Reinforcement Learning for LLM-based Multi-Agent Systems")
     assert pref["authors"] == [{"family-names": "Zhang", "given-names": "Chenchen"}]
-    assert pref["identifiers"][0]["value"] == "arXiv:2605.02801"
+    # In the fields GitHub's widget (ruby-cff) keeps: journal and url; identifiers for the rest.
+    assert pref["journal"] == "arXiv preprint arXiv:2605.02801"
+    assert pref["url"] == "https://arxiv.org/abs/2605.02801"
+    assert [i["value"] for i in pref["identifiers"]] == ["https://arxiv.org/abs/2605.02801", "arXiv:2605.02801"]
 
     # Another survey's config: a software repository, several authors, an organisation.
     root = tmp_path / "other"
@@ -64,3 +67,17 @@ def test_cffconvert_rejects_a_broken_file(tmp_path: Path, cffconvert: str) -> No
 def test_no_citation_section_no_file(repo: Path) -> None:
     tax = load_taxonomy(repo / "tests" / "data" / "tiny-survey")
     assert citation_cff(tax) is None
+
+
+def test_cffconvert_keeps_the_survey_in_every_format(cffconvert: str) -> None:
+    # cffconvert converts the top level only (it ignores preferred-citation): the survey's page
+    # is there as an identifier of type url, which each of its formats writes as the URL.
+    want = {"bibtex": "url = {https://arxiv.org/abs/2605.02801}", "ris": "UR  - https://arxiv.org/abs/2605.02801",
+            "endnote": "%U https://arxiv.org/abs/2605.02801", "apalike": "URL: https://arxiv.org/abs/2605.02801",
+            "codemeta": '"url": "https://arxiv.org/abs/2605.02801"',
+            "schema.org": '"https://arxiv.org/abs/2605.02801"'}
+    for fmt, line in want.items():
+        res = subprocess.run([cffconvert, "-i", str(REPO / "CITATION.cff"), "-f", fmt], capture_output=True,
+                             text=True, timeout=120)
+        assert res.returncode == 0, res.stderr
+        assert line in res.stdout, (fmt, res.stdout)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,3 +36,21 @@ def living(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SURVEY_ARXIV_DELAY", "0")
     monkeypatch.delenv("SURVEY_ARXIV_URL", raising=False)
     return root
+
+
+# ASReview LAB pins pandas and rispy below the toolkit's, so it lives in a virtual environment
+# of its own (tools/ci.sh step_install): $ASREVIEW_PYTHON, or that environment.
+ASREVIEW_VENV = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "survey-tools-ci" / \
+    "asreview" / "bin" / "python"
+
+
+@pytest.fixture
+def asreview_python() -> str:
+    for candidate in (os.environ.get("ASREVIEW_PYTHON"), str(ASREVIEW_VENV)):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    if os.environ.get("CI"):
+        pytest.fail(f"ASReview LAB is not installed (tools/ci.sh puts it in {ASREVIEW_VENV.parent.parent})")
+    pytest.skip("ASReview LAB is not installed: python3 -m venv V && V/bin/pip install asreview==3.0.8, "
+                "then ASREVIEW_PYTHON=V/bin/python (the committed exports in tests/fixtures/asreview "
+                "are tested without it)")

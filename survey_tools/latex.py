@@ -1,0 +1,41 @@
+"""TeX escapes in metadata turned into the characters they print, for every non-BibTeX output.
+
+Records keep names and titles as their sources give them, and BibTeX-derived metadata carries
+TeX accents (``Balunovi\\'{c}``, ``Tram\\`{e}r``). BibTeX wants them; a README, the browsing
+page, the ASReview CSV, RIS and the CSV exports show text, so they pass display values through
+:func:`plain_text`. The decoding is pylatexenc's (the library bibtexparser's own LaTeX
+middleware uses), not a table of our own.
+
+Only text with a backslash is decoded: plain titles (``50% faster``, ``A -- B``, ``~``) are
+returned unchanged, since TeX would read ``%`` as a comment and ``--`` as a dash.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any
+
+# A % that is not already escaped: TeX would drop the rest of the line as a comment.
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
+
+
+@lru_cache(maxsize=1)
+def _decoder() -> Any:
+    # pylatexenc is a dependency of bibtexparser 2 and of ours; imported on first use only.
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
+
+
+@lru_cache(maxsize=4096)
+def plain_text(text: str) -> str:
+    """``Balunovi\\'{c}, Mislav`` -> ``Balunović, Mislav``; text without a backslash is unchanged."""
+    if "\\" not in text:
+        return text
+    out = _decoder().latex_to_text(_BARE_PERCENT.sub(r"\\%", text))
+    return unicodedata.normalize("NFC", out.replace("\xa0", " "))
+
+
+__all__ = ["plain_text"]
