@@ -367,7 +367,8 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 # A published link to this machine or its network would have `survey links`
                 # (and every reader) probe it: links must name public hosts.
                 if unsafe or not valid_url(link):
-                    msg = f"{_clip(link)!r} " + (unsafe or "is not a well-formed http(s) URL")
+                    why = "is not a well-formed http(s) URL" if not valid_url(link) else unsafe
+                    msg = f"{_clip(link)!r} {why}"
                 else:
                     msg = private_url(link)
                 if msg:
