@@ -137,6 +137,7 @@ _HEAD_FIELDS = (
 )
 _FAST_DECODER = msgspec.json.Decoder(_FastDoc)
 
+
 @dataclass
 class Decoded:
     """A parsed trace document as top-level fields plus event and edge columns.

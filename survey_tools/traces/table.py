@@ -146,7 +146,10 @@ def edge_columns(ids: list[str], edges: list[Any]) -> EdgeColumns:
         ekind=np.fromiter(
             map(EDGE_CODE.__getitem__, map(attrgetter("type"), edges)), np.int8, len(edges)
         ),
-        first=np.fromiter(map(index.__getitem__, ids), np.int64, len(ids)),
+        # Without duplicate ids every event is its own first occurrence: no look-ups.
+        first=np.arange(len(ids), dtype=np.int64)
+        if len(index) == len(ids)
+        else np.fromiter(map(index.__getitem__, ids), np.int64, len(ids)),
         src_ids=src,
         dst_ids=dst,
     )

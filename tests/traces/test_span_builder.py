@@ -1,4 +1,4 @@
-"""The span importers' columnar builder agrees with the generic Builder it replaced."""
+"""The span importers' builder gives the edges the generic Builder gives."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import pytest
 
 from survey_tools.traces.importers.common import Builder
-from survey_tools.traces.importers.spans import _EXACT_NS, SpanBuilder, SpanRec, _sort
+from survey_tools.traces.importers.spans import _EXACT_NS, SpanBuilder
 
 AGENTS = ["root", "a", "b", "c", "d"]
 
@@ -54,20 +54,6 @@ def test_links_and_dedupe_match_the_generic_builder(seed: int) -> None:
     assert got == want
 
 
-def test_sort_matches_python_sort() -> None:
-    rng = random.Random(1)
-    recs = [
-        SpanRec(f"{rng.randrange(50):016x}", "", rng.randrange(5), rng.randrange(5), "tool", "x")
-        for _ in range(300)
-    ]
-    want = sorted(recs, key=lambda r: (r.start, r.end, r.span_id))
-    _sort(recs)
-    assert [id(r) for r in recs] == [id(r) for r in want]
-    big = [SpanRec("b", "", 1 << 70, 0, "tool", "x"), SpanRec("a", "", 1 << 70, 0, "tool", "x")]
-    _sort(big)
-    assert [r.span_id for r in big] == ["a", "b"]
-
-
 def test_unrounded_seconds_are_what_round_gives() -> None:
     rng = random.Random(2)
     for _ in range(200_000):
@@ -75,38 +61,3 @@ def test_unrounded_seconds_are_what_round_gives() -> None:
         assert (d / 1e9) == round(d / 1e9, 9)
     for d in (0, 1, 999_999_999, _EXACT_NS - 1, -(_EXACT_NS - 1)):
         assert (d / 1e9) == round(d / 1e9, 9)
-
-
-def _random_builder(seed: int) -> SpanBuilder:
-    rng = random.Random(seed)
-    b = SpanBuilder()
-    for _ in range(rng.randint(1, 60)):
-        t = rng.randint(0, 8) / 4
-        type_ = rng.choice(["spawn", "message", "return", "tool_call", "orchestrator_decision"])
-        to = rng.choice([*AGENTS, "nobody"])
-        b.add(
-            t,
-            type_,
-            rng.choice(AGENTS),
-            ("to", to) if type_ in ("spawn", "message", "return") else (),
-        )
-    for _ in range(rng.randint(0, 20)):
-        n = b.n_events
-        b.edge(rng.randrange(n), rng.randrange(n), rng.choice(["causal", "aggregate", "return"]))
-    return b
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_plain_edges_match_the_numpy_edges(seed: int) -> None:
-    fast = _random_builder(seed)
-    fast.finish()  # (numpy: the keys of these small builds fit in int64)
-    plain = _random_builder(seed)
-    plain.t = [e.t for e in plain.events]
-    plain.type = [e.type for e in plain.events]
-    plain.agent = [e.agent for e in plain.events]
-    src, dst, kind = plain._edges_plain()
-    assert (src.tolist(), dst.tolist(), kind.tolist()) == (
-        fast.src.tolist(),
-        fast.dst.tolist(),
-        fast.kind.tolist(),
-    )

@@ -366,6 +366,19 @@ def _otlp_line(value: dict, span_id: str = "00f067aa0ba902b7") -> str:
             "span is not an OTLP/JSON span: Expected `str`, got `int` - at `$.spanId`",
         ),
         ("openai-agents", '{"object": "trace", "id": "t"}\n[1, 2\n', "line 2: not JSON"),
+        (
+            "openai-agents",
+            json.dumps(
+                {
+                    "object": "trace.span",
+                    "id": "span_1",
+                    "trace_id": "trace_1",
+                    "started_at": "2025-01-01T00:00:00+00:00",
+                    "span_data": {"type": "generation", "usage": {"input_tokens": -5}},
+                }
+            ),
+            "span 'span_1': usage.input_tokens: -5 is not a token count",
+        ),
         ("openai-agents", '{"object": "trace", "id": "t"}\n{"x": 1}\n', "line 2: not an OpenAI"),
     ],
     ids=[
@@ -375,6 +388,7 @@ def _otlp_line(value: dict, span_id: str = "00f067aa0ba902b7") -> str:
         "otel-bad-line",
         "otel-bad-span",
         "agents-bad-line",
+        "agents-negative-usage",
         "agents-not-export",
     ],
 )

@@ -41,6 +41,7 @@ from survey_tools.traces.importers.spans import (
 )
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MAX_TOKENS = 1 << 53  # past this a JSON number is no longer an exact count
 
 
 _NOT_EXPORT = (
@@ -98,15 +99,19 @@ def _nanos(v: Any) -> int | None:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
 
 
-def _tokens(usage: Any) -> tuple[int, int]:
+def _tokens(usage: Any, sid: str) -> tuple[int, int]:
     if not isinstance(usage, dict):
         return 0, 0
 
     def num(*keys: str) -> int:
         for k in keys:
             v = usage.get(k)
-            if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+            if v is None:
+                continue
+            if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_TOKENS:
                 return v
+            shown = str(v) if len(str(v)) <= 24 else f"{str(v)[:12]}… ({len(str(v))} characters)"
+            raise ImportFailed(f"span {sid[:80]!r}: usage.{k}: {shown} is not a token count")
         return 0
 
     return num("input_tokens", "prompt_tokens"), num("output_tokens", "completion_tokens")
@@ -165,7 +170,7 @@ def _record(s: dict[str, Any], tid: str, summary: SpanSummary) -> SpanRec | None
         rec.kind, rec.target = HANDOFF, str(sd.get("to_agent") or "agent")
     elif kind_name in ("generation", "response"):
         rec.kind, rec.usage_rank = MODEL, 0
-        rec.input_tokens, rec.output_tokens = _tokens(sd.get("usage"))
+        rec.input_tokens, rec.output_tokens = _tokens(sd.get("usage"), sid)
     elif kind_name == "guardrail":
         rec.kind, rec.triggered = GUARD, sd.get("triggered") is True
         rec.name = str(sd.get("name") or "guardrail")
@@ -173,7 +178,7 @@ def _record(s: dict[str, Any], tid: str, summary: SpanSummary) -> SpanRec | None
         # A run (task) and each of its turns carry the usage the runner summed.
         rec.kind, rec.operation = STEP, str(sdk_type)
         rec.usage_rank = 1 if sdk_type == "turn" else 2
-        rec.input_tokens, rec.output_tokens = _tokens(custom.get("usage"))
+        rec.input_tokens, rec.output_tokens = _tokens(custom.get("usage"), sid)
     elif kind_name == "custom":
         rec.operation = f"custom:{sd.get('name', '')}"
     return rec

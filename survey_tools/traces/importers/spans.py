@@ -29,7 +29,6 @@ import bisect
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
 from operator import attrgetter
 from typing import Any
 
@@ -120,30 +119,6 @@ class SpanSummary:
 _SORT_KEY = attrgetter("start", "end", "span_id")
 
 
-def _sort(recs: list[SpanRec]) -> None:
-    """``recs.sort(key=_SORT_KEY)``, with numpy for the times: a stable sort on
-    (start, end), then each run of equal times sorted by span id (stable too)."""
-    n = len(recs)
-    try:
-        start = np.fromiter(map(attrgetter("start"), recs), dtype=np.int64, count=n)
-        end = np.fromiter(map(attrgetter("end"), recs), dtype=np.int64, count=n)
-    except OverflowError:  # times beyond int64: Python's sort
-        recs.sort(key=_SORT_KEY)
-        return
-    order = np.lexsort((end, start))
-    start, end = start[order], end[order]
-    out = list(map(recs.__getitem__, order.tolist()))
-    same = (start[1:] == start[:-1]) & (end[1:] == end[:-1])
-    if same.any():
-        # Runs of equal (start, end): [lo, hi) index ranges.
-        edge = np.diff(np.r_[0, same.astype(np.int8), 0])
-        los, his = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1) + 1
-        sid = attrgetter("span_id")
-        for lo, hi in zip(los.tolist(), his.tolist(), strict=True):
-            out[lo:hi] = sorted(out[lo:hi], key=sid)
-    recs[:] = out
-
-
 def build(
     recs: list[SpanRec], summary: SpanSummary, root_agent: str = "root"
 ) -> tuple[SpanBuilder, dict[str, Any]]:
@@ -152,7 +127,7 @@ def build(
         raise ImportFailed("no usable spans in the input")
     # The first record of each span id wins (built from the end, so it is the last write).
     by_id = dict(zip(map(attrgetter("span_id"), reversed(recs)), reversed(recs), strict=True))
-    _sort(recs)
+    recs.sort(key=_SORT_KEY)
     root = next((r for r in recs if not r.parent_id), None)
     if root is None:
         root = recs[0]
@@ -208,7 +183,7 @@ def build(
             summary.clamped_end += 1
         if r.end < r.start:
             r.end = r.start
-    _sort(recs)
+    recs.sort(key=_SORT_KEY)
 
     t0 = root.start
     b = SpanBuilder()
@@ -396,10 +371,9 @@ class SpanBuilder:
 
     Events are ``e1``, ``e2``, … in time order when written. An event's optional
     fields are one flat tuple ``(key, value, key, value, …)`` in output order.
-    :meth:`finish` adds, with numpy, what :class:`~.common.Builder` does with a
-    per-agent timeline: causal edges between each agent's consecutive events, an
-    edge from each spawn, message and return to the next event of the agent it
-    names, and one edge per (source, target), the most specific kind winning over
+    :meth:`finish` adds what :class:`~.common.Builder` does with a per-agent
+    timeline: causal edges between each agent's consecutive events, an edge from each
+    spawn, message and return to the next event of the agent it names, and one edge per (source, target), the most specific kind winning over
     causal (the first one added among specific kinds).
     """
 
@@ -440,63 +414,13 @@ class SpanBuilder:
         self.t = list(map(attrgetter("t"), events))
         self.type = list(map(attrgetter("type"), events))
         self.agent = list(map(attrgetter("agent"), events))
-        n = len(self.t)
-        # Agents coded in order of first appearance.
-        index = {a: i for i, a in enumerate(dict.fromkeys(self.agent))}
-        # The one switch: numpy (a quarter less wall time and a sixth less memory at a
-        # million spans, docs/traces.md) unless its sort keys (agent, rank of t, event)
-        # could overflow int64; then plain Python timelines, which give the same edges.
-        if (len(index) + 1) * max(n, 1) * max(n, 1) < 1 << 62:
-            self.src, self.dst, self.kind = self._edges_numpy(index)
-        else:
-            self.src, self.dst, self.kind = self._edges_plain()
+        self.src, self.dst, self.kind = self._edges()
         self.es, self.ed, self.ek = [], [], []
 
-    def _edges_numpy(self, index: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        events = self.events
-        n = len(self.t)
-        t = np.array(self.t, dtype=np.float64)
-        agent = np.fromiter(map(index.__getitem__, self.agent), dtype=np.int64, count=n)
-        idx = np.arange(n, dtype=np.int64)
-        # Each agent's events in (t, creation) order: the old per-agent timeline.
-        order = np.lexsort((idx, t, agent))
-        a, b = order[:-1], order[1:]
-        same = agent[a] == agent[b]
-        chain_s, chain_d = a[same], b[same]
-
-        # Spawns, messages and returns link to the next event, after (t, k), of the
-        # agent they name in ``to``: a search over keys (agent, rank of t, k), sorted
-        # like the timelines.
-        link_kind = np.fromiter(map(_LINK.get, self.type, repeat(-1)), dtype=np.int8, count=n)
-        ks = np.flatnonzero(link_kind >= 0)
-        ks_list = ks.tolist()
-        code = np.fromiter(
-            map(index.get, map(attrgetter("to"), map(events.__getitem__, ks_list)), repeat(-1)),
-            dtype=np.int64,
-            count=len(ks_list),
-        )
-        t_values, t_rank = np.unique(t, return_inverse=True)
-        n_t = max(1, t_values.size)
-        key_sorted = ((agent * n_t + t_rank) * n + idx)[order]
-        p = np.searchsorted(key_sorted, (code * n_t + t_rank[ks]) * n + ks, side="right")
-        nxt = order[np.minimum(p, max(n - 1, 0))] if n else p
-        ok = (code >= 0) & (p < n) & (agent[nxt] == code)
-        next_k = link_kind[ks]
-        next_s, next_d, next_k = ks[ok], nxt[ok], next_k[ok]
-
-        src = np.concatenate([np.array(self.es, np.int64), chain_s, next_s])
-        dst = np.concatenate([np.array(self.ed, np.int64), chain_d, next_d])
-        kind = np.concatenate([np.array(self.ek, np.int8), np.zeros(chain_s.size, np.int8), next_k])
-        # One edge per (src, dst): the first specific (non-causal) one added, else causal.
-        ins = np.arange(src.size)
-        o = np.lexsort((ins, kind == _EDGE_CODE["causal"], dst, src))
-        src, dst, kind = src[o], dst[o], kind[o]
-        first = np.ones(src.size, dtype=bool)
-        first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
-        return src[first], dst[first], kind[first]
-
-    def _edges_plain(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """What :meth:`_edges_numpy` gives, with a sorted timeline per agent and a dict."""
+    def _edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The edges, from a sorted timeline per agent and a dict for one edge per pair.
+        (A numpy version was removed: 8-12% less CPU time at 100,000 spans, below the
+        25% that would pay for a second implementation; benchmarks/TRACES.md.)"""
         timeline: dict[str, list[tuple[float, int]]] = {}
         for k, (t, who) in enumerate(zip(self.t, self.agent, strict=True)):
             timeline.setdefault(who, []).append((t, k))
