@@ -383,6 +383,8 @@ class _Site:
                             {
                                 "field": cf.label,
                                 "label": cf.label_of(str(k)),
+                                # the value's definition from the taxonomy (O5: what counts as learned)
+                                "definition": getattr(cf.value(str(k)), "description", ""),
                                 "mode": mode_label,
                                 "evidence": str(ev) if ev else "",
                                 "evidence_is_url": _is_url(ev),
