@@ -204,6 +204,8 @@ class _Explainer(SchemaExplainer):
             return f"{show(repr(inst))} is not a valid {label}{hint}"
         if len(path) > 2 and path[-1] == "evidence":
             return f"{show(repr(inst))} is not a well-formed http(s) URL"
+        if len(path) > 2 and path[-1] == "date":  # the date of a sub-decision's second reading
+            return f"{show(repr(inst))} is not an ISO date (YYYY-MM-DD)"
         return f"{show(repr(inst))} does not match {self.coll.id_pattern if not pf else 'the expected format'}"
 
     def any_of(self, err: Any) -> list[Problem]:

@@ -873,6 +873,21 @@ def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
             "how": mode,
             "evidence": _url(),
             "reason": _reason(),
+            # A second, separate reading of the same decision: who read what, when, and the mode
+            # they reached. It is kept even when it disagrees with `how`, so a disagreement stays
+            # visible in the record (and on its page) instead of being settled silently.
+            "second_reading": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["how", "by", "date", "read"],
+                "properties": {
+                    "how": mode,
+                    "by": {"type": "string", "minLength": 1, "maxLength": MAX_STRING},
+                    "date": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                    "read": {"type": "string", "minLength": 1, "maxLength": MAX_REASON},
+                    "reason": _reason(),
+                },
+            },
         },
     }
     mapping = {

@@ -376,14 +376,29 @@ class _Site:
                         mode = mode_of(v)
                         mode_label = next((m.label for m in cf.modes if m.id == mode), mode)
                         ev = item.get("evidence")
+                        second = item.get("second_reading")
+                        second = second if isinstance(second, Mapping) else {}
+                        second_mode = str(second.get("how") or "")
                         decisions.append(
                             {
                                 "field": cf.label,
                                 "label": cf.label_of(str(k)),
+                                # the value's definition from the taxonomy (O5: what counts as learned)
+                                "definition": getattr(cf.value(str(k)), "description", ""),
                                 "mode": mode_label,
                                 "evidence": str(ev) if ev else "",
                                 "evidence_is_url": _is_url(ev),
                                 "reason": str(item.get("reason") or ""),
+                                "second": {
+                                    "mode": next((m.label for m in cf.modes if m.id == second_mode), second_mode),
+                                    "disagrees": second_mode != mode,
+                                    "by": str(second.get("by") or ""),
+                                    "date": str(second.get("date") or ""),
+                                    "read": str(second.get("read") or ""),
+                                    "reason": str(second.get("reason") or ""),
+                                }
+                                if second_mode
+                                else None,
                             }
                         )
                 continue

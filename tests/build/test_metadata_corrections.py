@@ -35,7 +35,8 @@ def _get(data: dict, dotted: str):  # type: ignore[no-untyped-def,type-arg]
 def test_metadata_corrections_are_marked_and_never_touch_a_tag() -> None:
     tax = load_taxonomy(REPO)
     marked = _metadata_corrections()
-    assert {c["id"] for c in marked} == {f"C0{n}" for n in range(23, 33)}
+    # C020 (SAGE's arXiv id) and C033-C038 (round 3: authors, DOI, journal) join C023-C032
+    assert {c["id"] for c in marked} == {f"C0{n}" for n in (20, *range(23, 33), *range(33, 39))}
     for c in marked:
         assert tax.find_field(c["field"].split(".", 1)[0]) is None, c["id"]
         assert c["evidence"].startswith("https://"), c["id"]
@@ -80,6 +81,14 @@ def test_readme_page_and_bibtex_show_the_corrected_metadata(built: Path) -> None
     assert '<p class="authors">Liu, Shuo; Liang, Zeyu; Lyu, Xueguang; Amato, Christopher</p>' in page
     corrections = (built / "reports" / "CORRECTIONS.md").read_text(encoding="utf-8")
     assert "Metadata: shown in the README, the page and the BibTeX" in corrections.split("### C027", 1)[1].split("###", 1)[0]
+    # Round 3: Puppeteer's full author list (C033/C034), SAGE's named authors and arXiv id (C035,
+    # C020), DeepSeek-R1's DOI and journal (C037/C038), all read on the works' pages.
+    entry = bib.split("@inproceedings{puppeteer,", 1)[1].split("\n}\n", 1)[0]
+    assert "author = {Dang, Yufan and Qian, Chen and" in entry and "Sun, Maosong}" in entry and "others" not in entry
+    entry = bib.split("@inproceedings{sage2026,", 1)[1].split("\n}\n", 1)[0]
+    assert "author = {Peng, Yulin and Zhu, Xinxin and" in entry and "eprint = {2603.15255}" in entry
+    entry = bib.split("{deepseek-r12025,", 1)[1].split("\n}\n", 1)[0]
+    assert "journal = {Nature}" in entry and "doi = {10.1038/s41586-025-09422-z}" in entry
 
 
 def test_the_edition_export_keeps_the_surveys_metadata(built: Path, tmp_path: Path) -> None:
@@ -94,6 +103,16 @@ def test_the_edition_export_keeps_the_surveys_metadata(built: Path, tmp_path: Pa
         assert {k: v for k, v in rows[key].items() if k not in ("one_liner", "notes")} == {
             k: v for k, v in theirs[key].items() if k not in ("one_liner", "notes")
         }
+
+
+def test_the_edition_export_carries_no_later_curation_notes(built: Path, tmp_path: Path) -> None:
+    """The edition's CSV is the survey's: notes written by later curation rounds stay out of it."""
+    args = ["--root", str(built), "export", "csv", str(tmp_path), "--edition", "2605.02801v1"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    with (tmp_path / "papers.csv").open(encoding="utf-8", newline="") as fh:
+        notes = {r["key"]: r["notes"] for r in csv.DictReader(fh)}
+    assert notes["kimi-k2-6"].startswith("Blog post only")
+    assert not [k for k, n in notes.items() if "curation round" in n.lower() or "2026-11" in n]
 
 
 def test_identifier_links_are_added_once() -> None:

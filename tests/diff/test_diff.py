@@ -65,7 +65,9 @@ def changed(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
     c3 = work / "corpus/c3.yaml"
     text = c3.read_text().replace("credit_granularity: message", "credit_granularity: agent")
     c3.write_text(re.sub(r"(?m)^summary: ", "summary: Reworded. ", text, count=1))
-    (work / "corpus/marft.yaml").unlink()
+    # a paper no claim names (data/claims.yaml lists MARFT in the README map-table claims, and a
+    # claim naming a removed record stops the claim comparison)
+    (work / "corpus/agent-qmix2026.yaml").unlink()
     shutil.copy(DEMO, work / "corpus" / "demo-paper.yaml")
     code, out, err = run(work, "diff", "--base", "HEAD")
     assert code == 0, err
@@ -82,7 +84,7 @@ def test_added_papers_have_titles_and_tag_labels(changed: str) -> None:
 
 
 def test_removed_and_retagged_papers_are_named(changed: str) -> None:
-    assert "| MARFT: Multi-Agent Reinforcement Fine-Tuning (`marft`) | `corpus/marft.yaml` |\n" in section(
+    assert "| Agent Q-Mix: Selecting the Right Action for LLM Multi-Agent Systems through Reinforcement Learning (`agent-qmix2026`) | `corpus/agent-qmix2026.yaml` |\n" in section(
         changed, "Removed from Retained papers (1)")
     assert section(changed, "Re-tagged (1)").splitlines()[4] == f"| {C3_TITLE} (`c3`) | Credit unit | Message | Agent |"
     assert f"| {C3_TITLE} (`c3`) | Summary |\n" in section(changed, "Other edits (1)")
@@ -98,7 +100,7 @@ def test_statistics_by_label_grouped_by_table_in_order(changed: str) -> None:
     # only cells that moved: every row's before and after differ
     for before, after in re.findall(r"^\| [^|]+ \| (\d+) \| (\d+) \|$", stats, re.M):
         assert before != after
-    # marft (removed) and demo-paper (added) are both RL methods: the headline does not move
+    # agent-qmix2026 (removed) and demo-paper (added) are both RL methods: the headline does not move
     assert "Headline counts" not in stats
 
 
@@ -120,8 +122,8 @@ def test_default_base_is_the_merge_base_not_the_tip(tmp_path: Path) -> None:
     git(root, "commit", "-q", "-m", "add demo")
     fork = git(root, "rev-parse", "main")
     git(root, "checkout", "-q", "main")
-    (root / "corpus" / "marft.yaml").unlink()  # main moves on after the branch left it
-    git(root, "commit", "-q", "-am", "drop marft")
+    (root / "corpus" / "agent-qmix2026.yaml").unlink()  # main moves on after the branch left it
+    git(root, "commit", "-q", "-am", "drop agent-qmix2026")
     git(root, "checkout", "-q", "feature")
     code, out, err = run(root, "diff")
     assert code == 0, err
@@ -145,12 +147,12 @@ def test_upstream_default_branch_from_origin_head(tmp_path: Path) -> None:
 
 def test_first_parent_when_there_is_no_default_branch(tmp_path: Path) -> None:
     root = survey_repo(tmp_path / "s", branch="work")
-    (root / "corpus" / "marft.yaml").unlink()
-    git(root, "commit", "-q", "-am", "drop marft")
+    (root / "corpus" / "agent-qmix2026.yaml").unlink()
+    git(root, "commit", "-q", "-am", "drop agent-qmix2026")
     code, out, err = run(root, "diff")
     assert code == 0, err
     assert "(first parent of HEAD (no origin/HEAD, main or master branch))" in out.splitlines()[0]
-    assert "MARFT: Multi-Agent Reinforcement Fine-Tuning (`marft`)" in section(out, "Removed from Retained papers (1)")
+    assert "Agent Q-Mix: Selecting the Right Action for LLM Multi-Agent Systems through Reinforcement Learning (`agent-qmix2026`)" in section(out, "Removed from Retained papers (1)")
 
 
 def test_no_base_at_all_says_so_clearly(tmp_path: Path) -> None:

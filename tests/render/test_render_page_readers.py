@@ -289,6 +289,14 @@ def test_paper_page_has_every_field(browser: Any, site: Path, real: Built, pages
         assert v["reason"] in text
         if v.get("evidence", "").startswith("http"):
             assert pg.locator(f'ul.decisions a[href="{v["evidence"]}"]').count() >= 1
+    # A second reading is shown beside its tag, and a disagreement with the tag's mode is named.
+    second = rec.get("subdecisions")["O5"]["second_reading"]
+    assert second["how"] != rec.get("subdecisions")["O5"]["how"]
+    assert f"Second reading ({second['by']}, {second['date']}" in text and second["reason"] in text
+    assert "disagrees" in pg.locator("ul.decisions strong").all_text_contents()
+    # The value's definition from the taxonomy (what counts as a learned stop) sits on its badge.
+    o5 = real.tax.find_field("subdecisions").value("O5")
+    assert pg.locator("ul.decisions span.badge", has_text=o5.label).first.get_attribute("title") == o5.description
     assert "Strict credit" in text
     repo = REPOSITORY["url"]
     assert pg.locator("a", has_text="Edit this record").get_attribute("href") == f"{repo}/edit/main/corpus/puppeteer.yaml"
