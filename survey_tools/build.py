@@ -75,7 +75,7 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     report = report_for(corpus)
     if not report.ok:
         raise InvalidInput(report.problems, "the records are invalid; nothing was written")
-    found = data_config_problems(root, tax.files)
+    found = data_config_problems(tax.document, tax.files)
     if found:
         raise InvalidInput(found, "a configuration file is invalid; nothing was written")
     config = load_config(tax)

@@ -17,7 +17,6 @@ from typing import Any
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.protocol_schema import PROTOCOL_FILE, SCHEMA
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
-from survey_tools.corpus.yamlio import load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 
 
@@ -80,7 +79,7 @@ class Protocol:
 
 
 def has_protocol(tax: Taxonomy) -> bool:
-    return (tax.root / PROTOCOL_FILE).is_file()
+    return tax.document(PROTOCOL_FILE) is not None
 
 
 def _schema_problems(data: Any, position: Any) -> list[Problem]:
@@ -114,11 +113,10 @@ def _schema_problems(data: Any, position: Any) -> list[Problem]:
 
 def load_protocol(tax: Taxonomy) -> Protocol:
     """Read and check ``taxonomy/protocol.yaml``; raise InvalidInput listing every problem."""
-    path = tax.root / PROTOCOL_FILE
-    if not path.is_file():
+    doc = tax.document(PROTOCOL_FILE)
+    if doc is None:
         raise InvalidInput([Problem(PROTOCOL_FILE, 0, 0, "", "missing: this survey has no search protocol")],
                            f"no {PROTOCOL_FILE}")
-    doc = load_yaml_file(path, PROTOCOL_FILE)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{PROTOCOL_FILE} cannot be read")
     data = doc.data

@@ -16,12 +16,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from survey_tools.corpus.configs import defaults, read_config
+from survey_tools.corpus.configs import ConfigFiles, checked, data_config_paths, defaults
 from survey_tools.corpus.explain import hint
 from survey_tools.corpus.protocol_schema import PROTOCOL_FILE
 from survey_tools.corpus.protocol_schema import SCHEMA as PROTOCOL_SCHEMA
 from survey_tools.corpus.protocol_schema import SCHEMA_FILE as PROTOCOL_SCHEMA_FILE
-from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
+from survey_tools.corpus.yamlio import YamlDocument, read_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 
 KINDS = ("single", "multi", "mapping")
@@ -214,6 +214,12 @@ class Taxonomy:
     # Words and marks refused in prose (text) fields: a record is not done while they remain.
     placeholders: tuple[str, ...] = ()
     outputs: tuple[str, ...] | None = None  # survey.yaml `outputs:`; None builds every output
+    # Every configuration file, parsed once by load_taxonomy (see ConfigFiles).
+    configs: ConfigFiles | None = field(default=None, compare=False, repr=False)
+
+    def document(self, rel: str) -> YamlDocument | None:
+        """The parsed configuration file ``rel`` (None when the survey has none)."""
+        return (self.configs or ConfigFiles(self.root)).document(rel)
 
     def collection(self, name: str) -> Collection:
         return self.collections[name]
@@ -255,6 +261,7 @@ class TaxonomyError(InvalidInput):
 
 # The exclusion-collection field that holds a retained record moved to the exclusion log.
 FORMER_FIELD = "retained_record"
+SURVEY_FILE = "taxonomy/survey.yaml"
 CSV_FILE = "taxonomy/csv.yaml"
 COMMANDS_FILE = "taxonomy/commands.yaml"
 _CSV_KEYS = ("na", "list_separator")
@@ -427,8 +434,8 @@ def _values(
     return tuple(sorted(out, key=lambda x: x.order))
 
 
-def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledField | None:
-    doc, found = read_config("field", path, rel)
+def _load_field(doc: YamlDocument, rel: str, problems: list[Problem]) -> ControlledField | None:
+    doc, found = checked("field", doc, rel)
     if found:  # the schema names every shape mistake; the rest below needs the right shapes
         problems.extend(found)
         return None
@@ -475,9 +482,10 @@ def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledFiel
                 required_when[str(k)] = tuple(str(v) for v in vs)
     if len(problems) > before:
         return None
-    if path.stem != name:
+    stem = Path(rel).stem
+    if stem != name:
         problems.append(
-            Problem(rel, 1, 1, "name", f"{name!r} does not match the file name {path.stem!r}")
+            Problem(rel, 1, 1, "name", f"{name!r} does not match the file name {stem!r}")
         )
         return None
     return ControlledField(
@@ -510,11 +518,26 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         )
     problems: list[Problem] = []
     hasher = hashlib.blake2b(digest_size=16)
-    doc, found = read_config("survey", main, "taxonomy/survey.yaml")
+    documents: dict[str, YamlDocument | None] = {}
+
+    def read(rel: str, hashed: bool = True) -> YamlDocument | None:
+        # Each configuration file is opened here once; everything later reads `documents`.
+        path = root / rel
+        if not path.is_file():
+            documents[rel] = None
+            return None
+        raw, parsed = read_yaml_file(path, rel)
+        if hashed:
+            hasher.update(raw)
+        documents[rel] = parsed
+        return parsed
+
+    survey_doc = read(SURVEY_FILE)
+    assert survey_doc is not None  # checked above
+    doc, found = checked("survey", survey_doc, SURVEY_FILE)
     if found:  # shapes first: the code below may then trust every type the schema promises
         raise TaxonomyError(found, "the taxonomy is invalid")
     d = doc.data if isinstance(doc.data, dict) else {}
-    hasher.update(main.read_bytes())
     sentinels = d.get("sentinels") or {}
     na = str(sentinels.get("not_applicable", "NA"))
     untagged = str(sentinels.get("untagged", "untagged"))
@@ -604,8 +627,9 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
                 )
                 continue
             if fname not in fields_cache:
-                hasher.update(fpath.read_bytes())
-                fields_cache[fname] = _load_field(fpath, rel, problems)
+                fdoc = read(rel)
+                assert fdoc is not None  # is_file() above
+                fields_cache[fname] = _load_field(fdoc, rel, problems)
             cf = fields_cache[fname]
             if cf is not None:
                 controlled.append(cf)
@@ -653,23 +677,25 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             url=str(spec["url"]) if spec.get("url") else None,
         )
     csv_layout: Mapping[str, Any] = {}
-    csv_path = tdir / "csv.yaml"
-    if csv_path.is_file():
-        cdoc, found = read_config("csv", csv_path, CSV_FILE)
+    csv_raw = read(CSV_FILE)
+    if csv_raw is not None:
+        cdoc, found = checked("csv", csv_raw, CSV_FILE)
         problems.extend(found)
         if not found and isinstance(cdoc.data, dict):
             csv_layout = cdoc.data
             if not problems:  # a field that failed to load would be reported again here
                 problems.extend(_check_csv_layout(cdoc, collections))
-        hasher.update(csv_path.read_bytes())
-    cmd_path = root / COMMANDS_FILE
-    if cmd_path.is_file():
+    cmd_raw = read(COMMANDS_FILE)
+    if cmd_raw is not None:
         before = bool(problems)
-        cmd_doc, found = read_config("commands", cmd_path, COMMANDS_FILE)
+        cmd_doc, found = checked("commands", cmd_raw, COMMANDS_FILE)
         problems.extend(found)
         if not found and not before:
             problems.extend(_check_commands(cmd_doc, collections))
-        hasher.update(cmd_path.read_bytes())
+    # The data configuration files and the protocol are read here too (not part of the digest,
+    # which keys the records' parse cache): their own loaders check them against the taxonomy.
+    for rel in (*data_config_paths(d.get("files") or {}).values(), PROTOCOL_FILE):
+        read(rel, hashed=False)
     editions = _load_editions(d.get("editions"), doc, problems)
     raw_ph = d.get("placeholders") or []
     if not isinstance(raw_ph, list) or not all(isinstance(x, str) and x for x in raw_ph):
@@ -706,6 +732,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         editions=editions,
         outputs=tuple(str(o) for o in d["outputs"]) if "outputs" in d else None,
         placeholders=tuple(str(x) for x in raw_ph),
+        configs=ConfigFiles(root, documents),
     )
 
 
@@ -952,10 +979,9 @@ def short_option(tax: Taxonomy, coll: Collection, cf: ControlledField) -> str:
 def commands_config(tax: Taxonomy) -> Mapping[str, Any]:
     """``taxonomy/commands.yaml`` (command options and output settings) as a mapping; empty when
     the survey has none."""
-    path = tax.root / COMMANDS_FILE
-    if not path.is_file():
+    doc = tax.document(COMMANDS_FILE)
+    if doc is None:
         return {}
-    doc = load_yaml_file(path, COMMANDS_FILE)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{COMMANDS_FILE} cannot be read")
     return doc.data if isinstance(doc.data, dict) else {}

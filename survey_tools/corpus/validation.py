@@ -52,7 +52,7 @@ def validate_corpus(
     corpus = load_corpus(root, tax, jobs=jobs)
     report = report_for(corpus, paths, require)
     if not paths:  # the whole folder: its configuration files too
-        report.extend(data_config_problems(root, tax.files))
+        report.extend(data_config_problems(tax.document, tax.files))
     return report
 
 

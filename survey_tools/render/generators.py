@@ -22,8 +22,8 @@ from typing import Any
 
 from survey_tools.corpus.explain import hint
 from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import Taxonomy, schema_files
-from survey_tools.corpus.yamlio import dump_yaml, load_yaml_file
+from survey_tools.corpus.taxonomy import SURVEY_FILE, Taxonomy, schema_files
+from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import Problem
 from survey_tools.render import model
 from survey_tools.render.bibtex import OUTPUT, bibtex_entry, papers_bib
@@ -97,7 +97,8 @@ def selected(tax: Taxonomy) -> tuple[str, ...]:
 
 def output_problems(tax: Taxonomy) -> list[Problem]:
     """Unknown output names, and every selected output's unmet requirement, before any is built."""
-    doc = load_yaml_file(tax.root / "taxonomy" / "survey.yaml", "taxonomy/survey.yaml")
+    doc = tax.document(SURVEY_FILE)
+    assert doc is not None  # a loaded taxonomy has its survey.yaml
     out: list[Problem] = []
 
     def bad(path: tuple[Any, ...], msg: str) -> None:

@@ -47,7 +47,7 @@ from typing import Any
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import corpus_view, living_id, view_ids, view_label
-from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
+from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.agreement import AgreementReport, load_agreement
 from survey_tools.reports.stats import data_file, mode_of, plain_str, resolve_axis
@@ -400,10 +400,9 @@ class ClaimsFile:
 def load_claims_file(tax: Taxonomy) -> ClaimsFile:
     """Read the claims file; :class:`InvalidInput` lists every problem, each naming its claim."""
     rel = data_file(tax, "claims", "data/claims.yaml")
-    path = tax.root / rel
-    if not path.is_file():
+    doc = tax.document(rel)
+    if doc is None:
         return ClaimsFile(rel, ())
-    doc = load_yaml_file(path, rel)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{rel} cannot be read")
     return parse_claims_file(tax, doc, rel)

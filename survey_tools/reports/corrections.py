@@ -31,7 +31,6 @@ from typing import Any
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import corpus_view
-from survey_tools.corpus.yamlio import load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.claims import Claim, ClaimsReport
 from survey_tools.reports.stats import (
@@ -128,10 +127,9 @@ class CorrectionsReport:
 def load_corrections(tax: Taxonomy) -> tuple[str, tuple[Correction, ...]] | None:
     """Read the corrections file; ``None`` when there is none yet."""
     rel = data_file(tax, "corrections", "data/corrections.yaml")
-    path = tax.root / rel
-    if not path.is_file():
+    doc = tax.document(rel)
+    if doc is None:
         return None
-    doc = load_yaml_file(path, rel)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{rel} cannot be read")
     raw = doc.data.get("corrections") if isinstance(doc.data, dict) else None

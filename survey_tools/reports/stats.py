@@ -18,7 +18,7 @@ from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
 from survey_tools.corpus.views import added_since, corpus_view, edition_of, view_ids, view_label
-from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
+from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.living import LivingFlow, living_flow, living_markdown
 from survey_tools.reports.tables import md, md_code, md_table
@@ -357,10 +357,9 @@ def data_file(tax: Taxonomy, key: str, default: str) -> str:
 def load_config(tax: Taxonomy) -> ReportConfig:
     """Read and check the report configuration; every problem at once, with file and line."""
     rel = data_file(tax, "reports", "data/reports.yaml")
-    path = tax.root / rel
-    if not path.is_file():
+    doc = tax.document(rel)
+    if doc is None:
         return ReportConfig(path=rel)
-    doc = load_yaml_file(path, rel)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{rel} cannot be read")
     d = doc.data if isinstance(doc.data, dict) else {}

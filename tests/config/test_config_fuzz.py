@@ -85,7 +85,7 @@ def _mutate(text: str, line: int, kind: int, noise: str) -> str:
 
 def _load_everything(root: Path) -> None:
     tax = load_taxonomy(root)
-    data_config_problems(root, tax.files)
+    data_config_problems(tax.document, tax.files)
     load_config(tax)
     load_claims(tax)
     load_corrections(tax)
