@@ -17,11 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools.cachedir import cache_dir
-from survey_tools.corpus.configs import data_config_problems
-from survey_tools.corpus.loading import load_corpus
-from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import load_taxonomy
-from survey_tools.corpus.validation import report_for
 from survey_tools.errors import InvalidInput, Problem, SurveyError
 from survey_tools.fileio import atomic_write
 from survey_tools.render.generators import (
@@ -31,17 +26,7 @@ from survey_tools.render.generators import (
     output_problems,
     selected,
 )
-from survey_tools.reports.agreement import load_agreement
-from survey_tools.reports.claims import ClaimsReport, evaluate_claims, load_claims_file
-from survey_tools.reports.corrections import (
-    CorrectionsReport,
-    corrected_claims,
-    evaluate_corrections,
-    load_corrections,
-    metadata_applied,
-)
-from survey_tools.reports.gaps import compute_gaps
-from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, load_config
+from survey_tools.reports.compute import compute_survey
 
 # Folders whose every file is generated: files no generator produces any more are removed.
 OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers")
@@ -67,43 +52,8 @@ class Stale:
 
 
 def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
-    """Validate the corpus and compute everything the generators share; raise on any problem."""
-
-    root = Path(root)
-    tax = load_taxonomy(root)
-    corpus = load_corpus(root, tax, jobs=jobs)
-    report = report_for(corpus)
-    if not report.ok:
-        raise InvalidInput(report.problems, "the records are invalid; nothing was written")
-    found = data_config_problems(tax.document, tax.files)
-    if found:
-        raise InvalidInput(found, "a configuration file is invalid; nothing was written")
-    config = load_config(tax)
-    stats = compute_stats(corpus, config)
-    gaps = compute_gaps(corpus, config)
-    # Claims are computed from the records alone (never from a previous build's outputs).
-    agreement = load_agreement(corpus, config.agreement_caveat)
-    claims_file = load_claims_file(tax)
-    claims = evaluate_claims(
-        corpus, claims_file.claims, claims_file.source, claims_file.gate, agreement, claims_file.not_checkable
-    )
-    corrections = _corrections(corpus, config, stats, claims, claims_file.claims)
-    if corrections is not None:
-        claims = corrected_claims(claims, corrections)
-    shown = metadata_applied(corpus, corrections)
-    return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement, shown)
-
-
-def _corrections(
-    corpus: Corpus, config: ReportConfig, stats: Stats, claims: ClaimsReport, claim_list: Any
-) -> CorrectionsReport | None:
-
-    loaded = load_corrections(corpus.taxonomy)
-    if loaded is None:
-        return None
-    return evaluate_corrections(corpus, config, stats, claims, claim_list, loaded)
-
-
+    """The computed survey every generator reads (:func:`reports.compute.compute_survey`)."""
+    return compute_survey(root, jobs)
 
 
 def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:

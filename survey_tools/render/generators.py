@@ -1,9 +1,11 @@
 """Every output of ``survey build``: the generator registry and the generators themselves.
 
 A generator is a function ``(BuildContext) -> {relative path: str | bytes}`` registered with
-:func:`register`. It reads the shared context (taxonomy, corpus, statistics, gaps, claims,
-corrections, agreement) and returns file contents; it never writes. :mod:`survey_tools.build`
-computes the context, runs every generator in memory and writes (or, with ``--check``, compares).
+:func:`register`. ``BuildContext`` is the computed :class:`~survey_tools.reports.compute.Survey`
+(taxonomy, corpus, statistics, gaps, claims, corrections, agreement); a generator is a pure
+function of it: it returns file contents and never reads or writes a file.
+:mod:`survey_tools.build` computes the survey once, runs every generator in memory and writes
+(or, with ``--check``, compares).
 
 To add an output, write a function here (or in a module this one imports) and register it::
 
@@ -16,12 +18,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from survey_tools.corpus.explain import hint
-from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import SURVEY_FILE, Taxonomy, schema_files
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import Problem
@@ -37,12 +36,13 @@ from survey_tools.render.markdown import (
     render_readme,
 )
 from survey_tools.render.site import site_files
-from survey_tools.reports.agreement import AgreementReport, agreement_outputs
-from survey_tools.reports.claims import ClaimsReport, claims_markdown
-from survey_tools.reports.corrections import CorrectionsReport, corrections_outputs
-from survey_tools.reports.gaps import GapReport, gaps_outputs
+from survey_tools.reports.agreement import agreement_outputs
+from survey_tools.reports.claims import claims_markdown
+from survey_tools.reports.compute import Survey
+from survey_tools.reports.corrections import corrections_outputs
+from survey_tools.reports.gaps import gaps_outputs
 from survey_tools.reports.plots import plot_outputs
-from survey_tools.reports.stats import ReportConfig, Stats, resolve_axis, stats_outputs
+from survey_tools.reports.stats import resolve_axis, stats_outputs
 
 Output = str | bytes
 Generator = Callable[["BuildContext"], Mapping[str, Output]]
@@ -64,25 +64,8 @@ def register(name: str) -> Callable[[Generator], Generator]:
     return deco
 
 
-@dataclass(frozen=True)
-class BuildContext:
-    """Everything computed once per build and shared by every generator."""
-
-    root: Path
-    taxonomy: Taxonomy
-    corpus: Corpus
-    config: ReportConfig
-    stats: Stats
-    gaps: GapReport
-    claims: ClaimsReport
-    corrections: CorrectionsReport | None
-    agreement: AgreementReport | None
-    # The records as displayed (README, page, BibTeX): metadata corrections applied, tags as they are.
-    shown: Corpus | None = None
-
-    @property
-    def display(self) -> Corpus:
-        return self.shown if self.shown is not None else self.corpus
+# What every generator reads: the survey computed once (reports.compute.compute_survey).
+BuildContext = Survey
 
 
 # --- reports ---------------------------------------------------------------------------------
@@ -194,7 +177,11 @@ def config_reference() -> str:
 
 @register("stats")
 def _stats(ctx: BuildContext) -> Mapping[str, Output]:
-    return stats_outputs(ctx.taxonomy, ctx.stats, REPORTS)
+    # The latest published edition beside the living list, where their counts differ.
+    ed = ctx.taxonomy.editions
+    latest = ed.latest.id if ed is not None and ed.latest is not None else ""
+    beside = (latest, ctx.view(latest).stats) if latest else None
+    return stats_outputs(ctx.taxonomy, ctx.stats, REPORTS, beside)
 
 
 @register("gaps")

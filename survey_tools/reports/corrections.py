@@ -36,10 +36,8 @@ from survey_tools.reports.claims import Claim, ClaimsReport
 from survey_tools.reports.stats import (
     ReportConfig,
     Stats,
-    compute_stats,
     data_file,
     get_path,
-    load_config,
     mode_of,
     plain_str,
     record_cells,
@@ -313,19 +311,6 @@ def metadata_applied(corpus: Corpus, report: CorrectionsReport | None) -> Corpus
             out.append(rec)
         records[name] = tuple(out)
     return replace(corpus, records=records)
-
-
-def claims_with_corrections(corpus: Corpus, claims_report: ClaimsReport) -> ClaimsReport:
-    """The claims report with each claim's count after every proposed correction (the
-    "with corrections" column); unchanged when the survey has no corrections file."""
-    loaded = load_corrections(corpus.taxonomy)
-    if loaded is None:
-        return claims_report
-    config = load_config(corpus.taxonomy)
-    stats = compute_stats(corpus, config)
-    claims = [r.claim for r in claims_report.results]
-    report = evaluate_corrections(corpus, config, stats, claims_report, claims, loaded)
-    return corrected_claims(claims_report, report)
 
 
 def corrected_claims(claims_report: ClaimsReport, report: CorrectionsReport) -> ClaimsReport:

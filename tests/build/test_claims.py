@@ -14,8 +14,8 @@ from survey_tools.cli import cli
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import InvalidInput
-from survey_tools.reports.claims import evaluate_claims_file, load_claims
-from survey_tools.reports.corrections import claims_with_corrections
+from survey_tools.reports.claims import load_claims
+from survey_tools.reports.compute import survey_of
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 REPO = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ CASES = yaml.safe_load((DATA / "claims" / "cases.yaml").read_text(encoding="utf-
 def _report(root: Path):  # type: ignore[no-untyped-def]
     """What `survey claims` reports: every claim, with the count the proposed corrections give."""
     corpus = load_corpus(root, load_taxonomy(root))
-    return claims_with_corrections(corpus, evaluate_claims_file(corpus))
+    return survey_of(corpus).claims
 
 
 def _claims_file(root: Path) -> dict:  # type: ignore[type-arg]
