@@ -8,13 +8,13 @@ validation or any generator fails; ``--check`` compares the same outputs with th
 from __future__ import annotations
 
 import difflib
-import fcntl
-import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 from survey_tools.cachedir import cache_dir
 from survey_tools.errors import InvalidInput, Problem, SurveyError
@@ -131,24 +131,26 @@ def compare(root: Path, outputs: Mapping[str, bytes]) -> list[Stale]:
 
 
 @contextmanager
-def build_lock(root: Path, exclusive: bool = True) -> Iterator[None]:
-    """Serialise builds (and let checks wait for a build in progress) with a lock file.
+def build_lock(root: Path) -> Iterator[None]:
+    """Serialise builds and checks (a check waits for a build in progress) with a lock file.
 
-    The lock file lives in the survey's cache folder, not in the survey folder: a check run by a
-    pre-commit hook must leave the working tree as it found it.
+    filelock picks the platform's primitive (flock on POSIX, msvcrt on Windows), so the package
+    imports and locks the same way everywhere. The lock file lives in the survey's cache folder,
+    not in the survey folder: a check run by a pre-commit hook must leave the working tree as it
+    found it.
     """
     path = cache_dir(root) / "build.lock"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        lock = FileLock(path)
+        lock.acquire()
     except OSError:
         yield  # no writable cache folder: build unlocked rather than not at all
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        lock.release()
 
 
 def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
@@ -205,7 +207,7 @@ class BuildResult:
 def build(root: Path | str, check: bool = False, jobs: int | None = None) -> BuildResult:
     """Regenerate every output (or, with ``check``, only compare); see the module doc."""
     root = Path(root)
-    with build_lock(root, exclusive=not check):
+    with build_lock(root):
         plan = plan_build(root, jobs)
         if check:
             return BuildResult((), tuple(compare(root, plan.outputs)), len(plan.outputs), plan.context)
