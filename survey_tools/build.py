@@ -16,17 +16,20 @@ from typing import Any
 
 from filelock import FileLock
 
+import survey_tools.buildcache as buildcache
 from survey_tools.cachedir import cache_dir
 from survey_tools.errors import InvalidInput, Problem, SurveyError
 from survey_tools.fileio import atomic_write
 from survey_tools.render.generators import (
     GENERATORS,
+    INPUTS,
     REPORTS,
     BuildContext,
+    Output,
     output_problems,
     selected,
 )
-from survey_tools.reports.compute import compute_survey
+from survey_tools.reports.compute import compute_survey, load_valid, survey_of
 
 # Folders whose every file is generated: files no generator produces any more are removed.
 OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers")
@@ -56,9 +59,10 @@ def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
     return compute_survey(root, jobs)
 
 
-def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
+def plan_build(root: Path | str, jobs: int | None = None, ctx: BuildContext | None = None) -> BuildPlan:
     """Every output of every generator, in memory; raise when anything is wrong."""
-    ctx = make_context(root, jobs)
+    ctx = ctx if ctx is not None else make_context(root, jobs)
+    memo = buildcache.enabled()
     # A claim's status (holds, changed, contradicted) is reported, never a reason to refuse:
     # `survey claims --fail-on` is the gate for those who want one.
     if ctx.corrections is not None and ctx.corrections.problems:
@@ -72,7 +76,7 @@ def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
     for name in selected(ctx.taxonomy):
         gen = GENERATORS[name]
         try:
-            produced = gen(ctx)
+            produced = _memoised(ctx, name) if memo and name in INPUTS else gen(ctx)
         except SurveyError:
             raise
         except Exception as err:  # a generator bug must not leave a half-built tree
@@ -88,6 +92,17 @@ def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
     if problems:
         raise InvalidInput(problems, "generators disagree; nothing was written")
     return BuildPlan(dict(sorted(outputs.items())), ctx)
+
+
+def _memoised(ctx: BuildContext, name: str) -> Mapping[str, Output]:
+    """A generator that declares its inputs: its files from the cache when those are unchanged."""
+    key = buildcache.generator_key(name, INPUTS[name](ctx))
+    found = buildcache.load_outputs(ctx.root, name, key)
+    if found is not None:
+        return found
+    produced = {rel: d.encode("utf-8") if isinstance(d, str) else bytes(d) for rel, d in GENERATORS[name](ctx).items()}
+    buildcache.store_outputs(ctx.root, name, key, produced)
+    return produced
 
 
 def _extras(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
@@ -187,7 +202,9 @@ class BuildResult:
     written: tuple[str, ...]
     stale: tuple[Stale, ...]
     outputs: int
-    context: BuildContext
+    context: BuildContext | None  # None when nothing had changed since the last build
+    claims: Mapping[str, int]
+    cache_hits: int
 
     @property
     def ok(self) -> bool:
@@ -199,8 +216,8 @@ class BuildResult:
             "outputs": self.outputs,
             "written": list(self.written),
             "stale": [s.to_dict() for s in self.stale],
-            "claims": {"total": len(self.context.claims.results), **self.context.claims.counts()},
-            "cache_hits": self.context.corpus.cache_hits,
+            "claims": dict(self.claims),
+            "cache_hits": self.cache_hits,
         }
 
 
@@ -208,8 +225,24 @@ def build(root: Path | str, check: bool = False, jobs: int | None = None) -> Bui
     """Regenerate every output (or, with ``check``, only compare); see the module doc."""
     root = Path(root)
     with build_lock(root):
-        plan = plan_build(root, jobs)
+        corpus, validation = load_valid(root, jobs)
+        memo = buildcache.enabled()
+        key = buildcache.input_key(corpus) if memo else ""
+        manifest = buildcache.read_manifest(root) if memo else None
+        if (manifest is not None and manifest["key"] == key and buildcache.outputs_unchanged(root, manifest)
+                and not _extras(root, manifest["outputs"])):
+            # Nothing the outputs are drawn from changed, and they are on disk as written.
+            summary = manifest["summary"]
+            return BuildResult((), (), len(manifest["outputs"]), None, summary["claims"], corpus.cache_hits)
+        ctx = survey_of(corpus, validation)
+        plan = plan_build(root, jobs, ctx)
+        claims = {"total": len(ctx.claims.results), **ctx.claims.counts()}
         if check:
-            return BuildResult((), tuple(compare(root, plan.outputs)), len(plan.outputs), plan.context)
+            stale = tuple(compare(root, plan.outputs))
+            if memo and not stale:
+                buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
+            return BuildResult((), stale, len(plan.outputs), ctx, claims, corpus.cache_hits)
         written = write_outputs(root, plan.outputs)
-        return BuildResult(tuple(written), (), len(plan.outputs), plan.context)
+        if memo:
+            buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
+        return BuildResult(tuple(written), (), len(plan.outputs), ctx, claims, corpus.cache_hits)

@@ -107,6 +107,8 @@ class ConfigFiles:
     root: Path
     # By path relative to the survey folder; None records a file looked for and absent.
     documents: Mapping[str, YamlDocument | None] = field(default_factory=dict)
+    # Changes whenever any of these files changes (the incremental build's key).
+    digest: str = ""
 
     def document(self, rel: str) -> YamlDocument | None:
         """The parsed file ``rel`` (None when absent); a path the load did not look for (a

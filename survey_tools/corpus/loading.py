@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import marshal
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
@@ -233,7 +233,15 @@ def load_corpus(
         problems=tuple(problems),
         files=len(refs),
         cache_hits=hits,
+        digest=_corpus_digest(tax, digests),
     )
+
+
+def _corpus_digest(tax: Taxonomy, digests: Mapping[str, bytes]) -> str:
+    h = hashlib.blake2b(tax.digest.encode(), digest_size=16)
+    for rel in sorted(digests):
+        h.update(digests[rel])
+    return h.hexdigest()
 
 
 def load_valid_corpus(root: Path | str, why: str = "fix the records first") -> Corpus:

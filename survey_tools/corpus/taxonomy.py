@@ -519,14 +519,17 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
     problems: list[Problem] = []
     hasher = hashlib.blake2b(digest_size=16)
     documents: dict[str, YamlDocument | None] = {}
+    every = hashlib.blake2b(digest_size=16)  # all configuration files, data ones too
 
     def read(rel: str, hashed: bool = True) -> YamlDocument | None:
         # Each configuration file is opened here once; everything later reads `documents`.
         path = root / rel
+        every.update(rel.encode() + b"\0")
         if not path.is_file():
             documents[rel] = None
             return None
         raw, parsed = read_yaml_file(path, rel)
+        every.update(hashlib.blake2b(raw, digest_size=16).digest())
         if hashed:
             hasher.update(raw)
         documents[rel] = parsed
@@ -732,7 +735,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         editions=editions,
         outputs=tuple(str(o) for o in d["outputs"]) if "outputs" in d else None,
         placeholders=tuple(str(x) for x in raw_ph),
-        configs=ConfigFiles(root, documents),
+        configs=ConfigFiles(root, documents, every.hexdigest()),
     )
 
 

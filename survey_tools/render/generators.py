@@ -49,16 +49,27 @@ Generator = Callable[["BuildContext"], Mapping[str, Output]]
 
 REPORTS = "reports"
 GENERATORS: dict[str, Generator] = {}
+# Generators that declare what they are drawn from: (survey) -> bytes that change whenever their
+# output could. The build takes their files from its cache when those bytes are unchanged.
+INPUTS: dict[str, Callable[[BuildContext], bytes]] = {}
 # Written whatever survey.yaml `outputs:` says: validation and the key reference depend on them.
 ALWAYS = ("schemas", "config-docs")
 CONFIG_DOCS = "taxonomy/README.md"
 
 
-def register(name: str) -> Callable[[Generator], Generator]:
-    """Register ``fn`` as the generator ``name`` (a later registration under a name replaces it)."""
+def register(name: str, inputs: Callable[[BuildContext], bytes] | None = None) -> Callable[[Generator], Generator]:
+    """Register ``fn`` as the generator ``name`` (a later registration under a name replaces it).
+
+    ``inputs`` (optional) returns everything the output is drawn from, as bytes: the build then
+    renders it again only when those change (worth it for expensive outputs such as figures).
+    """
 
     def deco(fn: Generator) -> Generator:
         GENERATORS[name] = fn
+        if inputs is not None:
+            INPUTS[name] = inputs
+        else:
+            INPUTS.pop(name, None)
         return fn
 
     return deco
@@ -207,7 +218,29 @@ def _agreement_out(ctx: BuildContext) -> Mapping[str, Output]:
     return agreement_outputs(ctx.agreement, REPORTS) if ctx.agreement is not None else {}
 
 
-@register("figures")
+# Prose and links: never drawn in a figure (figures count records by their tags and years).
+_NOT_DRAWN = ("text", "url", "url_list", "person_list", "evidence")
+
+
+def _figure_inputs(ctx: BuildContext) -> bytes:
+    """What the figures are drawn from: the configuration, and every record without the fields
+    no figure shows, so that editing a title, summary or link does not redraw them."""
+    tax = ctx.taxonomy
+    named = json.dumps(list(ctx.config.plots), sort_keys=True, default=str)
+    dropped = {
+        coll.name: {f.name for f in coll.fields if f.type in _NOT_DRAWN and f.name not in named}
+        for coll in tax.collections.values()
+    }
+    records = [
+        [r.collection, r.id, {k: v for k, v in r.data.items() if k not in dropped.get(r.collection, ())}]
+        for r in ctx.corpus
+    ]
+    living = ctx.stats.living.to_dict() if ctx.stats.living else None
+    configs = tax.configs.digest if tax.configs else ""
+    return json.dumps([tax.digest, configs, named, living, records], sort_keys=True, default=str).encode()
+
+
+@register("figures", inputs=_figure_inputs)
 def _plots(ctx: BuildContext) -> Mapping[str, Output]:
     return plot_outputs(ctx.corpus, ctx.stats, ctx.config, f"{REPORTS}/figures")
 

@@ -87,6 +87,12 @@ class Survey:
 def compute_survey(root: Path | str, jobs: int | None = None) -> Survey:
     """Validate the folder and compute every report on the living list; raise
     :class:`InvalidInput` (nothing computed) when a record or a configuration file is invalid."""
+    return survey_of(*load_valid(root, jobs))
+
+
+def load_valid(root: Path | str, jobs: int | None = None) -> tuple[Corpus, Report]:
+    """The records and their validation report; :class:`InvalidInput` when a record or a
+    configuration file is invalid (the first half of :func:`compute_survey`)."""
     root = Path(root)
     tax = load_taxonomy(root)
     corpus = load_corpus(root, tax, jobs=jobs)
@@ -96,7 +102,7 @@ def compute_survey(root: Path | str, jobs: int | None = None) -> Survey:
     found = data_config_problems(tax.document, tax.files)
     if found:
         raise InvalidInput(found, "a configuration file is invalid; nothing was written")
-    return survey_of(corpus, validation)
+    return corpus, validation
 
 
 def survey_of(corpus: Corpus, validation: Report | None = None) -> Survey:
@@ -129,4 +135,4 @@ def _reports(root: Path, corpus: Corpus, validation: Report, config: ReportConfi
                   shown, edition)
 
 
-__all__ = ["Survey", "compute_survey", "survey_of"]
+__all__ = ["Survey", "compute_survey", "load_valid", "survey_of"]
