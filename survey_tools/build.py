@@ -26,9 +26,9 @@ from survey_tools.render.generators import (
     REPORTS,
     BuildContext,
     Output,
-    output_problems,
     selected,
 )
+from survey_tools.render.requirements import output_problems
 from survey_tools.reports.compute import compute_survey, load_valid, survey_of
 
 # Folders whose every file is generated: files no generator produces any more are removed.
@@ -54,14 +54,14 @@ class Stale:
 # --- computing -------------------------------------------------------------------------------
 
 
-def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
+def make_context(root: Path | str) -> BuildContext:
     """The computed survey every generator reads (:func:`reports.compute.compute_survey`)."""
-    return compute_survey(root, jobs)
+    return compute_survey(root)
 
 
-def plan_build(root: Path | str, jobs: int | None = None, ctx: BuildContext | None = None) -> BuildPlan:
+def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
     """Every output of every generator, in memory; raise when anything is wrong."""
-    ctx = ctx if ctx is not None else make_context(root, jobs)
+    ctx = ctx if ctx is not None else make_context(root)
     memo = buildcache.enabled()
     # A claim's status (holds, changed, contradicted) is reported, never a reason to refuse:
     # `survey claims --fail-on` is the gate for those who want one.
@@ -221,11 +221,11 @@ class BuildResult:
         }
 
 
-def build(root: Path | str, check: bool = False, jobs: int | None = None) -> BuildResult:
+def build(root: Path | str, check: bool = False) -> BuildResult:
     """Regenerate every output (or, with ``check``, only compare); see the module doc."""
     root = Path(root)
     with build_lock(root):
-        corpus, validation = load_valid(root, jobs)
+        corpus, validation = load_valid(root)
         memo = buildcache.enabled()
         key = buildcache.input_key(corpus) if memo else ""
         manifest = buildcache.read_manifest(root) if memo else None
@@ -235,7 +235,7 @@ def build(root: Path | str, check: bool = False, jobs: int | None = None) -> Bui
             summary = manifest["summary"]
             return BuildResult((), (), len(manifest["outputs"]), None, summary["claims"], corpus.cache_hits)
         ctx = survey_of(corpus, validation)
-        plan = plan_build(root, jobs, ctx)
+        plan = plan_build(root, ctx)
         claims = {"total": len(ctx.claims.results), **ctx.claims.counts()}
         if check:
             stale = tuple(compare(root, plan.outputs))

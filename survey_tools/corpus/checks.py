@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-import jsonschema_rs
+import jsonschema
 
 from survey_tools.corpus.explain import TYPE_NAMES as _TYPE_NAMES
 from survey_tools.corpus.explain import SchemaExplainer, show
@@ -35,19 +35,12 @@ ARXIV_YEAR_SLACK = 3
 
 
 class _Validators:
+    # One validator (jsonschema) answers "valid?" and explains an invalid record. A second,
+    # jsonschema-rs, used to answer first: benchmarks/bench_speed_machinery.py measured no gain
+    # on a realistic corpus (2,000 records: 3.0-3.3 s CPU with it, 2.5-3.1 s without), so it went.
     def __init__(self, tax: Taxonomy, collection: str) -> None:
         self.schema = record_schema(tax, collection)
-        self.fast = jsonschema_rs.validator_for(self.schema)
-        self._full: Any = None
-
-    @property
-    def full(self) -> Any:
-        # The pure-Python validator (and its imports, ~50 ms) is needed only for invalid records.
-        if self._full is None:
-            import jsonschema
-
-            self._full = jsonschema.Draft202012Validator(self.schema)
-        return self._full
+        self.full = jsonschema.Draft202012Validator(self.schema)
 
 
 _VALIDATORS: dict[tuple[str, str, str], _Validators] = {}
@@ -296,7 +289,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
         )
 
     vals = _validators(tax, coll.name)
-    if not vals.fast.is_valid(data):
+    if not vals.full.is_valid(data):
         explainer = _Explainer(tax, coll, doc, rel)
         for err in vals.full.iter_errors(data):
             problems.extend(explainer.explain(err))

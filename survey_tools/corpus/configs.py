@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema_rs
+import jsonschema
 import yaml
 
 from survey_tools.corpus.explain import SchemaExplainer
@@ -62,22 +62,16 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @cache
-def _fast(name: str) -> Any:
-    return jsonschema_rs.validator_for(dict(config_schemas()[name].schema))
-
-
-@cache
 def _validator(name: str) -> Any:
-    # The pure-Python validator (and its ~50 ms import) only explains a file that is invalid.
-    import jsonschema
-
+    # One validator both answers and explains (no jsonschema-rs twin: it bought nothing on
+    # files this small; see corpus/checks.py).
     return jsonschema.Draft202012Validator(config_schemas()[name].schema)
 
 
 def check_document(name: str, doc: YamlDocument, rel: str) -> list[Problem]:
     """Every way ``doc`` breaks the schema ``name``, one problem each, in file order."""
     data = {} if doc.data is None else doc.data  # an empty file is an empty mapping
-    if _fast(name).is_valid(data):
+    if _validator(name).is_valid(data):
         return []
     explainer = SchemaExplainer(doc, rel)
     problems: list[Problem] = []

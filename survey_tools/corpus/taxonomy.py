@@ -18,8 +18,7 @@ from typing import Any
 
 from survey_tools.corpus.configs import ConfigFiles, checked, data_config_paths, defaults
 from survey_tools.corpus.explain import hint
-from survey_tools.corpus.protocol_schema import PROTOCOL_FILE
-from survey_tools.corpus.protocol_schema import SCHEMA as PROTOCOL_SCHEMA
+from survey_tools.corpus.protocol_schema import PROTOCOL_FILE, protocol_schema
 from survey_tools.corpus.protocol_schema import SCHEMA_FILE as PROTOCOL_SCHEMA_FILE
 from survey_tools.corpus.yamlio import YamlDocument, read_yaml_file
 from survey_tools.errors import InvalidInput, Problem
@@ -697,7 +696,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             problems.extend(_check_commands(cmd_doc, collections))
     # The data configuration files and the protocol are read here too (not part of the digest,
     # which keys the records' parse cache): their own loaders check them against the taxonomy.
-    for rel in (*data_config_paths(d.get("files") or {}).values(), PROTOCOL_FILE):
+    for rel in data_config_paths(d.get("files") or {}).values():
         read(rel, hashed=False)
     editions = _load_editions(d.get("editions"), doc, problems)
     raw_ph = d.get("placeholders") or []
@@ -957,8 +956,8 @@ def schema_files(tax: Taxonomy) -> dict[str, str]:
     for name in tax.collections:
         text = json.dumps(record_schema(tax, name), indent=2, ensure_ascii=False) + "\n"
         out[f"taxonomy/schema/{name}.schema.json"] = text
-    if (tax.root / PROTOCOL_FILE).is_file():
-        out[PROTOCOL_SCHEMA_FILE] = json.dumps(PROTOCOL_SCHEMA, indent=2, ensure_ascii=False) + "\n"
+    if tax.document(PROTOCOL_FILE) is not None:
+        out[PROTOCOL_SCHEMA_FILE] = json.dumps(protocol_schema(), indent=2, ensure_ascii=False) + "\n"
     return out
 
 

@@ -1,4 +1,5 @@
-"""Every output of ``survey build``: the generator registry and the generators themselves.
+"""Every output of ``survey build``: the generators (the registry is :mod:`.registry`, the
+checks of what they need :mod:`.requirements`).
 
 A generator is a function ``(BuildContext) -> {relative path: str | bytes}`` registered with
 :func:`register`. ``BuildContext`` is the computed :class:`~survey_tools.reports.compute.Survey`
@@ -17,17 +18,14 @@ To add an output, write a function here (or in a module this one imports) and re
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
-from survey_tools.corpus.explain import hint
-from survey_tools.corpus.taxonomy import SURVEY_FILE, Taxonomy, schema_files
-from survey_tools.corpus.yamlio import dump_yaml
-from survey_tools.errors import Problem
+from survey_tools.corpus.taxonomy import Taxonomy, schema_files
 from survey_tools.render import model
 from survey_tools.render.bibtex import OUTPUT, bibtex_entry, papers_bib
 from survey_tools.render.citation import OUTPUT as CITATION
 from survey_tools.render.citation import citation_cff
+from survey_tools.render.issue_form import ISSUE_FORM, issue_form
 from survey_tools.render.markdown import (
     environment,
     gap_tables,
@@ -35,139 +33,25 @@ from survey_tools.render.markdown import (
     render_contributing,
     render_readme,
 )
+from survey_tools.render.registry import (
+    ALWAYS,
+    CONFIG_DOCS,
+    GENERATORS,
+    INPUTS,
+    REPORTS,
+    BuildContext,
+    Generator,
+    Output,
+    register,
+    selected,
+)
 from survey_tools.render.site import site_files
 from survey_tools.reports.agreement import agreement_outputs
 from survey_tools.reports.claims import claims_markdown
-from survey_tools.reports.compute import Survey
 from survey_tools.reports.corrections import corrections_outputs
 from survey_tools.reports.gaps import gaps_outputs
 from survey_tools.reports.plots import plot_outputs
-from survey_tools.reports.stats import resolve_axis, stats_outputs
-
-Output = str | bytes
-Generator = Callable[["BuildContext"], Mapping[str, Output]]
-
-REPORTS = "reports"
-GENERATORS: dict[str, Generator] = {}
-# Generators that declare what they are drawn from: (survey) -> bytes that change whenever their
-# output could. The build takes their files from its cache when those bytes are unchanged.
-INPUTS: dict[str, Callable[[BuildContext], bytes]] = {}
-# Written whatever survey.yaml `outputs:` says: validation and the key reference depend on them.
-ALWAYS = ("schemas", "config-docs")
-CONFIG_DOCS = "taxonomy/README.md"
-
-
-def register(name: str, inputs: Callable[[BuildContext], bytes] | None = None) -> Callable[[Generator], Generator]:
-    """Register ``fn`` as the generator ``name`` (a later registration under a name replaces it).
-
-    ``inputs`` (optional) returns everything the output is drawn from, as bytes: the build then
-    renders it again only when those change (worth it for expensive outputs such as figures).
-    """
-
-    def deco(fn: Generator) -> Generator:
-        GENERATORS[name] = fn
-        if inputs is not None:
-            INPUTS[name] = inputs
-        else:
-            INPUTS.pop(name, None)
-        return fn
-
-    return deco
-
-
-# What every generator reads: the survey computed once (reports.compute.compute_survey).
-BuildContext = Survey
-
-
-# --- reports ---------------------------------------------------------------------------------
-
-
-def selected(tax: Taxonomy) -> tuple[str, ...]:
-    """The outputs this survey builds: survey.yaml `outputs:` (plus ALWAYS), or every one."""
-    if tax.outputs is None:
-        return tuple(GENERATORS)
-    return tuple(n for n in GENERATORS if n in tax.outputs or n in ALWAYS)
-
-
-def output_problems(tax: Taxonomy) -> list[Problem]:
-    """Unknown output names, and every selected output's unmet requirement, before any is built."""
-    doc = tax.document(SURVEY_FILE)
-    assert doc is not None  # a loaded taxonomy has its survey.yaml
-    out: list[Problem] = []
-
-    def bad(path: tuple[Any, ...], msg: str) -> None:
-        line, col = doc.position(path)
-        out.append(Problem("taxonomy/survey.yaml", line, col, ".".join(map(str, path)), msg))
-
-    for i, name in enumerate(tax.outputs or ()):
-        if name not in GENERATORS:
-            bad(("outputs", i), f"{name!r} is not an output (known: {', '.join(GENERATORS)})"
-                + hint(name, list(GENERATORS)))
-    on = selected(tax)
-    if "readme" in on:
-        readme_requirements(tax, bad)
-    if "site" in on:
-        site_requirements(tax, bad)
-    return out
-
-
-def _axis_ok(tax: Taxonomy, spec: str) -> str:
-    try:
-        resolve_axis(tax, spec)
-    except KeyError as err:
-        return str(err.args[0]) if err.args else f"unknown axis {spec!r}"
-    return ""
-
-
-def readme_requirements(tax: Taxonomy, bad: Callable[[tuple[Any, ...], str], None]) -> None:
-    conf = model.presentation(tax, "readme")
-    base = ("survey", "readme")
-    controlled = [c.name for c in tax.retained.controlled if c.kind != "mapping"]
-    group_by = str(conf.get("group_by") or "")
-    if group_by and group_by not in controlled:
-        bad((*base, "group_by"), f"{group_by!r} is not a single- or multi-valued controlled field "
-            f"of {tax.retained.name}" + hint(group_by, controlled))
-    for i, m in enumerate(conf.get("maps") or []):
-        msg = _axis_ok(tax, str(m["axis"]))
-        if msg:
-            bad((*base, "maps", i, "axis"), msg)
-        typical = m.get("typical")
-        if typical and tax.find_field(str(typical["field"])) is None:
-            bad((*base, "maps", i, "typical", "field"), f"{typical['field']!r} is not a controlled field")
-    for i, t in enumerate(conf.get("tags") or []):
-        msg = _axis_ok(tax, str(t))
-        if msg:
-            bad((*base, "tags", i), msg)
-    rank_by = str(conf.get("rank_by") or "")
-    if rank_by and rank_by not in tax.retained.field_names():
-        bad((*base, "rank_by"), f"{rank_by!r} is not a field of {tax.retained.name}"
-            + hint(rank_by, tax.retained.field_names()))
-    ex = tax.excluded
-    for i, c in enumerate(conf.get("exclusion_columns") or []):
-        if ex is None:
-            bad((*base, "exclusion_columns"), "the survey has no exclusion collection; leave this out")
-            break
-        if c not in ex.field_names():
-            bad((*base, "exclusion_columns", i), f"{c!r} is not a field of {ex.name}" + hint(c, ex.field_names()))
-
-
-def site_requirements(tax: Taxonomy, bad: Callable[[tuple[Any, ...], str], None]) -> None:
-    conf = model.presentation(tax, "site")
-    base = ("survey", "site")
-    for key in ("facets", "columns"):
-        for i, spec in enumerate(conf.get(key) or []):
-            msg = _axis_ok(tax, str(spec))
-            if msg:
-                bad((*base, key, i), msg)
-    rng = str(conf.get("range") or "")
-    if rng:
-        msg = _axis_ok(tax, rng)
-        if msg:
-            bad((*base, "range"), msg)
-    names = tax.retained.field_names()
-    for i, f in enumerate(conf.get("search") or []):
-        if str(f) not in names:
-            bad((*base, "search", i), f"{f!r} is not a field of {tax.retained.name}" + hint(str(f), names))
+from survey_tools.reports.stats import stats_outputs
 
 
 @register("schemas")
@@ -297,46 +181,6 @@ def _papers_bib(ctx: BuildContext) -> Mapping[str, Output]:
     return {OUTPUT: papers_bib(ctx.display)}
 
 
-ISSUE_FORM = ".github/ISSUE_TEMPLATE/add-paper.yml"
-
-
-def issue_form(ctx: BuildContext) -> str:
-    """The 'add a paper' issue form; its dropdowns list exactly the taxonomy's values."""
-    tax = ctx.taxonomy
-    coll = tax.retained
-    body: list[dict[str, object]] = [
-        {"type": "markdown", "attributes": {"value": (
-            f"Propose a work for {coll.label.lower()}. A maintainer runs `survey add` with "
-            "your answers; this form is generated from `taxonomy/` by `survey build`.")}},
-        {"type": "input", "id": "arxiv",
-         "attributes": {"label": "arXiv id or URL", "placeholder": "2505.19591"},
-         "validations": {"required": True}},
-        {"type": "textarea", "id": "summary",
-         "attributes": {"label": "Summary", "description": "One sentence in your own words."},
-         "validations": {"required": True}},
-    ]
-    for cf in coll.controlled:
-        specials = [tax.na] if cf.not_applicable else []
-        if cf.kind == "mapping":
-            for v in cf.values:
-                body.append({"type": "dropdown", "id": f"{cf.name}-{v.id}", "attributes": {
-                    "label": f"{cf.label}: {v.label}", "description": v.description,
-                    "options": list(cf.mode_ids)}, "validations": {"required": False}})
-            continue
-        body.append({"type": "dropdown", "id": cf.name, "attributes": {
-            "label": cf.label, "description": cf.description,
-            "multiple": cf.kind == "multi", "options": [*cf.ids, *specials]},
-            "validations": {"required": cf.required}})
-    form = {
-        "name": "Add a paper",
-        "description": f"Propose a paper for {tax.survey.get('short_title', 'the survey')}.",
-        "title": "Add: ",
-        "labels": ["add-paper"],
-        "body": body,
-    }
-    return "# Generated by `survey build` from taxonomy/; do not edit.\n" + dump_yaml(form)
-
-
 @register("citation")
 def _citation(ctx: BuildContext) -> Mapping[str, Output]:
     text = citation_cff(ctx.taxonomy)
@@ -345,4 +189,9 @@ def _citation(ctx: BuildContext) -> Mapping[str, Output]:
 
 @register("github")
 def _github(ctx: BuildContext) -> Mapping[str, Output]:
-    return {ISSUE_FORM: issue_form(ctx)}
+    return {ISSUE_FORM: issue_form(ctx.taxonomy)}
+
+
+# The registry's names, importable from here as before the split (build and tests use them).
+__all__ = ["ALWAYS", "CONFIG_DOCS", "GENERATORS", "INPUTS", "REPORTS", "BuildContext", "Generator",
+           "Output", "config_reference", "issue_form", "register", "selected"]

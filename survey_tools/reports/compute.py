@@ -84,18 +84,18 @@ class Survey:
         return self._views[edition]
 
 
-def compute_survey(root: Path | str, jobs: int | None = None) -> Survey:
+def compute_survey(root: Path | str) -> Survey:
     """Validate the folder and compute every report on the living list; raise
     :class:`InvalidInput` (nothing computed) when a record or a configuration file is invalid."""
-    return survey_of(*load_valid(root, jobs))
+    return survey_of(*load_valid(root))
 
 
-def load_valid(root: Path | str, jobs: int | None = None) -> tuple[Corpus, Report]:
+def load_valid(root: Path | str) -> tuple[Corpus, Report]:
     """The records and their validation report; :class:`InvalidInput` when a record or a
     configuration file is invalid (the first half of :func:`compute_survey`)."""
     root = Path(root)
     tax = load_taxonomy(root)
-    corpus = load_corpus(root, tax, jobs=jobs)
+    corpus = load_corpus(root, tax)
     validation = report_for(corpus)
     if not validation.ok:
         raise InvalidInput(validation.problems, "the records are invalid; nothing was written")
