@@ -24,7 +24,8 @@ from survey_tools.corpus.explain import (
     suggest as suggest,  # re-exported: callers import it from here
 )
 from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
-from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, record_schema
+from survey_tools.corpus.record_schema import record_schema
+from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 

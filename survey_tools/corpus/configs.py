@@ -162,12 +162,18 @@ def with_defaults(schema: Mapping[str, Any], data: Any, root: Mapping[str, Any] 
     if not isinstance(data, dict):
         return copy.deepcopy(data)
     out = {k: copy.deepcopy(v) for k, v in data.items()}
-    for key, sub in (schema.get("properties") or {}).items():
+    props = schema.get("properties") or {}
+    for key, sub in props.items():
         sub = _resolve(sub, root)
         if key not in out and "default" in sub:
             out[key] = copy.deepcopy(sub["default"])
         if key in out:
             out[key] = with_defaults(sub, out[key], root)
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):  # a mapping of named entries (collections, identifiers, ...)
+        for key in out:
+            if key not in props:
+                out[key] = with_defaults(extra, out[key], root)
     return out
 
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from survey_tools.corpus.taxonomy import Taxonomy, schema_files
+from survey_tools.corpus.record_schema import schema_files
+from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.render import model
 from survey_tools.render.bibtex import OUTPUT, bibtex_entry, papers_bib
 from survey_tools.render.citation import OUTPUT as CITATION
