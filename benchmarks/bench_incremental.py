@@ -87,8 +87,8 @@ def real_corpus(runs: int) -> list[tuple[str, float, str]]:
         validate = best([*base, "validate"], env, runs)
         check = best([*base, "build", "--check"], env, runs)
         record = sorted((root / "corpus").glob("*.yaml"))[0]
-        summary = edit(record, r"^summary: .*$", ("summary: One sentence for the benchmark.",
-                                                  "summary: Another sentence for the benchmark."))
+        summary = edit(record, r"^summary: .*$", ("summary: One sentence written for the incremental build benchmark.",
+                                                  "summary: Another sentence written for the incremental build benchmark."))
         one = best([*base, "build"], env, runs, summary)
         tag = edit(record, r"^verified: .*$", ("verified: partial", "verified: 'no'"))
         retag = best([*base, "build"], env, runs, tag)

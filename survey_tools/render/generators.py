@@ -76,7 +76,7 @@ def _stats(ctx: BuildContext) -> Mapping[str, Output]:
     # The latest published edition beside the living list, where their counts differ.
     ed = ctx.taxonomy.editions
     latest = ed.latest.id if ed is not None and ed.latest is not None else ""
-    beside = (latest, ctx.view(latest).stats) if latest else None
+    beside = (latest, ctx.stats_of(latest)) if latest else None
     return stats_outputs(ctx.taxonomy, ctx.stats, REPORTS, beside)
 
 
