@@ -35,6 +35,8 @@ _API = {
     "compute_stats": "survey_tools.reports.stats",
     "load_config": "survey_tools.reports.stats",
     "compute_gaps": "survey_tools.reports.gaps",
+    "Survey": "survey_tools.reports.compute",
+    "compute_survey": "survey_tools.reports.compute",
     "make_context": "survey_tools.build",
     "build": "survey_tools.build",
     "check_file": "survey_tools.traces.validate",
@@ -47,6 +49,7 @@ __all__ = [
     "Problem",
     "Record",
     "Report",
+    "Survey",
     "SurveyError",
     "Taxonomy",
     "UsageError",
@@ -54,6 +57,7 @@ __all__ = [
     "check_file",
     "compute_gaps",
     "compute_stats",
+    "compute_survey",
     "load_config",
     "load_corpus",
     "load_taxonomy",
@@ -69,6 +73,7 @@ if TYPE_CHECKING:
     from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
     from survey_tools.corpus.validation import validate_corpus
     from survey_tools.errors import InvalidInput, Problem, Report, SurveyError, UsageError
+    from survey_tools.reports.compute import Survey, compute_survey
     from survey_tools.reports.gaps import compute_gaps
     from survey_tools.reports.stats import compute_stats, load_config
     from survey_tools.traces.validate import check_file

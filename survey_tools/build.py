@@ -8,40 +8,28 @@ validation or any generator fails; ``--check`` compares the same outputs with th
 from __future__ import annotations
 
 import difflib
-import fcntl
-import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock
+
+import survey_tools.buildcache as buildcache
 from survey_tools.cachedir import cache_dir
-from survey_tools.corpus.configs import data_config_problems
-from survey_tools.corpus.loading import load_corpus
-from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import load_taxonomy
-from survey_tools.corpus.validation import report_for
 from survey_tools.errors import InvalidInput, Problem, SurveyError
 from survey_tools.fileio import UnsafePath, atomic_write, confined, walk_confined
 from survey_tools.render.generators import (
     GENERATORS,
+    INPUTS,
     REPORTS,
     BuildContext,
-    output_problems,
+    Output,
     selected,
 )
-from survey_tools.reports.agreement import load_agreement
-from survey_tools.reports.claims import ClaimsReport, evaluate_claims, load_claims_file
-from survey_tools.reports.corrections import (
-    CorrectionsReport,
-    corrected_claims,
-    evaluate_corrections,
-    load_corrections,
-    metadata_applied,
-)
-from survey_tools.reports.gaps import compute_gaps
-from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, load_config
+from survey_tools.render.requirements import output_problems
+from survey_tools.reports.compute import compute_survey, load_valid, survey_of
 
 # Folders whose every file is generated: files no generator produces any more are removed. The
 # site's folder is one too (its whole content is published), whatever its configured path.
@@ -67,49 +55,15 @@ class Stale:
 # --- computing -------------------------------------------------------------------------------
 
 
-def make_context(root: Path | str, jobs: int | None = None) -> BuildContext:
-    """Validate the corpus and compute everything the generators share; raise on any problem."""
-
-    root = Path(root)
-    tax = load_taxonomy(root)
-    corpus = load_corpus(root, tax, jobs=jobs)
-    report = report_for(corpus)
-    if not report.ok:
-        raise InvalidInput(report.problems, "the records are invalid; nothing was written")
-    found = data_config_problems(root, tax.files)
-    if found:
-        raise InvalidInput(found, "a configuration file is invalid; nothing was written")
-    config = load_config(tax)
-    stats = compute_stats(corpus, config)
-    gaps = compute_gaps(corpus, config)
-    # Claims are computed from the records alone (never from a previous build's outputs).
-    agreement = load_agreement(corpus, config.agreement_caveat)
-    claims_file = load_claims_file(tax)
-    claims = evaluate_claims(
-        corpus, claims_file.claims, claims_file.source, claims_file.gate, agreement, claims_file.not_checkable
-    )
-    corrections = _corrections(corpus, config, stats, claims, claims_file.claims)
-    if corrections is not None:
-        claims = corrected_claims(claims, corrections)
-    shown = metadata_applied(corpus, corrections)
-    return BuildContext(root, tax, corpus, config, stats, gaps, claims, corrections, agreement, shown)
+def make_context(root: Path | str) -> BuildContext:
+    """The computed survey every generator reads (:func:`reports.compute.compute_survey`)."""
+    return compute_survey(root)
 
 
-def _corrections(
-    corpus: Corpus, config: ReportConfig, stats: Stats, claims: ClaimsReport, claim_list: Any
-) -> CorrectionsReport | None:
-
-    loaded = load_corrections(corpus.taxonomy)
-    if loaded is None:
-        return None
-    return evaluate_corrections(corpus, config, stats, claims, claim_list, loaded)
-
-
-
-
-def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
+def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
     """Every output of every generator, in memory; raise when anything is wrong."""
-    ctx = make_context(root, jobs)
+    ctx = ctx if ctx is not None else make_context(root)
+    memo = buildcache.enabled()
     # A claim's status (holds, changed, contradicted) is reported, never a reason to refuse:
     # `survey claims --fail-on` is the gate for those who want one.
     if ctx.corrections is not None and ctx.corrections.problems:
@@ -123,7 +77,7 @@ def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
     for name in selected(ctx.taxonomy):
         gen = GENERATORS[name]
         try:
-            produced = gen(ctx)
+            produced = _memoised(ctx, name) if memo and name in INPUTS else gen(ctx)
         except SurveyError:
             raise
         except Exception as err:  # a generator bug must not leave a half-built tree
@@ -139,6 +93,17 @@ def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
     if problems:
         raise InvalidInput(problems, "generators disagree; nothing was written")
     return BuildPlan(dict(sorted(outputs.items())), ctx)
+
+
+def _memoised(ctx: BuildContext, name: str) -> Mapping[str, Output]:
+    """A generator that declares its inputs: its files from the cache when those are unchanged."""
+    key = buildcache.generator_key(name, INPUTS[name](ctx))
+    found = buildcache.load_outputs(ctx.root, name, key)
+    if found is not None:
+        return found
+    produced = {rel: d.encode("utf-8") if isinstance(d, str) else bytes(d) for rel, d in GENERATORS[name](ctx).items()}
+    buildcache.store_outputs(ctx.root, name, key, produced)
+    return produced
 
 
 def owned_dirs(outputs: Mapping[str, bytes]) -> tuple[str, ...]:
@@ -220,24 +185,26 @@ def compare(root: Path, outputs: Mapping[str, bytes]) -> list[Stale]:
 
 
 @contextmanager
-def build_lock(root: Path, exclusive: bool = True) -> Iterator[None]:
-    """Serialise builds (and let checks wait for a build in progress) with a lock file.
+def build_lock(root: Path) -> Iterator[None]:
+    """Serialise builds and checks (a check waits for a build in progress) with a lock file.
 
-    The lock file lives in the survey's cache folder, not in the survey folder: a check run by a
-    pre-commit hook must leave the working tree as it found it.
+    filelock picks the platform's primitive (flock on POSIX, msvcrt on Windows), so the package
+    imports and locks the same way everywhere. The lock file lives in the survey's cache folder,
+    not in the survey folder: a check run by a pre-commit hook must leave the working tree as it
+    found it.
     """
     path = cache_dir(root) / "build.lock"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        lock = FileLock(path)
+        lock.acquire()
     except OSError:
         yield  # no writable cache folder: build unlocked rather than not at all
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        lock.release()
 
 
 def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
@@ -288,7 +255,9 @@ class BuildResult:
     written: tuple[str, ...]
     stale: tuple[Stale, ...]
     outputs: int
-    context: BuildContext
+    context: BuildContext | None  # None when nothing had changed since the last build
+    claims: Mapping[str, int]
+    cache_hits: int
 
     @property
     def ok(self) -> bool:
@@ -300,17 +269,33 @@ class BuildResult:
             "outputs": self.outputs,
             "written": list(self.written),
             "stale": [s.to_dict() for s in self.stale],
-            "claims": {"total": len(self.context.claims.results), **self.context.claims.counts()},
-            "cache_hits": self.context.corpus.cache_hits,
+            "claims": dict(self.claims),
+            "cache_hits": self.cache_hits,
         }
 
 
-def build(root: Path | str, check: bool = False, jobs: int | None = None) -> BuildResult:
+def build(root: Path | str, check: bool = False) -> BuildResult:
     """Regenerate every output (or, with ``check``, only compare); see the module doc."""
     root = Path(root)
-    with build_lock(root, exclusive=not check):
-        plan = plan_build(root, jobs)
+    with build_lock(root):
+        corpus, validation = load_valid(root)
+        memo = buildcache.enabled()
+        key = buildcache.input_key(corpus) if memo else ""
+        manifest = buildcache.read_manifest(root) if memo else None
+        if (manifest is not None and manifest["key"] == key and buildcache.outputs_unchanged(root, manifest)
+                and not _extras(root, manifest["outputs"])):
+            # Nothing the outputs are drawn from changed, and they are on disk as written.
+            summary = manifest["summary"]
+            return BuildResult((), (), len(manifest["outputs"]), None, summary["claims"], corpus.cache_hits)
+        ctx = survey_of(corpus, validation)
+        plan = plan_build(root, ctx)
+        claims = {"total": len(ctx.claims.results), **ctx.claims.counts()}
         if check:
-            return BuildResult((), tuple(compare(root, plan.outputs)), len(plan.outputs), plan.context)
+            stale = tuple(compare(root, plan.outputs))
+            if memo and not stale:
+                buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
+            return BuildResult((), stale, len(plan.outputs), ctx, claims, corpus.cache_hits)
         written = write_outputs(root, plan.outputs)
-        return BuildResult(tuple(written), (), len(plan.outputs), plan.context)
+        if memo:
+            buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
+        return BuildResult(tuple(written), (), len(plan.outputs), ctx, claims, corpus.cache_hits)

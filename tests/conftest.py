@@ -1,4 +1,6 @@
-"""Shared fixtures: the repository root, the survey artifact (tests/fixtures), and throw-away survey folders."""
+"""Shared fixtures: the repository root, the survey artifact (tests/fixtures), throw-away survey
+folders and one read-only copy per session. The shared CLI runner and snapshot helper are in
+tests/support.py (``from support import run, snapshot``)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,30 @@ ARTIFACT = FIXTURES / "survey-artifact"
 # Tests must not leave a parse cache behind: off by default, and whatever cache a test turns on
 # (and the build lock) goes to a throw-away folder instead of the user's cache directory.
 os.environ.setdefault("SURVEY_NO_CACHE", "1")
+
+
+# The slow part of the suite (subprocess runs and builds of the whole real corpus, a browser, a
+# wheel): `python3 -m pytest -q -m "not slow"` leaves them out (the developers' quick loop); the
+# README's test command runs everything. Listed here, in one place, rather than in each module.
+SLOW_MODULES = frozenset({
+    "tests/build/test_idempotent.py",
+    "tests/build/test_incremental.py",
+    "tests/core/test_cachedir.py",
+    "tests/e2e/test_contribution.py",
+    "tests/hardening/test_crash_safety.py",
+    "tests/packaging/test_wheel.py",
+    "tests/precommit/test_pre_commit.py",
+    "tests/render/test_render_awesome_lint.py",
+})
+# A test that takes one of these fixtures builds the whole real corpus first.
+SLOW_FIXTURES = frozenset({"built"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        rel = Path(str(item.fspath)).resolve().relative_to(REPO).as_posix()
+        if rel in SLOW_MODULES or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -49,6 +75,13 @@ def survey_dir(tmp_path: Path) -> Path:
     (root / "corpus").mkdir()
     (root / "exclusions").mkdir()
     return root
+
+
+@pytest.fixture(scope="session")
+def survey_ro(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the survey's edition for the whole session, for tests that only read it
+    (a test that changes a file takes ``survey`` or ``corpus_copy``, its own copy)."""
+    return copy_edition(tmp_path_factory.mktemp("read-only") / "survey")
 
 
 @pytest.fixture

@@ -7,21 +7,22 @@ inside the library functions that need them.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from survey_tools.build import build as run_build
-from survey_tools.build import make_context
 from survey_tools.cli.common import echo_json, output_format, root_of
-from survey_tools.corpus.loading import load_corpus, load_valid_corpus
+from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.views import known_keys
 from survey_tools.errors import EXIT_INVALID
 from survey_tools.reports.agreement import agreement_text, compute_agreement
-from survey_tools.reports.claims import NOT_CHECKABLE, STATUSES, claims_text, evaluate_claims_file
-from survey_tools.reports.corrections import claims_with_corrections, corrections_markdown
+from survey_tools.reports.claims import NOT_CHECKABLE, STATUSES, claims_text
+from survey_tools.reports.compute import Survey, compute_survey
+from survey_tools.reports.corrections import corrections_markdown
 from survey_tools.reports.gaps import compute_gaps, gaps_markdown
 from survey_tools.reports.stats import data_file, load_config, stats_markdown
 
@@ -56,12 +57,25 @@ def build(ctx: click.Context, check: bool, fmt: str) -> None:
         sys.exit(EXIT_INVALID)
 
 
+def edition_option() -> Callable[[Callable[..., None]], Callable[..., None]]:
+    return click.option(
+        "--edition", "edition", default=None, metavar="EDITION",
+        help="Report on a published edition's records (its id, e.g. the survey's arXiv version); "
+        "default: the living list.",
+    )
+
+
+def _survey(ctx: click.Context, edition: str | None) -> Survey:
+    return compute_survey(root_of(ctx)).view(edition)
+
+
 @click.command()
+@edition_option()
 @output_format()
 @click.pass_context
-def stats(ctx: click.Context, fmt: str) -> None:
+def stats(ctx: click.Context, edition: str | None, fmt: str) -> None:
     """Print the statistics (the same as reports/STATS.md and reports/stats.json)."""
-    c = make_context(root_of(ctx))
+    c = _survey(ctx, edition)
     if fmt == "json":
         echo_json(c.stats.to_dict())
     else:
@@ -70,15 +84,16 @@ def stats(ctx: click.Context, fmt: str) -> None:
 
 @click.command()
 @click.option("-k", "k", type=click.IntRange(min=0), default=None, help="Sparse means at most K records (default: the configuration's).")
+@edition_option()
 @output_format()
 @click.pass_context
-def gaps(ctx: click.Context, k: int | None, fmt: str) -> None:
+def gaps(ctx: click.Context, k: int | None, edition: str | None, fmt: str) -> None:
     """Print the gap maps: empty and sparse cells of crossed taxonomy axes."""
-    corpus = load_valid_corpus(root_of(ctx))
-    config = load_config(corpus.taxonomy)
+    s = _survey(ctx, edition)
+    report = s.gaps
     if k is not None:
-        config = replace(config, gap_k=k)
-    report = compute_gaps(corpus, config)
+        records = s.views[edition] if edition else s.corpus
+        report = compute_gaps(records, replace(s.config, gap_k=k))
     if fmt == "json":
         echo_json(report.to_dict())
     else:
@@ -91,15 +106,20 @@ def gaps(ctx: click.Context, k: int | None, fmt: str) -> None:
     help="Exit 1 when a claim has this status (repeatable). Claims listed under `gate:` in the "
     "claims file must hold in any case.",
 )
+@click.option(
+    "--edition", "edition", default=None, metavar="EDITION",
+    help="Evaluate every claim on this published edition's records; default: each claim on the "
+    "view the claims file gives it.",
+)
 @output_format()
 @click.pass_context
-def claims(ctx: click.Context, fail_on: tuple[str, ...], fmt: str) -> None:
+def claims(ctx: click.Context, fail_on: tuple[str, ...], edition: str | None, fmt: str) -> None:
     """Each claim's status on its view: holds, changed (since the edition) or contradicted.
 
     Reports; exits 1 only for --fail-on statuses or for gated claims that do not hold.
     """
-    corpus = load_valid_corpus(root_of(ctx))
-    report = claims_with_corrections(corpus, evaluate_claims_file(corpus))
+    s = _survey(ctx, edition)
+    corpus, report = s.corpus, s.claims
     tripped = report.gate_failures(fail_on)
     if fmt == "json":
         echo_json(report.to_dict())
@@ -121,7 +141,7 @@ def claims(ctx: click.Context, fail_on: tuple[str, ...], fmt: str) -> None:
 @click.pass_context
 def corrections(ctx: click.Context, fmt: str) -> None:
     """Check the proposed corrections and show what each would change; exit 1 if one is stale."""
-    report = make_context(root_of(ctx)).corrections
+    report = compute_survey(root_of(ctx)).corrections
     if report is None:
         click.echo("no corrections file", err=True)
         return

@@ -26,8 +26,9 @@ from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import declared_pairs, scan
 from survey_tools.corpus.examples import add_example, exclude_example
 from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.options import short_option
 from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import load_taxonomy, short_option
+from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import EXIT_INVALID, SurveyError, UsageError
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}

@@ -12,7 +12,8 @@ from survey_tools.contrib.csvio import export_csv, plan_import, write_import
 from survey_tools.contrib.taxonomy_edit import rename_value
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.loading import load_valid_corpus
-from survey_tools.corpus.taxonomy import load_taxonomy, schema_files
+from survey_tools.corpus.record_schema import schema_files
+from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.validation import validate_corpus
 from survey_tools.corpus.views import corpus_view, view_ids
 from survey_tools.errors import EXIT_INVALID, EXIT_OK, UsageError

@@ -22,6 +22,7 @@ from survey_tools.corpus.duplicates import find_matches
 from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.options import option_names
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import (
     Collection,
@@ -29,7 +30,6 @@ from survey_tools.corpus.taxonomy import (
     PlainField,
     Taxonomy,
     commands_config,
-    option_names,
 )
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml

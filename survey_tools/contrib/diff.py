@@ -27,9 +27,10 @@ from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField
 from survey_tools.errors import SurveyError, UsageError
-from survey_tools.reports.claims import evaluate_claims_file
-from survey_tools.reports.gaps import compute_gaps
-from survey_tools.reports.stats import Stats, Table, compute_stats, load_config, mode_of, plain_str
+from survey_tools.reports.claims import ClaimsReport
+from survey_tools.reports.compute import survey_of
+from survey_tools.reports.gaps import GapReport
+from survey_tools.reports.stats import Stats, Table, mode_of, plain_str
 from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
 # What a survey folder needs for its records and reports (the rest of the repository is code).
@@ -260,9 +261,7 @@ def _stat_cells(corpus: Corpus, stats: Stats) -> Cells:
     return out
 
 
-def _gap_cells(corpus: Corpus) -> Cells:
-    config = load_config(corpus.taxonomy)
-    report = compute_gaps(corpus, config)
+def _gap_cells(report: GapReport) -> Cells:
     out = Cells()
     n = 0
     for g in report.tables:
@@ -272,9 +271,8 @@ def _gap_cells(corpus: Corpus) -> Cells:
     return out
 
 
-def _claim_states(corpus: Corpus) -> dict[str, tuple[str, str]]:
+def _claim_states(report: ClaimsReport) -> dict[str, tuple[str, str]]:
     """Each claim's id -> (statement, status), read from the claims report's own dictionary."""
-    report = evaluate_claims_file(corpus)
     out: dict[str, tuple[str, str]] = {}
     for r in report.to_dict().get("results", []):
         status = str(r.get("status", ""))
@@ -339,10 +337,11 @@ def diff_corpora(old: Corpus, new: Corpus) -> CorpusDiff:
     gaps: tuple[Moved, ...] = ()
     claims: list[ClaimChange] = []
     try:
-        c0 = _stat_cells(old, compute_stats(old, load_config(old.taxonomy)))
-        c1 = _stat_cells(new, compute_stats(new, load_config(new.taxonomy)))
-        cells, gaps = moved_cells(c0, c1), moved_cells(_gap_cells(old), _gap_cells(new))
-        k0, k1 = _claim_states(old), _claim_states(new)
+        # Each side computed the way the build computes it: claims with the corrections applied.
+        s0, s1 = survey_of(old), survey_of(new)
+        cells = moved_cells(_stat_cells(old, s0.stats), _stat_cells(new, s1.stats))
+        gaps = moved_cells(_gap_cells(s0.gaps), _gap_cells(s1.gaps))
+        k0, k1 = _claim_states(s0.claims), _claim_states(s1.claims)
         for cid in [*k0, *(k for k in k1 if k not in k0)]:
             a, b = k0.get(cid), k1.get(cid)
             before, after = (a[1] if a else "absent"), (b[1] if b else "absent")

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-import jsonschema_rs
+import jsonschema
 
 from survey_tools.corpus.explain import TYPE_NAMES as _TYPE_NAMES
 from survey_tools.corpus.explain import SchemaExplainer, show
@@ -25,7 +25,8 @@ from survey_tools.corpus.explain import (
     suggest as suggest,  # re-exported: callers import it from here
 )
 from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
-from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, record_schema
+from survey_tools.corpus.record_schema import record_schema
+from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 from survey_tools.net.addresses import private_url
@@ -37,19 +38,12 @@ ARXIV_YEAR_SLACK = 3
 
 
 class _Validators:
+    # One validator (jsonschema) answers "valid?" and explains an invalid record. A second,
+    # jsonschema-rs, used to answer first: benchmarks/bench_speed_machinery.py measured no gain
+    # on a realistic corpus (2,000 records: 3.0-3.3 s CPU with it, 2.5-3.1 s without), so it went.
     def __init__(self, tax: Taxonomy, collection: str) -> None:
         self.schema = record_schema(tax, collection)
-        self.fast = jsonschema_rs.validator_for(self.schema)
-        self._full: Any = None
-
-    @property
-    def full(self) -> Any:
-        # The pure-Python validator (and its imports, ~50 ms) is needed only for invalid records.
-        if self._full is None:
-            import jsonschema
-
-            self._full = jsonschema.Draft202012Validator(self.schema)
-        return self._full
+        self.full = jsonschema.Draft202012Validator(self.schema)
 
 
 _VALIDATORS: dict[tuple[str, str, str], _Validators] = {}
@@ -340,7 +334,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
         )
 
     vals = _validators(tax, coll.name)
-    if not vals.fast.is_valid(data):
+    if not vals.full.is_valid(data):
         explainer = _Explainer(tax, coll, doc, rel)
         for err in vals.full.iter_errors(data):
             problems.extend(explainer.explain(err))
@@ -368,6 +362,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 unsafe = reference_problem(link)
                 # A published link to this machine or its network would have `survey links`
                 # (and every reader) probe it: links must name public hosts.
+                msg: str | None
                 if unsafe or not valid_url(link):
                     why = "is not a well-formed http(s) URL" if not valid_url(link) else unsafe
                     msg = f"{_clip(link)!r} {why}"

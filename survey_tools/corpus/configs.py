@@ -13,14 +13,14 @@ that ``render`` writes to ``taxonomy/README.md``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema_rs
+import jsonschema
 import yaml
 
 from survey_tools.corpus.explain import SchemaExplainer
@@ -62,22 +62,16 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @cache
-def _fast(name: str) -> Any:
-    return jsonschema_rs.validator_for(dict(config_schemas()[name].schema))
-
-
-@cache
 def _validator(name: str) -> Any:
-    # The pure-Python validator (and its ~50 ms import) only explains a file that is invalid.
-    import jsonschema
-
+    # One validator both answers and explains (no jsonschema-rs twin: it bought nothing on
+    # files this small; see corpus/checks.py).
     return jsonschema.Draft202012Validator(config_schemas()[name].schema)
 
 
 def check_document(name: str, doc: YamlDocument, rel: str) -> list[Problem]:
     """Every way ``doc`` breaks the schema ``name``, one problem each, in file order."""
     data = {} if doc.data is None else doc.data  # an empty file is an empty mapping
-    if _fast(name).is_valid(data):
+    if _validator(name).is_valid(data):
         return []
     explainer = SchemaExplainer(doc, rel)
     problems: list[Problem] = []
@@ -88,10 +82,35 @@ def check_document(name: str, doc: YamlDocument, rel: str) -> list[Problem]:
 
 def read_config(name: str, path: Path, rel: str) -> tuple[YamlDocument, list[Problem]]:
     """Parse ``path`` and check it against schema ``name``; problems include unreadable YAML."""
-    doc = load_yaml_file(path, rel)
+    return checked(name, load_yaml_file(path, rel), rel)
+
+
+def checked(name: str, doc: YamlDocument, rel: str) -> tuple[YamlDocument, list[Problem]]:
+    """``doc`` (already read) and its problems: unreadable YAML, else every schema mistake."""
     if doc.problems:
         return doc, list(doc.problems)
     return doc, check_document(name, doc, rel)
+
+
+@dataclass(frozen=True)
+class ConfigFiles:
+    """Every configuration file of one survey as read by ``load_taxonomy``: each file is opened
+    once per load, and every later reader (report configuration, claims, corrections, protocol,
+    command options, output checks) takes the parsed document from here."""
+
+    root: Path
+    # By path relative to the survey folder; None records a file looked for and absent.
+    documents: Mapping[str, YamlDocument | None] = field(default_factory=dict)
+    # Changes whenever any of these files changes (the incremental build's key).
+    digest: str = ""
+
+    def document(self, rel: str) -> YamlDocument | None:
+        """The parsed file ``rel`` (None when absent); a path the load did not look for (a
+        hand-built taxonomy in a test, a file moved by ``files:``) is read now."""
+        if rel in self.documents:
+            return self.documents[rel]
+        path = self.root / rel
+        return load_yaml_file(path, rel) if path.is_file() else None
 
 
 def config_path(name: str, files: Mapping[str, Any]) -> str:
@@ -105,17 +124,24 @@ def config_path(name: str, files: Mapping[str, Any]) -> str:
 TAXONOMY_CONFIGS = frozenset({"survey", "field", "csv", "commands"})
 
 
-def data_config_problems(root: Path, files: Mapping[str, Any]) -> list[Problem]:
+def data_config_paths(files: Mapping[str, Any]) -> dict[str, str]:
+    """Schema name -> where the survey keeps that data configuration file (reports, claims,
+    corrections, ...): every configuration file the taxonomy loader does not check itself."""
+    return {
+        name: config_path(name, files)
+        for name, c in config_schemas().items()
+        if name not in TAXONOMY_CONFIGS and "*" not in c.file
+    }
+
+
+def data_config_problems(document: Callable[[str], YamlDocument | None], files: Mapping[str, Any]) -> list[Problem]:
     """Every schema problem in the survey's other configuration files (reports, claims,
     corrections, a protocol, ...) that exist; a missing optional file is no problem."""
     out: list[Problem] = []
-    for name, c in config_schemas().items():
-        if name in TAXONOMY_CONFIGS or "*" in c.file:
-            continue
-        rel = config_path(name, files)
-        path = root / rel
-        if path.is_file():
-            out.extend(read_config(name, path, rel)[1])
+    for name, rel in data_config_paths(files).items():
+        doc = document(rel)
+        if doc is not None:
+            out.extend(checked(name, doc, rel)[1])
     return out
 
 
@@ -136,12 +162,18 @@ def with_defaults(schema: Mapping[str, Any], data: Any, root: Mapping[str, Any] 
     if not isinstance(data, dict):
         return copy.deepcopy(data)
     out = {k: copy.deepcopy(v) for k, v in data.items()}
-    for key, sub in (schema.get("properties") or {}).items():
+    props = schema.get("properties") or {}
+    for key, sub in props.items():
         sub = _resolve(sub, root)
         if key not in out and "default" in sub:
             out[key] = copy.deepcopy(sub["default"])
         if key in out:
             out[key] = with_defaults(sub, out[key], root)
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):  # a mapping of named entries (collections, identifiers, ...)
+        for key in out:
+            if key not in props:
+                out[key] = with_defaults(extra, out[key], root)
     return out
 
 
@@ -243,5 +275,5 @@ def reference() -> list[ConfigReference]:
     return parts
 
 
-__all__ = ["ConfigReference", "ConfigSchema", "check_document", "config_path", "config_schemas",
-           "defaults", "data_config_problems", "read_config", "reference", "with_defaults"]
+__all__ = ["ConfigFiles", "ConfigReference", "ConfigSchema", "check_document", "checked", "config_path", "config_schemas",
+           "defaults", "data_config_paths", "data_config_problems", "read_config", "reference", "with_defaults"]

@@ -5,10 +5,19 @@ OpenReview id, when their titles are equal after normalisation (case, punctuatio
 accents), or when the normalised titles are nearly equal: a rapidfuzz ``ratio`` of at least
 :data:`FUZZY_THRESHOLD` out of 100. On the real corpus the closest two distinct titles score 76,
 so 90 leaves room for real near-duplicates (a subtitle typo, a changed hyphen) without false alarms.
+Titles that differ in a number ("Paper number 3 ..." and "Paper number 4 ...", "Llama 2" and
+"Llama 3") are never the same work, however alike the rest is.
+
+One rule decides every title comparison, :func:`title_similarity`, and one index,
+:class:`KnownIndex`, finds the known works a candidate duplicates: ``survey validate`` (through
+:func:`fuzzy_title_problems`, which scores its candidate pairs with the same rule), ``survey
+add`` and ``survey exclude`` (:func:`find_matches`), ``survey search`` and ``survey screen``
+(the index over the corpus and the queue).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -23,6 +32,24 @@ from survey_tools.corpus.titles import normalize_title
 from survey_tools.errors import Problem
 
 FUZZY_THRESHOLD = 90.0
+_NUMBER = re.compile(r"\d+")
+
+
+def _numbers(norm: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in _NUMBER.findall(norm))
+
+
+def title_similarity(a: str, b: str) -> float:
+    """How alike two *normalised* titles are, 0 when they are not the same work: 100 for equal
+    titles, else the rapidfuzz ratio when it reaches FUZZY_THRESHOLD and both titles carry the
+    same numbers in the same order."""
+    if not a or not b:
+        return 0.0
+    if a == b:
+        return 100.0
+    if _numbers(a) != _numbers(b):
+        return 0.0
+    return float(fuzz.ratio(a, b, score_cutoff=FUZZY_THRESHOLD))
 
 
 @dataclass(frozen=True)
@@ -102,32 +129,10 @@ def find_matches(
 
     ``ignore`` lists record paths to leave out (the record being moved, for example).
     """
-
-    tax = corpus.taxonomy
-    skip = set(ignore)
-    distinct = declared_distinct(tax, data)
-    ids = record_identifiers(data, _kinds(corpus))
-    title = normalize_title(str(data.get("title", "")))
-    out: list[Match] = []
-    for rec in corpus:
-        if rec.path in skip:
-            continue
-        theirs = record_identifiers(rec.data, _kinds(corpus))
-        shared = [k for k in ids if theirs.get(k) == ids[k]]
-        if shared:
-            k = shared[0]
-            out.append(Match(rec, f"the same {tax.identifiers[k].label} {ids[k]}"))
-            continue
-        other = normalize_title(rec.title)
-        if not title or not other:
-            continue
-        if other == title:
-            out.append(Match(rec, "the same title"))
-            continue
-        score = fuzz.ratio(title, other)
-        if score >= FUZZY_THRESHOLD and rec.id not in distinct:
-            out.append(Match(rec, f"a title {score:.0f}% similar ({rec.title!r})"))
-    return out
+    index = KnownIndex.of_corpus(corpus, skip=frozenset(ignore))
+    by_ref = {rec.path: rec for rec in corpus}
+    distinct = frozenset(declared_distinct(corpus.taxonomy, data))
+    return [Match(by_ref[k.ref], why) for k, why in index.matches(data, distinct=distinct)]
 
 
 # Words shared by more titles than this are too common to pair titles on (blocking key cap).
@@ -190,6 +195,7 @@ def declared_pairs(corpus: Corpus) -> list[DeclaredPair]:
     for rec in corpus:
         for key, reason in sorted(declared_distinct(tax, rec).items()):
             other = by_id.get(key)
+            # The plain ratio (not the rule): how alike the declared pair's titles look.
             score = (
                 float(fuzz.ratio(normalize_title(rec.title), normalize_title(other.title)))
                 if other is not None else None
@@ -235,17 +241,17 @@ def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
             for x, i in enumerate(group):
                 for j in group[x + 1 :]:
                     if titles[i] == titles[j]:
-                        continue
-                    score = fuzz.ratio(titles[i], titles[j], score_cutoff=FUZZY_THRESHOLD)
+                        continue  # equal titles: cross_check reports them
+                    score = title_similarity(titles[i], titles[j])
                     if score:
-                        pairs[(i, j)] = pairs[(j, i)] = float(score)
+                        pairs[(i, j)] = pairs[(j, i)] = score
             continue
         sub = [titles[i] for i in group]
         # cdist scores a large group's pairs in C.
         scores = process.cdist(sub, sub, scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD)
         for a, b in zip(*scores.nonzero(), strict=True):
             i, j = group[int(a)], group[int(b)]
-            if i != j and titles[i] != titles[j]:
+            if i != j and titles[i] != titles[j] and title_similarity(titles[i], titles[j]):
                 pairs[(i, j)] = float(scores[a, b])
     for (i, j), score in sorted(pairs.items()):
         a, b = recs[i], recs[j]
@@ -291,68 +297,83 @@ class KnownIndex:
     does not match it on titles (identifiers still do).
     """
 
-    def __init__(self, kinds: Mapping[str, str]) -> None:
+    def __init__(self, kinds: Mapping[str, str], labels: Mapping[str, str] | None = None) -> None:
         self.kinds = dict(kinds)
+        self.labels = dict(labels or {})  # identifier kind -> its label ("arXiv id")
         self.works: list[Known] = []
-        self.by_id: dict[tuple[str, str], int] = {}
-        self.by_title: dict[str, int] = {}
+        self.by_id: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.by_title: dict[str, list[int]] = defaultdict(list)
         self.words: dict[str, list[int]] = defaultdict(list)
         self.norm: list[str] = []
 
     @classmethod
-    def of_corpus(cls, corpus: Corpus) -> KnownIndex:
-        index = cls(_kinds(corpus))
+    def of_corpus(cls, corpus: Corpus, skip: frozenset[str] = frozenset()) -> KnownIndex:
+        """Every record of the corpus but those whose path is in ``skip``."""
+        tax = corpus.taxonomy
+        index = cls(_kinds(corpus), {k: v.label for k, v in tax.identifiers.items()})
         for rec in corpus:
-            index.add(Known(rec.path, rec.collection, rec.id, rec.title,
-                            frozenset(declared_distinct(corpus.taxonomy, rec))), rec.data)
+            if rec.path not in skip:
+                index.add(Known(rec.path, rec.collection, rec.id, rec.title,
+                                frozenset(declared_distinct(tax, rec))), rec.data)
         return index
 
     def add(self, work: Known, data: Mapping[str, Any]) -> None:
         i = len(self.works)
         self.works.append(work)
         for k, v in record_identifiers(data, self.kinds).items():
-            self.by_id.setdefault((k, v), i)
+            self.by_id[(k, v)].append(i)
         norm = normalize_title(work.title)
         self.norm.append(norm)
         if norm:
-            self.by_title.setdefault(norm, i)
+            self.by_title[norm].append(i)
             for w in set(norm.split()):
                 self.words[w].append(i)
 
     def match(self, data: Mapping[str, Any], refs: Iterable[str] = ()) -> tuple[Known, str] | None:
         """The first known work ``data`` duplicates and why, or None. ``refs`` are the
         candidate's own names (arXiv id, ``arXiv:id``) that a ``not_duplicate_of`` may use."""
+        found = self.matches(data, refs)
+        return found[0] if found else None
+
+    def matches(self, data: Mapping[str, Any], refs: Iterable[str] = (),
+                distinct: frozenset[str] = frozenset()) -> list[tuple[Known, str]]:
+        """Every known work ``data`` duplicates and why: shared identifiers first, then equal
+        titles, then near titles by similarity. On titles, a pair passes when either side
+        declares the other distinct (``distinct``: the candidate's own declarations)."""
         ids = record_identifiers(data, self.kinds)
+        out: list[tuple[Known, str]] = []
+        seen: set[int] = set()
         for k, v in ids.items():
-            i = self.by_id.get((k, v))
-            if i is not None:
-                return self.works[i], f"the same {k} {v}"
+            for i in self.by_id.get((k, v), ()):
+                if i not in seen:
+                    seen.add(i)
+                    out.append((self.works[i], f"the same {self.labels.get(k, k)} {v}"))
         title = normalize_title(str(data.get("title", "")))
         if not title:
-            return None
+            return out
         names = set(refs) | set(ids.values())
         if "arxiv" in ids:
             names.add(f"arXiv:{ids['arxiv']}")
 
         def allowed(i: int) -> bool:
-            # A known work that declares itself distinct from the candidate (by any of its names)
-            # does not match on titles; a search hit has no declarations of its own.
-            return not (self.works[i].not_duplicate_of & names)
+            # A known work that declares itself distinct from the candidate (by any of its names),
+            # or that the candidate declares distinct, does not match on titles.
+            w = self.works[i]
+            return i not in seen and not (w.not_duplicate_of & names) and w.id not in distinct
 
-        i = self.by_title.get(title)
-        if i is not None and allowed(i):
-            return self.works[i], "the same title"
+        for i in self.by_title.get(title, ()):
+            if allowed(i):
+                seen.add(i)
+                out.append((self.works[i], "the same title"))
         words = sorted((w for w in set(title.split()) if w in self.words),
                        key=lambda w: (len(self.words[w]), w))
         pool: set[int] = set()
         for w in words[:BLOCK_KEYS]:
             pool.update(self.words[w][: BLOCK_CAP * 5])
-        best: tuple[float, int] | None = None
-        for i in sorted(pool):
-            score = fuzz.ratio(title, self.norm[i], score_cutoff=FUZZY_THRESHOLD)
-            if score and allowed(i) and (best is None or score > best[0]):
-                best = (float(score), i)
-        if best is None:
-            return None
-        found = self.works[best[1]]
-        return found, f"a title {best[0]:.0f}% similar ({found.title!r})"
+        near = sorted(((title_similarity(title, self.norm[i]), i) for i in pool if allowed(i)),
+                      key=lambda x: (-x[0], x[1]))
+        for score, i in near:
+            if score:
+                found = self.works[i]
+                out.append((found, f"a title {score:.0f}% similar ({found.title!r})"))
+        return out

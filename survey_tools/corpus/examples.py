@@ -9,13 +9,13 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
+from survey_tools.corpus.options import short_option
 from survey_tools.corpus.records import Record
 from survey_tools.corpus.taxonomy import (
     Collection,
     ControlledField,
     Taxonomy,
     commands_config,
-    short_option,
 )
 
 # Identifier kinds `survey add` can look up, in the order an example prefers them.

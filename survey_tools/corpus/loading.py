@@ -13,9 +13,7 @@ import errno
 import hashlib
 import os
 import stat
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +29,6 @@ from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 
 _CACHE_FORMAT = 3
-# Below this many files a process pool costs more than it saves.
-PARALLEL_THRESHOLD = 400
 
 # (collection name, relative path) of one file
 FileRef = tuple[str, str]
@@ -145,15 +141,6 @@ def _not_a_record_file(entry: os.DirEntry[str]) -> str | None:
     return None
 
 
-# Worker state: set once per process so that each task carries only file names.
-_TAX: Taxonomy | None = None
-
-
-def _init_worker(tax: Taxonomy) -> None:
-    global _TAX
-    _TAX = tax
-
-
 def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Result:
     # One parse with line numbers: problems found now and across records later point from it.
     doc = parse_yaml_bytes(raw, rel, positions=True)
@@ -162,12 +149,6 @@ def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Resul
         ".".join(map(str, path)): pos for path, pos in doc.values.items() if 0 < len(path) <= 2
     }
     return doc.data, [(p.file, p.line, p.col, p.field, p.message) for p in problems], positions
-
-
-def _check_batch(batch: list[tuple[str, str, bytes]]) -> list[Result]:
-    tax = _TAX
-    assert tax is not None
-    return [_check_bytes(tax, tax.collection(c), rel, raw) for c, rel, raw in batch]
 
 
 def _read(root: Path, rel: str) -> bytes | Problem:
@@ -261,15 +242,10 @@ def cache_enabled() -> bool:
     return os.environ.get("SURVEY_NO_CACHE", "") in ("", "0")
 
 
-def default_jobs() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
-
-
 def load_corpus(
     root: Path | str,
     tax: Taxonomy | None = None,
     paths: Sequence[Path] | None = None,
-    jobs: int | None = None,
     use_cache: bool | None = None,
 ) -> Corpus:
     """Parse and check every record file; the corpus keeps the valid-looking records and all problems."""
@@ -297,20 +273,10 @@ def load_corpus(
             hits += 1
         else:
             todo.append((cname, rel, raw))
-    jobs = jobs or default_jobs()
-    if len(todo) >= PARALLEL_THRESHOLD and jobs > 1:
-        size = max(50, len(todo) // (jobs * 8))
-        batches = [todo[i : i + size] for i in range(0, len(todo), size)]
-        ctx = get_context("fork") if hasattr(os, "fork") else get_context()
-        with ProcessPoolExecutor(
-            jobs, mp_context=ctx, initializer=_init_worker, initargs=(tax,)
-        ) as pool:
-            for batch, out in zip(batches, pool.map(_check_batch, batches), strict=True):
-                for (_, rel, _), res in zip(batch, out, strict=True):
-                    results[rel] = res
-    else:
-        for cname, rel, raw in todo:
-            results[rel] = _check_bytes(tax, tax.collection(cname), rel, raw)
+    # One process: a pool above 400 files measured no >= 25% gain on this 2-core machine with a
+    # second CPU-bound process running (benchmarks/bench_speed_machinery.py), so it went.
+    for cname, rel, raw in todo:
+        results[rel] = _check_bytes(tax, tax.collection(cname), rel, raw)
     if use_cache:
         current = {digests[rel]: results[rel] for rel in digests if rel in results}
         # A full run prunes entries of files that changed or went away; a partial run keeps them.
@@ -333,7 +299,15 @@ def load_corpus(
         problems=tuple(problems),
         files=len(refs),
         cache_hits=hits,
+        digest=_corpus_digest(tax, digests),
     )
+
+
+def _corpus_digest(tax: Taxonomy, digests: Mapping[str, bytes]) -> str:
+    h = hashlib.blake2b(tax.digest.encode(), digest_size=16)
+    for rel in sorted(digests):
+        h.update(digests[rel])
+    return h.hexdigest()
 
 
 def load_valid_corpus(root: Path | str, why: str = "fix the records first") -> Corpus:

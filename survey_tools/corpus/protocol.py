@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from survey_tools.corpus.checks import suggest
-from survey_tools.corpus.protocol_schema import PROTOCOL_FILE, SCHEMA
+from survey_tools.corpus.configs import checked
+from survey_tools.corpus.protocol_schema import PROTOCOL_FILE
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
-from survey_tools.corpus.yamlio import load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 
 
@@ -80,49 +80,21 @@ class Protocol:
 
 
 def has_protocol(tax: Taxonomy) -> bool:
-    return (tax.root / PROTOCOL_FILE).is_file()
-
-
-def _schema_problems(data: Any, position: Any) -> list[Problem]:
-    # jsonschema lists every error with its path; the Rust validator only answers yes/no.
-    import jsonschema
-
-    out = []
-    for err in jsonschema.Draft202012Validator(SCHEMA).iter_errors(data):
-        path = tuple(err.absolute_path)
-        if err.validator == "additionalProperties":
-            allowed = list(err.schema.get("properties") or {})
-            for k in err.instance:
-                if k not in allowed:
-                    hint = suggest(k, allowed)
-                    line, col = position((*path, k), key=True)
-                    msg = "unknown field" + (f" (did you mean {hint!r}?)" if hint else "")
-                    out.append(Problem(PROTOCOL_FILE, line, col, ".".join(map(str, (*path, k))), msg))
-            continue
-        if err.validator == "required":
-            missing = [m for m in err.validator_value if m not in err.instance]
-            line, col = position(path)
-            for m in missing:
-                out.append(Problem(PROTOCOL_FILE, line, col, ".".join(map(str, (*path, m))),
-                                   "required field is missing"))
-            continue
-        line, col = position(path)
-        msg = err.message if len(err.message) <= 120 else err.message[:117] + "..."
-        out.append(Problem(PROTOCOL_FILE, line, col, ".".join(map(str, path)) or "(file)", msg))
-    return out
+    return tax.document(PROTOCOL_FILE) is not None
 
 
 def load_protocol(tax: Taxonomy) -> Protocol:
     """Read and check ``taxonomy/protocol.yaml``; raise InvalidInput listing every problem."""
-    path = tax.root / PROTOCOL_FILE
-    if not path.is_file():
+    doc = tax.document(PROTOCOL_FILE)
+    if doc is None:
         raise InvalidInput([Problem(PROTOCOL_FILE, 0, 0, "", "missing: this survey has no search protocol")],
                            f"no {PROTOCOL_FILE}")
-    doc = load_yaml_file(path, PROTOCOL_FILE)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{PROTOCOL_FILE} cannot be read")
     data = doc.data
-    problems = _schema_problems(data, doc.position)
+    # The schema (config_schemas/protocol.schema.yaml) names every shape mistake, through the
+    # explainer every configuration file uses; the code below checks what it cannot say.
+    problems = checked("protocol", doc, PROTOCOL_FILE)[1]
     if problems:
         raise InvalidInput(problems, f"{PROTOCOL_FILE} is invalid")
     assert isinstance(data, dict)
@@ -199,5 +171,5 @@ def load_protocol(tax: Taxonomy) -> Protocol:
     )
 
 
-__all__ = ["PROTOCOL_FILE", "SCHEMA", "ExclusionRule", "Family", "Protocol", "Source",
+__all__ = ["PROTOCOL_FILE", "ExclusionRule", "Family", "Protocol", "Source",
            "has_protocol", "load_protocol"]

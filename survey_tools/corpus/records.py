@@ -49,6 +49,9 @@ class Corpus:
     problems: tuple[Problem, ...] = ()
     files: int = 0
     cache_hits: int = 0
+    # Changes whenever a record file (its path or bytes) or the taxonomy changes: the build's
+    # key for "nothing the outputs are drawn from has changed" (empty for a hand-built corpus).
+    digest: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def of(self, collection: str) -> tuple[Record, ...]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,12 +15,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from survey_tools.corpus.configs import defaults, read_config
+from survey_tools.corpus.configs import (
+    ConfigFiles,
+    checked,
+    config_schemas,
+    data_config_paths,
+    defaults,
+    with_defaults,
+)
 from survey_tools.corpus.explain import hint
-from survey_tools.corpus.protocol_schema import PROTOCOL_FILE
-from survey_tools.corpus.protocol_schema import SCHEMA as PROTOCOL_SCHEMA
-from survey_tools.corpus.protocol_schema import SCHEMA_FILE as PROTOCOL_SCHEMA_FILE
-from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
+from survey_tools.corpus.yamlio import YamlDocument, read_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 
 KINDS = ("single", "multi", "mapping")
@@ -214,6 +217,12 @@ class Taxonomy:
     # Words and marks refused in prose (text) fields: a record is not done while they remain.
     placeholders: tuple[str, ...] = ()
     outputs: tuple[str, ...] | None = None  # survey.yaml `outputs:`; None builds every output
+    # Every configuration file, parsed once by load_taxonomy (see ConfigFiles).
+    configs: ConfigFiles | None = field(default=None, compare=False, repr=False)
+
+    def document(self, rel: str) -> YamlDocument | None:
+        """The parsed configuration file ``rel`` (None when the survey has none)."""
+        return (self.configs or ConfigFiles(self.root)).document(rel)
 
     def collection(self, name: str) -> Collection:
         return self.collections[name]
@@ -255,6 +264,7 @@ class TaxonomyError(InvalidInput):
 
 # The exclusion-collection field that holds a retained record moved to the exclusion log.
 FORMER_FIELD = "retained_record"
+SURVEY_FILE = "taxonomy/survey.yaml"
 CSV_FILE = "taxonomy/csv.yaml"
 COMMANDS_FILE = "taxonomy/commands.yaml"
 _CSV_KEYS = ("na", "list_separator")
@@ -268,12 +278,12 @@ def _check_collection(doc: YamlDocument, cpath: tuple[Any, ...], c: Mapping[str,
     rel = "taxonomy/survey.yaml"
     names = [f.name for f in plain]
     try:
-        re.compile(str(c.get("id_pattern", "")))
+        re.compile(str(c["id_pattern"]))
     except re.error as err:
         line, col = doc.position((*cpath, "id_pattern"))
         out.append(Problem(rel, line, col, f"{cpath[1]}.id_pattern", f"not a regular expression: {err}"))
-    for key, default in (("id_field", "id"), ("title_field", "title")):
-        value = str(c.get(key, default))
+    for key in ("id_field", "title_field"):
+        value = str(c[key])
         if value not in names:
             line, col = doc.position((*cpath, key) if key in c else cpath)
             out.append(Problem(rel, line, col, f"collections.{cpath[1]}.{key}",
@@ -427,8 +437,8 @@ def _values(
     return tuple(sorted(out, key=lambda x: x.order))
 
 
-def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledField | None:
-    doc, found = read_config("field", path, rel)
+def _load_field(doc: YamlDocument, rel: str, problems: list[Problem]) -> ControlledField | None:
+    doc, found = checked("field", doc, rel)
     if found:  # the schema names every shape mistake; the rest below needs the right shapes
         problems.extend(found)
         return None
@@ -475,9 +485,10 @@ def _load_field(path: Path, rel: str, problems: list[Problem]) -> ControlledFiel
                 required_when[str(k)] = tuple(str(v) for v in vs)
     if len(problems) > before:
         return None
-    if path.stem != name:
+    stem = Path(rel).stem
+    if stem != name:
         problems.append(
-            Problem(rel, 1, 1, "name", f"{name!r} does not match the file name {path.stem!r}")
+            Problem(rel, 1, 1, "name", f"{name!r} does not match the file name {stem!r}")
         )
         return None
     return ControlledField(
@@ -510,79 +521,54 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         )
     problems: list[Problem] = []
     hasher = hashlib.blake2b(digest_size=16)
-    doc, found = read_config("survey", main, "taxonomy/survey.yaml")
+    documents: dict[str, YamlDocument | None] = {}
+    every = hashlib.blake2b(digest_size=16)  # all configuration files, data ones too
+
+    def read(rel: str, hashed: bool = True) -> YamlDocument | None:
+        # Each configuration file is opened here once; everything later reads `documents`.
+        path = root / rel
+        every.update(rel.encode() + b"\0")
+        if not path.is_file():
+            documents[rel] = None
+            return None
+        raw, parsed = read_yaml_file(path, rel)
+        every.update(hashlib.blake2b(raw, digest_size=16).digest())
+        if hashed:
+            hasher.update(raw)
+        documents[rel] = parsed
+        return parsed
+
+    survey_doc = read(SURVEY_FILE)
+    assert survey_doc is not None  # checked above
+    doc, found = checked("survey", survey_doc, SURVEY_FILE)
     if found:  # shapes first: the code below may then trust every type the schema promises
         raise TaxonomyError(found, "the taxonomy is invalid")
     d = doc.data if isinstance(doc.data, dict) else {}
-    hasher.update(main.read_bytes())
     sentinels = d.get("sentinels") or {}
     na = str(sentinels.get("not_applicable", "NA"))
     untagged = str(sentinels.get("untagged", "untagged"))
 
+    # The schema guarantees every shape below (collections a non-empty mapping, field types
+    # from PLAIN_TYPES, whole-number bounds, identifiers and placeholders well formed) and its
+    # defaults are filled in here, so that no default is written twice; this function checks
+    # only what a schema cannot: files named by survey.yaml, regexes, cross-references.
+    filled = with_defaults(config_schemas()["survey"].schema, d)
     fields_cache: dict[str, ControlledField | None] = {}
     collections: dict[str, Collection] = {}
-    raw_colls = d.get("collections")
-    if not isinstance(raw_colls, dict) or not raw_colls:
-        line, col = doc.position(("collections",))
-        problems.append(
-            Problem(
-                "taxonomy/survey.yaml",
-                line,
-                col,
-                "collections",
-                "at least one collection is required",
-            )
-        )
-        raw_colls = {}
-    for cname, c in raw_colls.items():
+    for cname, c in filled["collections"].items():
         cpath = ("collections", cname)
-        if not isinstance(c, dict):
-            line, col = doc.position(cpath)
-            problems.append(
-                Problem(
-                    "taxonomy/survey.yaml", line, col, f"collections.{cname}", "must be a mapping"
-                )
-            )
-            continue
         plain: list[PlainField] = []
         for fname, spec in (c.get("fields") or {}).items():
             spec = spec or {}
-            ftype = spec.get("type", "string")
-            if ftype not in PLAIN_TYPES:
-                line, col = doc.position((*cpath, "fields", fname, "type"))
-                problems.append(
-                    Problem(
-                        "taxonomy/survey.yaml",
-                        line,
-                        col,
-                        f"collections.{cname}.fields.{fname}.type",
-                        f"{ftype!r} is not one of {', '.join(PLAIN_TYPES)}",
-                    )
-                )
-                continue
-            bounds: dict[str, int | None] = {}
-            for bound in ("min_length", "max_length"):
-                b = spec.get(bound)
-                if b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0):
-                    line, col = doc.position((*cpath, "fields", fname, bound))
-                    problems.append(
-                        Problem(
-                            "taxonomy/survey.yaml", line, col,
-                            f"collections.{cname}.fields.{fname}.{bound}",
-                            f"must be a whole number of characters >= 0, not {b!r}",
-                        )
-                    )
-                    b = None
-                bounds[bound] = b
             plain.append(
                 PlainField(
                     name=str(fname),
-                    type=str(ftype),
+                    type=str(spec.get("type", "string")),
                     required=bool(spec.get("required", False)),
                     label=str(spec.get("label", fname)),
                     description=str(spec.get("description", "")),
-                    min_length=bounds["min_length"],
-                    max_length=bounds["max_length"],
+                    min_length=spec.get("min_length"),
+                    max_length=spec.get("max_length"),
                     organisation_field=str(spec.get("organisation_field", "")),
                     default=spec.get("default"),
                 )
@@ -604,42 +590,27 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
                 )
                 continue
             if fname not in fields_cache:
-                hasher.update(fpath.read_bytes())
-                fields_cache[fname] = _load_field(fpath, rel, problems)
+                fdoc = read(rel)
+                assert fdoc is not None  # is_file() above
+                fields_cache[fname] = _load_field(fdoc, rel, problems)
             cf = fields_cache[fname]
             if cf is not None:
                 controlled.append(cf)
-        id_field = str(c.get("id_field", "id"))
         problems.extend(_check_collection(doc, cpath, c, plain, controlled))
         collections[str(cname)] = Collection(
             name=str(cname),
             label=str(c.get("label", cname)),
             folder=str(c.get("folder", cname)),
-            id_field=id_field,
-            id_pattern=str(c.get("id_pattern", "^[A-Za-z0-9][A-Za-z0-9_-]*$")),
-            title_field=str(c.get("title_field", "title")),
+            id_field=str(c["id_field"]),
+            id_pattern=str(c["id_pattern"]),
+            title_field=str(c["title_field"]),
             fields=tuple(plain),
             controlled=tuple(controlled),
         )
     idents: dict[str, IdentifierKind] = {}
-    raw_idents = d.get("identifiers") or {}
-    if not isinstance(raw_idents, dict):
-        line, col = doc.position(("identifiers",))
-        problems.append(Problem("taxonomy/survey.yaml", line, col, "identifiers", "must be a mapping"))
-        raw_idents = {}
-    for iname, spec in raw_idents.items():
-        spec = spec or {}
-        if not isinstance(spec, dict):
-            line, col = doc.position(("identifiers", iname))
-            problems.append(
-                Problem(
-                    "taxonomy/survey.yaml", line, col, f"identifiers.{iname}",
-                    "must be a mapping (label, normalize, pattern, url)",
-                )
-            )
-            continue
+    for iname, spec in filled["identifiers"].items():
         try:
-            re.compile(str(spec.get("pattern", ".+")))
+            re.compile(str(spec["pattern"]))
         except re.error as err:
             line, col = doc.position(("identifiers", iname, "pattern"))
             problems.append(Problem("taxonomy/survey.yaml", line, col,
@@ -648,36 +619,32 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         idents[str(iname)] = IdentifierKind(
             name=str(iname),
             label=str(spec.get("label", iname)),
-            normalize=str(spec.get("normalize", "none")),
-            pattern=str(spec.get("pattern", ".+")),
+            normalize=str(spec["normalize"]),
+            pattern=str(spec["pattern"]),
             url=str(spec["url"]) if spec.get("url") else None,
         )
     csv_layout: Mapping[str, Any] = {}
-    csv_path = tdir / "csv.yaml"
-    if csv_path.is_file():
-        cdoc, found = read_config("csv", csv_path, CSV_FILE)
+    csv_raw = read(CSV_FILE)
+    if csv_raw is not None:
+        cdoc, found = checked("csv", csv_raw, CSV_FILE)
         problems.extend(found)
         if not found and isinstance(cdoc.data, dict):
             csv_layout = cdoc.data
             if not problems:  # a field that failed to load would be reported again here
                 problems.extend(_check_csv_layout(cdoc, collections))
-        hasher.update(csv_path.read_bytes())
-    cmd_path = root / COMMANDS_FILE
-    if cmd_path.is_file():
+    cmd_raw = read(COMMANDS_FILE)
+    if cmd_raw is not None:
         before = bool(problems)
-        cmd_doc, found = read_config("commands", cmd_path, COMMANDS_FILE)
+        cmd_doc, found = checked("commands", cmd_raw, COMMANDS_FILE)
         problems.extend(found)
         if not found and not before:
             problems.extend(_check_commands(cmd_doc, collections))
-        hasher.update(cmd_path.read_bytes())
+    # The data configuration files and the protocol are read here too (not part of the digest,
+    # which keys the records' parse cache): their own loaders check them against the taxonomy.
+    for rel in data_config_paths(d.get("files") or {}).values():
+        read(rel, hashed=False)
     editions = _load_editions(d.get("editions"), doc, problems)
-    raw_ph = d.get("placeholders") or []
-    if not isinstance(raw_ph, list) or not all(isinstance(x, str) and x for x in raw_ph):
-        line, col = doc.position(("placeholders",))
-        problems.append(
-            Problem("taxonomy/survey.yaml", line, col, "placeholders", "must be a list of non-empty strings")
-        )
-        raw_ph = []
+    raw_ph = filled["placeholders"]
     for coll in collections.values():
         for cf in coll.controlled:
             for other, vals in cf.required_when.items():
@@ -706,6 +673,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         editions=editions,
         outputs=tuple(str(o) for o in d["outputs"]) if "outputs" in d else None,
         placeholders=tuple(str(x) for x in raw_ph),
+        configs=ConfigFiles(root, documents, every.hexdigest()),
     )
 
 
@@ -769,233 +737,12 @@ def _load_editions(raw: Any, doc: YamlDocument, problems: list[Problem]) -> Edit
 
 # --- JSON Schema generation -------------------------------------------------------------
 
-_URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
-
-# Default length limits of every value (a field's own min_length/max_length wins). Records come
-# from strangers' pull requests: without limits one 1 MB title made validation take minutes, and
-# every later check (duplicate titles are compared pairwise) may rely on these bounds.
-MAX_STRING = 1_000  # one-line values: titles, venues, names, list items
-MAX_TEXT = 10_000  # prose: summaries, notes
-MAX_URL = 2_048
-MAX_REASON = 2_000
-MAX_IDENTIFIER = 256
-MAX_ITEMS = 5_000  # authors of the largest collaborations stay well below this
-
-
-def _url() -> dict[str, Any]:
-    return {"type": "string", "pattern": _URL_PATTERN, "maxLength": MAX_URL}
-
-
-def _reason() -> dict[str, Any]:
-    return {"type": "string", "minLength": 1, "maxLength": MAX_REASON}
-
-
-def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
-    t = f.type
-    if t in ("string", "text"):
-        out: dict[str, Any] = {
-            "type": "string",
-            "minLength": 1 if t == "string" else 0,
-            "maxLength": MAX_STRING if t == "string" else MAX_TEXT,
-        }
-        if f.min_length is not None:
-            out["minLength"] = f.min_length
-        if f.max_length is not None:
-            out["maxLength"] = f.max_length
-        return out
-    if t == "edition":
-        return {"enum": list(tax.editions.ids) if tax.editions else []}
-    if t == "key_reasons":
-        return {
-            "type": "object",
-            "propertyNames": {"maxLength": MAX_IDENTIFIER},
-            "additionalProperties": _reason(),
-        }
-    if t == "integer":
-        return {"type": "integer"}
-    if t == "year":
-        return {"type": "integer", "minimum": 1900, "maximum": 2100}
-    if t == "boolean":
-        return {"type": "boolean"}
-    if t == "date":
-        return {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
-    if t == "url":
-        return _url()
-    if t in ("string_list", "person_list"):
-        return {
-            "type": "array",
-            "minItems": 1,
-            "maxItems": MAX_ITEMS,
-            "items": {"type": "string", "minLength": 1, "maxLength": MAX_STRING},
-        }
-    if t == "url_list":
-        return {"type": "array", "minItems": 1, "maxItems": MAX_ITEMS, "items": _url()}
-    if t == "identifiers":
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                k: {"type": "string", "pattern": v.pattern, "maxLength": MAX_IDENTIFIER}
-                for k, v in tax.identifiers.items()
-            },
-        }
-    if t == "evidence":
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["source"],
-            "properties": {
-                "source": {"type": "string", "minLength": 1, "maxLength": MAX_STRING},
-                "url": _url(),
-                "reason": _reason(),
-            },
-        }
-    return {"type": "object"}
-
-
-def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
-    specials: list[str] = []
-    if c.not_applicable:
-        specials.append(tax.na)
-    if not c.required:
-        specials.append(tax.untagged)
-    if c.kind == "single":
-        return {"enum": [*c.ids, *specials]}
-    if c.kind == "multi":
-        items = {"type": "array", "uniqueItems": True, "items": {"enum": list(c.ids)}}
-        return {"anyOf": [items, {"enum": specials}]} if specials else items
-    mode = {"enum": list(c.mode_ids)}
-    detailed = {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["how"],
-        "properties": {
-            "how": mode,
-            "evidence": _url(),
-            "reason": _reason(),
-            # A second, separate reading of the same decision: who read what, when, and the mode
-            # they reached. It is kept even when it disagrees with `how`, so a disagreement stays
-            # visible in the record (and on its page) instead of being settled silently.
-            "second_reading": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["how", "by", "date", "read"],
-                "properties": {
-                    "how": mode,
-                    "by": {"type": "string", "minLength": 1, "maxLength": MAX_STRING},
-                    "date": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-                    "read": {"type": "string", "minLength": 1, "maxLength": MAX_REASON},
-                    "reason": _reason(),
-                },
-            },
-        },
-    }
-    mapping = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {v: {"anyOf": [mode, detailed]} for v in c.ids},
-    }
-    return {"anyOf": [mapping, {"enum": specials}]} if specials else mapping
-
-
-def record_schema(tax: Taxonomy, collection: str) -> dict[str, Any]:
-    """The JSON Schema (Draft 2020-12) a record of ``collection`` must satisfy."""
-    coll = tax.collection(collection)
-    props: dict[str, Any] = {}
-    required: list[str] = []
-    for f in coll.fields:
-        props[f.name] = (
-            {**_plain_schema(f, tax), "description": f.description}
-            if f.description
-            else _plain_schema(f, tax)
-        )
-        if f.required:
-            required.append(f.name)
-    props[coll.id_field] = {
-        **props.get(coll.id_field, {}),
-        "type": "string",
-        "pattern": coll.id_pattern,
-    }
-    for c in coll.controlled:
-        props[c.name] = {**_controlled_schema(c, tax), "description": c.description}
-        if c.required:
-            required.append(c.name)
-    schema: dict[str, Any] = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"survey-tools:{collection}.schema.json",
-        "title": f"{tax.survey.get('short_title', 'survey')}: {coll.label}",
-        "type": "object",
-        "additionalProperties": False,
-        "required": required,
-        "properties": props,
-    }
-    conditions = conditional_requirements(tax, coll)
-    if conditions:
-        schema["allOf"] = [
-            {
-                "description": f"{field_} is required {when}",
-                "if": {"required": [name], "properties": {name: {"enum": list(values)}}},
-                "then": {
-                    "required": [field_],
-                    "properties": {field_: {"not": {"enum": [tax.untagged]}}},
-                },
-            }
-            for field_, name, values, when in conditions
-        ]
-    return schema
-
-
-def conditional_requirements(
-    tax: Taxonomy, coll: Collection
-) -> list[tuple[str, str, tuple[str, ...], str]]:
-    """Fields required only when another field has given values: (field, other, values, why)."""
-    out: list[tuple[str, str, tuple[str, ...], str]] = []
-    ed = tax.editions
-    names = {f.name for f in coll.fields}
-    if ed is not None and ed.field in names and ed.added_field in names:
-        out.append((ed.added_field, ed.field, (ed.living.id,), f"when {ed.field} is {ed.living.id}"))
-    for c in coll.controlled:
-        for other, values in c.required_when.items():
-            shown = ", ".join(values[:-1]) + (" or " if len(values) > 1 else "") + values[-1]
-            out.append((c.name, other, values, f"when {other} is {shown}"))
-    return out
-
-
-def schema_files(tax: Taxonomy) -> dict[str, str]:
-    """Generated schema files, relative to the survey folder, with their exact text."""
-    out: dict[str, str] = {}
-    for name in tax.collections:
-        text = json.dumps(record_schema(tax, name), indent=2, ensure_ascii=False) + "\n"
-        out[f"taxonomy/schema/{name}.schema.json"] = text
-    if (tax.root / PROTOCOL_FILE).is_file():
-        out[PROTOCOL_SCHEMA_FILE] = json.dumps(PROTOCOL_SCHEMA, indent=2, ensure_ascii=False) + "\n"
-    return out
-
-
-def option_names(tax: Taxonomy, coll: Collection) -> dict[str, ControlledField]:
-    """Option name (without dashes) -> the controlled field of ``coll`` it sets: every field's
-    own name with dashes, and the short names of ``taxonomy/commands.yaml`` (``flags``)."""
-    out = {c.name.replace("_", "-"): c for c in coll.controlled}
-    for flag, fname in (commands_config(tax).get("flags") or {}).items():
-        cf = coll.controlled_field(str(fname))
-        if cf is not None:
-            out[str(flag)] = cf
-    return out
-
-
-def short_option(tax: Taxonomy, coll: Collection, cf: ControlledField) -> str:
-    """The shortest option name that sets ``cf`` (what examples show)."""
-    names = [n for n, c in option_names(tax, coll).items() if c.name == cf.name]
-    return min(names, key=lambda n: (len(n), n))
-
-
 def commands_config(tax: Taxonomy) -> Mapping[str, Any]:
     """``taxonomy/commands.yaml`` (command options and output settings) as a mapping; empty when
     the survey has none."""
-    path = tax.root / COMMANDS_FILE
-    if not path.is_file():
+    doc = tax.document(COMMANDS_FILE)
+    if doc is None:
         return {}
-    doc = load_yaml_file(path, COMMANDS_FILE)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{COMMANDS_FILE} cannot be read")
     return doc.data if isinstance(doc.data, dict) else {}

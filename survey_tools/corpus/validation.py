@@ -40,7 +40,6 @@ def validate_corpus(
     root: Path | str,
     paths: Sequence[Path] | None = None,
     require: Sequence[str] = (),
-    jobs: int | None = None,
 ) -> Report:
     """Check every record (or only those in ``paths``) and return every problem found.
 
@@ -49,10 +48,10 @@ def validate_corpus(
     """
     root = Path(root)
     tax = load_taxonomy(root)
-    corpus = load_corpus(root, tax, jobs=jobs)
+    corpus = load_corpus(root, tax)
     report = report_for(corpus, paths, require)
     if not paths:  # the whole folder: its configuration files too
-        report.extend(data_config_problems(root, tax.files))
+        report.extend(data_config_problems(tax.document, tax.files))
     return report
 
 

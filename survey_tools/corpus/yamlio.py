@@ -374,6 +374,12 @@ def parse_yaml_bytes(raw: bytes, rel: str, positions: bool = True) -> YamlDocume
 
 
 def load_yaml_file(path: Path, rel: str) -> YamlDocument:
+    return read_yaml_file(path, rel)[1]
+
+
+def read_yaml_file(path: Path, rel: str) -> tuple[bytes, YamlDocument]:
+    """The file's bytes (empty when unreadable or too large) and its parsed document, from one
+    read: callers that also hash the file need not open it twice."""
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -381,13 +387,13 @@ def load_yaml_file(path: Path, rel: str) -> YamlDocument:
             doc.problems.append(
                 Problem(rel, 1, 1, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
             )
-            return doc
+            return b"", doc
         raw = path.read_bytes()
     except OSError as err:
         doc = YamlDocument(rel)
         doc.problems.append(Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}"))
-        return doc
-    return parse_yaml_bytes(raw, rel)
+        return b"", doc
+    return raw, parse_yaml_bytes(raw, rel)
 
 
 # --- writing ---------------------------------------------------------------------------

@@ -1,9 +1,12 @@
-"""Every output of ``survey build``: the generator registry and the generators themselves.
+"""Every output of ``survey build``: the generators (the registry is :mod:`.registry`, the
+checks of what they need :mod:`.requirements`).
 
 A generator is a function ``(BuildContext) -> {relative path: str | bytes}`` registered with
-:func:`register`. It reads the shared context (taxonomy, corpus, statistics, gaps, claims,
-corrections, agreement) and returns file contents; it never writes. :mod:`survey_tools.build`
-computes the context, runs every generator in memory and writes (or, with ``--check``, compares).
+:func:`register`. ``BuildContext`` is the computed :class:`~survey_tools.reports.compute.Survey`
+(taxonomy, corpus, statistics, gaps, claims, corrections, agreement); a generator is a pure
+function of it: it returns file contents and never reads or writes a file.
+:mod:`survey_tools.build` computes the survey once, runs every generator in memory and writes
+(or, with ``--check``, compares).
 
 To add an output, write a function here (or in a module this one imports) and register it::
 
@@ -15,20 +18,15 @@ To add an output, write a function here (or in a module this one imports) and re
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from collections.abc import Mapping
 
-from survey_tools.corpus.explain import hint
-from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import Taxonomy, schema_files
-from survey_tools.corpus.yamlio import dump_yaml, load_yaml_file
-from survey_tools.errors import Problem
+from survey_tools.corpus.record_schema import schema_files
+from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.render import model
 from survey_tools.render.bibtex import OUTPUT, bibtex_entry, papers_bib
 from survey_tools.render.citation import OUTPUT as CITATION
 from survey_tools.render.citation import citation_cff
+from survey_tools.render.issue_form import ISSUE_FORM, issue_form
 from survey_tools.render.markdown import (
     environment,
     gap_tables,
@@ -36,143 +34,25 @@ from survey_tools.render.markdown import (
     render_contributing,
     render_readme,
 )
+from survey_tools.render.registry import (
+    ALWAYS,
+    CONFIG_DOCS,
+    GENERATORS,
+    INPUTS,
+    REPORTS,
+    BuildContext,
+    Generator,
+    Output,
+    register,
+    selected,
+)
 from survey_tools.render.site import site_files
-from survey_tools.reports.agreement import AgreementReport, agreement_outputs
-from survey_tools.reports.claims import ClaimsReport, claims_markdown
-from survey_tools.reports.corrections import CorrectionsReport, corrections_outputs
-from survey_tools.reports.gaps import GapReport, gaps_outputs
+from survey_tools.reports.agreement import agreement_outputs
+from survey_tools.reports.claims import claims_markdown
+from survey_tools.reports.corrections import corrections_outputs
+from survey_tools.reports.gaps import gaps_outputs
 from survey_tools.reports.plots import plot_outputs
-from survey_tools.reports.stats import ReportConfig, Stats, resolve_axis, stats_outputs
-
-Output = str | bytes
-Generator = Callable[["BuildContext"], Mapping[str, Output]]
-
-REPORTS = "reports"
-GENERATORS: dict[str, Generator] = {}
-# Written whatever survey.yaml `outputs:` says: validation and the key reference depend on them.
-ALWAYS = ("schemas", "config-docs")
-CONFIG_DOCS = "taxonomy/README.md"
-
-
-def register(name: str) -> Callable[[Generator], Generator]:
-    """Register ``fn`` as the generator ``name`` (a later registration under a name replaces it)."""
-
-    def deco(fn: Generator) -> Generator:
-        GENERATORS[name] = fn
-        return fn
-
-    return deco
-
-
-@dataclass(frozen=True)
-class BuildContext:
-    """Everything computed once per build and shared by every generator."""
-
-    root: Path
-    taxonomy: Taxonomy
-    corpus: Corpus
-    config: ReportConfig
-    stats: Stats
-    gaps: GapReport
-    claims: ClaimsReport
-    corrections: CorrectionsReport | None
-    agreement: AgreementReport | None
-    # The records as displayed (README, page, BibTeX): metadata corrections applied, tags as they are.
-    shown: Corpus | None = None
-
-    @property
-    def display(self) -> Corpus:
-        return self.shown if self.shown is not None else self.corpus
-
-
-# --- reports ---------------------------------------------------------------------------------
-
-
-def selected(tax: Taxonomy) -> tuple[str, ...]:
-    """The outputs this survey builds: survey.yaml `outputs:` (plus ALWAYS), or every one."""
-    if tax.outputs is None:
-        return tuple(GENERATORS)
-    return tuple(n for n in GENERATORS if n in tax.outputs or n in ALWAYS)
-
-
-def output_problems(tax: Taxonomy) -> list[Problem]:
-    """Unknown output names, and every selected output's unmet requirement, before any is built."""
-    doc = load_yaml_file(tax.root / "taxonomy" / "survey.yaml", "taxonomy/survey.yaml")
-    out: list[Problem] = []
-
-    def bad(path: tuple[Any, ...], msg: str) -> None:
-        line, col = doc.position(path)
-        out.append(Problem("taxonomy/survey.yaml", line, col, ".".join(map(str, path)), msg))
-
-    for i, name in enumerate(tax.outputs or ()):
-        if name not in GENERATORS:
-            bad(("outputs", i), f"{name!r} is not an output (known: {', '.join(GENERATORS)})"
-                + hint(name, list(GENERATORS)))
-    on = selected(tax)
-    if "readme" in on:
-        readme_requirements(tax, bad)
-    if "site" in on:
-        site_requirements(tax, bad)
-    return out
-
-
-def _axis_ok(tax: Taxonomy, spec: str) -> str:
-    try:
-        resolve_axis(tax, spec)
-    except KeyError as err:
-        return str(err.args[0]) if err.args else f"unknown axis {spec!r}"
-    return ""
-
-
-def readme_requirements(tax: Taxonomy, bad: Callable[[tuple[Any, ...], str], None]) -> None:
-    conf = model.presentation(tax, "readme")
-    base = ("survey", "readme")
-    controlled = [c.name for c in tax.retained.controlled if c.kind != "mapping"]
-    group_by = str(conf.get("group_by") or "")
-    if group_by and group_by not in controlled:
-        bad((*base, "group_by"), f"{group_by!r} is not a single- or multi-valued controlled field "
-            f"of {tax.retained.name}" + hint(group_by, controlled))
-    for i, m in enumerate(conf.get("maps") or []):
-        msg = _axis_ok(tax, str(m["axis"]))
-        if msg:
-            bad((*base, "maps", i, "axis"), msg)
-        typical = m.get("typical")
-        if typical and tax.find_field(str(typical["field"])) is None:
-            bad((*base, "maps", i, "typical", "field"), f"{typical['field']!r} is not a controlled field")
-    for i, t in enumerate(conf.get("tags") or []):
-        msg = _axis_ok(tax, str(t))
-        if msg:
-            bad((*base, "tags", i), msg)
-    rank_by = str(conf.get("rank_by") or "")
-    if rank_by and rank_by not in tax.retained.field_names():
-        bad((*base, "rank_by"), f"{rank_by!r} is not a field of {tax.retained.name}"
-            + hint(rank_by, tax.retained.field_names()))
-    ex = tax.excluded
-    for i, c in enumerate(conf.get("exclusion_columns") or []):
-        if ex is None:
-            bad((*base, "exclusion_columns"), "the survey has no exclusion collection; leave this out")
-            break
-        if c not in ex.field_names():
-            bad((*base, "exclusion_columns", i), f"{c!r} is not a field of {ex.name}" + hint(c, ex.field_names()))
-
-
-def site_requirements(tax: Taxonomy, bad: Callable[[tuple[Any, ...], str], None]) -> None:
-    conf = model.presentation(tax, "site")
-    base = ("survey", "site")
-    for key in ("facets", "columns"):
-        for i, spec in enumerate(conf.get(key) or []):
-            msg = _axis_ok(tax, str(spec))
-            if msg:
-                bad((*base, key, i), msg)
-    rng = str(conf.get("range") or "")
-    if rng:
-        msg = _axis_ok(tax, rng)
-        if msg:
-            bad((*base, "range"), msg)
-    names = tax.retained.field_names()
-    for i, f in enumerate(conf.get("search") or []):
-        if str(f) not in names:
-            bad((*base, "search", i), f"{f!r} is not a field of {tax.retained.name}" + hint(str(f), names))
+from survey_tools.reports.stats import stats_outputs
 
 
 @register("schemas")
@@ -193,7 +73,11 @@ def config_reference() -> str:
 
 @register("stats")
 def _stats(ctx: BuildContext) -> Mapping[str, Output]:
-    return stats_outputs(ctx.taxonomy, ctx.stats, REPORTS)
+    # The latest published edition beside the living list, where their counts differ.
+    ed = ctx.taxonomy.editions
+    latest = ed.latest.id if ed is not None and ed.latest is not None else ""
+    beside = (latest, ctx.stats_of(latest)) if latest else None
+    return stats_outputs(ctx.taxonomy, ctx.stats, REPORTS, beside)
 
 
 @register("gaps")
@@ -219,7 +103,29 @@ def _agreement_out(ctx: BuildContext) -> Mapping[str, Output]:
     return agreement_outputs(ctx.agreement, REPORTS) if ctx.agreement is not None else {}
 
 
-@register("figures")
+# Prose and links: never drawn in a figure (figures count records by their tags and years).
+_NOT_DRAWN = ("text", "url", "url_list", "person_list", "evidence")
+
+
+def _figure_inputs(ctx: BuildContext) -> bytes:
+    """What the figures are drawn from: the configuration, and every record without the fields
+    no figure shows, so that editing a title, summary or link does not redraw them."""
+    tax = ctx.taxonomy
+    named = json.dumps(list(ctx.config.plots), sort_keys=True, default=str)
+    dropped = {
+        coll.name: {f.name for f in coll.fields if f.type in _NOT_DRAWN and f.name not in named}
+        for coll in tax.collections.values()
+    }
+    records = [
+        [r.collection, r.id, {k: v for k, v in r.data.items() if k not in dropped.get(r.collection, ())}]
+        for r in ctx.corpus
+    ]
+    living = ctx.stats.living.to_dict() if ctx.stats.living else None
+    configs = tax.configs.digest if tax.configs else ""
+    return json.dumps([tax.digest, configs, named, living, records], sort_keys=True, default=str).encode()
+
+
+@register("figures", inputs=_figure_inputs)
 def _plots(ctx: BuildContext) -> Mapping[str, Output]:
     return plot_outputs(ctx.corpus, ctx.stats, ctx.config, f"{REPORTS}/figures")
 
@@ -276,46 +182,6 @@ def _papers_bib(ctx: BuildContext) -> Mapping[str, Output]:
     return {OUTPUT: papers_bib(ctx.display)}
 
 
-ISSUE_FORM = ".github/ISSUE_TEMPLATE/add-paper.yml"
-
-
-def issue_form(ctx: BuildContext) -> str:
-    """The 'add a paper' issue form; its dropdowns list exactly the taxonomy's values."""
-    tax = ctx.taxonomy
-    coll = tax.retained
-    body: list[dict[str, object]] = [
-        {"type": "markdown", "attributes": {"value": (
-            f"Propose a work for {coll.label.lower()}. A maintainer runs `survey add` with "
-            "your answers; this form is generated from `taxonomy/` by `survey build`.")}},
-        {"type": "input", "id": "arxiv",
-         "attributes": {"label": "arXiv id or URL", "placeholder": "2505.19591"},
-         "validations": {"required": True}},
-        {"type": "textarea", "id": "summary",
-         "attributes": {"label": "Summary", "description": "One sentence in your own words."},
-         "validations": {"required": True}},
-    ]
-    for cf in coll.controlled:
-        specials = [tax.na] if cf.not_applicable else []
-        if cf.kind == "mapping":
-            for v in cf.values:
-                body.append({"type": "dropdown", "id": f"{cf.name}-{v.id}", "attributes": {
-                    "label": f"{cf.label}: {v.label}", "description": v.description,
-                    "options": list(cf.mode_ids)}, "validations": {"required": False}})
-            continue
-        body.append({"type": "dropdown", "id": cf.name, "attributes": {
-            "label": cf.label, "description": cf.description,
-            "multiple": cf.kind == "multi", "options": [*cf.ids, *specials]},
-            "validations": {"required": cf.required}})
-    form = {
-        "name": "Add a paper",
-        "description": f"Propose a paper for {tax.survey.get('short_title', 'the survey')}.",
-        "title": "Add: ",
-        "labels": ["add-paper"],
-        "body": body,
-    }
-    return "# Generated by `survey build` from taxonomy/; do not edit.\n" + dump_yaml(form)
-
-
 @register("citation")
 def _citation(ctx: BuildContext) -> Mapping[str, Output]:
     text = citation_cff(ctx.taxonomy)
@@ -324,4 +190,9 @@ def _citation(ctx: BuildContext) -> Mapping[str, Output]:
 
 @register("github")
 def _github(ctx: BuildContext) -> Mapping[str, Output]:
-    return {ISSUE_FORM: issue_form(ctx)}
+    return {ISSUE_FORM: issue_form(ctx.taxonomy)}
+
+
+# The registry's names, importable from here as before the split (build and tests use them).
+__all__ = ["ALWAYS", "CONFIG_DOCS", "GENERATORS", "INPUTS", "REPORTS", "BuildContext", "Generator",
+           "Output", "config_reference", "issue_form", "register", "selected"]

@@ -237,7 +237,7 @@ def readme_context(
         "exclusion_columns": ex_cols,
         "exclusions": [list(r.cells) for r in ex_rows],
         "site_path": site_path,
-        "protocol": _protocol(tax),
+        "protocol": stats.protocol,  # computed with the statistics: the renderer reads no file
         "living": stats.living.to_dict() if stats.living else None,
     }
 

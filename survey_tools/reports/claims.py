@@ -47,9 +47,9 @@ from typing import Any
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import corpus_view, living_id, view_ids, view_label
-from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
+from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.reports.agreement import AgreementReport, load_agreement
+from survey_tools.reports.agreement import AgreementReport
 from survey_tools.reports.stats import data_file, mode_of, plain_str, resolve_axis
 from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
@@ -400,10 +400,9 @@ class ClaimsFile:
 def load_claims_file(tax: Taxonomy) -> ClaimsFile:
     """Read the claims file; :class:`InvalidInput` lists every problem, each naming its claim."""
     rel = data_file(tax, "claims", "data/claims.yaml")
-    path = tax.root / rel
-    if not path.is_file():
+    doc = tax.document(rel)
+    if doc is None:
         return ClaimsFile(rel, ())
-    doc = load_yaml_file(path, rel)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{rel} cannot be read")
     return parse_claims_file(tax, doc, rel)
@@ -771,15 +770,6 @@ def _audit_claim(c: Claim, agreement: AgreementReport) -> tuple[Claim, tuple[str
         raise ValueError(f"{agreement.source} has no column {missing[0]!r} (known: {', '.join(agreement.columns)})")
     rows = [r for r in agreement.table if all(r[col] in vals for col, vals in a.columns.items())]
     return c, tuple(sorted(r[key] for r in rows))
-
-
-def evaluate_claims_file(corpus: Corpus, agreement: AgreementReport | None = None) -> ClaimsReport:
-    """Load the survey's claims file and evaluate it (the build and ``survey claims``); the
-    audit file is read when a claim counts it and no ``agreement`` is given."""
-    f = load_claims_file(corpus.taxonomy)
-    if agreement is None and any(c.audit is not None for c in f.claims):
-        agreement = load_agreement(corpus)
-    return evaluate_claims(corpus, f.claims, f.source, f.gate, agreement, f.not_checkable)
 
 
 def _view_name(tax: Taxonomy | None, view: str) -> str:

@@ -31,16 +31,13 @@ from typing import Any
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import corpus_view
-from survey_tools.corpus.yamlio import load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.claims import Claim, ClaimsReport
 from survey_tools.reports.stats import (
     ReportConfig,
     Stats,
-    compute_stats,
     data_file,
     get_path,
-    load_config,
     mode_of,
     plain_str,
     record_cells,
@@ -128,10 +125,9 @@ class CorrectionsReport:
 def load_corrections(tax: Taxonomy) -> tuple[str, tuple[Correction, ...]] | None:
     """Read the corrections file; ``None`` when there is none yet."""
     rel = data_file(tax, "corrections", "data/corrections.yaml")
-    path = tax.root / rel
-    if not path.is_file():
+    doc = tax.document(rel)
+    if doc is None:
         return None
-    doc = load_yaml_file(path, rel)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{rel} cannot be read")
     raw = doc.data.get("corrections") if isinstance(doc.data, dict) else None
@@ -315,19 +311,6 @@ def metadata_applied(corpus: Corpus, report: CorrectionsReport | None) -> Corpus
             out.append(rec)
         records[name] = tuple(out)
     return replace(corpus, records=records)
-
-
-def claims_with_corrections(corpus: Corpus, claims_report: ClaimsReport) -> ClaimsReport:
-    """The claims report with each claim's count after every proposed correction (the
-    "with corrections" column); unchanged when the survey has no corrections file."""
-    loaded = load_corrections(corpus.taxonomy)
-    if loaded is None:
-        return claims_report
-    config = load_config(corpus.taxonomy)
-    stats = compute_stats(corpus, config)
-    claims = [r.claim for r in claims_report.results]
-    report = evaluate_corrections(corpus, config, stats, claims_report, claims, loaded)
-    return corrected_claims(claims_report, report)
 
 
 def corrected_claims(claims_report: ClaimsReport, report: CorrectionsReport) -> ClaimsReport:

@@ -18,7 +18,7 @@ from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
 from survey_tools.corpus.views import added_since, corpus_view, edition_of, view_ids, view_label
-from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
+from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.csvcells import spreadsheet_safe
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.living import LivingFlow, living_flow, living_markdown
@@ -369,10 +369,9 @@ def data_file(tax: Taxonomy, key: str, default: str) -> str:
 def load_config(tax: Taxonomy) -> ReportConfig:
     """Read and check the report configuration; every problem at once, with file and line."""
     rel = data_file(tax, "reports", "data/reports.yaml")
-    path = tax.root / rel
-    if not path.is_file():
+    doc = tax.document(rel)
+    if doc is None:
         return ReportConfig(path=rel)
-    doc = load_yaml_file(path, rel)
     if doc.problems:
         raise InvalidInput(doc.problems, f"{rel} cannot be read")
     d = doc.data if isinstance(doc.data, dict) else {}
@@ -603,7 +602,9 @@ def _touched(tax: Taxonomy, records: Sequence[Record], name: str) -> dict[str, i
 # --- rendering -------------------------------------------------------------------------------
 
 
-def stats_markdown(tax: Taxonomy, stats: Stats) -> str:
+def stats_markdown(tax: Taxonomy, stats: Stats, beside: tuple[str, Stats] | None = None) -> str:
+    """STATS.md; ``beside`` (an edition id and its statistics) is shown next to every table
+    where the edition's counts differ from the living list's."""
     title = tax.survey.get("short_title") or tax.survey.get("title") or "Survey"
     out = [
         f"# Statistics: {title}",
@@ -637,7 +638,7 @@ def stats_markdown(tax: Taxonomy, stats: Stats) -> str:
         for t in stats.fields:
             if t.collection != coll.name:
                 continue
-            out += [f"### {t.title}", "", t.to_markdown()]
+            out += [f"### {t.title}", "", _with_edition(tax, t, beside)]
             if t.id in stats.touched:
                 parts = ", ".join(f"{k}: {v}" for k, v in stats.touched[t.id].items())
                 out += [f"Records by coverage: {parts}.", ""]
@@ -647,7 +648,7 @@ def stats_markdown(tax: Taxonomy, stats: Stats) -> str:
     if stats.crosstabs:
         out += ["## Cross-tabulations", "", "A dot marks an empty cell; totals count distinct records.", ""]
         for t in stats.crosstabs:
-            out += [f"### {t.title}", "", t.to_markdown()]
+            out += [f"### {t.title}", "", _with_edition(tax, t, beside)]
     if stats.living and stats.protocol:
         p = stats.protocol
         out += living_markdown(stats.living, tax, p.fields["stage"], p.fields["reason"],
@@ -655,9 +656,36 @@ def stats_markdown(tax: Taxonomy, stats: Stats) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def stats_outputs(tax: Taxonomy, stats: Stats, prefix: str = "reports") -> dict[str, str]:
+def _with_edition(tax: Taxonomy, t: Table, beside: tuple[str, Stats] | None) -> str:
+    """A table of the living list, with the edition's counts beside it where they differ: a
+    count column for a one-axis table, the edition's own table below a crossed one."""
+    other = _same_table(t, beside[1]) if beside else None
+    if beside is None or other is None or other.to_dict() == t.to_dict():
+        return t.to_markdown()
+    living = tax.editions.living.label if tax.editions else "living"
+    label = view_label(tax, beside[0])
+    if t.cols is None:
+        theirs = dict(zip(other.row_values, (c[0] for c in other.counts), strict=True))
+        order = [*t.row_values, *(r for r in other.row_values if r not in t.row_values)]
+        ours = dict(zip(t.row_values, (c[0] for c in t.counts), strict=True))
+        rows = [[md(t.rows.label_of(r)), ours.get(r, 0), theirs.get(r, 0)] for r in order]
+        heads = [md(t.rows.label), md(living), f"{md(label)} ({md_code(beside[0])})"]
+        return md_table(heads, rows, "lrr", pad=False) + "\n"
+    return (t.to_markdown() + f"\nThe same table for {md(label)} ({md_code(beside[0])}):\n\n"
+            + other.to_markdown())
+
+
+def _same_table(t: Table, stats: Stats) -> Table | None:
+    for o in (*stats.fields, *stats.groups, *stats.crosstabs):
+        if o.id == t.id:
+            return o
+    return None
+
+
+def stats_outputs(tax: Taxonomy, stats: Stats, prefix: str = "reports",
+                  beside: tuple[str, Stats] | None = None) -> dict[str, str]:
     files = {
-        f"{prefix}/STATS.md": stats_markdown(tax, stats),
+        f"{prefix}/STATS.md": stats_markdown(tax, stats, beside),
         f"{prefix}/stats.json": json.dumps(stats.to_dict(), indent=2, ensure_ascii=False) + "\n",
     }
     for kind, tables in (("field", stats.fields), ("group", stats.groups), ("crosstab", stats.crosstabs)):

@@ -5,9 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from survey_tools.cli import cli
+from support import run, snapshot
 
 HEAT_BATH = """\
 key: heat-bath-random
@@ -38,16 +36,6 @@ subdecisions:
   O2: learned
   O5: designed
 """
-
-
-def run(root: Path, *args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(cli, ["--root", str(root), *args])
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
-    return res.exit_code, res.stdout, res.stderr
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.yaml"))}
 
 
 TAGS = ["--category", "rl_method", "--is-rl", "no", "--reward-type", "NA",

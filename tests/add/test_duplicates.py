@@ -5,14 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from survey_tools.cli import cli
-
-
-def run(root: Path, *args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(cli, ["--root", str(root), *args])
-    return res.exit_code, res.stdout, res.stderr
+from support import run
 
 
 def test_real_corpus_is_clean() -> None:

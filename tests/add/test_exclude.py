@@ -5,9 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from survey_tools.cli import cli
+from support import run, snapshot
 
 TAGS = ["--stage", "full_text_screen", "--reason", "single_agent", "--source", "arXiv",
         "--query-family", "reinforcement learning", "--date", "2026-05-01"]
@@ -28,16 +26,6 @@ reason: single_agent
 source: arXiv
 query_family: reinforcement learning
 """
-
-
-def run(root: Path, *args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(cli, ["--root", str(root), *args])
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
-    return res.exit_code, res.stdout, res.stderr
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.yaml"))}
 
 
 def test_new_arxiv_exclusion_looks_up_the_title(arxiv_server, survey: Path) -> None:

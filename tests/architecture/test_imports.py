@@ -168,7 +168,7 @@ LAYERS = {
     "corpus": 1, "traces": 1,
     "reports": 2,
     "render": 3,
-    "build": 4, "contrib": 4,
+    "build": 4, "buildcache": 4, "contrib": 4,
     "cli": 5,
 }
 

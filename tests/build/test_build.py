@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support import snapshot as _snapshot
 
 from survey_tools.build import build, make_context
 from survey_tools.cli import cli
@@ -22,10 +23,6 @@ from survey_tools.reports.stats import compute_stats, load_config
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ARTIFACT = Path(__file__).resolve().parents[1] / "fixtures" / "survey-artifact"
-
-
-def _snapshot(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_build_then_check_is_clean_and_byte_identical(built: Path) -> None:
@@ -103,10 +100,10 @@ def test_no_corrections_file_is_fine(survey: Path) -> None:
     assert make_context(survey).corrections is None
 
 
-def test_agreement_on_the_survey_audit(survey: Path) -> None:
-    tax = load_taxonomy(survey)
-    keys = {r.id for r in load_corpus(survey, tax).retained}
-    report = compute_agreement(tax, survey / "data" / "audit" / "spotcheck.csv", "spotcheck.csv", keys)
+def test_agreement_on_the_survey_audit(survey_ro: Path) -> None:
+    tax = load_taxonomy(survey_ro)
+    keys = {r.id for r in load_corpus(survey_ro, tax).retained}
+    report = compute_agreement(tax, survey_ro / "data" / "audit" / "spotcheck.csv", "spotcheck.csv", keys)
     got = {f.field: (f.agree, f.rows, [d.key for d in f.disagreements]) for f in report.fields}
     assert got == {
         "category": (32, 32, []),
@@ -117,7 +114,7 @@ def test_agreement_on_the_survey_audit(survey: Path) -> None:
     }
     assert report.field("category").kappa == 1.0
     assert 0.9 < (report.field("credit_granularity").kappa or 0) < 1.0
-    result = CliRunner().invoke(cli, ["--root", str(survey), "agreement", str(survey / "data" / "audit" / "spotcheck.csv"), "--format", "json"])
+    result = CliRunner().invoke(cli, ["--root", str(survey_ro), "agreement", str(survey_ro / "data" / "audit" / "spotcheck.csv"), "--format", "json"])
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["fields"] == json.loads(json.dumps(report.to_dict()))["fields"]
@@ -162,9 +159,9 @@ def test_agreement_caveat_comes_from_the_report_configuration(survey: Path) -> N
         ),
     ],
 )
-def test_bad_audit_csv(survey: Path, name: str, expected: list[str]) -> None:
+def test_bad_audit_csv(survey_ro: Path, name: str, expected: list[str]) -> None:
     with pytest.raises(InvalidInput) as info:
-        compute_agreement(load_taxonomy(survey), DATA / "audit" / name, name, {"c3"})
+        compute_agreement(load_taxonomy(survey_ro), DATA / "audit" / name, name, {"c3"})
     assert [p.format() for p in info.value.problems] == expected
 
 

@@ -14,8 +14,8 @@ from survey_tools.cli import cli
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import InvalidInput
-from survey_tools.reports.claims import evaluate_claims_file, load_claims
-from survey_tools.reports.corrections import claims_with_corrections
+from survey_tools.reports.claims import load_claims
+from survey_tools.reports.compute import survey_of
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 REPO = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ CASES = yaml.safe_load((DATA / "claims" / "cases.yaml").read_text(encoding="utf-
 def _report(root: Path):  # type: ignore[no-untyped-def]
     """What `survey claims` reports: every claim, with the count the proposed corrections give."""
     corpus = load_corpus(root, load_taxonomy(root))
-    return claims_with_corrections(corpus, evaluate_claims_file(corpus))
+    return survey_of(corpus).claims
 
 
 def _claims_file(root: Path) -> dict:  # type: ignore[type-arg]
@@ -38,10 +38,10 @@ def _line_of(root: Path, claim_id: str) -> int:
     return next(i for i, line in enumerate(lines, 1) if line == f"- id: {claim_id}")
 
 
-def test_every_claim_states_the_papers_value_and_where(survey: Path) -> None:
+def test_every_claim_states_the_papers_value_and_where(survey_ro: Path) -> None:
     """The claims file is the survey's ledger: each entry has a source and the paper's value, and
     no condition is one that cannot fail."""
-    data = _claims_file(survey)
+    data = _claims_file(survey_ro)
     for c in data["claims"]:
         sources = c.get("source") or []
         sources = sources if isinstance(sources, list) else [sources]  # one source or a list of them
@@ -101,10 +101,10 @@ def test_the_ledger_on_the_survey_edition(survey: Path) -> None:
     assert (strict.claim.paper_value, strict.edition_count, strict.corrected) == (5, 5, 2)
 
 
-def test_json_lists_every_ledger_entry_with_a_status(survey: Path) -> None:
-    data = _claims_file(survey)
+def test_json_lists_every_ledger_entry_with_a_status(survey_ro: Path) -> None:
+    data = _claims_file(survey_ro)
     ids = [c["id"] for c in data["claims"]] + [n["id"] for n in data["not_checkable"]]
-    result = CliRunner().invoke(cli, ["--root", str(survey), "claims", "--format", "json"])
+    result = CliRunner().invoke(cli, ["--root", str(survey_ro), "claims", "--format", "json"])
     assert result.exit_code == 0
     listed = {r["id"]: r for r in json.loads(result.stdout)["results"]}
     assert sorted(listed) == sorted(ids)
@@ -248,7 +248,7 @@ def test_bad_claims_files(survey: Path, case: dict) -> None:  # type: ignore[typ
     assert [p.format() for p in info.value.problems] == case["problems"]
 
 
-def test_claims_json_equals_library(survey: Path) -> None:
-    result = CliRunner().invoke(cli, ["--root", str(survey), "claims", "--format", "json"])
+def test_claims_json_equals_library(survey_ro: Path) -> None:
+    result = CliRunner().invoke(cli, ["--root", str(survey_ro), "claims", "--format", "json"])
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == json.loads(json.dumps(_report(survey).to_dict()))
+    assert json.loads(result.stdout) == json.loads(json.dumps(_report(survey_ro).to_dict()))

@@ -21,7 +21,7 @@ from survey_tools.corpus.configs import data_config_problems
 from survey_tools.corpus.taxonomy import commands_config, load_taxonomy
 from survey_tools.errors import InvalidInput, SurveyError
 from survey_tools.render import model
-from survey_tools.render.generators import output_problems
+from survey_tools.render.requirements import output_problems
 from survey_tools.reports.claims import load_claims
 from survey_tools.reports.corrections import load_corrections
 from survey_tools.reports.stats import load_config
@@ -85,7 +85,7 @@ def _mutate(text: str, line: int, kind: int, noise: str) -> str:
 
 def _load_everything(root: Path) -> None:
     tax = load_taxonomy(root)
-    data_config_problems(root, tax.files)
+    data_config_problems(tax.document, tax.files)
     load_config(tax)
     load_claims(tax)
     load_corrections(tax)
@@ -97,7 +97,7 @@ def _load_everything(root: Path) -> None:
         if name in tax.collections:
             csvio.layout(tax, name)
     if root == SMALL:
-        plan_build(root, jobs=1)
+        plan_build(root)
 
 
 @given(st.sampled_from(FILES), st.integers(0, 400), st.integers(0, 6), st.sampled_from(NOISE))

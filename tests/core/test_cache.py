@@ -35,17 +35,3 @@ def test_taxonomy_change_invalidates_cache(survey_dir: Path) -> None:
     again = load_corpus(survey_dir, use_cache=True)
     assert again.cache_hits == 0
     assert [p.field for p in again.problems] == ["scenario"]
-
-
-def test_parallel_and_serial_agree(corpus_copy: Path) -> None:
-    serial = load_corpus(corpus_copy, jobs=1, use_cache=False)
-    import survey_tools.corpus.loading as loading
-
-    old = loading.PARALLEL_THRESHOLD
-    loading.PARALLEL_THRESHOLD = 1
-    try:
-        parallel = load_corpus(corpus_copy, jobs=2, use_cache=False)
-    finally:
-        loading.PARALLEL_THRESHOLD = old
-    assert parallel.records == serial.records
-    assert parallel.problems == serial.problems

@@ -8,10 +8,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from support import run
 from survey_copy import copy_edition
 
-from survey_tools.cli import cli
 from survey_tools.contrib.diff import _md, _table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -37,11 +36,6 @@ def survey_repo(root: Path, branch: str = "main") -> Path:
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return survey_repo(tmp_path_factory.mktemp("diff") / "survey")
-
-
-def run(root: Path, *args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(cli, ["--root", str(root), *args])
-    return res.exit_code, res.stdout, res.stderr
 
 
 def section(out: str, heading: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from survey_tools.cli import cli
-from survey_tools.corpus.taxonomy import MAX_STRING, MAX_TEXT, MAX_URL
+from survey_tools.corpus.record_schema import MAX_STRING, MAX_TEXT, MAX_URL
 
 REPO = Path(__file__).resolve().parents[2]
 BASE = (REPO / "tests/data/records/valid/minimal-na.yaml").read_text(encoding="utf-8")

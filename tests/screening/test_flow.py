@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
 from search_server import SearchServer
+from support import run
 
-from survey_tools.cli import cli
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.reports.plots import plot_outputs
 from survey_tools.reports.stats import compute_stats, load_config, stats_markdown
@@ -16,18 +15,12 @@ from survey_tools.reports.stats import compute_stats, load_config, stats_markdow
 FAST = ["--delay", "0", "--backoff", "0", "--timeout", "2"]
 
 
-def run(root: Path, *args: str) -> object:
-    r = CliRunner().invoke(cli, ["--root", str(root), *args])
-    assert r.exit_code == 0, r.output
-    return r
-
-
 def test_living_flow_counts_and_figure(living: Path, search_server: SearchServer) -> None:
-    run(living, "search", "--since", "2025-01-01", "--arxiv-url", search_server.url, *FAST)
-    run(living, "search", "--since", "2025-01-01", "--arxiv-url", search_server.url, *FAST)
-    run(living, "screen", "2507.90001", "--retain", "--date", "2026-05-12")
+    run(living, "search", "--since", "2025-01-01", "--arxiv-url", search_server.url, *FAST, ok=True)
+    run(living, "search", "--since", "2025-01-01", "--arxiv-url", search_server.url, *FAST, ok=True)
+    run(living, "screen", "2507.90001", "--retain", "--date", "2026-05-12", ok=True)
     run(living, "screen", "2507.90003", "--exclude", "--stage", "abstract_screen", "--reason",
-        "prompted_only", "--note", "Prompted only.", "--date", "2026-05-12")
+        "prompted_only", "--note", "Prompted only.", "--date", "2026-05-12", ok=True)
     corpus = load_corpus(living)
     config = load_config(corpus.taxonomy)
     stats = compute_stats(corpus, config)
@@ -47,7 +40,7 @@ def test_living_flow_counts_and_figure(living: Path, search_server: SearchServer
 
 
 def test_stats_markdown_has_the_living_section(living: Path, search_server: SearchServer) -> None:
-    run(living, "search", "--since", "2025-01-01", "--arxiv-url", search_server.url, *FAST)
+    run(living, "search", "--since", "2025-01-01", "--arxiv-url", search_server.url, *FAST, ok=True)
     corpus = load_corpus(living)
     stats = compute_stats(corpus, load_config(corpus.taxonomy))
     md = stats_markdown(corpus.taxonomy, stats)

@@ -10,17 +10,12 @@ from pathlib import Path
 import pytest
 import rispy
 import yaml
-from click.testing import CliRunner
 from search_server import SearchServer
+from support import run
 
-from survey_tools.cli import cli
 from survey_tools.corpus.validation import validate_corpus
 
 FAST = ["--delay", "0", "--backoff", "0", "--timeout", "2"]
-
-
-def run(root: Path, *args: str, input: str | None = None) -> object:
-    return CliRunner().invoke(cli, ["--root", str(root), *args], input=input)
 
 
 @pytest.fixture

@@ -5,20 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
 from search_server import SearchServer
-
-from survey_tools.cli import cli
+from support import run, snapshot
 
 FAST = ["--delay", "0", "--backoff", "0", "--timeout", "2"]
-
-
-def run(root: Path, *args: str) -> object:
-    return CliRunner().invoke(cli, ["--root", str(root), *args])
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_the_issue_scenario(living: Path, search_server: SearchServer) -> None:
@@ -159,7 +149,8 @@ def test_malformed_protocol_is_reported_with_positions(living: Path, search_serv
     assert r.exit_code == 1
     lines = r.stderr.strip().splitlines()
     assert lines[-1] == "error: taxonomy/protocol.yaml is invalid"
-    assert any("families.1.termz: unknown field (did you mean 'terms'?)" in x for x in lines), lines
+    # The explainer every configuration file goes through (config_schemas/protocol.schema.yaml).
+    assert any("families.1.termz: unknown key (did you mean 'terms'?)" in x for x in lines), lines
     p.write_text(text)
     r = run(living, "search", "--dry-run")
     assert r.exit_code == 1

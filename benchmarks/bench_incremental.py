@@ -1,0 +1,136 @@
+"""The incremental build against `survey validate`; prints a table (a benchmark, not a test).
+
+On a copy of this repository's survey (its own cache folder, warmed by one build):
+
+- `survey validate` (warm parse cache): the reference;
+- `survey build --check` with nothing changed (target: at most 2.5x validate);
+- `survey build` after editing one record's summary (target: at most 4x validate);
+- `survey build` after changing one record's tag (figures drawn again; no target).
+
+With ``--sizes`` it also builds synthetic corpora from scratch (benchmarks/bench_validate.py's
+records) and reports wall time and peak memory (targets: 10k < 15 s and 500 MB; 100k < 3 min
+and 1.5 GB). Each figure is the best of ``--runs`` runs; run from the repository root:
+
+    python3 benchmarks/bench_incremental.py [--runs 3] [--sizes 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from benchmarks.bench_validate import make_corpus  # noqa: E402
+
+COPY = ("taxonomy", "corpus", "exclusions", "data", "screening", "reports", "docs", ".github",
+        "README.md", "CONTRIBUTING.md", "CITATION.cff")
+
+
+def survey_copy(dest: Path) -> Path:
+    for name in COPY:
+        src = REPO / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name)
+        elif src.is_file():
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Wall seconds and the peak resident memory (KB) of the command's process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t
+    if proc.returncode not in (0,):
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return wall, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+
+
+def best(cmd: list[str], env: dict[str, str], runs: int, before: object = None) -> float:
+    out = []
+    for _ in range(runs):
+        if callable(before):
+            before()
+        out.append(timed(cmd, env)[0])
+    return min(out)
+
+
+def edit(path: Path, pattern: str, values: tuple[str, str]) -> object:
+    state = {"i": 0}
+
+    def step() -> None:  # alternate between two values so that every run changes the record
+        state["i"] += 1
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(pattern, values[state["i"] % 2], text, count=1, flags=re.M), encoding="utf-8")
+
+    return step
+
+
+def real_corpus(runs: int) -> list[tuple[str, float, str]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = survey_copy(Path(tmp) / "survey")
+        env = {**os.environ, "SURVEY_CACHE_DIR": str(Path(tmp) / "cache"), "SURVEY_NO_CACHE": "0",
+               "PYTHONPATH": str(REPO)}
+        base = ["survey", "--root", str(root)]
+        timed([*base, "build"], env)  # warm: parse cache, manifest, figures
+        validate = best([*base, "validate"], env, runs)
+        check = best([*base, "build", "--check"], env, runs)
+        record = sorted((root / "corpus").glob("*.yaml"))[0]
+        summary = edit(record, r"^summary: .*$", ("summary: One sentence written for the incremental build benchmark.",
+                                                  "summary: Another sentence written for the incremental build benchmark."))
+        one = best([*base, "build"], env, runs, summary)
+        tag = edit(record, r"^verified: .*$", ("verified: partial", "verified: 'no'"))
+        retag = best([*base, "build"], env, runs, tag)
+    return [
+        ("survey validate (warm)", validate, "1.00x"),
+        ("survey build --check, unchanged", check, f"{check / validate:.2f}x (target <= 2.5x)"),
+        ("survey build, one summary edited", one, f"{one / validate:.2f}x (target <= 4x)"),
+        ("survey build, one tag edited (figures redrawn)", retag, f"{retag / validate:.2f}x"),
+    ]
+
+
+def synthetic(n: int) -> tuple[float, int]:
+    """A cold build (no parse cache, no manifest) of ``n`` synthetic records: wall s, peak KB."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = make_corpus(n, Path(tmp) / "survey")
+        for rec in (root / "corpus").glob("*.yaml"):  # bench_validate's records name no edition
+            rec.write_text(rec.read_text(encoding="utf-8") + "edition: 2605.02801v1\n", encoding="utf-8")
+        env = {**os.environ, "SURVEY_CACHE_DIR": str(Path(tmp) / "cache"), "SURVEY_NO_CACHE": "0",
+               "PYTHONPATH": str(REPO)}
+        return timed(["survey", "--root", str(root), "build"], env)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--sizes", default="", help="synthetic corpus sizes to build, e.g. 10000,100000")
+    ap.add_argument("--no-real", action="store_true", help="only the synthetic corpora")
+    args = ap.parse_args()
+    load = os.getloadavg()[0]
+    print(f"load average {load:.1f} on {os.cpu_count()} CPUs; best of {args.runs} runs\n")
+    print(f"| {'what':<48} | {'wall s':>7} | ratio to validate |")
+    print(f"| {'-' * 48} | {'-' * 7}: | --- |")
+    for what, secs, ratio in ([] if args.no_real else real_corpus(args.runs)):
+        print(f"| {what:<48} | {secs:7.2f} | {ratio} |")
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    if sizes:
+        print(f"\n| {'synthetic records':>17} | {'build s':>8} | {'peak MB':>8} |")
+        print(f"| {'-' * 17}: | {'-' * 8}: | {'-' * 8}: |")
+        for n in sizes:
+            secs, kb = synthetic(n)
+            print(f"| {n:>17,} | {secs:8.1f} | {kb / 1024:8.0f} |")
+
+
+if __name__ == "__main__":
+    main()

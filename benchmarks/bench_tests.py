@@ -1,0 +1,45 @@
+"""How long the test suite takes; prints a table (a benchmark, not a test).
+
+The developers' quick loop is ``python3 -m pytest -q -m "not slow"`` (targets: under 60 s on a
+quiet machine); the full suite, the README's test command, runs everything (under 150 s). The
+machine's load average is printed with the times: on a busy machine both grow with the load.
+
+    python3 benchmarks/bench_tests.py [--quick-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+RUNS = {
+    "quick loop: pytest -q -m 'not slow'": [sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-p", "no:cacheprovider"],
+    "full suite: pytest -q": [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick-only", action="store_true")
+    args = ap.parse_args()
+    print(f"{os.cpu_count()} CPUs\n")
+    print("| run | wall s | load before | load after | result |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    for name, cmd in RUNS.items():
+        if args.quick_only and "full" in name:
+            continue
+        before = os.getloadavg()[0]
+        t = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - t
+        last = (proc.stdout.strip().splitlines() or ["?"])[-1]
+        print(f"| {name} | {wall:.0f} | {before:.1f} | {os.getloadavg()[0]:.1f} | {last} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""The incremental build's memory, kept in the survey's cache folder (never in the survey).
+
+Two things are remembered, each under a key that hashes *everything its bytes are drawn from*
+plus the versions that shape them (this toolkit's own files, the rendering libraries):
+
+- the **manifest** of the last build: the key of all its inputs (record files, configuration
+  files, the screening logs, the audit file) and a hash of every output it wrote. When the
+  inputs' key is unchanged and every output on disk still has its recorded hash, ``build`` and
+  ``build --check`` are done after validation: nothing is computed or rendered again;
+- the **outputs of a generator** that declares its inputs (``register(name, inputs=...)``):
+  when what it is drawn from is unchanged (e.g. the figures, when only a summary changed), its
+  files are taken from the cache instead of being drawn again.
+
+A cache entry that is missing, unreadable or does not hash to what it says is ignored: the
+build then renders, so a damaged cache costs time, never correctness. ``SURVEY_NO_CACHE=1``
+turns all of this off (and the parse cache with it).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Mapping
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from survey_tools._version import __version__
+from survey_tools.cachedir import cache_dir
+from survey_tools.corpus.loading import cache_enabled
+from survey_tools.corpus.records import Corpus
+from survey_tools.fileio import atomic_write
+
+MANIFEST = "build-manifest.json"
+OUTPUTS = "outputs"
+FORMAT = 1
+# Libraries whose version changes the bytes of an output (figures, templates, BibTeX, YAML).
+SHAPING = ("matplotlib", "jinja2", "bibtexparser", "PyYAML", "numpy", "pandas", "markupsafe")
+# Files the build reads besides the records and the configuration files.
+OTHER_INPUTS = ("screening/runs.yaml", "screening/decisions.yaml", "docs/traces.md")
+PACKAGE = Path(__file__).resolve().parent
+
+
+def _h(*parts: bytes) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    for p in parts:
+        h.update(len(p).to_bytes(8, "little"))
+        h.update(p)
+    return h.hexdigest()
+
+
+@cache
+def toolkit_digest() -> str:
+    """This toolkit's code and templates and the shaping libraries' versions: an edit to a
+    template or a generator in a development install changes it, as a new release does."""
+    parts = [__version__.encode()]
+    for name in SHAPING:
+        try:
+            parts.append(f"{name}={metadata.version(name)}".encode())
+        except metadata.PackageNotFoundError:
+            parts.append(f"{name}=none".encode())
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".j2", ".css", ".js", ".yaml", ".json", ".html"):
+            parts.append(path.relative_to(PACKAGE).as_posix().encode())
+            parts.append(path.read_bytes())
+    return _h(*parts)
+
+
+def input_key(corpus: Corpus) -> str:
+    """Everything the build's outputs are drawn from, as one hash."""
+    tax = corpus.taxonomy
+    parts = [toolkit_digest().encode(), corpus.digest.encode(),
+             (tax.configs.digest if tax.configs else "").encode()]
+    audit = str(tax.files.get("audit", "data/audit/spotcheck.csv"))
+    queue = tax.root / "screening" / "queue"
+    others = [*OTHER_INPUTS, audit, *(p.relative_to(tax.root).as_posix() for p in sorted(queue.glob("*")))]
+    for rel in others:
+        path = tax.root / rel
+        parts.append(rel.encode())
+        parts.append(path.read_bytes() if path.is_file() else b"\0absent")
+    return _h(*parts)
+
+
+def enabled() -> bool:
+    return cache_enabled()
+
+
+def file_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+def read_manifest(root: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads((cache_dir(root) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ok = (isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("key"), str)
+          and isinstance(data.get("outputs"), dict) and isinstance(data.get("summary"), dict))
+    return data if ok else None
+
+
+def write_manifest(root: Path, key: str, outputs: Mapping[str, bytes], summary: Mapping[str, Any]) -> None:
+    data = {"format": FORMAT, "key": key, "summary": dict(summary),
+            "outputs": {rel: file_hash(b) for rel, b in sorted(outputs.items())}}
+    _save(cache_dir(root) / MANIFEST, json.dumps(data, sort_keys=True).encode())
+
+
+def outputs_unchanged(root: Path, manifest: Mapping[str, Any]) -> bool:
+    """Every output the manifest lists is on disk with the bytes it recorded."""
+    for rel, digest in manifest["outputs"].items():
+        try:
+            if file_hash((root / rel).read_bytes()) != digest:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def generator_key(name: str, inputs: bytes) -> str:
+    return _h(toolkit_digest().encode(), name.encode(), inputs)
+
+
+def load_outputs(root: Path, name: str, key: str) -> dict[str, bytes] | None:
+    """A generator's files from the cache, or None (absent, unreadable or not matching)."""
+    path = cache_dir(root) / OUTPUTS / f"{name}-{key}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        files = {str(rel): base64.b64decode(entry["data"]) for rel, entry in data.items()}
+        if any(file_hash(files[rel]) != data[rel]["hash"] for rel in files):
+            return None
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return files
+
+
+def store_outputs(root: Path, name: str, key: str, files: Mapping[str, bytes]) -> None:
+    folder = cache_dir(root) / OUTPUTS
+    data = {rel: {"hash": file_hash(b), "data": base64.b64encode(b).decode()} for rel, b in files.items()}
+    _save(folder / f"{name}-{key}.json", json.dumps(data, sort_keys=True).encode())
+    for old in folder.glob(f"{name}-*.json"):  # one entry per generator: the latest
+        if old.name != f"{name}-{key}.json":
+            old.unlink(missing_ok=True)
+
+
+def _save(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+    except OSError:
+        pass  # no writable cache folder: the next build renders again, nothing worse
+
+
+__all__ = ["enabled", "generator_key", "input_key", "load_outputs", "outputs_unchanged",
+           "read_manifest", "store_outputs", "toolkit_digest", "write_manifest"]
