@@ -77,13 +77,14 @@ def make_hostile_survey(root: Path) -> Path:
     return root
 
 
-def write_site(folder: Path, b: Built, bibtex: bool = True) -> Path:
-    """Every file of the browsing site (index, paper pages, stylesheet, BibTeX) in ``folder``."""
+def write_site(folder: Path, b: Built, bibtex: bool = True, **kwargs: Any) -> Path:
+    """Every file of the browsing site (index, paper pages, stylesheet, BibTeX) in ``folder``;
+    ``kwargs`` go to ``site_files`` (corrections, figures, all_rows_limit)."""
     from survey_tools.render.bibtex import bibtex_entry
     from survey_tools.render.site import site_files
 
     fn = bibtex_entry if bibtex else None
-    for rel, text in site_files(b.tax, b.corpus, b.stats, fn).items():
+    for rel, text in site_files(b.tax, b.corpus, b.stats, fn, **kwargs).items():
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
