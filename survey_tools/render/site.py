@@ -51,6 +51,10 @@ FEED_FILE = "feed.xml"
 # reach every paper; CSS content-visibility spares the browser the work off screen). Beyond it
 # the script draws a window of rows, which keeps 100,000 records usable.
 ALL_ROWS_LIMIT = 3000
+# From this many records the rows' cells get `content-visibility: auto`. Chromium leaves the
+# contents of skipped cells out of its accessibility tree, so smaller lists (the survey's own)
+# draw every row in full: a screen reader reaches every title, not only those near the screen.
+SKIP_OFFSCREEN_FROM = 1000
 
 
 def environment() -> jinja2.Environment:
@@ -398,6 +402,7 @@ class _Site:
             "newLabel": self.new_label,
             "order": self.order,
             "allLimit": self.all_rows_limit,
+            "skipFrom": SKIP_OFFSCREEN_FROM,
             "bib": BIB_FILE if self.bibtex else "",
             "bibSize": _size(len(self.bib_js().encode("utf-8"))) if self.bibtex else "",
             "papers": PAPERS_DIR + "/",

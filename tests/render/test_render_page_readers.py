@@ -9,14 +9,11 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from render_support import REPO, Built, synthetic, write_site
-
-AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+from render_support import REPO, Built, axe_violations, keys, open_page, synthetic, write_site
 
 
 @pytest.fixture(scope="module")
@@ -42,42 +39,7 @@ def big_site(real: Built, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pat
     return write_site(tmp_path_factory.mktemp("big"), big), big
 
 
-def open_page(browser: Any, url: str, **ctx_args: Any) -> Any:
-    ctx = browser.new_context(**({"viewport": {"width": 1366, "height": 900}} | ctx_args))
-    pg = ctx.new_page()
-    pg.errors = []
-    pg.warnings = []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-    pg.on("console", lambda m: pg.warnings.append(m.text) if m.type == "warning" else None)
-    # Offline: any request other than a file fails.
-    pg.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://") else route.abort())
-    pg.goto(url)
-    return pg
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[list[Any]]:
-    opened: list[Any] = []
-    yield opened
-    for pg in opened:
-        errors = pg.errors
-        pg.context.close()
-        assert not errors, errors
-
-
-def keys(pg: Any) -> list[str]:
-    return list(pg.evaluate("surveyPage.keys()"))
-
-
 # --- accessibility ----------------------------------------------------------------------------
-
-
-def axe_violations(pg: Any) -> list[dict[str, Any]]:
-    if not AXE.is_file():
-        pytest.skip("axe-core is not installed: run `npm ci` at the repository root")
-    pg.add_script_tag(path=str(AXE))
-    result = pg.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result]
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,7 @@ const BURST_MS = 1000; // typing within this time of the last change is one hist
 const ANNOUNCE_MS = 700; // the result is announced once it has settled this long
 const SORT_ADDED = DATA.sort.indexOf(DATA.addedSort);
 if (!ALL) table.classList.add("windowed");
+else if (N >= DATA.skipFrom) table.classList.add("skip-offscreen");
 const schema = { facets: facets, range: DATA.range, sort: DATA.sort, tabs: ["papers", "exclusions"] };
 
 const state = { sel: facets.map(function () { return new Set(); }), q: "", y0: null, y1: null, sort: -1, dir: 1, tab: "papers" };
@@ -412,8 +413,9 @@ function activeFilters() {
   }
   return out;
 }
-let announceTimer = 0, announced = "";
+let announceTimer = 0, announced = "", started = false;
 function announce(text) {
+  if (!started) { announced = text; return; } // the page's first count is read with the page
   clearTimeout(announceTimer);
   announceTimer = setTimeout(function () {
     if (text === announced) return;
@@ -794,6 +796,7 @@ if (q.value.trim() && q.value !== q.defaultValue) { early = true; state.q = q.va
 if (y0 && (y0.value !== y0.defaultValue || y1.value !== y1.defaultValue)) { early = true; setYears(yearOf(y0.value), yearOf(y1.value)); }
 syncControls();
 update(early ? "replace" : "none");
+started = true;
 const clicks = window.surveyEarlyClicks || [];
 window.surveyEarlyClicks = null;
 clicks.forEach(function (t) {
