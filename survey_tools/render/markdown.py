@@ -226,7 +226,7 @@ def readme_context(
     retained = corpus.retained
     tags = [str(t) for t in conf.get("tags", [])]
     new = frozenset(r.id for r in added_since(corpus))
-    groups = []
+    groups: list[dict[str, Any]] = []
     group_label = ""
     if conf["group_by"]:
         group_ax = model.axis(tax, str(conf["group_by"]))
