@@ -764,7 +764,8 @@ class _Site:
         def when(r: Record) -> str:
             return self.added(r) or cutoffs.get(str(r.get(ed.field, "")) if ed else "", "") or f"{r.get('year', 1970)}-01-01"
 
-        recs = sorted(self.records, key=lambda r: (when(r), r.title.lower(), r.id), reverse=True)
+        # Newest first; papers of the same day by title (self.records is in title order).
+        recs = sorted(self.records, key=when, reverse=True)
         ns = "http://www.w3.org/2005/Atom"
         ET.register_namespace("", ns)
         root = ET.Element(f"{{{ns}}}feed")
