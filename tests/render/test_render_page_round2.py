@@ -180,8 +180,16 @@ def test_typing_is_one_history_entry(browser: Any, site: Path, pages: list[Any])
     pg = open_page(browser, site.as_uri())
     pages.append(pg)
     before = pg.evaluate("history.length")
+    pg.evaluate("""window.__writes = 0;
+      for (const f of ['pushState', 'replaceState']) {
+        const orig = history[f].bind(history);
+        history[f] = (...a) => { window.__writes++; return orig(...a); };
+      }
+      0;""")
     pg.locator("#q").press_sequentially("credit", delay=30)
-    assert pg.evaluate("history.length") == before + 1
+    pg.wait_for_function("location.hash === '#q=credit'")
+    # One entry and one write of the address for the whole word, after the pause.
+    assert pg.evaluate("history.length") == before + 1 and pg.evaluate("window.__writes") == 1
 
 
 def test_filters_kept_through_the_paper_page_and_back(browser: Any, site: Path, pages: list[Any]) -> None:

@@ -111,7 +111,7 @@ def test_search_title_authors_and_summary(page: Any, real: Built) -> None:
     # Titles rank first: every title match comes before every summary-only match.
     in_title = [bool(rx.search(real.corpus.by_id("retained")[k].title)) for k in ids]
     assert in_title == sorted(in_title, reverse=True)
-    assert "q=counterfactual" in page.evaluate("location.hash")
+    page.wait_for_function("location.hash.indexOf('q=counterfactual') >= 0")  # written after the pause
 
 
 def test_year_range(page: Any, real: Built) -> None:

@@ -24,7 +24,6 @@ const ALL = N <= DATA.allLimit; // every matching row is drawn
 const OVERSCAN = 800; // pixels drawn above and below the viewport when windowing
 const LONG = 8, TOP = 6; // facets with more values start folded to their top values
 const TYPE_DELAY = ALL ? 0 : 160; // search and year boxes wait for a pause in typing at scale
-const BURST_MS = 1000; // typing within this time of the last change is one history entry
 const ANNOUNCE_MS = 700; // the result is announced once it has settled this long
 const SORT_ADDED = DATA.sort.indexOf(DATA.addedSort);
 if (!ALL) table.classList.add("windowed");
@@ -463,19 +462,19 @@ function drawChips() {
   announce(none ? $("empty-text").textContent : text);
 }
 
-// --- the URL hash and the history: each filter step is an entry, a typing burst is one -----------
-let lastHash = null, lastBurst = 0;
+// --- the URL hash and the history: each filter step is an entry; typing is one, written once
+// the reader pauses (the address is not rewritten on every key) --------------------------------
+let lastHash = null, urlTimer = 0;
+const URL_PAUSE_MS = 500;
 function saveHash(mode) {
+  clearTimeout(urlTimer);
+  if (mode === "type") { urlTimer = setTimeout(function () { saveHash("push"); }, URL_PAUSE_MS); return; }
   const hash = hashString(state, schema);
-  const now = Date.now();
-  const typing = mode === "type";
-  const push = mode === "push" || (typing && now - lastBurst > BURST_MS);
-  if (typing) lastBurst = now; else lastBurst = 0;
   if (hash === lastHash && hash === location.hash.replace(/^#/, "")) return;
   lastHash = hash;
   const url = hash ? "#" + hash : location.pathname + location.search;
   try {
-    if (push && hash !== location.hash.replace(/^#/, "")) history.pushState(null, "", url); else history.replaceState(null, "", url);
+    if (mode === "push" && hash !== location.hash.replace(/^#/, "")) history.pushState(null, "", url); else history.replaceState(null, "", url);
   } catch (e) { warn("cannot update the address", e); }
 }
 
@@ -765,6 +764,7 @@ window.addEventListener("afterprint", function () { if (!printing) return; print
 window.addEventListener("scroll", onScroll, { passive: true });
 window.addEventListener("resize", onResize);
 function fromLocation() {
+  clearTimeout(urlTimer);
   if (location.hash.replace(/^#/, "") === lastHash) return;
   lastHash = location.hash.replace(/^#/, "");
   const anchor = loadHash();
