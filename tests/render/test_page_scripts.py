@@ -17,7 +17,7 @@ JS = REPO / "survey_tools" / "render" / "templates" / "site" / "js"
 
 
 def test_each_page_gets_one_bundle_with_its_modules_in_dependency_order() -> None:
-    assert _order("list.mjs") == ["text.mjs", "search.mjs", "hashstate.mjs", "csv.mjs", "dom.mjs", "list.mjs"]
+    assert _order("list.mjs") == ["text.mjs", "search.mjs", "hashstate.mjs", "csv.mjs", "dom.mjs", "bib.mjs", "rows.mjs", "list.mjs"]
     assert _order("paper.mjs") == ["hashstate.mjs", "dom.mjs", "paper.mjs"]
     for entry in ("list.mjs", "paper.mjs"):
         code = bundle(entry)
@@ -46,7 +46,7 @@ def test_node_unit_tests_pass() -> None:
     if node() is None:
         pytest.skip("Node.js is not installed: apt-get install -y nodejs npm")
     tests = sorted(str(p) for p in (REPO / "tests" / "js").glob("*.test.mjs"))
-    assert len(tests) >= 4
+    assert len(tests) >= 5
     out = subprocess.run([node(), "--test", *tests], capture_output=True, text=True, cwd=REPO)
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     assert re.search(r"^# fail 0$", out.stdout, re.M) and not re.search(r"^# pass 0$", out.stdout, re.M)

@@ -9,6 +9,8 @@ import { buildIndex, searcher } from "./search.mjs";
 import { parseHash, hashString, filtersOf, carry } from "./hashstate.mjs";
 import { csvText } from "./csv.mjs";
 import { elt, setupTheme, selectAndCopy, trapFocus } from "./dom.mjs";
+import { bibLoader } from "./bib.mjs";
+import { exportRows } from "./rows.mjs";
 
 const dataEl = document.getElementById("survey-data");
 const DATA = JSON.parse(dataEl.textContent);
@@ -568,32 +570,12 @@ function jumpTo(key) {
   return true;
 }
 
-// --- BibTeX: loaded from bibtex.js on first use (a script element also works from file://) ---
-let BIB = null, bibWaiting = [];
-const bibStatus = $("bib-loading");
-window.surveyBibtex = function (map) {
-  BIB = map;
-  bibStatus.hidden = true;
-  const w = bibWaiting; bibWaiting = []; w.forEach(function (f) { f(null); });
-};
-function withBib(cb) {
-  if (BIB) { cb(null); return; }
-  bibWaiting.push(cb);
-  if (bibWaiting.length > 1) return;
-  bibStatus.textContent = "Loading BibTeX (" + DATA.bibSize + ")\u2026";
-  bibStatus.hidden = false;
-  const s = document.createElement("script");
-  s.onerror = function () {
-    bibStatus.hidden = true;
-    const w = bibWaiting; bibWaiting = []; w.forEach(function (f) { f("BibTeX could not be loaded (" + DATA.bib + " is missing)."); });
-  };
-  s.src = DATA.bib;
-  document.head.appendChild(s);
-}
+// --- BibTeX: loaded on first use, with a message while it loads ----------------------------
+const withBib = bibLoader(DATA.bib, DATA.bibSize, $("bib-loading"));
 const dlg = $("bib-dialog");
 let bibOpener = null;
 function showBib(i, opener) {
-  withBib(function (err) {
+  withBib(function (err, BIB) {
     $("bib-title").textContent = "BibTeX: " + KEY[i];
     $("bib-text").textContent = err || BIB[KEY[i]] || "";
     $("bib-copy").textContent = "Copy";
@@ -630,24 +612,10 @@ function download(name, text, type) {
 }
 function exportName(ext) { return (activeFilters().length ? "papers-filtered." : "papers.") + ext; }
 $("export-csv").addEventListener("click", function () {
-  const head = [DATA.id, DATA.title, "authors"].concat(DATA.byline, ["url"], cols.map(function (c) { return c.label; }));
-  if (ADDED) head.push(DATA.addedLabel);
-  const bf = [];
-  facets.forEach(function (f, fi) { if (f.badges) { bf.push(fi); head.push(f.label); } });
-  const rows = [head];
-  matched.forEach(function (i) {
-    const row = [KEY[i], TITLE[i], AUTH[i]];
-    DATA.byline.forEach(function (name) { row.push(R[name] ? R[name][i] : ""); });
-    row.push(L[i][0][0]);
-    for (let c = 0; c < cols.length; c++) row.push(cols[c].values[C[i][c]][0]);
-    if (ADDED) row.push(ADDED[i]);
-    bf.forEach(function (fi) { row.push(F[i][fi].map(function (v) { return facets[fi].values[v][2]; }).join("; ")); });
-    rows.push(row);
-  });
-  download(exportName("csv"), csvText(rows), "text/csv;charset=utf-8");
+  download(exportName("csv"), csvText(exportRows(DATA, matched)), "text/csv;charset=utf-8");
 });
 $("export-bib").addEventListener("click", function () {
-  withBib(function (err) {
+  withBib(function (err, BIB) {
     if (err) { status.textContent = err; return; }
     const out = matched.map(function (i) { return BIB[KEY[i]].replace(/\s+$/, "") + "\n"; });
     download(exportName("bib"), out.join("\n"), "application/x-bibtex;charset=utf-8");
