@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 export PYTHONDONTWRITEBYTECODE=1
 
-STEPS=(install system ruff mypy actionlint validate build-check awesome-lint test)
+STEPS=(install system ruff mypy actionlint validate build-check awesome-lint page-scripts test)
 
 # The browser tests use SURVEY_CHROMIUM, else `chromium` on PATH. GitHub's Ubuntu runners ship
 # Google Chrome instead (their `chromium` package is a snap that does not run there).
@@ -94,6 +94,11 @@ step_build-check() {
 
 step_awesome-lint() {
   node tools/awesome-lint.mjs README.md
+}
+
+step_page-scripts() {
+  # The browsing page's script modules: eslint (pinned in package.json) and their node unit tests.
+  npx --no-install eslint survey_tools/render/templates/site tests/js && node --test tests/js/
 }
 
 step_test() {

@@ -172,8 +172,10 @@ def site(ctx: BuildContext) -> Mapping[str, Output]:
     """The index page, one page per paper, their stylesheet and the BibTeX the index loads."""
     path = _site_path(ctx.taxonomy)
     folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
-    bib = bibtex_entry if "bib" in selected(ctx.taxonomy) else None
-    files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib)
+    on = selected(ctx.taxonomy)
+    bib = bibtex_entry if "bib" in on else None
+    figures = _figures(ctx) if "figures" in on else []
+    files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib, ctx.corrections, figures)
     return {folder + rel: text for rel, text in files.items()}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 
@@ -50,6 +51,8 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters.update(md=md, md_url=md_url, md_code=md_code, md_sentence=md_sentence, slug=slug)
+    # A key in a map cell: its hyphens do not break the line ("kimi-k2-6" stays on one line).
+    env.filters["nobreak"] = lambda key: md(str(key)).replace("-", "\u2011")
     env.globals["table"] = md_table
     env.filters["reject_typical"] = lambda row: [*row[:2], *row[3:]]
     return env
@@ -69,17 +72,27 @@ def markdown_reference() -> str:
 # --- the view model -----------------------------------------------------------------------
 
 
-def _codes(records: Sequence[Record], limit: int | None = None) -> dict[str, Any]:
+def _codes(records: Sequence[Record], limit: int | None = None, view: str = "") -> dict[str, Any]:
+    """A map cell: the first records' keys, how many more, and the page's view of them all."""
     shown = list(records if limit is None else records[:limit])
-    return {"ids": [r.id for r in shown], "more": len(records) - len(shown)}
+    return {"ids": [r.id for r in shown], "more": len(records) - len(shown), "view": view}
 
 
-def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], conf: Mapping[str, Any]) -> dict[str, Any]:
+def _view(base: str, key: str, value: str) -> str:
+    """The browsing page filtered to one value ("" when the page is not built)."""
+    return f"{base}#{quote(key, safe=':')}={quote(value, safe=':')}" if base else ""
+
+
+def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], conf: Mapping[str, Any], page: str = "") -> dict[str, Any]:
     ax = model.axis(tax, str(spec["axis"]))
     recs = model.ranked(tax, corpus.of(ax.collection), str(conf.get("rank_by", "")))
-    # A map may name every record (`representatives: all`) instead of the first few.
+    # A map may name every record (`representatives: all`) instead of the first few; with the
+    # page built, "all" is the first few and a link to the page's view of every one, so that
+    # the table stays readable on a phone.
     wanted = spec.get("representatives", conf.get("representatives", 3))
     limit = None if wanted == "all" else int(wanted)
+    if limit is None and page:
+        limit = int(conf.get("representatives", 3)) if conf.get("representatives", 3) != "all" else 3
     out: dict[str, Any] = {"title": spec.get("title", ax.label), "axis": ax.spec, "kind": ax.kind, "label": ax.label, "rows": []}
     if ax.kind == "keys":
         assert ax.cf is not None
@@ -88,7 +101,8 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
             cells = []
             for m in ax.cf.modes:
                 members = model.mapping_members(ax, recs, v.id, m.id)
-                cells.append({"count": model.count(stats, ax.cf.name, v.id, m.id), **_codes(members, limit)})
+                view = _view(page, ax.spec, f"{v.id}:{m.id}")
+                cells.append({"count": model.count(stats, ax.cf.name, v.id, m.id), **_codes(members, limit, view)})
             out["rows"].append({"id": v.id, "label": v.label, "description": v.description, "modes": cells})
         return out
     if ax.kind == "group":
@@ -107,7 +121,7 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
                     "members": [ax.cf.label_of(m) for m in g.members],
                     "typical": tfield.label_of(t) if tfield and t else t,
                     "count": model.count(stats, ax.group.name, g.id),
-                    **_codes(members, limit),
+                    **_codes(members, limit, _view(page, ax.spec, g.id)),
                 }
             )
         return out
@@ -115,7 +129,8 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
     for v in ax.cf.values:
         members = model.members_of(tax, ax, recs, v.id)
         out["rows"].append(
-            {"id": v.id, "label": v.label, "description": v.description, "count": model.count(stats, ax.cf.name, v.id), **_codes(members, limit)}
+            {"id": v.id, "label": v.label, "description": v.description, "count": model.count(stats, ax.cf.name, v.id),
+             **_codes(members, limit, _view(page, ax.spec, v.id))}
         )
     return out
 
@@ -142,6 +157,13 @@ def gap_tables(report: GapReport) -> list[dict[str, Any]]:
             n, k = t.row_total(r)
             cells.append(num(n, k))
             rows.append(cells)
+        # Records whose row value is not shown (not applicable, untagged) still count in the
+        # column totals: a row of their own makes the totals add up to the rows above them.
+        rest = [(t.col_total(c)[0] - sum(t.cell(r, c).count for r in t.rows), t.col_total(c)[1] - sum(t.cell(r, c).strict for r in t.rows)) for c in t.cols]
+        shown_n = sum(t.row_total(r)[0] for r in t.rows)
+        rest_total = (b.total - shown_n, t.strict.total - sum(t.row_total(r)[1] for r in t.rows))
+        if rest_total[0] > 0 and all(n >= 0 for n, _ in rest):
+            rows.append([md(f"{b.rows.label}: not applicable or untagged"), *(num(n, k) for n, k in rest), num(*rest_total)])
         totals = [num(*t.col_total(c)) for c in t.cols]
         rows.append(["total", *totals, num(b.total, t.strict.total)])
         out.append(
@@ -204,7 +226,7 @@ def readme_context(
     retained = corpus.retained
     tags = [str(t) for t in conf.get("tags", [])]
     new = frozenset(r.id for r in added_since(corpus))
-    groups = []
+    groups: list[dict[str, Any]] = []
     group_label = ""
     if conf["group_by"]:
         group_ax = model.axis(tax, str(conf["group_by"]))
@@ -217,6 +239,11 @@ def readme_context(
     else:  # no controlled field to group by: one alphabetical list
         recs = sorted(retained, key=lambda r: (r.title.lower(), r.id))
         groups.append({"id": "all", "label": tax.retained.label, "description": "", "entries": [_entry(tax, r, tags, new) for r in recs]})
+    maps = [_map(tax, corpus, stats, s, conf, _page_address(tax, site_path)) for s in conf.get("maps", [])]
+    anchors = _anchor_maps(maps)
+    for g in groups:
+        for e in g["entries"]:
+            e["anchors"] = anchors.get(e["id"], [])
     ex_cols, ex_rows = model.exclusion_table(tax, corpus)
     return {
         "edition": _edition_context(tax, corpus, stats),
@@ -227,7 +254,7 @@ def readme_context(
         "collections": {c.name: c for c in tax.collections.values()},
         "retained_name": tax.retained.name,
         "excluded_name": tax.excluded.name if tax.excluded else "",
-        "maps": [_map(tax, corpus, stats, s, conf) for s in conf.get("maps", [])],
+        "maps": maps,
         "gaps": list(gaps),
         "figures": list(figures),
         "group_label": group_label,
@@ -240,6 +267,36 @@ def readme_context(
         "protocol": stats.protocol,  # computed with the statistics: the renderer reads no file
         "living": stats.living.to_dict() if stats.living else None,
     }
+
+
+def _anchor_maps(maps: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
+    """Give every key named in a map cell a link to its entry in the list.
+
+    awesome-lint refuses a link written twice, so each mention gets its own anchor
+    (``r-<key>-<n>``), and the entry carries one empty ``<a id>`` per mention."""
+    out: dict[str, list[str]] = {}
+
+    def cells() -> Any:
+        for m in maps:
+            for r in m["rows"]:
+                yield from (r["modes"] if m["kind"] == "keys" else [r])
+
+    for cell in cells():
+        refs = []
+        for key in cell["ids"]:
+            seen = out.setdefault(key, [])
+            seen.append(f"r-{key}-{len(seen) + 1}")
+            refs.append({"id": key, "anchor": seen[-1]})
+        cell["refs"] = refs
+    return out
+
+
+def _page_address(tax: Taxonomy, site_path: str) -> str:
+    """Where README links reach the page: survey.site.url when configured, else its path."""
+    if not site_path:
+        return ""
+    url = str(model.presentation(tax, "site").get("url") or "").rstrip("/")
+    return f"{url}/{site_path.rsplit('/', 1)[-1]}" if url else site_path
 
 
 def _protocol(tax: Taxonomy) -> Protocol | None:

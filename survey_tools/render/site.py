@@ -1,8 +1,10 @@
-"""The browsing page ``reports/site/index.html`` and one page per paper, ``papers/<key>.html``.
+"""The browsing page ``reports/site/index.html``, one page per paper (``papers/<key>.html``), a
+statistics page, one page per tag value (``tags/``) and an Atom feed of additions (``feed.xml``).
 
 The index ships the records once, as compact column-wise JSON in the page; its inline script
-renders only the rows in view, filters, counts, searches and sorts, and keeps the state in the
-URL hash. Without JavaScript a ``<noscript>`` list (or, for large corpora, ``papers/index.html``)
+(ES modules under ``templates/site/js/`` joined by :mod:`survey_tools.render.scripts`) draws
+the rows, filters, counts, searches and sorts, and keeps the state in the URL hash and the
+browser history. Without JavaScript a ``<noscript>`` list (or, for large corpora, ``papers/index.html``)
 still gives every title with a link. Each paper page is plain server-rendered HTML with every
 field of the record. BibTeX, when the package has an exporter, is written once to
 ``bibtex.js`` and loaded on demand (a script element works from ``file://``, ``fetch`` does not).
@@ -14,6 +16,9 @@ through jinja2's autoescaping (HTML) or :func:`script_json` (JSON inside a scrip
 from __future__ import annotations
 
 import json
+import posixpath
+import re
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
@@ -25,7 +30,10 @@ from markupsafe import Markup
 
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.views import added_since
 from survey_tools.render import model
+from survey_tools.render.scripts import bundle
+from survey_tools.reports.corrections import CorrectionsReport
 from survey_tools.reports.stats import Axis, Stats, get_path, mode_of
 
 BibtexFn = Callable[[Record, Taxonomy], str]
@@ -34,12 +42,23 @@ BibtexFn = Callable[[Record, Taxonomy], str]
 # no-JavaScript list (the list would otherwise double the page's size).
 NOSCRIPT_LIMIT = 1000
 PAPERS_DIR = "papers"
+TAGS_DIR = "tags"
 CSS_FILE = "site.css"
 BIB_FILE = "bibtex.js"
+STATS_FILE = "stats.html"
+FEED_FILE = "feed.xml"
+# Up to this many records the list puts every row in the page (find-in-page and screen readers
+# reach every paper; CSS content-visibility spares the browser the work off screen). Beyond it
+# the script draws a window of rows, which keeps 100,000 records usable.
+ALL_ROWS_LIMIT = 3000
+# From this many records the rows' cells get `content-visibility: auto`. Chromium leaves the
+# contents of skipped cells out of its accessibility tree, so smaller lists (the survey's own)
+# draw every row in full: a screen reader reaches every title, not only those near the screen.
+SKIP_OFFSCREEN_FROM = 1000
 
 
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("survey_tools.render", "templates"),
         autoescape=True,  # every record string is untrusted text
         undefined=jinja2.StrictUndefined,
@@ -47,6 +66,8 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["count"] = lambda n: f"{int(n):,}"  # 100000 -> 100,000
+    return env
 
 
 @lru_cache(maxsize=16)
@@ -113,6 +134,7 @@ class _Facet:
             self.values.append({"key": sentinel_key, "id": extra, "label": _sentinel_label(conf, extra), "level": 0, "sentinel": 1})
         self.pos = {(v["key"], v["id"]): i for i, v in enumerate(self.values)}
         self.badges = axes[0].kind == "keys"
+        self.keys = [ax.spec for ax in axes]
 
     def of(self, tax: Taxonomy, rec: Record) -> list[int]:
         out: set[int] = set()
@@ -122,6 +144,29 @@ class _Facet:
                 if i is not None:
                     out.add(i)
         return sorted(out)
+
+
+class _EditionFacet(_Facet):
+    """The edition a record entered in: "New since <latest edition>" (the living list) and each
+    published edition, newest first. Only when the taxonomy declares editions."""
+
+    def __init__(self, tax: Taxonomy, new_label: str):  # noqa: D107 - no axis: built from the editions
+        ed = tax.editions
+        assert ed is not None
+        fld = next((f for f in tax.retained.fields if f.name == ed.field), None)
+        self.axes = []
+        self.name = ed.field
+        self.label = fld.label if fld else ed.field
+        self.values = [{"key": 0, "id": ed.living.id, "label": new_label, "level": 0}]
+        self.values += [{"key": 0, "id": e.id, "label": e.label, "level": 0} for e in reversed(ed.published)]
+        self.pos = {(0, v["id"]): i for i, v in enumerate(self.values)}
+        self.badges = False
+        self.keys = [ed.field]
+
+    def of(self, tax: Taxonomy, rec: Record) -> list[int]:
+        assert tax.editions is not None
+        i = self.pos.get((0, str(rec.get(tax.editions.field))))
+        return [] if i is None else [i]
 
 
 def _facets(tax: Taxonomy, conf: Mapping[str, Any], records: Sequence[Record]) -> list[_Facet]:
@@ -177,6 +222,19 @@ def _project_links(tax: Taxonomy, site_path: str) -> list[dict[str, str]]:
     return out
 
 
+def slug(value: str) -> str:
+    """A value id as a file name: lowercase letters, digits and dashes (``O1:learned`` -> ``o1-learned``)."""
+    return re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-") or "value"
+
+
+def _size(n: int) -> str:
+    """Bytes as people read them (the BibTeX loading message says what is coming)."""
+    for unit, scale in (("MB", 1 << 20), ("kB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}" if n < 10 * scale else f"{n // scale} {unit}"
+    return f"{n} bytes"
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -209,12 +267,35 @@ def _detail_value(value: Any) -> list[dict[str, str]]:
 
 
 class _Site:
-    def __init__(self, tax: Taxonomy, corpus: Corpus, stats: Stats, bibtex: BibtexFn | None):
+    def __init__(
+        self,
+        tax: Taxonomy,
+        corpus: Corpus,
+        stats: Stats,
+        bibtex: BibtexFn | None,
+        corrections: CorrectionsReport | None = None,
+        figures: Sequence[Mapping[str, str]] = (),
+        all_rows_limit: int = ALL_ROWS_LIMIT,
+    ):
         self.tax, self.corpus, self.stats, self.bibtex = tax, corpus, stats, bibtex
+        self.all_rows_limit = all_rows_limit
+        self.corrections, self.figures = corrections, list(figures)
         self.conf = model.presentation(tax, "site")
         self.path = str(self.conf.get("path", "reports/site/index.html"))
+        self.folder = self.path.rsplit("/", 1)[0] if "/" in self.path else ""
+        self.index_name = self.path.rsplit("/", 1)[-1]
+        # The configured public address of the index's folder (canonical URLs, cards, the feed).
+        self.url = str(self.conf.get("url") or "").rstrip("/")
+        self.order = str(self.conf.get("order") or "newest")
         self.records = sorted(corpus.retained, key=lambda r: (r.title.lower(), r.id))
+        ed = tax.editions
+        self.latest = ed.latest if ed else None
+        self.added_field = ed.added_field if ed else ""
+        self.new_label = f"New since {self.latest.label}" if self.latest else ""
+        self.new = {r.id for r in added_since(corpus)} if self.latest else set()
         self.facets = _facets(tax, self.conf, self.records)
+        if self.latest is not None:
+            self.facets.append(_EditionFacet(tax, self.new_label))
         self.columns = [model.axis(tax, str(c)) for c in self.conf.get("columns", [])]
         self.range = model.axis(tax, str(self.conf["range"])) if self.conf.get("range") else None
         readme = model.presentation(tax, "readme")
@@ -226,6 +307,14 @@ class _Site:
         self._kinds: dict[str, str] = {}
         self.env = environment()  # one environment: templates are compiled once per build
         self._bib: dict[str, str] = {}
+
+    def added(self, rec: Record) -> str:
+        raw = rec.get(self.added_field) if self.added_field else None
+        return str(raw) if raw else ""
+
+    def abs_url(self, rel: str) -> str:
+        """``rel`` (relative to the index's folder) at the configured address; "" when none is set."""
+        return f"{self.url}/{rel}" if self.url else ""
 
     def kind(self, spec: str) -> str:
         if spec not in self._kinds:
@@ -294,7 +383,7 @@ class _Site:
                 {
                     "name": f.name,
                     "label": f.label,
-                    "keys": [ax.spec for ax in f.axes],
+                    "keys": f.keys,
                     "values": [[v["key"], v["id"], v["label"], v["level"], v.get("sentinel", 0)] for v in f.values],
                     "badges": f.badges,
                 }
@@ -307,19 +396,29 @@ class _Site:
             "range": self.range.spec if self.range else "",
             "rangeField": self.range.field if self.range else "",
             "years": year_span,
-            "sort": [ret.title_field] + [ax.spec for ax in self.columns],
+            "sort": [ret.title_field] + [ax.spec for ax in self.columns] + ([self.added_field] if self.latest else []),
+            "addedSort": self.added_field if self.latest else "",
+            "addedLabel": self._added_label(),
+            "newLabel": self.new_label,
+            "order": self.order,
+            "allLimit": self.all_rows_limit,
+            "skipFrom": SKIP_OFFSCREEN_FROM,
             "bib": BIB_FILE if self.bibtex else "",
+            "bibSize": _size(len(self.bib_js().encode("utf-8"))) if self.bibtex else "",
             "papers": PAPERS_DIR + "/",
             "repo": self.repo,
             "n": len(recs),
-            "rec": {**self._column_data(), "_f": fvals, "_c": cells, "_l": links},
+            "rec": {
+                **self._column_data(), "_f": fvals, "_c": cells, "_l": links,
+                **({"_a": [self.added(r) for r in recs], "_n": [1 if r.id in self.new else 0 for r in recs]} if self.latest else {}),
+            },
         }
         ex = tax.excluded
         ex_cols, exclusions = model.exclusion_table(tax, self.corpus)
         facets_view = []
         for f, cnt in zip(self.facets, counts, strict=True):
             vals = [dict(v, n=cnt[i]) for i, v in enumerate(f.values)]
-            facets_view.append({"name": f.name, "label": f.label, "keys": [ax.spec for ax in f.axes], "values": vals})
+            facets_view.append({"name": f.name, "label": f.label, "keys": f.keys, "values": vals})
         noscript = [{"id": r.id, "title": r.title, "url": model.primary_link(r)} for r in recs] if len(recs) <= NOSCRIPT_LIMIT else []
         return {
             "survey": tax.survey,
@@ -343,9 +442,57 @@ class _Site:
             "exclusions": exclusions,
             "data": script_json(data),
             "css": Markup(_asset("page.css")),
-            "js": Markup(_asset("page.js")),
+            "js": Markup(bundle("list.mjs")),
             "head_js": Markup(_asset("head.js")),
+            "sorts": self._sorts(),
+            "meta": self._index_meta(len(recs)),
+            "nav": self._nav(""),
         }
+
+    def _added_label(self) -> str:
+        fld = next((f for f in self.tax.retained.fields if f.name == self.added_field), None)
+        return fld.label if fld else self.added_field
+
+    def _sorts(self) -> list[dict[str, str]]:
+        """The sort menu: the default order first, then title and each column both ways."""
+        newest = self.order == "newest" and self.latest is not None
+        out = [{"value": "-1", "label": "Best match when searching, else newest first" if newest else "Best match when searching, else title"}]
+        out.append({"value": "0.1", "label": "Title A–Z"})
+        for i, ax in enumerate(self.columns, start=1):
+            out += [{"value": f"{i}.1", "label": f"{ax.label} ↑"}, {"value": f"{i}.-1", "label": f"{ax.label} ↓"}]
+        if self.latest is not None:
+            i = len(self.columns) + 1
+            out += [{"value": f"{i}.-1", "label": "Newest first"}, {"value": f"{i}.1", "label": "Oldest first"}]
+        return out
+
+    def _nav(self, up: str) -> list[dict[str, str]]:
+        """Links between the site's pages, relative to a page ``up`` levels below the index."""
+        return [
+            {"label": "List", "url": up + self.index_name},
+            {"label": "Statistics", "url": up + STATS_FILE},
+            {"label": "Browse by tag", "url": f"{up}{TAGS_DIR}/index.html"},
+            {"label": "Feed of additions", "url": up + FEED_FILE},
+        ]
+
+    def _index_meta(self, n: int) -> dict[str, Any]:
+        """Canonical address, Open Graph / Twitter card and JSON-LD ``Dataset`` of the index."""
+        survey = self.tax.survey
+        url = self.abs_url(self.index_name)
+        ld: dict[str, Any] = {
+            "@context": "https://schema.org",
+            "@type": "Dataset",
+            "name": str(survey.get("list_title", "")),
+            "description": str(survey.get("description", "")),
+            "isBasedOn": str(survey.get("url", "")),
+            "variableMeasured": [ax.label for ax in self.columns],
+            "size": f"{n} records",
+        }
+        if url:
+            ld["url"] = url
+        if self.bibtex is not None and self.url:
+            ld["distribution"] = [{"@type": "DataDownload", "encodingFormat": "application/x-bibtex", "contentUrl": self.abs_url(BIB_FILE)}]
+        return {"canonical": url, "type": "website", "title": str(survey.get("list_title", "")),
+                "description": str(survey.get("description", "")), "jsonld": script_json(ld)}
 
     def index(self) -> str:
         html = self.env.get_template("site/index.html.j2").render(**self.index_context())
@@ -412,6 +559,7 @@ class _Site:
         repo = self.repo
         title = f"Record {rec.id}: "
         body = f"Record: {rec.id} ({rel})\n\nWhat is wrong:\n"
+        index_href = f"../{self.index_name}"
         return {
             "survey": tax.survey,
             "rec": {
@@ -426,15 +574,85 @@ class _Site:
             "details": details,
             "tags": tags,
             "decisions": decisions,
+            "curation": self._curation(rec),
             "bibtex": self.entry(rec),
             "edit_url": repo["edit"] + rel if repo else "",
             "report_url": f"{repo['issues']}?title={quote(title)}&body={quote(body)}" if repo else "",
-            "project_links": _project_links(tax, f"{self.path.rsplit('/', 1)[0]}/{PAPERS_DIR}/x.html"),
+            "project_links": _project_links(tax, f"{self.folder}/{PAPERS_DIR}/x.html"),
+            "nav": self._nav("../"),
             "css_href": f"../{CSS_FILE}",
-            "index_href": f"../{self.path.rsplit('/', 1)[-1]}",
+            "index_href": index_href,
+            "meta": self._paper_meta(rec, authors),
             "head_js": Markup(_asset("head.js")),
-            "paper_js": Markup(_asset("paper.js")),
+            "paper_js": Markup(bundle("paper.mjs")),
         }
+
+    def _curation(self, rec: Record) -> dict[str, Any]:
+        """When the record entered the list, and the corrections proposed or applied to it."""
+        ed = self.tax.editions
+        edition = str(rec.get(ed.field, "")) if ed else ""
+        e = ed.get(edition) if ed else None
+        pending: list[dict[str, Any]] = []
+        applied: list[dict[str, Any]] = []
+        rep = self.corrections
+        if rep is not None:
+            stale = {p.field.removeprefix("correction ") for p in rep.problems}
+            labels = {f.name: f.label for f in self.tax.retained.fields} | {c.name: c.label for c in self.tax.retained.controlled}
+            for c in rep.corrections:
+                if c.record != rec.id or c.id in stale:
+                    continue
+                cf = self.tax.retained.controlled_field(c.field)
+
+                def show(v: Any, cf: Any = cf) -> str:
+                    return cf.label_of(str(v)) if cf is not None and isinstance(v, str) else _text(v)
+
+                item = {"id": c.id, "field": labels.get(c.field, c.field), "current": show(c.current), "proposed": show(c.proposed),
+                        "evidence": c.evidence, "evidence_is_url": _is_url(c.evidence), "reason": c.reason}
+                (applied if c.kind == "metadata" else pending).append(item)
+        return {
+            "new": rec.id in self.new,
+            "new_label": self.new_label,
+            "added": self.added(rec),
+            "edition": e.label if e else edition,
+            "edition_url": e.url if e else "",
+            "pending": pending,
+            "applied": applied,
+        }
+
+    def _paper_meta(self, rec: Record, authors: Sequence[str]) -> dict[str, Any]:
+        """Highwire ``citation_*`` tags (Google Scholar, Zotero), a card and JSON-LD ``ScholarlyArticle``."""
+        ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), Mapping) else {}
+        year = rec.get("year")
+        citation = [("citation_title", rec.title)]
+        citation += [("citation_author", a) for a in authors]
+        if isinstance(year, int):
+            citation.append(("citation_publication_date", str(year)))
+        for kind in ("arxiv", "doi"):
+            if ids.get(kind):
+                citation.append((f"citation_{kind}_id" if kind == "arxiv" else "citation_doi", str(ids[kind])))
+        venue = str(rec.get("venue") or "")
+        if venue and venue.lower() != "arxiv":
+            citation.append(("citation_conference_title", venue))
+        link = model.primary_link(rec)
+        if link.lower().endswith(".pdf"):
+            citation.append(("citation_pdf_url", link))
+        url = self.abs_url(f"{PAPERS_DIR}/{rec.id}.html")
+        ld: dict[str, Any] = {
+            "@context": "https://schema.org",
+            "@type": "ScholarlyArticle",
+            "headline": rec.title,
+            "name": rec.title,
+            "author": [{"@type": "Person", "name": a} for a in authors],
+            "abstract": str(rec.get("summary", "")),
+            "sameAs": [link, *(lk["url"] for lk in model.secondary_links(rec, self.tax))],
+            "isPartOf": {"@type": "Dataset", "name": str(self.tax.survey.get("list_title", ""))},
+        }
+        if isinstance(year, int):
+            ld["datePublished"] = str(year)
+        if url:
+            ld["url"] = url
+        return {"canonical": url, "type": "article", "title": rec.title, "description": str(rec.get("summary", "")),
+                "citation": citation, "jsonld": script_json(ld)}
 
     def paper(self, rec: Record) -> str:
         html = self.env.get_template("site/paper.html.j2").render(**self.paper_context(rec))
@@ -445,7 +663,7 @@ class _Site:
             "survey": self.tax.survey,
             "records": [{"id": r.id, "title": r.title, "url": model.primary_link(r)} for r in self.records],
             "css_href": f"../{CSS_FILE}",
-            "index_href": f"../{self.path.rsplit('/', 1)[-1]}",
+            "index_href": f"../{self.index_name}",
             "head_js": Markup(_asset("head.js")),
         }
         html = self.env.get_template("site/papers.html.j2").render(**ctx)
@@ -453,18 +671,173 @@ class _Site:
 
     def bib_js(self) -> str:
         assert self.bibtex is not None
-        entries = {r.id: self.entry(r) for r in sorted(self.records, key=lambda r: r.id)}
-        return "// BibTeX of every paper, loaded by index.html when a reader asks for it. Generated.\nwindow.surveyBibtex(" + str(script_json(entries)) + ");\n"
+        if not hasattr(self, "_bib_js"):
+            entries = {r.id: self.entry(r) for r in sorted(self.records, key=lambda r: r.id)}
+            self._bib_js = "// BibTeX of every paper, loaded by index.html when a reader asks for it. Generated.\nwindow.surveyBibtex(" + str(script_json(entries)) + ");\n"
+        return self._bib_js
+
+    # --- statistics, tag pages, feed ----------------------------------------------------------------
+    def _members(self) -> list[list[list[Record]]]:
+        """For each facet and value, the records holding it (title order)."""
+        out: list[list[list[Record]]] = [[[] for _ in f.values] for f in self.facets]
+        for r in self.records:
+            for fi, f in enumerate(self.facets):
+                for v in f.of(self.tax, r):
+                    out[fi][v].append(r)
+        return out
+
+    def _hash_of(self, f: _Facet, v: Mapping[str, Any]) -> str:
+        return f"{quote(f.keys[v['key']], safe=':')}={quote(str(v['id']), safe=':')}"
+
+    def _tag_values(self) -> list[dict[str, Any]]:
+        """Every facet with each value's count, its list view and its own page (sentinels have none)."""
+        members = self._members()
+        out = []
+        for fi, f in enumerate(self.facets):
+            vals = []
+            for vi, v in enumerate(f.values):
+                recs = members[fi][vi]
+                vals.append({
+                    "label": v["label"], "level": v["level"], "n": len(recs), "sentinel": bool(v.get("sentinel")),
+                    "page": "" if v.get("sentinel") else f"{slug(f.name)}/{slug(str(v['id']))}.html",
+                    "hash": self._hash_of(f, v), "records": recs,
+                })
+            top = max((x["n"] for x in vals), default=0) or 1
+            for x in vals:
+                x["pct"] = round(100 * x["n"] / top, 1)
+            out.append({"name": f.name, "label": f.label, "slug": slug(f.name), "values": vals})
+        return out
+
+    def _additions(self) -> list[dict[str, Any]]:
+        """Papers per month added to the living list, after the ones each edition brought."""
+        ed = self.tax.editions
+        rows: dict[str, int] = {}
+        labels: dict[str, str] = {}
+        if ed is not None:
+            for e in ed.published:
+                labels[e.id] = f"{e.label} (to {e.cutoff})" if e.cutoff else e.label
+        for r in self.records:
+            when = self.added(r)
+            key = when[:7] if when else str(r.get(ed.field, "")) if ed else ""
+            rows[key] = rows.get(key, 0) + 1
+        order = [e.id for e in ed.published] if ed else []
+        keys = [k for k in order if k in rows] + sorted(k for k in rows if k not in order)
+        top = max(rows.values(), default=0) or 1
+        return [{"label": labels.get(k, k), "n": rows[k], "pct": round(100 * rows[k] / top, 1)} for k in keys]
+
+    def stats_page(self) -> str:
+        figs = [{"title": f["title"], "src": posixpath.relpath(f["path"], self.folder or ".")} for f in self.figures]
+        ctx = {
+            "survey": self.tax.survey,
+            "headline": [{"label": k.replace("_", " ").capitalize(), "n": v} for k, v in self.stats.headline.items()],
+            "additions": self._additions(),
+            "facets": self._tag_values(),
+            "figures": figs,
+            "index_href": self.index_name,
+            "css_href": CSS_FILE,
+            "nav": self._nav(""),
+            "meta": self._page_meta(STATS_FILE, f"Statistics · {self.tax.survey.get('short_title', '')}"),
+            "head_js": Markup(_asset("head.js")),
+            "paper_js": Markup(bundle("paper.mjs")),
+        }
+        return self.env.get_template("site/stats.html.j2").render(**ctx).strip("\n") + "\n"
+
+    def tag_pages(self) -> dict[str, str]:
+        """``tags/index.html`` and one page per value of every facet: its papers and count."""
+        facets = self._tag_values()
+        short = str(self.tax.survey.get("short_title", ""))
+        common = {"survey": self.tax.survey, "head_js": Markup(_asset("head.js")), "paper_js": Markup(bundle("paper.mjs"))}
+        out = {f"{TAGS_DIR}/index.html": self.env.get_template("site/tags.html.j2").render(
+            facets=facets, index_href=f"../{self.index_name}", css_href=f"../{CSS_FILE}", nav=self._nav("../"),
+            meta=self._page_meta(f"{TAGS_DIR}/index.html", f"Browse by tag · {short}"), **common).strip("\n") + "\n"}
+        for f in facets:
+            for v in f["values"]:
+                if not v["page"]:
+                    continue
+                recs = [{"id": r.id, "title": r.title, "url": model.primary_link(r), "summary": str(r.get("summary", "")),
+                         "year": r.get("year", "")} for r in v["records"]]
+                rel = f"{TAGS_DIR}/{v['page']}"
+                out[rel] = self.env.get_template("site/tag.html.j2").render(
+                    facet=f, value=v, records=recs, index_href=f"../../{self.index_name}", papers_href=f"../../{PAPERS_DIR}/",
+                    css_href=f"../../{CSS_FILE}", nav=self._nav("../../"),
+                    meta=self._page_meta(rel, f"{f['label']}: {v['label']} · {short}"), **common).strip("\n") + "\n"
+        return out
+
+    def _page_meta(self, rel: str, title: str) -> dict[str, Any]:
+        return {"canonical": self.abs_url(rel), "type": "website", "title": title,
+                "description": str(self.tax.survey.get("description", "")), "jsonld": ""}
+
+    def feed(self) -> str:
+        """An Atom feed of the papers, one entry each, newest addition first.
+
+        Entries are dated by the day they were added (a paper of a published edition by that
+        edition's cutoff); the feed's own date is its newest entry's, so the file changes only
+        when the list does."""
+        ed = self.tax.editions
+        cutoffs = {e.id: e.cutoff for e in ed.published} if ed else {}
+
+        def when(r: Record) -> str:
+            return self.added(r) or cutoffs.get(str(r.get(ed.field, "")) if ed else "", "") or f"{r.get('year', 1970)}-01-01"
+
+        # Newest first; papers of the same day by title (self.records is in title order).
+        recs = sorted(self.records, key=when, reverse=True)
+        ns = "http://www.w3.org/2005/Atom"
+        ET.register_namespace("", ns)
+        root = ET.Element(f"{{{ns}}}feed")
+        survey = self.tax.survey
+
+        def sub(parent: ET.Element, tag: str, text: str = "", **attrs: str) -> ET.Element:
+            e = ET.SubElement(parent, f"{{{ns}}}{tag}", attrs)
+            if text:
+                e.text = text
+            return e
+
+        sub(root, "title", f"{survey.get('list_title', '')}: additions")
+        sub(root, "subtitle", str(survey.get("description", "")))
+        sub(root, "id", self.abs_url(FEED_FILE) or str(survey.get("url", "")) + "#additions")
+        sub(root, "updated", (when(recs[0]) if recs else "1970-01-01") + "T00:00:00Z")
+        sub(root, "link", rel="self", href=self.abs_url(FEED_FILE) or FEED_FILE)
+        sub(root, "link", rel="alternate", type="text/html", href=self.abs_url(self.index_name) or self.index_name)
+        author = sub(root, "author")
+        sub(author, "name", ", ".join(str(a) for a in (survey.get("citation") or {}).get("software", {}).get("authors", [])) or str(survey.get("short_title", "")))
+        for r in recs:
+            entry = sub(root, "entry")
+            sub(entry, "title", r.title)
+            page = f"{PAPERS_DIR}/{r.id}.html"
+            sub(entry, "id", self.abs_url(page) or model.primary_link(r))
+            sub(entry, "updated", when(r) + "T00:00:00Z")
+            sub(entry, "link", rel="alternate", type="text/html", href=self.abs_url(page) or page)
+            sub(entry, "link", rel="related", href=model.primary_link(r))
+            for a in r.get("authors") or []:
+                sub(sub(entry, "author"), "name", str(a))
+            sub(entry, "summary", str(r.get("summary", "")))
+            for t in model.record_tags(self.tax, r, [s for s in self.tags if self.kind(s) not in ("plain",)]):
+                sub(entry, "category", term=t.value, label=f"{t.label}: {t.value}")
+        ET.indent(root)
+        return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def site_files(tax: Taxonomy, corpus: Corpus, stats: Stats, bibtex: BibtexFn | None = None) -> dict[str, str]:
-    """Every file of the site, keyed by its path relative to the index's folder."""
-    s = _Site(tax, corpus, stats, bibtex)
-    out = {s.path.rsplit("/", 1)[-1]: s.index(), CSS_FILE: _asset("page.css"), f"{PAPERS_DIR}/index.html": s.paper_list()}
+def site_files(
+    tax: Taxonomy,
+    corpus: Corpus,
+    stats: Stats,
+    bibtex: BibtexFn | None = None,
+    corrections: CorrectionsReport | None = None,
+    figures: Sequence[Mapping[str, str]] = (),
+    all_rows_limit: int = ALL_ROWS_LIMIT,
+) -> dict[str, str]:
+    """Every file of the site, keyed by its path relative to the index's folder. ``figures`` are
+    the report figures ({title, path} with repository-relative paths) the statistics page shows;
+    above ``all_rows_limit`` records the list draws a window of rows."""
+    s = _Site(tax, corpus, stats, bibtex, corrections, figures, all_rows_limit)
+    out = {s.index_name: s.index(), CSS_FILE: _asset("page.css"), f"{PAPERS_DIR}/index.html": s.paper_list()}
     for rec in s.records:
         out[f"{PAPERS_DIR}/{rec.id}.html"] = s.paper(rec)
     if bibtex is not None:
         out[BIB_FILE] = s.bib_js()
+    out[STATS_FILE] = s.stats_page()
+    out.update(s.tag_pages())
+    out[FEED_FILE] = s.feed()
     return out
 
 

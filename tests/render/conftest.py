@@ -34,3 +34,13 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[list[Any]]:
+    opened: list[Any] = []
+    yield opened
+    for pg in opened:
+        errors = pg.errors
+        pg.context.close()
+        assert not errors, errors

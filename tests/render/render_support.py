@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from external_tools import chromium as find_chromium
 
@@ -77,13 +78,14 @@ def make_hostile_survey(root: Path) -> Path:
     return root
 
 
-def write_site(folder: Path, b: Built, bibtex: bool = True) -> Path:
-    """Every file of the browsing site (index, paper pages, stylesheet, BibTeX) in ``folder``."""
+def write_site(folder: Path, b: Built, bibtex: bool = True, **kwargs: Any) -> Path:
+    """Every file of the browsing site (index, paper pages, stylesheet, BibTeX) in ``folder``;
+    ``kwargs`` go to ``site_files`` (corrections, figures, all_rows_limit)."""
     from survey_tools.render.bibtex import bibtex_entry
     from survey_tools.render.site import site_files
 
     fn = bibtex_entry if bibtex else None
-    for rel, text in site_files(b.tax, b.corpus, b.stats, fn).items():
+    for rel, text in site_files(b.tax, b.corpus, b.stats, fn, **kwargs).items():
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -110,3 +112,31 @@ def synthetic(b: Built, n: int) -> Built:
     corpus = replace(b.corpus, records=records)
     config = load_config(b.tax)
     return Built(b.root, b.tax, corpus, compute_stats(corpus, config), b.gaps)
+
+
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def open_page(browser: Any, url: str, **ctx_args: Any) -> Any:
+    ctx = browser.new_context(**({"viewport": {"width": 1366, "height": 900}} | ctx_args))
+    pg = ctx.new_page()
+    pg.errors = []
+    pg.warnings = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("console", lambda m: pg.warnings.append(m.text) if m.type == "warning" else None)
+    # Offline: any request other than a file fails.
+    pg.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://") else route.abort())
+    pg.goto(url)
+    return pg
+
+
+def keys(pg: Any) -> list[str]:
+    return list(pg.evaluate("surveyPage.keys()"))
+
+
+def axe_violations(pg: Any) -> list[dict[str, Any]]:
+    if not AXE.is_file():
+        pytest.skip("axe-core is not installed: run `npm ci` at the repository root")
+    pg.add_script_tag(path=str(AXE))
+    result = pg.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result]

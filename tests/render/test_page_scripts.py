@@ -1,0 +1,71 @@
+"""The page scripts as modules: joined into one inline script per page, each helper written once,
+linted by eslint and unit-tested under node's test runner (tests/js/)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from external_tools import node
+from render_support import REPO
+
+from survey_tools.render.scripts import _order, bundle, top_level_names
+
+JS = REPO / "survey_tools" / "render" / "templates" / "site" / "js"
+
+
+def test_each_page_gets_one_bundle_with_its_modules_in_dependency_order() -> None:
+    assert _order("list.mjs") == ["text.mjs", "search.mjs", "hashstate.mjs", "csv.mjs", "dom.mjs", "bib.mjs", "rows.mjs", "list.mjs"]
+    assert _order("paper.mjs") == ["hashstate.mjs", "dom.mjs", "paper.mjs"]
+    for entry in ("list.mjs", "paper.mjs"):
+        code = bundle(entry)
+        assert code.startswith("(function () {\n\"use strict\";") and code.endswith("})();\n")
+        assert not re.search(r"^\s*(import|export)\b", code, re.M)
+
+
+def test_no_helper_is_written_twice() -> None:
+    names: dict[str, str] = {}
+    for path in sorted(JS.glob("*.mjs")):
+        for name in top_level_names(path.name):
+            assert name not in names, f"{name} is declared in {names[name]} and {path.name}"
+            names[name] = path.name
+    # The old single-file scripts are gone.
+    assert not (JS.parent / "page.js").exists() and not (JS.parent / "paper.js").exists()
+
+
+def test_bundles_parse_in_node() -> None:
+    if node() is None:
+        pytest.skip("Node.js is not installed: apt-get install -y nodejs npm")
+    for entry in ("list.mjs", "paper.mjs"):
+        subprocess.run([node(), "--check", "-"], input=bundle(entry), text=True, check=True)
+
+
+def test_node_unit_tests_pass() -> None:
+    if node() is None:
+        pytest.skip("Node.js is not installed: apt-get install -y nodejs npm")
+    tests = sorted(str(p) for p in (REPO / "tests" / "js").glob("*.test.mjs"))
+    assert len(tests) >= 5
+    out = subprocess.run([node(), "--test", *tests], capture_output=True, text=True, cwd=REPO)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+    assert re.search(r"^# fail 0$", out.stdout, re.M) and not re.search(r"^# pass 0$", out.stdout, re.M)
+
+
+def test_eslint_is_clean() -> None:
+    eslint = REPO / "node_modules" / ".bin" / "eslint"
+    if node() is None or not eslint.is_file():
+        pytest.skip("eslint is not installed: run `npm ci` at the repository root")
+    out = subprocess.run([str(eslint), "--max-warnings", "0", "survey_tools/render/templates/site", "tests/js"], capture_output=True, text=True, cwd=REPO)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_eslint_catches_a_mistake(tmp_path: Path) -> None:
+    eslint = REPO / "node_modules" / ".bin" / "eslint"
+    if node() is None or not eslint.is_file():
+        pytest.skip("eslint is not installed: run `npm ci` at the repository root")
+    bad = "export function f(a) {\n  var x = 1;\n  if (a == 2) return y;\n}\n"
+    out = subprocess.run([str(eslint), "--stdin", "--stdin-filename", str(JS / "bad.mjs")], input=bad, capture_output=True, text=True, cwd=REPO)
+    assert out.returncode == 1
+    for rule in ("no-var", "eqeqeq", "no-undef"):
+        assert rule in out.stdout
