@@ -80,7 +80,7 @@ def test_an_added_paper_shows_what_a_reviewer_checks(changed: str) -> None:
     assert "#### A Demonstration Paper on Orchestration (`demo-paper`)\n\n| field | value |\n" in added
     for row in ("| Link | <https://arxiv.org/abs/2501.00001> |",
                 "| Identifier | arxiv: 2501.00001; doi: 10.1000/demo.1; openreview: AbCdEf123 |",
-                "| Edition | 2605.02801v1 |",
+                "| Edition | living (added 2026-05-10) |",
                 "| Summary | Trains an orchestrator with RL to decide which worker acts next. |",
                 "| File | `corpus/demo-paper.yaml` |",
                 "| Category | RL and post-training methods |",
