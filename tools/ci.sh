@@ -147,9 +147,9 @@ step_regenerate() {
     return 0
   fi
   git add --all
-  git -c user.name="github-actions[bot]" \
-      -c user.email="41898282+github-actions[bot]@users.noreply.github.com" \
-      commit --quiet -m "Regenerate the outputs from the records [survey-regenerate]"
+  local bot="github-actions[bot]" mail="41898282+github-actions[bot]@users.noreply.github.com"
+  GIT_AUTHOR_NAME="$bot" GIT_AUTHOR_EMAIL="$mail" GIT_COMMITTER_NAME="$bot" GIT_COMMITTER_EMAIL="$mail" \
+    git commit --quiet -m "Regenerate the outputs from the records [survey-regenerate]"
   survey build --check
   git log -1 --format='regenerate: committed %h %s'
 }

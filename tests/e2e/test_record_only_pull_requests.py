@@ -29,7 +29,7 @@ def record(key: str, title: str, arxiv: str, summary: str) -> str:
     """A complete living-list record, written by hand from the CONTRIBUTING template's fields."""
     text = DEMO.replace("key: demo-paper", f"key: {key}").replace(
         "title: A Demonstration Paper on Orchestration", f"title: {title}")
-    text = text.replace("2501.00001", arxiv).replace("  doi: 10.1000/demo.1\n", "").replace(
+    text = text.replace("2501.00001", arxiv).replace("year: 2025", "year: 2026").replace("  doi: 10.1000/demo.1\n", "").replace(
         "  openreview: AbCdEf123\n", "").replace("- https://example.org/demo\n", "")
     return text.replace("summary: Trains an orchestrator with RL to decide which worker acts next.",
                         f"summary: {summary}")
