@@ -9,10 +9,12 @@ from typing import Any
 
 import jinja2
 
+from survey_tools._version import __version__
 from survey_tools.corpus.configs import reference
-from survey_tools.corpus.examples import add_example, exclude_example
+from survey_tools.corpus.examples import add_example, exclude_example, record_template
 from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.repository import repository
 from survey_tools.corpus.taxonomy import FORMER_FIELD, Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
@@ -273,6 +275,10 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[
         "claims_file": str(tax.files.get("claims", "data/claims.yaml")),
         "reports_file": str(tax.files.get("reports", "data/reports.yaml")),
         "protocol": _protocol(tax),
+        "repo": repository(tax),
+        "record_template": record_template(tax),
+        "corrections_file": str(tax.files.get("corrections", "data/corrections.yaml")),
+        "version": __version__,
     }
 
 

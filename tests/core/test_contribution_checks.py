@@ -154,3 +154,64 @@ def test_a_correction_overtaken_by_another_value_takes_it_as_current(survey: Pat
     assert "  current: 'yes'\n  proposed: 'no'\n" in (survey / "data" / "corrections.yaml").read_text(encoding="utf-8")
     assert run(survey, "corrections", "--settle", "C001") == (
         2, "error: correction C001 is not stale: corpus/agentspawn.yaml still has is_rl = 'yes'\n")
+
+
+def test_the_add_example_is_a_work_not_in_the_list() -> None:
+    from survey_tools.corpus.examples import add_example, example_reference
+    from survey_tools.corpus.identifiers import record_identifiers
+
+    corpus = load_corpus(REPO)
+    ref = example_reference(corpus.taxonomy, corpus.retained)
+    kinds = {k: v.normalize for k, v in corpus.taxonomy.identifiers.items()}
+    known = {v for rec in corpus for v in record_identifiers(rec.data, kinds).values()}
+    assert ref and ref not in known
+    command = add_example(corpus.taxonomy, corpus.retained)
+    assert command.startswith(f"survey add {ref} ")
+    for doc in ("README.md", "CONTRIBUTING.md"):
+        text = (REPO / doc).read_text(encoding="utf-8")
+        assert f"`{command}`" in text, doc
+    help_text = CliRunner().invoke(cli, ["--root", str(REPO), "add", "--help"]).stdout
+    assert f"survey add {ref}" in help_text and "2508.03680" not in help_text
+
+
+def test_validate_warns_while_the_repository_is_not_set(survey: Path) -> None:
+    res = CliRunner().invoke(cli, ["--root", str(survey), "validate"])
+    assert res.exit_code == 0
+    assert res.stderr.splitlines()[-1].startswith(
+        "warning: taxonomy/survey.yaml: survey.repository is not set: set `repository: {url: ")
+    cfg = survey / "taxonomy" / "survey.yaml"
+    text = cfg.read_text(encoding="utf-8")
+    cfg.write_text(text.replace("  data_source:", "  repository: {url: https://github.com/OWNER/REPO}\n  data_source:", 1),
+                   encoding="utf-8")
+    res = CliRunner().invoke(cli, ["--root", str(survey), "validate"])
+    assert "survey.repository is still a placeholder (https://github.com/OWNER/REPO)" in res.stderr
+    cfg.write_text(text.replace("  data_source:", "  repository: {url: https://github.com/someone/rl-mas-list}\n  data_source:", 1),
+                   encoding="utf-8")
+    res = CliRunner().invoke(cli, ["--root", str(survey), "validate"])
+    assert res.exit_code == 0 and "warning" not in res.stderr
+
+
+def test_contributing_gives_three_paths_and_a_blank_record_that_validates_once_filled(survey: Path) -> None:
+    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    for heading in ("## 1. In the browser (GitHub's web editor)", "## 2. On your machine, with `survey add`",
+                    "## 3. By opening an issue", "## Correcting an entry"):
+        assert f"\n{heading}\n" in text
+    assert "data/corrections.yaml" in text and "survey corrections --settle ID" in text
+    blank = text.split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert blank.startswith("key: the-file-name-without-yaml\n") and "edition: living\n" in blank
+    filled = (blank.replace("key: the-file-name-without-yaml", "web-editor-paper")
+              .replace("key: web-editor-paper", "key: web-editor-paper")
+              .replace("title:\n", "title: A Paper Added From the Web Editor\n")
+              .replace("- Last, First", "- Doe, Jane").replace("year: YYYY", "year: 2026")
+              .replace("venue:\n", "venue: arXiv\n").replace("arxiv: ''", "arxiv: '2606.05005'")
+              .replace("- https://\n", "- https://arxiv.org/abs/2606.05005\n")
+              .replace("summary:\n", "summary: Shows that a record written in the browser passes every check.\n")
+              .replace("'YYYY-MM-DD'", "'2026-06-05'"))
+    filled = "key: web-editor-paper\n" + filled.split("\n", 1)[1]
+    answers = {"category": "benchmark", "is_rl": "'no'", "reward_type": "NA", "credit_granularity": "NA",
+               "orchestration_form": "NA", "scenario": "general", "is_core": "supporting", "verified": "'yes'"}
+    for name, value in answers.items():
+        filled = filled.replace(f"{name}: untagged", f"{name}: {value}")
+    filled = filled.replace("subdecisions: untagged\n", "")
+    (survey / "corpus" / "web-editor-paper.yaml").write_text(filled, encoding="utf-8")
+    assert validate(survey) == (0, [])
