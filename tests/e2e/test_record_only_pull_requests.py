@@ -131,9 +131,10 @@ def test_two_record_only_pull_requests_merge_in_either_order(repo: Repo) -> None
 def test_two_concurrent_exclusions_do_not_collide(repo: Repo) -> None:
     base = repo.git("rev-parse", "main")
     made = []
-    for name, ref in (("ex-one", "2606.03003"), ("ex-two", "2606.04004")):
+    for name, ref, title in (("ex-one", "2606.03003", "Prompted Debate Among Frozen Models"),
+                             ("ex-two", "2606.04004", "A Survey of Single-Agent Tool Use")):
         repo.git("checkout", "-q", "-b", name, base)
-        out = repo.run("survey", "exclude", f"https://arxiv.org/abs/{ref}", "--title", f"Screened work {ref}",
+        out = repo.run("survey", "exclude", f"https://arxiv.org/abs/{ref}", "--title", title,
                        "--stage", "abstract_screen", "--reason", "no_rl_component", "--source", "arXiv",
                        "--query-family", "multi-agent LLM", "--note", "No learning component in the abstract.",
                        "--date", "2026-06-01")
