@@ -222,6 +222,8 @@ def readme_context(
     ex_cols, ex_rows = model.exclusion_table(tax, corpus)
     return {
         "edition": _edition_context(tax, corpus, stats),
+        "repo": repository(tax),
+        "version": __version__,
         "survey": tax.survey,
         "conf": conf,
         "sections": conf.get("sections", {}),

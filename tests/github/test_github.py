@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -60,6 +61,35 @@ def test_pre_commit_hooks() -> None:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     assert [(h["id"], h["entry"]) for h in hooks] == [
         ("survey-validate", "survey validate"), ("survey-build-check", "survey build --check")]
+    # no file filter: once per commit, wherever the survey keeps its records
+    for h in hooks:
+        assert h["always_run"] is True and h["pass_filenames"] is False
+        assert "files" not in h and "types" not in h
+
+
+def constraints() -> list[str]:
+    lines = (REPO / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def test_the_rendering_libraries_are_pinned_the_same_everywhere() -> None:
+    from importlib.metadata import version
+
+    pins = constraints()
+    assert all(re.fullmatch(r"[a-z0-9-]+==[0-9][0-9a-z.]*", p) for p in pins), pins
+    assert {p.split("==")[0] for p in pins} >= {"matplotlib", "pillow", "numpy", "fonttools"}
+    # what this test run renders with is what CI pins (so the committed figures are its bytes)
+    for pin in pins:
+        name, want = pin.split("==")
+        assert version(name) == want, f"{name} {version(name)} installed, constraints.txt pins {want}"
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    build_check = next(h for h in hooks if h["id"] == "survey-build-check")
+    assert build_check["additional_dependencies"] == pins
+    ci = (REPO / "tools" / "ci.sh").read_text()
+    assert "pip install --quiet -c constraints.txt -e '.[test]'" in ci
+    assert "pip install --quiet -c constraints.txt -e .\n" in ci
+    for doc in ("README.md", "CONTRIBUTING.md"):
+        assert "pip install -c constraints.txt -e" in (REPO / doc).read_text(encoding="utf-8")
 
 
 def test_the_exclusion_form_offers_the_taxonomys_reasons() -> None:
