@@ -7,7 +7,7 @@
 #   tools/ci.sh STEP...        the named steps
 #   tools/ci.sh --list         the steps of `all`, one a line
 #   tools/ci.sh pull-request   what .github/workflows/pull-request.yml runs on a pull request
-#                              (after `install`): validate, build in a scratch copy, the review
+#                              (after `install-survey`): validate, build in a scratch copy, the review
 #                              report; nothing in the working tree is written
 #   tools/ci.sh regenerate     what .github/workflows/regenerate.yml runs on main: `survey build`,
 #                              then one bot commit of the regenerated outputs (pushing is the
@@ -170,7 +170,7 @@ fi
 case "$1" in
   --list) printf '%s\n' "${STEPS[@]}" ;;
   --list-pull-request) printf '%s\n' "${PULL_REQUEST[@]}" ;;
-  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' ;;
+  -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' ;;
   all) for s in "${STEPS[@]}"; do run_step "$s"; done ;;
   pull-request) for s in "${PULL_REQUEST[@]}"; do run_step "$s"; done ;;
   *) for s in "$@"; do run_step "$s"; done ;;
