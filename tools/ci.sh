@@ -6,8 +6,12 @@
 #   tools/ci.sh all            every step in order (what .ci/run does)
 #   tools/ci.sh STEP...        the named steps
 #   tools/ci.sh --list         the steps of `all`, one a line
-#   tools/ci.sh pr-diff        GitHub Actions only: `survey diff` into the job summary and one
-#                              pull-request comment (not part of `all`)
+#   tools/ci.sh pull-request   what .github/workflows/pull-request.yml runs on a pull request
+#                              (after `install-survey`): validate, build in a scratch copy, the review
+#                              report; nothing in the working tree is written
+#   tools/ci.sh regenerate     what .github/workflows/regenerate.yml runs on main: `survey build`,
+#                              then one bot commit of the regenerated outputs (pushing is the
+#                              workflow's own step)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +19,12 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 export PYTHONDONTWRITEBYTECODE=1
 
 STEPS=(install system ruff mypy actionlint validate build-check awesome-lint page-scripts test)
+# A pull request carries records; its outputs are regenerated on main after the merge, so the
+# pull-request checks build without --check. .github/workflows/pull-request.yml runs
+# `tools/ci.sh install` and then this group (tests/github keeps the two equal).
+PULL_REQUEST=(validate pr-build pr-report)
+# Where the pull-request steps put the built copy and the report (an artifact on GitHub).
+PR_OUT="${SURVEY_PR_OUT:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}/survey-pr}"
 
 # The browser tests use SURVEY_CHROMIUM, else `chromium` on PATH. GitHub's Ubuntu runners ship
 # Google Chrome instead (their `chromium` package is a snap that does not run there).
@@ -33,9 +43,9 @@ as_root() {
 }
 
 step_install() {
-  python3 -m pip install --quiet -e '.[test]'
+  python3 -m pip install --quiet -c constraints.txt -e '.[test]'
   # the real tools the trace importers are tested with, and the Parquet/Ray engine (tests/traces)
-  python3 -m pip install --quiet -e '.[interop,scale]'
+  python3 -m pip install --quiet -c constraints.txt -e '.[interop,scale]'
   # cffconvert (validates CITATION.cff in tests/packaging) pins jsonschema<4, which the toolkit
   # cannot share: it gets a virtual environment of its own, where the tests look for it.
   local cff_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/cffconvert"
@@ -47,6 +57,12 @@ step_install() {
   # tests/screening/test_asreview.py looks for it.
   local asr_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/asreview"
   [ -x "$asr_venv/bin/asreview" ] || { python3 -m venv "$asr_venv" && "$asr_venv/bin/pip" install --quiet 'asreview==3.0.8'; }
+}
+
+step_install-survey() {
+  # The toolkit alone, as the pull-request and regeneration workflows need it: the rendering
+  # libraries at the versions in constraints.txt, so that outputs have the same bytes everywhere.
+  python3 -m pip install --quiet -c constraints.txt -e .
 }
 
 step_system() {
@@ -106,42 +122,53 @@ step_test() {
   python3 -m pytest -q
 }
 
-step_pr-diff() {
-  # Needs BASE_SHA and, to comment, PR_NUMBER, GITHUB_REPOSITORY, GH_TOKEN; COMMENT=false (a
-  # fork's pull request, whose token cannot write) keeps the report to the job summary.
-  local report="${RUNNER_TEMP:-/tmp}/survey-diff.md"
-  local marker="<!-- survey-diff: updated by CI on every push -->"
-  survey diff --base "${BASE_SHA:?BASE_SHA is the revision to compare with}" > "$report"
+step_pr-build() {
+  # The whole build in a scratch copy of the working tree (tracked and untracked files, not
+  # .git): what main will regenerate after the merge, without touching the contributor's files.
+  local copy="$PR_OUT/build"
+  rm -rf "$copy"
+  mkdir -p "$copy"
+  tar -c --exclude=./.git --exclude=./node_modules --exclude=./.venv -f - . | tar -x -C "$copy" -f -
+  survey --root "$copy" build
+}
+
+step_pr-report() {
+  # The review report (`survey diff` against the pull request's base) as a file: on GitHub the
+  # pull-request workflow uploads it as an artifact and pull-request-report.yml comments it.
+  local base=()
+  if [ -n "${BASE_SHA:-}" ]; then base=(--base "$BASE_SHA"); fi
+  mkdir -p "$PR_OUT/report"
+  survey diff "${base[@]}" > "$PR_OUT/report/report.md"
+  if [ -n "${PR_NUMBER:-}" ]; then
+    printf '%s\n' "$PR_NUMBER" > "$PR_OUT/report/pr-number"
+  fi
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
-    cat "$report" >> "$GITHUB_STEP_SUMMARY"
+    cat "$PR_OUT/report/report.md" >> "$GITHUB_STEP_SUMMARY"
   else
-    cat "$report"
+    cat "$PR_OUT/report/report.md"
   fi
-  if [ "${COMMENT:-false}" != true ] || [ -z "${PR_NUMBER:-}" ]; then
-    echo "survey diff: job summary only (no pull-request comment from this run)"
+}
+
+step_regenerate() {
+  # main after a merge: rebuild every output and make one commit of what changed. The commit
+  # message carries a marker so that the workflow never rebuilds its own commit.
+  survey build
+  if [ -z "$(git status --porcelain)" ]; then
+    echo "regenerate: every output is up to date"
     return 0
   fi
-  { echo "$marker"; cat "$report"; } > "$report.comment"
-  local api="repos/$GITHUB_REPOSITORY/issues"
-  local id
-  if ! id="$(gh api --paginate "$api/$PR_NUMBER/comments" \
-        --jq ".[] | select(.body | startswith(\"$marker\")) | .id" | head -n 1)"; then
-    echo "::warning::survey diff: cannot read the pull request's comments; job summary only"
-    return 0
-  fi
-  if [ -n "$id" ]; then
-    gh api --silent -X PATCH "$api/comments/$id" -F "body=@$report.comment" \
-      || echo "::warning::survey diff: cannot update comment $id; job summary only"
-  else
-    gh api --silent -X POST "$api/$PR_NUMBER/comments" -F "body=@$report.comment" \
-      || echo "::warning::survey diff: cannot comment (no permission?); job summary only"
-  fi
+  git add --all
+  local bot="github-actions[bot]" mail="41898282+github-actions[bot]@users.noreply.github.com"
+  GIT_AUTHOR_NAME="$bot" GIT_AUTHOR_EMAIL="$mail" GIT_COMMITTER_NAME="$bot" GIT_COMMITTER_EMAIL="$mail" \
+    git commit --quiet -m "Regenerate the outputs from the records [survey-regenerate]"
+  survey build --check
+  git log -1 --format='regenerate: committed %h %s'
 }
 
 run_step() {
   local name="$1"
   if ! declare -F "step_$name" >/dev/null; then
-    echo "tools/ci.sh: unknown step '$name' (steps: ${STEPS[*]} pr-diff)" >&2
+    echo "tools/ci.sh: unknown step '$name' (steps: ${STEPS[*]} install-survey pull-request regenerate)" >&2
     exit 2
   fi
   echo "== $name"
@@ -153,7 +180,9 @@ if [ $# -eq 0 ]; then
 fi
 case "$1" in
   --list) printf '%s\n' "${STEPS[@]}" ;;
-  -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' ;;
+  --list-pull-request) printf '%s\n' "${PULL_REQUEST[@]}" ;;
+  -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' ;;
   all) for s in "${STEPS[@]}"; do run_step "$s"; done ;;
+  pull-request) for s in "${PULL_REQUEST[@]}"; do run_step "$s"; done ;;
   *) for s in "$@"; do run_step "$s"; done ;;
 esac

@@ -15,6 +15,7 @@ import click
 
 from survey_tools.build import build as run_build
 from survey_tools.cli.common import echo_json, output_format, root_of
+from survey_tools.contrib.corrections_edit import settle as settle_correction
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.views import known_keys
@@ -137,10 +138,15 @@ def claims(ctx: click.Context, fail_on: tuple[str, ...], edition: str | None, fm
 
 
 @click.command()
+@click.option("--settle", metavar="ID", help="Settle a stale correction: remove it when its record "
+              "carries the proposed value, else take the record's value as its current one.")
 @output_format()
 @click.pass_context
-def corrections(ctx: click.Context, fmt: str) -> None:
+def corrections(ctx: click.Context, settle: str | None, fmt: str) -> None:
     """Check the proposed corrections and show what each would change; exit 1 if one is stale."""
+    if settle is not None:
+        click.echo(settle_correction(root_of(ctx), settle), err=True)
+        return
     report = compute_survey(root_of(ctx)).corrections
     if report is None:
         click.echo("no corrections file", err=True)

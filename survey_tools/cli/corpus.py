@@ -13,6 +13,7 @@ from survey_tools.contrib.taxonomy_edit import rename_value
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.loading import load_valid_corpus
 from survey_tools.corpus.record_schema import schema_files
+from survey_tools.corpus.repository import repository_warning
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.validation import validate_corpus
 from survey_tools.corpus.views import corpus_view, view_ids
@@ -47,6 +48,9 @@ def validate(
         n = len(report.problems)
         summary = f"{report.checked} files checked, {n} problem{'s' if n != 1 else ''}"
         click.echo(summary, err=True)
+        warning = repository_warning(load_taxonomy(root_of(ctx))) if not paths else None
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
     sys.exit(EXIT_OK if report.ok else EXIT_INVALID)
 
 

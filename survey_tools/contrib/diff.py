@@ -121,11 +121,31 @@ def export_revision(root: Path, rev: str, dest: Path, folders: tuple[str, ...]) 
         raise UsageError(f"revision {rev[:12]} has no survey folder ({', '.join(folders)})")
     raw = _git(root, "archive", "--format=tar", rev, *wanted)
     with tarfile.open(fileobj=BytesIO(raw)) as tar:
-        tar.extractall(dest, filter="data")
+        _extract(tar, dest)
     if prefix:  # a survey in a sub-folder of the repository: move it to dest's top
         (dest / prefix).rename(dest / "_survey")
         for child in (dest / "_survey").iterdir():
             child.rename(dest / child.name)
+
+
+def _extract(tar: tarfile.TarFile, dest: Path) -> None:
+    """Extract ``tar`` under ``dest``: files and folders only, nothing outside ``dest``.
+
+    ``extractall(filter="data")`` does exactly this from Python 3.11.4 (and 3.12); Debian 12's
+    python3 is 3.11.2, where the keyword does not exist, so there the same rules are applied here.
+    """
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(dest, filter="data")
+        return
+    base = dest.resolve()
+    members = []
+    for m in tar.getmembers():
+        target = (base / m.name).resolve()
+        if not (m.isfile() or m.isdir()) or m.name.startswith("/") or not target.is_relative_to(base):
+            raise SurveyError(f"git archive gave an unexpected entry {m.name!r}; survey diff stopped")
+        m.mode = (m.mode | 0o600) & 0o755  # what the data filter does: no set-id bits, owner can read
+        members.append(m)
+    tar.extractall(dest, members=members)  # noqa: S202 - every member checked above
 
 
 # --- records -----------------------------------------------------------------------------------
@@ -138,13 +158,17 @@ class Paper:
     title: str
     path: str
     tags: tuple[tuple[str, str], ...] = ()  # (field label, value labels), in taxonomy order
+    link: str = ""  # the primary link
+    identifier: str = ""  # e.g. "arXiv 2501.01234; DOI 10.1/x"
+    edition: str = ""  # "living (added 2026-05-01)" or an edition's id
+    summary: str = ""
 
 
 @dataclass(frozen=True)
 class Retag:
     paper: Paper
     tags: tuple[tuple[str, str, str], ...]  # (field label, before, after)
-    other: tuple[str, ...]  # other fields that changed (labels)
+    other: tuple[tuple[str, str, str], ...]  # other fields that changed: (label, old text, new text)
 
 
 def _value_labels(cf: ControlledField, raw: Any, na: str, untagged: str) -> str:
@@ -164,6 +188,17 @@ def _value_labels(cf: ControlledField, raw: Any, na: str, untagged: str) -> str:
     return value if value in (na, untagged) else cf.label_of(value)
 
 
+def _text(v: Any) -> str:
+    """A field's value as one line of text (lists joined, mappings as key: value)."""
+    if v is None:
+        return ""
+    if isinstance(v, Mapping):
+        return "; ".join(f"{k}: {_text(x)}" for k, x in v.items())
+    if isinstance(v, list):
+        return "; ".join(_text(x) for x in v)
+    return plain_str(v)
+
+
 def _paper(rec: Record, corpus: Corpus) -> Paper:
     tax = corpus.taxonomy
     coll = tax.collections[rec.collection]
@@ -171,7 +206,25 @@ def _paper(rec: Record, corpus: Corpus) -> Paper:
     tags = tuple(
         (cf.label, _value_labels(cf, rec.get(cf.name), tax.na, tax.untagged)) for cf in coll.controlled
     )
-    return Paper(coll.label, rec.id, title, rec.path, tags)
+    # The conventions render/model.py reads too: the first of `links` (else `url`), the fields of
+    # type identifiers (else `identifier`), the taxonomy's edition fields.
+    links = rec.get("links")
+    link = str(links[0]) if isinstance(links, list) and links else str(rec.get("url") or "")
+    ids: list[str] = []
+    for f in coll.fields:
+        value = rec.get(f.name)
+        if f.type == "identifiers" and isinstance(value, Mapping):
+            ids += [f"{k}: {plain_str(v)}" for k, v in value.items() if v]
+    if not ids and rec.get("identifier"):
+        ids.append(str(rec.get("identifier")))
+    edition = ""
+    if tax.editions is not None:
+        edition = plain_str(rec.get(tax.editions.field) or "")
+        added = rec.get(tax.editions.added_field)
+        if added:
+            edition += f" (added {plain_str(added)})"
+    summary = _text(rec.get("summary") if rec.get("summary") is not None else rec.get("note"))
+    return Paper(coll.label, rec.id, title, rec.path, tags, link, "; ".join(ids), edition, summary)
 
 
 def _field_label(corpus: Corpus, rec: Record, name: str) -> str:
@@ -208,7 +261,7 @@ def record_diff(old: Corpus, new: Corpus) -> tuple[tuple[Paper, ...], tuple[Pape
         )
         names = {cf.name for cf in controlled}
         keys = list(ra.data) + [k for k in rb.data if k not in ra.data]
-        other = tuple(_field_label(new, rb, k) for k in keys
+        other = tuple((_field_label(new, rb, k), _text(ra.get(k)), _text(rb.get(k))) for k in keys
                       if k not in names and ra.get(k) != rb.get(k))
         changed.append(Retag(_paper(rb, new), tags, other))
     return added, removed, tuple(changed)
@@ -383,6 +436,13 @@ def _paper_cell(p: Paper) -> str:
     return f"{_md(p.title)} ({md_code(p.key)})"
 
 
+def _link(p: Paper) -> str:
+    url = p.link
+    if url.startswith(("https://", "http://")) and not any(c in url for c in "<> \t\n()"):
+        return md_cell(f"<{url}>")
+    return _md(url)
+
+
 def _table(lines: list[str], headers: Sequence[str], rows: Iterable[Sequence[Any]], limit: int,
            align: str = "") -> None:
     """A table of at most ``limit`` rows; a last row says how many more were left out."""
@@ -402,21 +462,30 @@ def _by_collection(papers: Iterable[Paper]) -> Iterator[tuple[str, list[Paper]]]
 
 
 def _moved_section(out: list[str], heading: str, moved: tuple[Moved, ...], limit: int) -> None:
+    """All moved cells of one kind in one table (table, cell, before, after), in table order."""
     if not moved:
         return
     out += [f"### {heading} ({len(moved)} cells moved)", ""]
-    tables: dict[str, list[Moved]] = {}
-    for m in moved:
-        tables.setdefault(m.table, []).append(m)
-    shown = 0
-    for table, items in tables.items():
-        if shown >= limit:
-            out += [f"_… {len(moved) - shown} more cells in further tables._", ""]
-            break
-        out += [f"**{_md(table)}**", ""]
-        _table(out, ["cell", "before", "after"], ((_md(m.cell), m.before, m.after) for m in items),
-               limit - shown, "lrr")
-        shown += len(items)
+    _table(out, ["table", "cell", "before", "after"],
+           ((_md(m.table), _md(m.cell), m.before, m.after) for m in moved), limit, "llrr")
+
+
+def _added_section(out: list[str], coll: str, papers: list[Paper], limit: int) -> None:
+    """Per added paper what a reviewer checks: link, identifier, edition, summary, then every tag."""
+    out += [f"### Added to {coll} ({len(papers)})", ""]
+    for p in papers[:limit]:
+        out += [f"#### {_md(p.title)} ({md_code(p.key)})", ""]
+        rows: list[Sequence[str]] = [
+            ("Link", _link(p) if p.link else "—"),
+            ("Identifier", _md(p.identifier or "—", 300)),
+            ("Edition", _md(p.edition or "—")),
+            ("Summary", _md(p.summary or "—", 1000)),
+            ("File", md_cell(md_code(p.path))),
+            *((_md(name), _md(value, 300)) for name, value in p.tags),
+        ]
+        out += [md_table(["field", "value"], rows, pad=False), ""]
+    if len(papers) > limit:
+        out += [f"_… {len(papers) - limit} more papers._", ""]
 
 
 def to_markdown(rev: str, d: CorpusDiff, limit: int = 200) -> str:
@@ -426,23 +495,16 @@ def to_markdown(rev: str, d: CorpusDiff, limit: int = 200) -> str:
     if d.empty:
         out += ["No paper, statistic, gap-map cell or claim changed.", ""]
     for coll, papers in _by_collection(d.added):
-        out += [f"### Added to {coll} ({len(papers)})", ""]
-        tag_names = [name for name, _ in papers[0].tags]
-        _table(out, ["paper", *(_md(n) for n in tag_names)],
-               ([_paper_cell(p), *(_md(v) for _, v in p.tags)] for p in papers), limit)
+        _added_section(out, coll, papers, limit)
     for coll, papers in _by_collection(d.removed):
         out += [f"### Removed from {coll} ({len(papers)})", ""]
         _table(out, ["paper", "file"], ((_paper_cell(p), md_cell(md_code(p.path))) for p in papers), limit)
-    retagged = [c for c in d.changed if c.tags]
-    if retagged:
-        out += [f"### Re-tagged ({len(retagged)})", ""]
-        _table(out, ["paper", "tag", "before", "after"],
-               ((_paper_cell(c.paper), _md(t), _md(a), _md(b)) for c in retagged for t, a, b in c.tags), limit)
-    edited = [c for c in d.changed if c.other]
-    if edited:
-        out += [f"### Other edits ({len(edited)})", ""]
-        _table(out, ["paper", "fields changed"], ((_paper_cell(c.paper), _md(", ".join(c.other))) for c in edited),
-               limit)
+    if d.changed:
+        n = sum(len(c.tags) + len(c.other) for c in d.changed)
+        out += [f"### Edited ({len(d.changed)} papers, {n} fields)", ""]
+        _table(out, ["paper", "field", "before", "after"],
+               ((_paper_cell(c.paper), _md(t), _md(a or "—", 400), _md(b or "—", 400))
+                for c in d.changed for t, a, b in (*c.tags, *c.other)), limit)
     _moved_section(out, "Statistics", d.cells, limit)
     _moved_section(out, "Gap maps", d.gaps, limit)
     if d.claims:

@@ -8,6 +8,7 @@ file first and remove the old one last: a failure leaves the survey as it was.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -41,24 +42,57 @@ def _excluded(tax: Taxonomy) -> Collection:
     return coll
 
 
-def next_id(root: Path, corpus: Corpus, coll: Collection) -> str:
-    """The id after the highest one in use: prefix and width follow the existing ids."""
-    folder = root / coll.folder
-    ids = {r.id for r in corpus.of(coll.name)} | (
-        {p.stem for p in folder.glob("*.yaml")} if folder.is_dir() else set()
-    )
-    parsed = [m for i in ids if (m := re.fullmatch(r"(\D*)(\d+)", i))]
-    if parsed:
-        prefix = parsed[0].group(1)
-        width = max(len(m.group(2)) for m in parsed)
-        n = max(int(m.group(2)) for m in parsed) + 1
+# Identifier kinds in the order an exclusion id is derived from them (the first one present).
+ID_KINDS = ("arxiv", "doi", "openreview")
+
+
+def _prefix(corpus: Corpus, coll: Collection) -> str:
+    """The letters before the number of the numbered ids in use (``E`` of ``E036``), else the
+    literal start of the id pattern (``^E...``), else none."""
+    for rec in corpus.of(coll.name):
+        if m := re.fullmatch(r"([A-Za-z]*)\d+", rec.id):
+            return m.group(1)
+    m = re.match(r"\^([A-Za-z]*)", coll.id_pattern)
+    return m.group(1) if m else ""
+
+
+def _slug(kind: str, value: str) -> str:
+    """``kind-value`` in lower case, letters and digits joined by ``-``; a short hash of the exact
+    value keeps apart what lower-casing, cutting or a DOI's free punctuation would merge
+    (OpenReview ids are case-sensitive). arXiv ids lose nothing: ``2501.01234`` -> ``arxiv-2501-01234``."""
+    flat = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
+    exact = kind == "arxiv" and len(flat) <= 40
+    if not exact:
+        flat = flat[:40].rstrip("-") + "-" + hashlib.sha256(value.encode("utf-8")).hexdigest()[:6]
+    return f"{kind}-{flat}" if flat.strip("-") else kind
+
+
+def new_id(corpus: Corpus, coll: Collection, values: Mapping[str, Any]) -> str:
+    """An id derived from the excluded work itself, so that two pull requests excluding different
+    works never pick the same id (a running number would: both take the next free one).
+
+    ``E-arxiv-2501-01234`` for an arXiv id (likewise a DOI or OpenReview id), else
+    ``E-url-<10 hex digits of the URL's sha256>``. The same work excluded twice gets the same id,
+    which the duplicate checks refuse anyway. Ids already in the log (``E001``...) stay as they are.
+    """
+    ids = values.get("identifiers")
+    ids = ids if isinstance(ids, Mapping) else {}
+    basis = next(((k, str(ids[k])) for k in ID_KINDS if ids.get(k)), None)
+    if basis is None:
+        basis = ("url", str(values.get("url") or values.get("identifier") or values.get(coll.title_field) or ""))
+        slug = "url-" + hashlib.sha256(basis[1].encode("utf-8")).hexdigest()[:10]
     else:
-        # An empty log: read prefix and width from the id pattern (``^E[0-9]{3,}$``).
-        m = re.match(r"\^(\w*)\[0-9\]\{(\d+)", coll.id_pattern)
-        prefix, width, n = (m.group(1), int(m.group(2)), 1) if m else ("", 1, 1)
-    new = f"{prefix}{n:0{width}d}"
+        slug = _slug(*basis)
+    prefix = _prefix(corpus, coll)
+    new = f"{prefix}-{slug}" if prefix else slug
     if not re.match(coll.id_pattern, new):
-        raise UsageError(f"cannot number the next exclusion: {new!r} does not match {coll.id_pattern}")
+        raise UsageError(
+            f"cannot name the exclusion: {new!r} does not match collections.{coll.name}.id_pattern "
+            f"{coll.id_pattern!r} in taxonomy/survey.yaml; allow ids derived from the work, e.g. "
+            f"'^{prefix}([0-9]{{3,}}|-[a-z0-9][a-z0-9-]{{2,79}})$'"
+        )
+    if new in corpus.by_id(coll.name):
+        raise UsageError(f"{coll.folder}/{new}.yaml already holds this work ({basis[0]} {basis[1]})")
     return new
 
 
@@ -100,14 +134,13 @@ def plan_exclusion(
     except ValueError:
         raise UsageError(f"--date {day!r} is not an ISO date (YYYY-MM-DD)") from None
     retained = corpus.by_id(tax.retained.name)
-    new_id = next_id(root, corpus, coll)
-    rel = f"{coll.folder}/{new_id}.yaml"
-    values: dict[str, Any] = {coll.id_field: new_id, "date_screened": day, "note": note.strip()}
+    values: dict[str, Any] = {"date_screened": day, "note": note.strip()}
     if tax.editions is not None:  # a decision of the living list, made on the screening day
         values[tax.editions.field] = tax.editions.living.id
         values[tax.editions.added_field] = day
     values.update(tags)
     remove: tuple[str, ...] = ()
+    moved_from: str | None
     if ref in retained:
         rec = retained[ref]
         _refuse_loss(coll, rec)
@@ -116,7 +149,7 @@ def plan_exclusion(
             values[coll.title_field] = title
         refuse_duplicates(corpus, values, ref, ignore=[rec.path])
         remove = (rec.path,)
-        message = f"moved {rec.path} to {rel}"
+        moved_from = rec.path
     else:
         values.update(_from_reference(ref))
         arxiv_id = normalize_arxiv(ref)
@@ -129,7 +162,11 @@ def plan_exclusion(
         else:
             raise UsageError(f"--title is required for {ref!r} (only arXiv titles are looked up)")
         refuse_duplicates(corpus, values, ref)
-        message = f"wrote {rel}"
+        moved_from = None
+    exclusion_id = new_id(corpus, coll, values)
+    values[coll.id_field] = exclusion_id
+    rel = f"{coll.folder}/{exclusion_id}.yaml"
+    message = f"moved {moved_from} to {rel}" if moved_from else f"wrote {rel}"
     record = _ordered(coll, values)
     text = dump_yaml(record)
     _check(tax, coll, rel, text)

@@ -65,3 +65,43 @@ def exclude_example(tax: Taxonomy) -> str:
     if coll is None:
         return ""
     return " ".join(["survey exclude ID_OR_URL", *tag_options(tax, coll), '--note "..."'])
+
+
+# What a blank record shows for a field of each type (filled in by hand from the paper's page).
+_BLANKS: dict[str, str] = {
+    "string": "",
+    "text": "",
+    "year": "YYYY",
+    "date": "'YYYY-MM-DD'",
+    "url": "https://",
+    "url_list": "\n- https://",
+    "person_list": "\n- Last, First",
+    "boolean": "false",
+}
+
+
+def record_template(tax: Taxonomy) -> str:
+    """A blank record of the first collection for the web editor: its required fields, its
+    identifiers and its edition fields (the living list), then every tag as `untagged`, in the
+    taxonomy's order. Comments say what each line wants."""
+    coll = tax.retained
+    lines: list[str] = []
+    editions = tax.editions
+    edition_fields = {editions.field, editions.added_field} if editions else set()
+    for f in coll.fields:
+        if not (f.required or f.type == "identifiers" or f.name in edition_fields):
+            continue
+        if f.name == coll.id_field:
+            value = "the-file-name-without-yaml"
+        elif editions and f.name == editions.field:
+            value = editions.living.id
+        elif f.type == "identifiers":
+            kinds = list(tax.identifiers)
+            value = "".join(f"\n  {k}: ''" for k in kinds[:1])
+        else:
+            value = _BLANKS.get(f.type, "")
+        sep = "" if value.startswith("\n") or not value else " "
+        lines.append(f"{f.name}:{sep}{value}")
+    for cf in coll.controlled:
+        lines.append(f"{cf.name}: {tax.untagged}")
+    return "\n".join(lines) + "\n"

@@ -1,16 +1,37 @@
-"""Validation of a whole survey folder: every record on its own, then across records."""
+"""Validation of a whole survey folder: every record on its own, then across records.
+
+Across records, besides duplicates: a published edition is closed (its membership and the facts
+of its records are recorded in a manifest, ``data/editions/<edition>.yaml``); a link must not
+name another work than the record's identifier; a summary must not repeat another record's; an
+evidence URL must not name another record's work.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz, process
 
 from survey_tools.corpus.configs import data_config_problems
 from survey_tools.corpus.duplicates import cross_check, declared_problems, fuzzy_title_problems
+from survey_tools.corpus.identifiers import ids_from_url, normalize
 from survey_tools.corpus.loading import discover, load_corpus
-from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Collection, Edition, Taxonomy, load_taxonomy
+from survey_tools.corpus.yamlio import dump_yaml, load_yaml_file
 from survey_tools.errors import Problem, Report, UsageError
+
+# The closed editions' manifests, one per published edition.
+MANIFESTS = "data/editions"
+# The facts of a record that a published edition fixes (absent fields are skipped): what the
+# survey cited. Tags, summaries and notes stay editable; facts change through a correction.
+FACTS = ("title", "authors", "year", "venue", "identifiers")
+# A summary this similar (rapidfuzz ratio, 0-100) to another record's is a copy.
+SUMMARY_SIMILARITY = 90
 
 
 def require_fields(corpus: Corpus, fields: Sequence[str]) -> list[Problem]:
@@ -65,9 +86,216 @@ def report_for(
     # Near-identical titles (a typo, a changed subtitle): the same work entered twice.
     report.extend(fuzzy_title_problems(corpus))
     report.extend(declared_problems(corpus))
+    report.extend(closed_edition_problems(corpus))
+    report.extend(link_problems(corpus))
+    report.extend(copied_summary_problems(corpus))
+    report.extend(evidence_problems(corpus))
     report.extend(require_fields(corpus, require))
     if paths:
         wanted = {rel for _, rel in discover(tax, paths)[0]}
         report.problems = [p for p in report.problems if p.file in wanted]
         report.checked = len(wanted)
     return report
+
+
+# --- closed editions ---------------------------------------------------------------------------
+
+
+def _fingerprint(value: Any) -> str:
+    """The first 12 hex digits of the sha256 of the value's canonical JSON: equal facts, equal fingerprints."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
+    # "sha256:" keeps an all-digit hash a string for every YAML reader
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def manifest_path(edition: Edition) -> str:
+    return f"{MANIFESTS}/{edition.id}.yaml"
+
+
+def edition_manifest(corpus: Corpus, edition: Edition) -> str:
+    """The manifest of ``edition`` as the corpus holds it now: every member's key per collection,
+    with a fingerprint of each of its facts. Written once, when the edition is published
+    (``python3 tools/edition_manifest.py``), then committed and never rewritten."""
+    tax = corpus.taxonomy
+    assert tax.editions is not None
+    members: dict[str, dict[str, dict[str, str]]] = {}
+    for name in tax.collections:
+        recs = [r for r in corpus.of(name) if str(r.get(tax.editions.field)) == edition.id]
+        if recs:
+            members[name] = {r.id: {f: _fingerprint(r.get(f)) for f in FACTS if r.get(f) is not None}
+                             for r in recs}
+    doc = {"edition": edition.id, "facts": list(FACTS), "records": members}
+    head = (f"# The published edition {edition.label} ({edition.id}), closed: its records and a\n"
+            "# fingerprint of each of their facts. `survey validate` refuses a record that claims this\n"
+            "# edition without being listed here, and reports an edition record whose facts changed.\n"
+            "# Written by tools/edition_manifest.py when the edition was published; never edit it.\n")
+    return head + dump_yaml(doc)
+
+
+def _manifest(tax: Taxonomy, edition: Edition) -> tuple[dict[str, dict[str, dict[str, str]]], tuple[str, ...]] | None:
+    path = tax.root / manifest_path(edition)
+    if not path.is_file():
+        return None
+    doc = load_yaml_file(path, manifest_path(edition)).data
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("records"), Mapping):
+        return None
+    facts = tuple(str(f) for f in doc.get("facts") or FACTS)
+    return {str(c): {str(k): dict(v or {}) for k, v in (recs or {}).items()}
+            for c, recs in doc["records"].items()}, facts
+
+
+def closed_edition_problems(corpus: Corpus) -> list[Problem]:
+    """A record may name a published edition only if that edition's manifest lists it; an edition
+    record's facts must be those the edition published."""
+    tax = corpus.taxonomy
+    if tax.editions is None:
+        return []
+    out: list[Problem] = []
+    field = tax.editions.field
+    for edition in tax.editions.published:
+        loaded = _manifest(tax, edition)
+        if loaded is None:
+            continue
+        members, facts = loaded
+        for name in tax.collections:
+            listed = members.get(name, {})
+            for rec in corpus.of(name):
+                if str(rec.get(field)) != edition.id:
+                    continue
+                line, col = rec.where((field,))
+                if rec.id not in listed:
+                    out.append(Problem(rec.path, line, col, field, (
+                        f"{edition.id!r} ({edition.label}) is a published edition and closed: "
+                        f"{rec.id!r} is not one of its records ({manifest_path(edition)}); "
+                        f"a new record belongs to the living list: write "
+                        f"`{field}: {tax.editions.living.id}` and `{tax.editions.added_field}: YYYY-MM-DD`, "
+                        f"or let `survey add ID` write the record")))
+                    continue
+                for fact in facts:
+                    want = listed[rec.id].get(fact)
+                    value = rec.get(fact)
+                    have = _fingerprint(value) if value is not None else None
+                    if want != have:
+                        fl, fc = rec.where((fact,)) if value is not None else (line, col)
+                        out.append(Problem(rec.path, fl, fc, fact, (
+                            f"differs from what {edition.label} ({edition.id}) published; its records "
+                            f"keep their facts: restore the value and propose the change in "
+                            f"{tax.files.get('corrections', 'data/corrections.yaml')} (kind: metadata, "
+                            f"with the page you read as evidence), then run `survey corrections`")))
+    return out
+
+
+# --- links, summaries and evidence against other records -------------------------------------
+
+
+def _identifier_kinds(tax: Taxonomy) -> dict[str, str]:
+    return {k: v.normalize for k, v in tax.identifiers.items()}
+
+
+def _declared(rec: Record, kinds: Mapping[str, str]) -> dict[str, str]:
+    ids = rec.get("identifiers")
+    if not isinstance(ids, Mapping):
+        return {}
+    return {k: normalize(k, kinds[k], str(v)) for k, v in ids.items() if k in kinds and v}
+
+
+def _urls(value: Any) -> Iterable[tuple[tuple[Any, ...], str]]:
+    if isinstance(value, str):
+        yield (), value
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            if isinstance(v, str):
+                yield (i,), v
+
+
+def link_problems(corpus: Corpus) -> list[Problem]:
+    """A link naming an arXiv id, DOI or OpenReview id other than the record's own (of the same
+    kind): usually a link left behind from the record it was copied from."""
+    tax = corpus.taxonomy
+    kinds = _identifier_kinds(tax)
+    out: list[Problem] = []
+    for rec in corpus:
+        own = _declared(rec, kinds)
+        if not own:
+            continue
+        for name in ("links", "url"):
+            for sub, url in _urls(rec.get(name)):
+                for kind, value in ids_from_url(url).items():
+                    if kind in own and kind in kinds and normalize(kind, kinds[kind], value) != own[kind]:
+                        line, col = rec.where((name, *sub))
+                        where = name + "".join(f"[{i}]" for i in sub)
+                        out.append(Problem(rec.path, line, col, where, (
+                            f"links to {kind} {value}, but the record's identifiers.{kind} is {own[kind]}; "
+                            f"a link left from another record? Link this work, or fix identifiers.{kind}")))
+    return out
+
+
+def _summary_fields(coll: Collection) -> list[str]:
+    """The required prose fields of a collection with a minimum length (a summary, not a code)."""
+    return [f.name for f in coll.fields if f.type == "text" and f.required and f.min_length]
+
+
+def copied_summary_problems(corpus: Corpus) -> list[Problem]:
+    """A summary equal or nearly equal to another record's (each says what *its* work does)."""
+    tax = corpus.taxonomy
+    out: list[Problem] = []
+    for coll in tax.collections.values():
+        for name in _summary_fields(coll):
+            recs = [r for r in corpus.of(coll.name) if isinstance(r.get(name), str)]
+            texts = [" ".join(str(r.get(name)).lower().split()) for r in recs]
+            if len(texts) < 2:
+                continue
+            scores = process.cdist(texts, texts, scorer=fuzz.ratio, score_cutoff=SUMMARY_SIMILARITY,
+                                   dtype="uint8")
+            for i, rec in enumerate(recs):
+                for j in scores[i].nonzero()[0]:
+                    if j == i:
+                        continue
+                    other = recs[int(j)]
+                    line, col = rec.where((name,))
+                    how = "the same as" if texts[i] == texts[int(j)] else f"{int(scores[i][j])}% similar to"
+                    out.append(Problem(rec.path, line, col, name, (
+                        f"{how} the {name} of {other.path}; write what this work does, in your own words")))
+    return out
+
+
+def _evidence_urls(value: Any, path: tuple[Any, ...], in_evidence: bool) -> Iterable[tuple[tuple[Any, ...], str]]:
+    """URLs given as evidence: the ``url`` of an evidence field, and every ``evidence:`` URL nested
+    in a record (a sub-decision's evidence)."""
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if isinstance(v, str) and ((in_evidence and k == "url") or k == "evidence"):
+                yield (*path, k), v
+            elif isinstance(v, (Mapping, list)):
+                yield from _evidence_urls(v, (*path, k), False)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _evidence_urls(v, (*path, i), False)
+
+
+def evidence_problems(corpus: Corpus) -> list[Problem]:
+    """An evidence URL that names another record's work (and not this one's)."""
+    tax = corpus.taxonomy
+    kinds = _identifier_kinds(tax)
+    owner: dict[tuple[str, str], Record] = {}
+    for rec in corpus:
+        for k, v in _declared(rec, kinds).items():
+            owner.setdefault((k, v), rec)
+    out: list[Problem] = []
+    for coll in tax.collections.values():
+        evidence = {f.name for f in coll.fields if f.type == "evidence"}
+        for rec in corpus.of(coll.name):
+            own = _declared(rec, kinds)
+            for name, value in rec.data.items():
+                for path, url in _evidence_urls(value, (name,), name in evidence):
+                    for kind, ident in ids_from_url(url).items():
+                        if kind not in kinds:
+                            continue
+                        ident = normalize(kind, kinds[kind], ident)
+                        other = owner.get((kind, ident))
+                        if other is not None and other is not rec and own.get(kind) != ident:
+                            line, col = rec.where(path)
+                            out.append(Problem(rec.path, line, col, ".".join(map(str, path)), (
+                                f"names {kind} {ident}, the work of {other.path}; evidence about "
+                                f"this record is a page of this work")))
+    return out

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from survey_tools.corpus.examples import example_reference
 from survey_tools.corpus.record_schema import schema_files
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.render import model
@@ -192,7 +193,9 @@ def _citation(ctx: BuildContext) -> Mapping[str, Output]:
 
 @register("github")
 def _github(ctx: BuildContext) -> Mapping[str, Output]:
-    return {ISSUE_FORM: issue_form(ctx.taxonomy)}
+    # The placeholder is the survey's own example reference (commands.yaml add.example or a record's).
+    example = example_reference(ctx.taxonomy, ctx.corpus.retained)
+    return {ISSUE_FORM: issue_form(ctx.taxonomy, example)}
 
 
 # The registry's names, importable from here as before the split (build and tests use them).

@@ -8,18 +8,32 @@ from survey_tools.corpus.yamlio import dump_yaml
 ISSUE_FORM = ".github/ISSUE_TEMPLATE/add-paper.yml"
 
 
-def issue_form(tax: Taxonomy) -> str:
-    """The 'add a paper' issue form; its dropdowns list exactly the taxonomy's values."""
+# The answer an issue form offers for a tag the reporter does not know (the maintainer decides).
+NOT_SURE = "not sure"
+
+
+def issue_form(tax: Taxonomy, example: str = "") -> str:
+    """The 'add a paper' issue form; its dropdowns list exactly the taxonomy's values, each with
+    "not sure" first and none required (tags are the maintainer's decision in the end).
+    tools/issue_add.py reads an answered form back (by these ids) into `survey add`."""
     coll = tax.retained
     body: list[dict[str, object]] = [
         {"type": "markdown", "attributes": {"value": (
-            f"Propose a work for {coll.label.lower()}. A maintainer runs `survey add` with "
-            "your answers; this form is generated from `taxonomy/` by `survey build`.")}},
-        {"type": "input", "id": "arxiv",
-         "attributes": {"label": "arXiv id or URL", "placeholder": "2505.19591"},
+            f"Propose a work for {coll.label.lower()}. When a maintainer labels the issue `accepted`, "
+            "a workflow runs `survey add` with your answers and opens a pull request; this form is "
+            "generated from `taxonomy/` by `survey build`.")}},
+        {"type": "checkboxes", "id": "searched", "attributes": {
+            "label": "Not in the list yet",
+            "options": [{"label": "I searched the list (README and exclusion log) and the open issues for this work.",
+                         "required": True}]}},
+        {"type": "input", "id": "reference",
+         "attributes": {"label": "arXiv id, DOI, OpenReview id or URL",
+                        "description": "What `survey add` looks the work up with: an arXiv id, a "
+                                       "DOI, openreview:ID, or the URL of the work's page.",
+                        "placeholder": example},
          "validations": {"required": True}},
         {"type": "textarea", "id": "summary",
-         "attributes": {"label": "Summary", "description": "One sentence in your own words."},
+         "attributes": {"label": "Summary", "description": "One sentence in your own words (not the abstract)."},
          "validations": {"required": True}},
     ]
     for cf in coll.controlled:
@@ -28,12 +42,12 @@ def issue_form(tax: Taxonomy) -> str:
             for v in cf.values:
                 body.append({"type": "dropdown", "id": f"{cf.name}-{v.id}", "attributes": {
                     "label": f"{cf.label}: {v.label}", "description": v.description,
-                    "options": list(cf.mode_ids)}, "validations": {"required": False}})
+                    "options": [NOT_SURE, *cf.mode_ids]}, "validations": {"required": False}})
             continue
         body.append({"type": "dropdown", "id": cf.name, "attributes": {
             "label": cf.label, "description": cf.description,
-            "multiple": cf.kind == "multi", "options": [*cf.ids, *specials]},
-            "validations": {"required": cf.required}})
+            "multiple": cf.kind == "multi", "options": [NOT_SURE, *cf.ids, *specials]},
+            "validations": {"required": False}})
     form = {
         "name": "Add a paper",
         "description": f"Propose a paper for {tax.survey.get('short_title', 'the survey')}.",

@@ -10,10 +10,12 @@ from urllib.parse import quote
 
 import jinja2
 
+from survey_tools._version import __version__
 from survey_tools.corpus.configs import reference
-from survey_tools.corpus.examples import add_example, exclude_example
+from survey_tools.corpus.examples import add_example, exclude_example, record_template
 from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.repository import repository
 from survey_tools.corpus.taxonomy import FORMER_FIELD, Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
@@ -247,6 +249,8 @@ def readme_context(
     ex_cols, ex_rows = model.exclusion_table(tax, corpus)
     return {
         "edition": _edition_context(tax, corpus, stats),
+        "repo": repository(tax),
+        "version": __version__,
         "survey": tax.survey,
         "conf": conf,
         "sections": conf.get("sections", {}),
@@ -330,6 +334,10 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[
         "claims_file": str(tax.files.get("claims", "data/claims.yaml")),
         "reports_file": str(tax.files.get("reports", "data/reports.yaml")),
         "protocol": _protocol(tax),
+        "repo": repository(tax),
+        "record_template": record_template(tax),
+        "corrections_file": str(tax.files.get("corrections", "data/corrections.yaml")),
+        "version": __version__,
     }
 
 

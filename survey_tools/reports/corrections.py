@@ -279,7 +279,10 @@ def evaluate_corrections(
             problems.append(
                 Problem(
                     source, c.line, 0, f"correction {c.id}",
-                    f"stale: {rec.path} has {c.field} = {_show(now)}, not {_show(c.current)}",
+                    f"stale: {rec.path} has {c.field} = {_show(now)}, not {_show(c.current)}"
+                    + ("; the record carries the proposed value (applied)" if _same(now, c.proposed) else "")
+                    + f"; run `survey corrections --settle {c.id}` to "
+                    + ("remove the entry" if _same(now, c.proposed) else "take the record's value as current"),
                 )
             )
         after = _apply(rec, c.field, c.proposed)

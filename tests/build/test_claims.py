@@ -119,7 +119,12 @@ def _add_record(root: Path, key: str, title: str, **tags: str) -> None:
     text = (REPO / "corpus" / "hera.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
     data.update({"key": key, "title": title, "identifiers": {"arxiv": "2604.99999"},
-                 "links": ["https://arxiv.org/abs/2604.99999"], "edition": "living", "added": "2026-05-20"})
+                 "links": ["https://arxiv.org/abs/2604.99999"], "edition": "living", "added": "2026-05-20",
+                 # its own words and evidence (a copy of hera's is refused by validation)
+                 "summary": f"{title}: a later work added to the living list for this test."})
+    for value in (data.get("subdecisions") or {}).values():
+        if isinstance(value, dict) and "evidence" in value:
+            value["evidence"] = "https://arxiv.org/abs/2604.99999"
     data.update(tags)
     (root / "corpus" / f"{key}.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 

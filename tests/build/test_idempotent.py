@@ -23,7 +23,14 @@ def _add(root: Path) -> None:
     data = yaml.safe_load((root / "corpus" / "hera.yaml").read_text(encoding="utf-8"))
     data.update({"key": "a-later-work", "title": "A Later Study of Learned Orchestration Budgets",
                  "identifiers": {"arxiv": "2605.09999"}, "links": ["https://arxiv.org/abs/2605.09999"],
-                 "credit_granularity": "message", "edition": "living", "added": "2026-05-20"})
+                 "credit_granularity": "message", "edition": "living", "added": "2026-05-20",
+                 # its own words and its own evidence (a copied summary or hera's pages are refused)
+                 "summary": "Studies how a learned orchestrator spends a fixed token budget across its workers."})
+    for value in (data.get("subdecisions") or {}).values():
+        if isinstance(value, dict) and "evidence" in value:
+            value["evidence"] = "https://arxiv.org/abs/2605.09999"
+    if isinstance(data.get("strict_credit_evidence"), dict) and "url" in data["strict_credit_evidence"]:
+        data["strict_credit_evidence"]["url"] = "https://arxiv.org/abs/2605.09999"
     (root / "corpus" / "a-later-work.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 

@@ -91,6 +91,10 @@ def _variant(survey_dir: Path, key: str, title: str, arxiv: str, extra: str = ""
     text = text.replace("key: demo-paper", f"key: {key}").replace(
         "title: A Demonstration Paper on Orchestration", f"title: '{title}'").replace("2501.00001", arxiv)
     text = text.replace("  doi: 10.1000/demo.1\n", "").replace("  openreview: AbCdEf123\n", "")
+    # each variant says what its own work does (a copied summary is a problem of its own)
+    summaries = {"kimi-k2-5": "A vision-language model trained with agent-swarm reinforcement learning.",
+                 "kimi-k2-7": "Reports a later model of the same family, with longer tool-use rollouts."}
+    text = text.replace("Trains an orchestrator with RL to decide which worker acts next.", summaries[key])
     (survey_dir / "corpus" / f"{key}.yaml").write_text(text + extra, encoding="utf-8")
 
 
@@ -110,4 +114,4 @@ def test_declared_non_duplicates_pass_and_unknown_keys_are_named(survey_dir: Pat
     _variant(survey_dir, "kimi-k2-7", "Kimi K2.5: Visual Agentic Intelligences", "2501.00012",
              "not_duplicate_of:\n  kimi-k2-5: A later model with its own report.\n  kimi-k3: Not yet out.\n")
     got = [p.format() for p in validate_corpus(survey_dir)]
-    assert got == ["corpus/kimi-k2-7.yaml:40:12: not_duplicate_of.kimi-k3: no record with key 'kimi-k3'"]
+    assert got == ["corpus/kimi-k2-7.yaml:41:12: not_duplicate_of.kimi-k3: no record with key 'kimi-k3'"]

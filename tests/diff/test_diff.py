@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import subprocess
+import tarfile
 from pathlib import Path
 
 import pytest
 from support import run
 from survey_copy import copy_edition
 
-from survey_tools.contrib.diff import _md, _table
+from survey_tools.contrib.diff import _extract, _md, _table
+from survey_tools.errors import SurveyError
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "tests" / "data" / "records" / "valid" / "demo-paper.yaml"
@@ -68,44 +71,77 @@ def changed(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
     return out
 
 
-def test_added_papers_have_titles_and_tag_labels(changed: str) -> None:
+def test_an_added_paper_shows_what_a_reviewer_checks(changed: str) -> None:
     added = section(changed, "Added to Retained papers (1)")
-    head, rule, row = added.strip().splitlines()[2:5]
-    assert head.startswith("| paper | Category | RL status | Reward type | Credit unit | Topology |")
-    assert head.endswith("| Orchestration sub-decisions |")
-    assert row.startswith("| A Demonstration Paper on Orchestration (`demo-paper`) | RL and post-training methods | RL | Hybrid local-global | Agent | Centralized | General |")
-    assert row.endswith("| O2 delegate: Learned; O5 stop: Designed |")
+    assert "#### A Demonstration Paper on Orchestration (`demo-paper`)\n\n| field | value |\n" in added
+    for row in ("| Link | <https://arxiv.org/abs/2501.00001> |",
+                "| Identifier | arxiv: 2501.00001; doi: 10.1000/demo.1; openreview: AbCdEf123 |",
+                "| Edition | living (added 2026-05-10) |",
+                "| Summary | Trains an orchestrator with RL to decide which worker acts next. |",
+                "| File | `corpus/demo-paper.yaml` |",
+                "| Category | RL and post-training methods |",
+                "| Credit unit | Agent |",
+                "| Orchestration sub-decisions | O2 delegate: Learned; O5 stop: Designed |"):
+        assert row + "\n" in added, row
 
 
-def test_removed_and_retagged_papers_are_named(changed: str) -> None:
+def test_removed_and_edited_papers_show_old_and_new_text(changed: str) -> None:
     assert "| Agent Q-Mix: Selecting the Right Action for LLM Multi-Agent Systems through Reinforcement Learning (`agent-qmix2026`) | `corpus/agent-qmix2026.yaml` |\n" in section(
         changed, "Removed from Retained papers (1)")
-    assert section(changed, "Re-tagged (1)").splitlines()[4] == f"| {C3_TITLE} (`c3`) | Credit unit | Message | Agent |"
-    assert f"| {C3_TITLE} (`c3`) | Summary |\n" in section(changed, "Other edits (1)")
+    edited = section(changed, "Edited (1 papers, 2 fields)").splitlines()
+    assert edited[2] == "| paper | field | before | after |"
+    assert edited[4] == f"| {C3_TITLE} (`c3`) | Credit unit | Message | Agent |"
+    paper, field, before, after = edited[5].strip("| ").split(" | ")
+    assert (paper, field) == (f"{C3_TITLE} (`c3`)", "Summary")
+    assert after == "Reworded. " + before and before.startswith("Gives each message")
 
 
-def test_statistics_by_label_grouped_by_table_in_order(changed: str) -> None:
+def test_statistics_in_one_table_by_label_in_order(changed: str) -> None:
     stats = section(changed, "Statistics")
     assert "credit_granularity" not in stats and "/" not in stats  # labels, not internal ids
-    assert "**Credit unit**\n\n| cell | before | after |\n| --- | ---: | ---: |\n| Message | 2 | 1 |\n| Agent | 23 | 24 |\n" in stats
-    assert "**Reward type × Credit unit**\n\n| cell | before | after |\n| --- | ---: | ---: |\n| Shared team outcome × Message | 1 | 0 |\n" in stats
-    tables = re.findall(r"^\*\*(.+)\*\*$", stats, re.M)
+    assert stats.count("| table | cell | before | after |") == 1  # one table
+    assert "| Credit unit | Message | 2 | 1 |\n| Credit unit | Agent | 23 | 24 |\n" in stats
+    assert "| Reward type × Credit unit | Shared team outcome × Message | 1 | 0 |\n" in stats
+    tables = [line.split(" | ")[0].lstrip("| ") for line in stats.splitlines()[4:] if line.startswith("| ")]
     assert tables.index("Credit unit") < tables.index("Orchestration sub-decisions") < tables.index("Reward type × Credit unit")
     # only cells that moved: every row's before and after differ
-    for before, after in re.findall(r"^\| [^|]+ \| (\d+) \| (\d+) \|$", stats, re.M):
+    for before, after in re.findall(r"^\| [^|]+ \| [^|]+ \| (\d+) \| (\d+) \|$", stats, re.M):
         assert before != after
     # agent-qmix2026 (removed) and demo-paper (added) are both RL methods: the headline does not move
     assert "Headline counts" not in stats
 
 
-def test_gap_cells_and_claims(changed: str) -> None:
+def test_gap_cells_and_claims_in_one_table_each(changed: str) -> None:
     gaps = section(changed, "Gap maps")
-    assert "**Credit unit × Reward family (all)**" in gaps
-    assert "| Message × R1 Shared team outcome | 1 | 0 |" in gaps
+    assert gaps.count("| table | cell | before | after |") == 1
+    assert "| Credit unit × Reward family (all) | Message × R1 Shared team outcome | 1 | 0 |" in gaps
     claims = section(changed, "Claims whose status changed")
+    assert claims.count("| claim | statement | before | after |") == 1
     row = next(line for line in claims.splitlines() if line.startswith("| `message-credit` |"))
     before, after = row.split(" | ")[-2:]
     assert before != after and "(2)" in before and after.rstrip(" |").endswith("(1)")
+
+
+def test_diff_without_tarfiles_data_filter(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Python 3.11.0-3.11.3 (Debian 12's 3.11.2) has no extractall(filter=): the same checks run here
+    monkeypatch.delattr(tarfile, "data_filter")
+    code, out, err = run(repo, "diff")
+    assert code == 0, err
+    assert out.endswith("\n\nNo paper, statistic, gap-map cell or claim changed.\n")
+
+
+@pytest.mark.parametrize("kind", [tarfile.SYMTYPE, tarfile.LNKTYPE])
+def test_a_link_in_the_archive_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: bytes) -> None:
+    monkeypatch.delattr(tarfile, "data_filter")
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        info = tarfile.TarInfo("corpus/evil.yaml")
+        info.type, info.linkname = kind, "/etc/passwd"
+        tar.addfile(info)
+    buf.seek(0)
+    with tarfile.open(fileobj=buf) as tar, pytest.raises(SurveyError, match="unexpected entry 'corpus/evil.yaml'"):
+        _extract(tar, tmp_path)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_default_base_is_the_merge_base_not_the_tip(tmp_path: Path) -> None:

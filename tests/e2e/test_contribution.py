@@ -130,9 +130,8 @@ def test_exclude_a_paper_then_restore_it(clone: Clone) -> None:
     res = clone.survey("exclude", "c3", "--stage", "full_text_screen", "--reason", "single_agent",
                        "--source", "arXiv", "--query-family", "credit assignment", "--date", "2026-05-21",
                        "--note", "Re-read for this test: treated here as a single-agent method.")
-    # the next exclusion id after those the list holds (the survey's 32 and any added since)
-    last = max(int(p.stem[1:]) for p in (clone.root / "exclusions").glob("E*.yaml") if p.stem != "E000")
-    new = f"E{last:03d}"
+    # the id is derived from the work (its arXiv id), not the next free number
+    new = "E-arxiv-2603-06859"
     assert f"moved corpus/c3.yaml to exclusions/{new}.yaml" in res.stdout + res.stderr
     clone.survey("build")
     clone.commit("Exclude C3")

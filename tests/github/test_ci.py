@@ -1,6 +1,7 @@
-"""CI on GitHub runs what .ci/run runs: both call tools/ci.sh; actions are pinned to commits;
-the survey diff reaches the job summary and one pull-request comment (tested with a stand-in
-``gh`` that records its calls)."""
+"""CI on GitHub runs what .ci/run runs: both call tools/ci.sh; the pull-request workflow runs
+what ``tools/ci.sh pull-request`` runs; the privileged report workflow never runs the pull
+request's code and comments once (tested with a stand-in ``gh`` that records its calls); main's
+regeneration commits once and is loop-safe; actions are pinned to commits."""
 
 from __future__ import annotations
 
@@ -44,7 +45,112 @@ def test_the_workflow_runs_every_step_of_the_script() -> None:
     runs = [s["run"] for s in job["steps"] if "run" in s]
     called = [r.removeprefix("tools/ci.sh ").strip() for r in runs]
     assert all(r.startswith("tools/ci.sh ") for r in runs), runs
-    assert called == [*steps_of_all(), "pr-diff"]
+    assert called == steps_of_all()
+
+
+def test_build_check_runs_only_when_started_by_hand() -> None:
+    # main is regenerated after every push (regenerate.yml): a pull request or the push that the
+    # bot commit follows would always be "stale"; a maintainer's manual run checks main.
+    wf = workflow("ci.yml")
+    step = next(s for s in wf["jobs"]["test"]["steps"] if s.get("run") == "tools/ci.sh build-check")
+    assert "github.event_name == 'workflow_dispatch'" in step["if"]
+    assert "workflow_dispatch" in wf["on"]
+    # a pull request carrying only records is the pull-request workflow's alone
+    assert wf["on"]["pull_request"]["paths-ignore"] == ["corpus/**", "exclusions/**", "data/corrections.yaml"]
+
+
+def test_the_lowest_python_is_debian_12s() -> None:
+    job = workflow("ci.yml")["jobs"]["lowest-python"]
+    assert job["container"] == "debian:12"  # python3 3.11.2, below tarfile's filter= (3.11.4)
+    script = job["steps"][-1]["run"]
+    assert "python3 -m venv .venv && . .venv/bin/activate" in script
+    assert "pip install -c constraints.txt -e ." in script and "survey diff" in script
+    project = (REPO / "pyproject.toml").read_text()
+    assert 'requires-python = ">=3.11"' in project
+
+
+def steps_of(group: str) -> list[str]:
+    res = subprocess.run([str(CI), f"--list-{group}"], capture_output=True, text=True, check=True)
+    return res.stdout.split()
+
+
+def test_the_pull_request_workflow_runs_exactly_the_script() -> None:
+    wf = workflow("pull-request.yml")
+    assert list(wf["on"]) == ["pull_request"]
+    assert wf["permissions"] == {"contents": "read"}
+    job = wf["jobs"]["check"]
+    assert job["permissions"] == {"contents": "read"}
+    runs = [s["run"] for s in job["steps"] if "run" in s]
+    assert runs == ["tools/ci.sh install-survey", "tools/ci.sh pull-request"]
+    assert steps_of("pull-request") == ["validate", "pr-build", "pr-report"]
+    text = CI.read_text()
+    assert 'pull-request) for s in "${PULL_REQUEST[@]}"; do run_step "$s"; done ;;' in text
+    upload = job["steps"][-1]
+    assert upload["uses"].startswith("actions/upload-artifact@") and upload["if"] == "${{ always() }}"
+    assert upload["with"]["name"] == "review-report"
+    checkout = job["steps"][0]
+    assert checkout["with"]["persist-credentials"] is False
+
+
+def test_the_privileged_report_workflow_never_runs_the_pull_requests_code() -> None:
+    wf = workflow("pull-request-report.yml")
+    assert list(wf["on"]) == ["workflow_run"]
+    assert wf["on"]["workflow_run"]["workflows"] == [workflow("pull-request.yml")["name"]]
+    assert wf["permissions"] == {}
+    [job] = wf["jobs"].values()
+    assert job["permissions"] == {"actions": "read", "pull-requests": "write"}
+    assert job["timeout-minutes"] <= 10
+    text = (REPO / ".github/workflows/pull-request-report.yml").read_text()
+    # no checkout, no action at all (so nothing of the pull request's is fetched), no install,
+    # no tool of this repository, no event text in a script
+    assert all("uses" not in s for s in job["steps"])
+    for s in job["steps"]:
+        run = s["run"]
+        # a program at a command's start: line start, after ; & | ! ( or if/then/do/exec
+        command = r"(?m)(^|[;&|!(]|\bif|\bthen|\bdo|\bexec)\s*({})(\s|$)"
+        programs = r"survey|python3?|pip3?|git|bash|sh|npm|npx|node|source|eval|chmod|\."
+        for banned in (command.format(programs), r"checkout", r"tools/", r"\$\{\{", r"\./"):
+            assert not re.search(banned, run), (banned, s["name"])
+    assert "head_branch" not in text and "head_commit" not in text and "pull_request_target" not in text
+    assert "head.sha" in text  # the artifact's pull-request number is checked against the run
+
+
+def test_regeneration_is_least_privilege_and_loop_safe() -> None:
+    wf = workflow("regenerate.yml")
+    assert wf["on"]["push"]["branches"] == ["main"]
+    assert wf["permissions"] == {}
+    assert wf["concurrency"]["cancel-in-progress"] is False
+    job = wf["jobs"]["regenerate"]
+    assert job["permissions"] == {"contents": "write"}
+    assert "[survey-regenerate]" in job["if"]
+    steps = job["steps"]
+    assert steps[0]["with"]["persist-credentials"] is False
+    assert [s.get("run") for s in steps if "run" in s][:2] == [
+        "tools/ci.sh install-survey", "tools/ci.sh regenerate"]
+    with_token = [s["name"] for s in steps if "github.token" in str(s.get("env", {}))]
+    assert with_token == ["Push the commit"]
+    assert "[survey-regenerate]" in CI.read_text()
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_every_job_has_a_timeout_and_its_own_permissions(path: Path) -> None:
+    wf = workflow(path.name)
+    assert wf["permissions"] in ({}, {"contents": "read"}), path.name
+    for name, job in wf["jobs"].items():
+        assert 0 < job["timeout-minutes"] <= 60, (path.name, name)
+        assert "permissions" in job, (path.name, name)
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_pipes_fail_and_checkouts_keep_no_token(path: Path) -> None:
+    wf = workflow(path.name)
+    for name, job in wf["jobs"].items():
+        for step in job["steps"]:
+            if str(step.get("uses", "")).startswith("actions/checkout@"):
+                assert step.get("with", {}).get("persist-credentials") is False, (path.name, name)
+            run = step.get("run", "")
+            if re.search(r"(?<![|])\|(?![|])", run):
+                assert "set -o pipefail" in run or "set -euo pipefail" in run, (path.name, step.get("name"))
 
 
 def test_the_workflow_has_caches_timeouts_concurrency_and_a_matrix() -> None:
@@ -57,16 +163,15 @@ def test_the_workflow_has_caches_timeouts_concurrency_and_a_matrix() -> None:
     assert by_action["actions/setup-python"]["with"]["cache"] == "pip"
     assert by_action["actions/setup-node"]["with"]["cache"] == "npm"
     assert by_action["actions/checkout"]["with"]["fetch-depth"] == 0
-    diff = job["steps"][-1]
-    assert diff["run"] == "tools/ci.sh pr-diff"
-    assert "always()" in diff["if"] and "matrix.python-version == '3.13'" in diff["if"]
-    assert "head.repo.full_name == github.repository" in diff["env"]["COMMENT"]
-    assert job["permissions"]["pull-requests"] == "write"
+    assert job["permissions"] == {"contents": "read"}  # the report is pull-request-report.yml's
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
 def test_actions_are_pinned_to_full_commit_shas(path: Path) -> None:
     uses = re.findall(r"^\s*(?:-\s*)?uses:\s*(\S+)(.*)$", path.read_text(), re.M)
+    if path.name == "pull-request-report.yml":  # privileged: runs no action at all
+        assert uses == []
+        return
     assert uses
     for ref, comment in uses:
         assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", ref), ref
@@ -79,7 +184,7 @@ def test_dependabot_watches_actions_and_pip() -> None:
     assert {u["package-ecosystem"] for u in cfg["updates"]} == {"github-actions", "pip"}
 
 
-# --- the pr-diff step, with stand-ins for `survey` (this checkout) and `gh` (a recorder) -------
+# --- the report comment, run from the workflow's own script with a stand-in ``gh`` -------------
 
 FAKE_GH = """#!/usr/bin/env python3
 import json, os, sys
@@ -88,10 +193,80 @@ args = sys.argv[1:]
 body = next((a[len("body=@"):] for a in args if a.startswith("body=@")), None)
 with open(log, "a") as fh:
     fh.write(json.dumps({"args": args, "body": open(body).read() if body else None}) + "\\n")
-if "-X" not in args:  # listing the comments
+if args[:2] == ["api", "--paginate"]:  # listing the comments
     sys.stdout.write(os.environ.get("GH_EXISTING", ""))
-sys.exit(int(os.environ.get("GH_FAIL_WRITE", "0")) if "-X" in args else 0)
+elif "-X" not in args:  # the pull request's head
+    sys.stdout.write(os.environ.get("GH_HEAD", "abc") + "\\n")
+sys.exit(0)
 """
+
+
+def comment_script() -> str:
+    job = workflow("pull-request-report.yml")["jobs"]["comment"]
+    return next(s["run"] for s in job["steps"] if s["name"] == "Post or update the comment")
+
+
+def post(tmp_path: Path, report: str | None, number: str | None, **extra: str) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
+    bin_dir, report_dir = tmp_path / "bin", tmp_path / "report"
+    bin_dir.mkdir()
+    report_dir.mkdir()
+    (bin_dir / "gh").write_text(FAKE_GH)
+    (bin_dir / "gh").chmod(0o755)
+    if report is not None:
+        (report_dir / "report.md").write_text(report)
+    if number is not None:
+        (report_dir / "pr-number").write_text(number)
+    log = tmp_path / "gh.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env['PATH']}", GH_LOG=str(log), GH_REPO="owner/survey",
+               HEAD_SHA="abc", REPORT_DIR=str(report_dir), RUNNER_TEMP=str(tmp_path), **extra)
+    res = subprocess.run(["bash", "-c", comment_script()], env=env, capture_output=True, text=True, timeout=60)
+    calls = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    return res, calls
+
+
+REPORT = "## Survey changes against `0123456789ab`\n\n### Added to Papers (1)\n"
+
+
+def test_the_first_report_posts_one_comment(tmp_path: Path) -> None:
+    res, calls = post(tmp_path, REPORT, "7\n")
+    assert res.returncode == 0, res.stderr
+    assert [c["args"][:2] for c in calls] == [["api", "repos/owner/survey/pulls/7"], ["api", "--paginate"],
+                                              ["api", "--silent"]]
+    assert calls[2]["args"][2:5] == ["-X", "POST", "repos/owner/survey/issues/7/comments"]
+    assert calls[2]["body"] == "<!-- survey-report: updated by CI on every push -->\n" + REPORT
+
+
+def test_a_later_report_updates_that_comment(tmp_path: Path) -> None:
+    res, calls = post(tmp_path, REPORT, "7", GH_EXISTING="42\n")
+    assert res.returncode == 0, res.stderr
+    assert calls[-1]["args"][2:5] == ["-X", "PATCH", "repos/owner/survey/issues/comments/42"]
+
+
+def test_an_artifact_naming_another_pull_request_is_not_believed(tmp_path: Path) -> None:
+    res, calls = post(tmp_path, REPORT, "8", GH_HEAD="def")
+    assert res.returncode == 0, res.stderr
+    assert "not commenting" in res.stdout
+    assert [c for c in calls if "-X" in c["args"]] == []
+
+
+@pytest.mark.parametrize("number", ["7; rm -rf /", "$(id)", "-1", "1234567890123"])
+def test_a_pull_request_number_that_is_not_a_number_fails(tmp_path: Path, number: str) -> None:
+    res, calls = post(tmp_path, REPORT, number)
+    assert res.returncode == 1
+    assert calls == []
+
+
+def test_no_report_no_comment(tmp_path: Path) -> None:
+    res, calls = post(tmp_path, None, None)
+    assert res.returncode == 0 and calls == []
+
+
+def test_a_huge_report_is_cut(tmp_path: Path) -> None:
+    res, calls = post(tmp_path, REPORT + "x" * 100_000, "7")
+    assert res.returncode == 0, res.stderr
+    body = calls[-1]["body"]
+    assert len(body.encode()) < 60_200 and "cut at 60,000 bytes" in body
 
 
 def git(root: Path, *args: str) -> str:
@@ -99,71 +274,29 @@ def git(root: Path, *args: str) -> str:
                           cwd=root, check=True, capture_output=True, text=True).stdout.strip()
 
 
-@pytest.fixture(scope="module")
-def pr(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    """A survey repository with one commit on a pull-request branch, and the step's environment."""
-    tmp = tmp_path_factory.mktemp("pr")
-    root = tmp / "survey"
-    for name in ("taxonomy", "corpus", "exclusions", "data"):
-        shutil.copytree(REPO / name, root / name)
-    (root / "tools").mkdir()
-    shutil.copy2(CI, root / "tools" / "ci.sh")
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "commit", "-qm", "base")
-    base = git(root, "rev-parse", "HEAD")
-    (root / "corpus" / "marft.yaml").unlink()
-    git(root, "commit", "-qam", "drop marft")
-    bin_dir = tmp / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "survey").write_text(
-        f'#!/bin/sh\nPYTHONPATH="{REPO}" exec "{sys.executable}" -c '
-        '"from survey_tools.cli import main; main()" "$@"\n')
-    (bin_dir / "gh").write_text(FAKE_GH)
-    for f in bin_dir.iterdir():
-        f.chmod(0o755)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
-    env.update(PATH=f"{bin_dir}{os.pathsep}{env['PATH']}", BASE_SHA=base, PR_NUMBER="7",
-               GITHUB_REPOSITORY="owner/survey", GH_TOKEN="not-a-token", RUNNER_TEMP=str(tmp))
-    return root, env
+# --- .gitattributes: every output of the build is marked ------------------------------------------
 
 
-def pr_diff(pr: tuple[Path, dict[str, str]], tmp_path: Path, **extra: str) -> tuple[subprocess.CompletedProcess[str], str, list[dict]]:
-    root, env = pr
-    summary, log = tmp_path / "summary.md", tmp_path / "gh.log"
-    env = {**env, "GITHUB_STEP_SUMMARY": str(summary), "GH_LOG": str(log), **extra}
-    res = subprocess.run([str(root / "tools" / "ci.sh"), "pr-diff"], env=env, capture_output=True, text=True, timeout=300)
-    calls = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
-    return res, summary.read_text() if summary.exists() else "", calls
-
-
-def test_a_forks_pull_request_gets_the_summary_only(pr: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
-    res, summary, calls = pr_diff(pr, tmp_path, COMMENT="false")
+def test_gitattributes_is_what_the_script_writes() -> None:
+    res = subprocess.run([sys.executable, str(REPO / "tools" / "gitattributes.py"), "--root", str(REPO),
+                          "--check"], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert res.returncode == 0, res.stderr
-    assert summary.startswith("## Survey changes against ")
-    assert "MARFT: Multi-Agent Reinforcement Fine-Tuning (`marft`)" in summary
-    assert calls == []
 
 
-def test_the_first_run_posts_one_comment(pr: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
-    res, summary, calls = pr_diff(pr, tmp_path, COMMENT="true")
-    assert res.returncode == 0, res.stderr
-    assert [c["args"][:2] for c in calls] == [["api", "--paginate"], ["api", "--silent"]]
-    post = calls[1]
-    assert post["args"][2:5] == ["-X", "POST", "repos/owner/survey/issues/7/comments"]
-    assert post["body"].startswith("<!-- survey-diff: updated by CI on every push -->\n## Survey changes")
-    assert post["body"].endswith(summary)
+def test_every_output_is_generated_and_merges(tmp_path: Path) -> None:
+    from survey_tools.build import plan_build
 
-
-def test_a_later_run_updates_that_comment(pr: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
-    res, _, calls = pr_diff(pr, tmp_path, COMMENT="true", GH_EXISTING="42\n")
-    assert res.returncode == 0, res.stderr
-    assert calls[1]["args"][2:5] == ["-X", "PATCH", "repos/owner/survey/issues/comments/42"]
-    assert len(calls) == 2
-
-
-def test_no_permission_is_a_warning_not_a_failure(pr: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
-    res, summary, _ = pr_diff(pr, tmp_path, COMMENT="true", GH_FAIL_WRITE="1")
-    assert res.returncode == 0, res.stderr
-    assert "::warning::survey diff: cannot comment" in res.stdout
-    assert "## Survey changes" in summary
+    outputs = sorted(plan_build(REPO).outputs)
+    root = tmp_path / "attrs"
+    root.mkdir()
+    shutil.copy2(REPO / ".gitattributes", root / ".gitattributes")
+    git(root, "init", "-q")
+    res = subprocess.run(["git", "check-attr", "--stdin", "linguist-generated", "merge"], cwd=root,
+                         input="\n".join([*outputs, "corpus/c3.yaml"]) + "\n", capture_output=True, text=True, check=True)
+    got: dict[str, dict[str, str]] = {}
+    for line in res.stdout.splitlines():
+        path, attr, value = line.split(": ")
+        got.setdefault(path, {})[attr] = value
+    missing = [p for p in outputs if got[p] != {"linguist-generated": "true", "merge": "survey-generated"}]
+    assert missing == []
+    assert got["corpus/c3.yaml"] == {"linguist-generated": "unspecified", "merge": "unspecified"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import shutil
@@ -20,9 +21,11 @@ BASE = yaml.safe_load((REPO / "corpus" / "agent-lightning.yaml").read_text())
 
 
 def record(key: str, arxiv_id: str, title: str, authors: list[str], **extra: Any) -> dict:
-    rec = {**BASE, "key": key, "title": title, "authors": authors, "authors_complete": True,
+    # a deep copy: each record's sub-decision evidence is its own (a shallow one shared them)
+    rec = {**copy.deepcopy(BASE), "key": key, "title": title, "authors": authors, "authors_complete": True,
            "year": 2025, "venue": "arXiv", "identifiers": {"arxiv": arxiv_id},
-           "links": [f"https://arxiv.org/abs/{arxiv_id}"]}
+           "links": [f"https://arxiv.org/abs/{arxiv_id}"],
+           "summary": f"{title}. {title}."}  # each its own summary (a copied one is reported)
     for sub in rec["subdecisions"].values():
         sub["evidence"] = f"https://arxiv.org/abs/{arxiv_id}"
     rec.update(extra)

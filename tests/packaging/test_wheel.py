@@ -51,10 +51,26 @@ class Installed:
 def _copy_sources(dest: Path) -> None:
     """What the sdist is built from (a copy: the build leaves nothing in the repository)."""
     dest.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(REPO / name, dest / name)
     shutil.copytree(REPO / "survey_tools", dest / "survey_tools",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
+def _see_outer_venv(venv: Path) -> None:
+    """When the tests themselves run in a virtual environment, ``--system-site-packages`` shows
+    the base interpreter's packages, not that environment's, where the dependencies are: list its
+    site-packages in a .pth file of the new venv, after the venv's own (plain paths only: the
+    outer environment's .pth files, an editable survey_tools among them, are not run)."""
+    if sys.prefix == sys.base_prefix:
+        return
+    import site
+
+    inner = subprocess.run([str(venv / ("Scripts" if os.name == "nt" else "bin") / "python"), "-c",
+                            "import site; print(site.getsitepackages()[0])"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    outer = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (Path(inner) / "_outer_venv.pth").write_text("".join(f"{p}\n" for p in outer), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +87,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
                    check=True, timeout=300)
+    _see_outer_venv(venv)
     inst = Installed(wheel, sdist, venv, base / "work")
     inst.work.mkdir()
     res = subprocess.run([str(inst.bin / "python"), "-m", "pip", "install", "--no-index",
@@ -155,3 +172,15 @@ def test_validate_and_build_a_small_survey(installed: Installed) -> None:
     res = installed.run("trace", "schema")
     assert res.returncode == 0, res.stderr
     assert '"$schema": "https://json-schema.org/draft/2020-12/schema"' in res.stdout
+
+
+def test_the_wheel_names_its_licence(installed: Installed) -> None:
+    with zipfile.ZipFile(installed.wheel) as whl:
+        names = whl.namelist()
+        meta = whl.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+        assert "License-Expression: MIT" in meta.splitlines()
+        licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+        assert whl.read(licence).decode().startswith("MIT License")
+    data = (REPO / "LICENSE-DATA").read_text(encoding="utf-8")
+    assert "CC0 1.0 Universal" in data and "the MIT License in LICENSE" in data
+    assert "`LICENSE`" in (REPO / "README.md").read_text(encoding="utf-8")

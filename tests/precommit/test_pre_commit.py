@@ -129,3 +129,24 @@ def test_a_bad_record_fails_with_its_position(repos: tuple[Path, Path, dict[str,
     assert f"corpus/c3.yaml:{n + 1}:{col}: scenario: '{value}x' is not a scenario (did you mean '{value}'?)" in out
     assert "files were modified by this hook" not in out
     git(consumer, "reset", "-q", "--hard")
+
+
+def test_a_survey_keeping_its_records_elsewhere_is_checked(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+    """The hooks have no file filter: a bad record in a folder named by the survey's own
+    configuration fails them (it was "(no files to check) Skipped" with a fixed pattern)."""
+    hooks, consumer, env = repos
+    other = tmp_path / "other"
+    shutil.copytree(consumer, other)
+    cfg = other / "taxonomy" / "survey.yaml"
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("    folder: corpus\n", "    folder: papers\n", 1),
+                   encoding="utf-8")
+    git(other, "mv", "corpus", "papers")
+    rec = other / "papers" / "c3.yaml"
+    rec.write_text(rec.read_text(encoding="utf-8").replace("scenario: general", "scenario: generall"), encoding="utf-8")
+    git(other, "add", "-A")
+    res = try_repo(hooks, other, env)
+    out = res.stdout + res.stderr
+    assert res.returncode == 1, out
+    assert re.search(r"survey validate\.+Failed", out), out
+    assert "papers/c3.yaml:" in out and "'generall' is not a scenario (did you mean 'general'?)" in out
+    assert "no files to check" not in out

@@ -16,8 +16,9 @@ from survey_tools.render.markdown import (
     render_readme,
 )
 
-TEST_COMMAND = "pip install -e '.[test]' && python3 -m pytest -q"
-BUILD_COMMAND = "pip install -e . && survey build"
+VENV = "python3 -m venv .venv && . .venv/bin/activate"
+TEST_COMMAND = f"{VENV}\npip install -c constraints.txt -e '.[test]' && python3 -m pytest -q"
+BUILD_COMMAND = f"{VENV}\npip install -c constraints.txt -e . && survey build"
 
 
 def readme(b: Built) -> str:

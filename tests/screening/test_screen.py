@@ -64,7 +64,7 @@ def test_exclude_writes_the_next_exclusion(queued: Path) -> None:
     r = run(queued, "screen", "2507.90003", "--exclude", "--stage", "abstract_screen", "--reason",
             "prompted_only", "--note", "Prompted debate with no training.", "--date", "2026-05-12")
     assert r.exit_code == 0, r.output
-    ex = yaml.safe_load((queued / "exclusions/E033.yaml").read_text())
+    ex = yaml.safe_load((queued / "exclusions/E-arxiv-2507-90003.yaml").read_text())
     assert ex["identifier"] == "arXiv:2507.90003" and ex["date_screened"] == "2026-05-12"
     assert ex["source"] == "arXiv" and ex["stage"] == "abstract_screen"
     assert ex["query_family"] == "multi-agent LLM"  # the first family's exclusion-log value

@@ -1,0 +1,87 @@
+"""Time the pull-request job as CI runs it, step by step, on a record-only branch.
+
+A clone of this repository gets one new record on a branch (what a web-editor contributor
+commits); then the job's steps run as `.github/workflows/pull-request.yml` runs them:
+`tools/ci.sh install-survey` (pip with its cache warm: everything already installed, as with
+setup-python's pip cache), then `tools/ci.sh validate`, `pr-build` and `pr-report` (the
+`pull-request` group). Target: the whole job under 3 minutes (the runner's checkout and Python
+set-up, about 10-20 s on GitHub, are not included).
+
+    python3 benchmarks/bench_pr.py [--runs N] [--no-install]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+RECORD = (REPO / "tests" / "data" / "records" / "valid" / "demo-paper.yaml").read_text(encoding="utf-8")
+
+
+def _clone(tmp: Path) -> tuple[Path, dict[str, str], str]:
+    root = tmp / "clone"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(root)], check=True)
+    env = {**os.environ, "PYTHONPATH": str(root), "SURVEY_PR_OUT": str(tmp / "out"),
+           "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.org",
+           "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.org"}
+    bin_dir = tmp / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "survey").write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "from survey_tools.cli import main; main()" "$@"\n')
+    (bin_dir / "survey").chmod(0o755)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
+    base = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+    subprocess.run(["git", "checkout", "-q", "-b", "one-record"], cwd=root, check=True)
+    text = RECORD.replace("key: demo-paper", "key: bench-paper").replace(
+        "title: A Demonstration Paper on Orchestration", "title: A Benchmark Record for the Pull-Request Job")
+    text = text.replace("2501.00001", "2606.09009").replace("year: 2025", "year: 2026")
+    (root / "corpus" / "bench-paper.yaml").write_text(text, encoding="utf-8")
+    subprocess.run(["git", "add", "corpus/bench-paper.yaml"], cwd=root, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "one record"], cwd=root, env=env, check=True)
+    env["BASE_SHA"] = base
+    return root, env, base
+
+
+def _step(root: Path, env: dict[str, str], step: str) -> float:
+    t = time.perf_counter()
+    res = subprocess.run(["bash", "tools/ci.sh", step], cwd=root, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - t
+    if res.returncode != 0:
+        raise SystemExit(f"tools/ci.sh {step} failed:\n{res.stdout}\n{res.stderr}")
+    return elapsed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--no-install", action="store_true", help="skip the install step")
+    args = ap.parse_args()
+    steps = (["install-survey"] if not args.no_install else []) + ["validate", "pr-build", "pr-report"]
+    rows: dict[str, list[float]] = {s: [] for s in steps}
+    for _ in range(args.runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            root, env, _ = _clone(Path(tmp))
+            if "install-survey" in rows:
+                # pip into a throw-away venv that sees the installed packages (a warm cache)
+                venv = Path(tmp) / "venv"
+                subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+                env_install = {**env, "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}"}
+                rows["install-survey"].append(_step(root, env_install, "install-survey"))
+            for s in ("validate", "pr-build", "pr-report"):
+                rows[s].append(_step(root, env, s))
+            shutil.rmtree(root, ignore_errors=True)
+    total = [sum(r[i] for r in rows.values()) for i in range(args.runs)]
+    print(f"{'step':<16}{'best s':>10}{'worst s':>10}")
+    for s, times in rows.items():
+        print(f"{s:<16}{min(times):>10.1f}{max(times):>10.1f}")
+    print(f"{'job total':<16}{min(total):>10.1f}{max(total):>10.1f}   target < 180 s")
+
+
+if __name__ == "__main__":
+    main()

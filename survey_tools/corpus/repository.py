@@ -1,0 +1,57 @@
+"""The survey's public repository, configured once: ``survey.repository: {url, branch}`` in
+taxonomy/survey.yaml. CONTRIBUTING's web-editor links, the pre-commit example and the issue
+links are built from it; while it is missing or still a placeholder, those texts fall back to
+relative links and `survey validate` warns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from survey_tools.corpus.taxonomy import Taxonomy
+
+# What the documentation's examples write for a repository nobody has chosen yet.
+PLACEHOLDERS = ("OWNER/REPO", "OWNER/NAME", "<", "example.com", "example.org")
+
+
+@dataclass(frozen=True)
+class Repository:
+    url: str  # https://github.com/OWNER/REPO, no trailing slash
+    branch: str
+
+    def new_file(self, folder: str) -> str:
+        """GitHub's "new file" page in ``folder`` (the web editor's starting point)."""
+        return f"{self.url}/new/{self.branch}/{folder.strip('/')}"
+
+    def blob(self, path: str) -> str:
+        return f"{self.url}/blob/{self.branch}/{path}"
+
+    @property
+    def new_issue(self) -> str:
+        return f"{self.url}/issues/new/choose"
+
+
+def _raw(tax: Taxonomy) -> tuple[str, str]:
+    repo = tax.survey.get("repository")
+    if not isinstance(repo, Mapping):
+        return "", "main"
+    return str(repo.get("url") or "").rstrip("/"), str(repo.get("branch") or "main")
+
+
+def repository(tax: Taxonomy) -> Repository | None:
+    """The configured repository, or None while it is missing or a placeholder."""
+    url, branch = _raw(tax)
+    if not url or any(p in url for p in PLACEHOLDERS):
+        return None
+    return Repository(url, branch)
+
+
+def repository_warning(tax: Taxonomy) -> str | None:
+    """One line for `survey validate` while the repository is not configured."""
+    url, _ = _raw(tax)
+    if repository(tax) is not None:
+        return None
+    what = f"is still a placeholder ({url})" if url else "is not set"
+    return (f"taxonomy/survey.yaml: survey.repository {what}: set `repository: {{url: "
+            f"https://github.com/OWNER/REPO, branch: main}}` under `survey:` so that CONTRIBUTING, "
+            f"the page and the pre-commit example link to the list's public repository")
