@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.contrib.csvio import split_cell
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
@@ -308,12 +309,19 @@ jobs:
         with:
           python-version: "3.11"
       - name: Install the toolkit
-        run: python3 -m pip install survey-tools
+        # pinned: the version this survey was made with, under the toolkit's own PyPI name
+        run: python3 -m pip install "{distribution}=={version}"
       - name: Validate the records
         run: survey validate
       - name: Generated files are up to date
         run: survey build --check
 """
+
+def workflow() -> str:
+    """The adopter's CI: the toolkit pinned to this version under its own distribution name
+    (a bare name can be taken over by whoever owns it on PyPI)."""
+    return WORKFLOW.replace("{distribution}", DISTRIBUTION).replace("{version}", __version__)
+
 
 PRE_COMMIT = """# Checks records before each commit: `pip install pre-commit && pre-commit install`.
 repos:
@@ -357,7 +365,7 @@ def scaffold(root: Path, opts: InitOptions, collection: str = "entries") -> list
         "taxonomy/commands.yaml": COMMANDS,
         "data/reports.yaml": "# What `survey build` tabulates, maps for gaps and plots.\n"
                              + dump_yaml(reports_config(columns)),
-        ".github/workflows/survey.yml": WORKFLOW,
+        ".github/workflows/survey.yml": workflow(),
         ".pre-commit-config.yaml": PRE_COMMIT,
         "corpus/.gitkeep": "",
     }

@@ -16,13 +16,14 @@ from urllib.parse import quote
 
 import requests
 
+from survey_tools._version import DISTRIBUTION
 from survey_tools.errors import SurveyError
 
 CROSSREF_URL = "https://api.crossref.org"
 OPENREVIEW_URL = "https://api2.openreview.net"
 TIMEOUT = 30.0
 # Crossref asks clients to say who they are (its "polite" pool); no address is sent.
-USER_AGENT = "survey-tools (https://pypi.org/project/survey-tools/)"
+USER_AGENT = f"{DISTRIBUTION} (https://pypi.org/project/{DISTRIBUTION}/)"
 
 
 class MetadataError(SurveyError):
