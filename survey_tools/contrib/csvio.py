@@ -10,11 +10,13 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from survey_tools.contrib.sources import name_header
 from survey_tools.corpus.identifiers import ids_from_label, ids_from_url, normalize_arxiv
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
@@ -35,6 +37,7 @@ class Column:
     values: Mapping[str, str] = dataclasses.field(default_factory=dict)  # CSV string -> value id
     sentence: bool = False  # prose: copied on import; the project rewrites it in its own words
     ignore: bool = False  # nothing is read; export reproduces the cells kept beside the row order
+    generated: str = ""  # "title": the list has no such column; the key is made from the title
 
     @property
     def back(self) -> dict[str, str]:
@@ -92,6 +95,7 @@ def layout(tax: Taxonomy, collection: str) -> Layout:
             values={str(k): str(v) for k, v in (c.get("values") or {}).items()},
             sentence=bool(c.get("sentence", False)),
             ignore=bool(c.get("ignore", False)),
+            generated=str(c.get("generated", "")),
         ))
     return Layout(
         collection=collection,
@@ -128,7 +132,7 @@ class CsvRows:
     problems: list[Problem] = field(default_factory=list)
 
 
-def read_csv(path: Path, expected: Sequence[str], label: str) -> CsvRows:
+def read_csv(path: Path, expected: Sequence[str], label: str, optional: Sequence[str] = ()) -> CsvRows:
     """Rows of a CSV file with the line each starts on; every malformed row becomes a problem."""
     out = CsvRows()
     try:
@@ -167,8 +171,9 @@ def read_csv(path: Path, expected: Sequence[str], label: str) -> CsvRows:
     if header is None:
         out.problems.append(Problem(label, 1, 0, "", "the file is empty (expected a header row)"))
         return out
-    header = [h.strip() for h in header]
-    missing = [c for c in expected if c not in header]
+    header, _ = name_header(header)  # blank and repeated headers named as init named them
+    generated = set(optional)
+    missing = [c for c in expected if c not in header and c not in generated]
     unknown = [c for c in header if c not in expected]
     if missing:
         out.problems.append(Problem(label, 1, 0, "", f"missing columns: {', '.join(missing)}"))
@@ -382,6 +387,7 @@ class ImportPlan:
     # Source row order (and the cells of ignored columns) per collection, by relative path.
     orders: dict[str, str] = field(default_factory=dict)
     sentences: list[str] = field(default_factory=list)  # prose columns copied as they are
+    warnings: list[str] = field(default_factory=list)  # kept as the list has it, but worth a look
 
 
 def _tag_problems(
@@ -413,15 +419,74 @@ def _tag_problems(
     return out
 
 
+def _source_rows(lay: Layout, path: Path, label: str) -> CsvRows:
+    """The rows of a list in any format :mod:`sources` reads, as CSV rows of this layout: list
+    cells joined with the column's separator, so one path checks and converts them."""
+    if path.suffix.lower() == ".csv":
+        return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated])
+    from survey_tools.contrib.sources import read_source
+
+    table = read_source(path)
+    out = CsvRows()
+    missing = [c.column for c in lay.columns if c.column not in table.columns and not c.generated and not c.ignore]
+    unknown = [c for c in table.columns if c not in lay.header]
+    if missing:
+        out.problems.append(Problem(label, 1, 0, "", f"missing columns: {', '.join(missing)}"))
+    if unknown:
+        out.problems.append(Problem(label, 1, 0, "", f"unknown columns: {', '.join(unknown)}"))
+    if missing:
+        return out
+    by_name = {c.column: c for c in lay.columns}
+    for row in table.rows:
+        cells: dict[str, str] = {}
+        for name, cell in row.cells.items():
+            col = by_name.get(name)
+            if isinstance(cell, str) or col is None:
+                cells[name] = cell if isinstance(cell, str) else " ; ".join(cell)
+            elif col.separator is not None:
+                cells[name] = col.separator.join(cell)
+            elif len(cell) <= 1:
+                cells[name] = cell[0] if cell else ""
+            else:
+                out.problems.append(Problem(label, row.line, 0, name, f"holds {len(cell)} values; the layout takes one (give the column a separator in taxonomy/csv.yaml)"))
+        out.rows.append((row.line, cells))
+    return out
+
+
+_KEY_STOPWORDS = frozenset(["a", "an", "the", "of", "for", "and", "on", "in", "to", "with", "by", "from", "via", "towards", "toward", "is", "are"])
+
+
+def title_key(title: str, taken: set[str], pattern: str) -> str:
+    """A readable key from a title (its first significant words), made unique with -2, -3..."""
+    words = [w for w in re.sub(r"[^a-z0-9 ]+", " ", normalize_title(title)).split() if w not in _KEY_STOPWORDS]
+    base = "-".join(words[:4])[:60].strip("-") or "entry"
+    rx = re.compile(pattern)
+    for key in [base, *(f"{base}-{n}" for n in range(2, 100_000))]:
+        if key not in taken and rx.match(key):
+            return key
+    raise UsageError(f"cannot make a free key from the title {title!r}")
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How rows that look alike are taken (``survey init`` and ``survey import``)."""
+
+    # Rows with the same title (one row per study of the same work) are different entries:
+    # each record declares the others distinct instead of failing as a duplicate.
+    distinct_titles: bool = False
+
+
 def plan_import(
     tax: Taxonomy,
     papers_csv: Path,
     excluded_csv: Path | None = None,
     bib: Path | None = None,
     edition: str | None = None,
+    options: ImportOptions = ImportOptions(),
 ) -> ImportPlan:
     """Check every row and build the records; raise :class:`InvalidInput` with every problem.
 
+    The list may be a CSV file or any other format :mod:`survey_tools.contrib.sources` reads.
     Imported records name the edition the CSVs come from (default: the latest published one).
     """
     problems: list[Problem] = []
@@ -438,17 +503,27 @@ def plan_import(
         if tax.excluded is None:
             raise UsageError("the taxonomy defines no exclusion collection")
         sources.append((tax.excluded, excluded_csv))
-    import re
 
     for coll, path in sources:
         lay = layout(tax, coll.name)
         label = path.name
-        rows = read_csv(path, lay.header, label)
+        rows = _source_rows(lay, path, label)
         problems.extend(rows.problems)
         order: list[list[str]] = [[coll.id_field, *(c.column for c in lay.ignored)]]
         plan.sentences.extend(f"{label}:{c.column}" for c in lay.columns if c.sentence)
+        generated = next((c for c in lay.columns if c.generated), None)
+        taken: set[str] = set()
+        if generated is not None:  # keys given in the list come first; made keys avoid them
+            taken = {row.get(generated.column, "").strip() for _, row in rows.rows} - {""}
+        lines: dict[str, int] = {}
+        by_title: dict[str, list[str]] = {}
         for line, row in rows.rows:
             record = _row_to_record(tax, coll, lay, row)
+            if generated is not None and not record.get(coll.id_field):
+                title = record.get(coll.title_field)
+                key = title_key(title if isinstance(title, str) else "", taken, coll.id_pattern)
+                taken.add(key)
+                record = {coll.id_field: key, **{k: v for k, v in record.items() if k != coll.id_field}}
             if ed is not None and edition and ed.field in coll.field_names():
                 _insert_after(record, ed.field, edition, tax)
             rid = record.get(coll.id_field)
@@ -459,15 +534,16 @@ def plan_import(
                         line,
                         0,
                         coll.id_field,
-                        f"{rid!r} is not a valid {coll.id_field} (must match {coll.id_pattern})",
+                        f"{_short(rid)} is not a valid {coll.id_field} (must match {coll.id_pattern})",
                     )
                 )
                 continue
             problems.extend(_tag_problems(tax, coll, lay, record, label, line))
             rel = f"{coll.folder}/{rid}.yaml"
             if rel in plan.files:
-                problems.append(Problem(label, line, 0, coll.id_field, f"{rid!r} appears twice"))
+                problems.append(Problem(label, line, 0, coll.id_field, f"{rid!r} appears twice (first on line {lines[rel]})"))
                 continue
+            lines[rel] = line
             if bib_index and coll is tax.retained:
                 entry = _match_bib(bib_index, record)
                 if entry is not None:
@@ -481,14 +557,73 @@ def plan_import(
                         ids.setdefault("doi", doi.strip().lower())
                         record["identifiers"] = ids
             _enrich_identifiers(tax, record)
+            _waive_year(tax, coll, record, plan, label, line)
+            title = record.get(coll.title_field)
+            if isinstance(title, str) and normalize_title(title):
+                by_title.setdefault(normalize_title(title), []).append(rel)
             problems.extend(_record_problems(tax, coll, lay, rel, record, label, line))
             plan.files[rel] = record
             order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
+        problems.extend(_same_titles(tax, coll, plan, by_title, lines, label, options))
         if len(order) > 1:  # no rows, no order to keep
             plan.orders[lay.order] = _csv_text(order)
     if problems:
         raise InvalidInput(problems, "nothing was imported")
     return plan
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """A value shown in a message: a 5000-digit cell is not repeated whole."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def _same_titles(tax: Taxonomy, coll: Collection, plan: ImportPlan, by_title: Mapping[str, list[str]],
+                 lines: Mapping[str, int], label: str, options: ImportOptions) -> list[Problem]:
+    """Rows that share a title: declared distinct from each other when the user says they are
+    different entries, else one problem per row naming the others."""
+    distinct = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
+    out: list[Problem] = []
+    for rels in by_title.values():
+        if len(rels) < 2:
+            continue
+        keys = [plan.files[r][coll.id_field] for r in rels]
+        for rel, key in zip(rels, keys, strict=True):
+            others = [k for k in keys if k != key]
+            if options.distinct_titles and distinct:
+                reasons = dict(plan.files[rel].get(distinct) or {})
+                for other in others:
+                    reasons.setdefault(other, "a separate entry with the same title in the source list")
+                _insert_after(plan.files[rel], distinct, reasons, tax)
+                continue
+            where = ", ".join(f"{k} (line {lines[r]})" for k, r in zip(keys, rels, strict=True) if k != key)
+            hint = ("if they are different entries, say --distinct-titles" if distinct
+                    else "declare a field of type key_reasons to mark different works")
+            out.append(Problem(label, lines[rel], 0, coll.title_field, f"the same title as {where}; {hint}"))
+    return out
+
+
+def _waive_year(tax: Taxonomy, coll: Collection, record: dict[str, Any], plan: ImportPlan, label: str, line: int) -> None:
+    """A year the list gives that does not fit the record's arXiv id is the list's to keep
+    (a journal version, a typo to fix later): a warning, and a per-record waiver saying so."""
+    from survey_tools.corpus.checks import ARXIV_YEAR_SLACK
+    from survey_tools.corpus.identifiers import arxiv_year
+
+    waivers = next((f.name for f in coll.fields if f.type == "waivers"), None)
+    ids = record.get("identifiers")
+    year = record.get("year")
+    if waivers is None or not isinstance(ids, Mapping) or not isinstance(year, int) or isinstance(year, bool):
+        return
+    a = ids.get("arxiv")
+    ay = arxiv_year(a) if isinstance(a, str) else None
+    if ay is None or ay <= year <= ay + ARXIV_YEAR_SLACK:
+        return
+    reason = f"the source list gives {year}; the arXiv id {a} was issued in {ay}"
+    current = dict(record.get(waivers) or {})
+    current.setdefault("year_fits_arxiv", reason)
+    _insert_after(record, waivers, current, tax)
+    plan.warnings.append(f"{label}:{line}: year: {year} does not fit arXiv id {a} (issued {ay}); "
+                         f"kept, with a waiver in the record's {waivers!r} field")
 
 
 # Problems an imported record may have until people finish it (see _record_problems).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -340,7 +340,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     if isinstance(idents, dict) and isinstance(year, int) and not isinstance(year, bool):
         a = idents.get("arxiv")
         ay = arxiv_year(a) if isinstance(a, str) else None
-        if ay is not None and not (ay <= year <= ay + ARXIV_YEAR_SLACK):
+        if ay is not None and not (ay <= year <= ay + ARXIV_YEAR_SLACK) and not _waived(coll, data, "year_fits_arxiv"):
             line, col = doc.position(("year",))
             problems.append(
                 Problem(
@@ -352,6 +352,12 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 )
             )
     return _dedupe(problems)
+
+
+def _waived(coll: Collection, data: Mapping[str, Any], check: str) -> bool:
+    """The record explains, in a field of type ``waivers``, why this check does not apply to it."""
+    return any(f.type == "waivers" and isinstance(data.get(f.name), dict) and data[f.name].get(check)
+               for f in coll.fields)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")

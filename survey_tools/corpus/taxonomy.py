@@ -41,7 +41,11 @@ PLAIN_TYPES = (
     "object",
     "edition",  # the edition a record entered in: a published edition's id or the living list's
     "key_reasons",  # {record key: reason}, e.g. declared non-duplicates
+    "waivers",  # {check name: reason}: a record's own, explained exception to one check
 )
+
+# The record checks a record may waive, with a reason, through a field of type ``waivers``.
+WAIVABLE_CHECKS = ("year_fits_arxiv",)
 
 
 @dataclass(frozen=True)
@@ -783,6 +787,12 @@ def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
         return out
     if t == "edition":
         return {"enum": list(tax.editions.ids) if tax.editions else []}
+    if t == "waivers":
+        return {
+            "type": "object",
+            "propertyNames": {"enum": list(WAIVABLE_CHECKS)},
+            "additionalProperties": {"type": "string", "minLength": 1},
+        }
     if t == "key_reasons":
         return {
             "type": "object",
