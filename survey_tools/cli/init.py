@@ -56,9 +56,11 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
         controlled=list(controlled),
         lists=parse_lists(lists),
         ignore=list(ignore),
-        description=description,
+        description=description or (table.description if table is not None else ""),
         distinct_titles=distinct_titles,
-        awesome=awesome,
+        # a list that calls itself awesome keeps the name and the badge
+        entry_order="source" if table is not None and table.format == "markdown" else "",
+        awesome=awesome or bool(table is not None and table.title.lower().startswith("awesome")),
     )
     if dry_run and table is not None:
         click.echo(f"{table.file}: {table.format}, {len(table.rows)} entries, {len(table.columns)} columns")

@@ -459,7 +459,7 @@ _KEY_STOPWORDS = frozenset(["a", "an", "the", "of", "for", "and", "on", "in", "t
 def title_key(title: str, taken: set[str], pattern: str) -> str:
     """A readable key from a title (its first significant words), made unique with -2, -3..."""
     words = [w for w in re.sub(r"[^a-z0-9 ]+", " ", normalize_title(title)).split() if w not in _KEY_STOPWORDS]
-    base = "-".join(words[:4])[:60].strip("-") or "entry"
+    base = "-".join(words[:6])[:60].strip("-") or "entry"
     rx = re.compile(pattern)
     for key in [base, *(f"{base}-{n}" for n in range(2, 100_000))]:
         if key not in taken and rx.match(key):

@@ -67,6 +67,20 @@ def label_of(header: str) -> str:
     return text[:1].upper() + text[1:] if text else header
 
 
+_SMALL_WORDS = frozenset(["a", "an", "and", "as", "at", "but", "by", "for", "in", "nor", "of", "on", "or", "the", "to", "vs", "via", "with"])
+
+
+def title_case(text: str) -> str:
+    """A heading in title case (awesome-lint asks it of the main heading): each word's first
+    letter raised except small words inside the title; the rest of each word is kept (acronyms)."""
+    words = text.split(" ")
+    out = []
+    for i, w in enumerate(words):
+        small = w.lower() in _SMALL_WORDS and 0 < i < len(words) - 1
+        out.append(w if small or not w else w[:1].upper() + w[1:])
+    return " ".join(out)
+
+
 @dataclass
 class InitOptions:
     title: str = "Survey"
@@ -79,6 +93,7 @@ class InitOptions:
     distinct_titles: bool = False  # rows with the same title are separate entries
     awesome: bool = False  # "Awesome" before the title and the awesome.re badge
     fmt: str | None = None  # the source's format when its name does not say
+    entry_order: str = ""  # title | newest | oldest | source ("": inferred)
 
 
 @dataclass
@@ -256,6 +271,19 @@ def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[s
     return out, warnings
 
 
+EXCLUDED = "excluded"
+_REASONS = (("out_of_scope", "Out of scope", "The work is not about the list's subject."),
+            ("duplicate", "Duplicate", "Another entry is the same work."),
+            ("unavailable", "Unavailable", "The work cannot be found or read."),
+            ("other", "Other", "Another reason, given in the note."))
+
+
+def _reason_file() -> dict[str, Any]:
+    return {"name": "reason", "collection": EXCLUDED, "label": "Reason", "description": "Why a work was left out.",
+            "required": True, "kind": "single", "not_applicable": False,
+            "values": [{"id": i, "label": lb, "description": d} for i, lb, d in _REASONS]}
+
+
 def _field_file(c: _Column, collection: str) -> dict[str, Any]:
     return {
         "name": c.field,
@@ -293,18 +321,23 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
     fields.setdefault("waive", {"type": "waivers", "label": "Waived checks",
                                 "description": "Checks that do not apply to this entry, each with the reason."})
     controlled = [c.field for c in columns if c.kind == "controlled"]
-    group_by = next((c.field for c in columns if c.kind == "controlled"), "")
+    # Groups from a single-valued field: an entry in two groups would be listed (and linked) twice.
+    group_by = next((c.field for c in columns if c.kind == "controlled" and not c.separator), "")
     short = opts.title if len(opts.title) <= 40 else opts.title[:40].rsplit(" ", 1)[0]
     return {
         "survey": {
             "title": opts.title,
             "short_title": short,
             # "Awesome" and the badge only when asked: they are a claim about the list (awesome.re)
-            "list_title": f"Awesome {opts.title}" if opts.awesome and not opts.title.lower().startswith("awesome") else opts.title,
+            "list_title": title_case(f"Awesome {opts.title}" if opts.awesome and not opts.title.lower().startswith("awesome")
+                                     else opts.title),
             "description": opts.description or f"A curated, machine-checked list: {opts.title}.",
             "readme": {
                 **({"badge": {"image": "https://awesome.re/badge.svg", "link": "https://awesome.re"}} if opts.awesome else {}),
                 "group_by": group_by,
+                # an awesome list keeps its curated order; a list of dated works reads newest first
+                "entry_order": opts.entry_order or ("newest" if any(c.type == "year" for c in columns) else "title"),
+                "group_order": "taxonomy",
                 "sections": {"contents": "Contents", "maps": "Maps", "gaps": "Gaps", "figures": "Figures",
                              "papers": "Entries", "exclusions": "Exclusion Log",
                              "toolkit": "Use the Toolkit", "contributing": "Contributing"},
@@ -335,6 +368,26 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
                 "title_field": title_col.field,
                 "controlled": list(controlled),
                 "fields": fields,
+            },
+            # An empty exclusion log: `survey exclude` works from the first day.
+            EXCLUDED: {
+                "label": "Exclusion log",
+                "folder": "exclusions",
+                "id_field": "exclusion_id",
+                "id_pattern": "^X[0-9]{3,}$",
+                "title_field": "title",
+                "controlled": ["reason"],
+                "fields": {
+                    "exclusion_id": {"type": "string", "required": True, "label": "Id", "description": "The exclusion's id; equals the file name."},
+                    "title": {"type": "string", "required": True, "label": "Title", "description": "The excluded work's title."},
+                    "identifier": {"type": "string", "label": "Identifier", "description": "The work's identifier or URL."},
+                    "identifiers": {"type": "identifiers", "label": "Identifiers", "description": "Identifiers parsed from the identifier and URL, for duplicate checks."},
+                    "url": {"type": "url", "label": "URL", "description": "Where the work can be found."},
+                    "date_screened": {"type": "date", "required": True, "label": "Date", "description": "ISO date of the decision."},
+                    "note": {"type": "text", "required": True, "label": "Note", "description": "Why it was excluded, in the maintainers' own words."},
+                    "duplicate_of": {"type": "key_reasons", "label": "Duplicate of", "description": "The entry this one duplicates, with the reason."},
+                    "retained_record": {"type": "object", "label": "Former entry", "description": "The whole entry when it was moved from the list."},
+                },
             },
         },
         "identifiers": {
@@ -531,6 +584,10 @@ def scaffold(root: Path, opts: InitOptions, table: Table | None = None,
         ".github/workflows/survey.yml": workflow(),
         ".pre-commit-config.yaml": PRE_COMMIT,
         "corpus/.gitkeep": "",
+        "exclusions/.gitkeep": "",
+        # The README's opening in the maintainers' own words (Markdown, copied as written).
+        "taxonomy/readme/intro.md": (opts.description or f"A curated list: {opts.title}.") + "\n",
+        "taxonomy/fields/reason.yaml": dump_yaml(_reason_file()),
     }
     for c in columns:
         if c.kind == "controlled":

@@ -59,6 +59,7 @@ class Table:
     # Columns the format itself marks as holding lists (YAML/JSON arrays, BibTeX authors).
     list_columns: frozenset[str] = frozenset()
     title: str = ""  # a title the file gives itself (an awesome list's first heading)
+    description: str = ""  # and the sentence under it
     # Values of a column in the order the file introduces them (an awesome list's headings).
     value_order: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -313,6 +314,7 @@ def read_awesome(text: str, label: str) -> Table:
     column (``Parent: Child`` for a nested one); items before any heading, in a contents
     section or linking inside the page are left out."""
     title = ""
+    description = ""
     path: list[tuple[int, str]] = []
     skip_level = 0
     entries: list[tuple[int, Any]] = []
@@ -325,6 +327,8 @@ def read_awesome(text: str, label: str) -> Table:
         if in_code:
             continue
         h = _HEADING.match(line)
+        if title and not path and not description and line.strip() and not h:
+            description = _inline_text(line.strip().lstrip(">").strip())  # the list's own tagline
         if h:
             level, name = len(h.group(1)), _inline_text(h.group(2))
             if level == 1 and not title:
@@ -348,16 +352,19 @@ def read_awesome(text: str, label: str) -> Table:
         raise InvalidInput([Problem(label, 1, 0, "", "no entries: expected items '- [Title](https://...) - Description.' under headings")],
                            "nothing to read")
     table = _entries_table(label, "markdown", entries)
-    return Table(table.file, table.format, table.columns, table.rows, title=title,
+    return Table(table.file, table.format, table.columns, table.rows, title=title, description=description,
                  value_order={"section": tuple(order)})
 
 
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 def _inline_text(text: str) -> str:
-    """Markdown inline text as plain text: links become their text, emphasis and badges go."""
-    text = _LINK.sub(lambda m: "" if m.group(0).startswith("!") else m.group(1), text)
+    """Markdown inline text as plain text: images (badges) go, links become their text (a
+    badge is an image inside a link, so images go first), emphasis marks go."""
+    text = _IMAGE.sub("", text)
+    text = _LINK.sub(lambda m: m.group(1), text)
     text = re.sub(r"(\*\*|__|`)", "", text)
     text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
     return " ".join(text.split())
