@@ -38,6 +38,7 @@ class Column:
     sentence: bool = False  # prose: copied on import; the project rewrites it in its own words
     ignore: bool = False  # nothing is read; export reproduces the cells kept beside the row order
     generated: str = ""  # "title": the list has no such column; the key is made from the title
+    optional: bool = False  # a field the layout does not name, in a column named after it
 
     @property
     def back(self) -> dict[str, str]:
@@ -66,6 +67,27 @@ class Layout:
     @property
     def ignored(self) -> list[Column]:
         return [c for c in self.columns if c.ignore]
+
+
+# Field types a CSV cell can hold (one value, or a list joined by the separator).
+_CELL_TYPES = ("string", "text", "integer", "year", "boolean", "date", "url", "string_list", "person_list", "url_list")
+
+
+def with_every_field(tax: Taxonomy, lay: Layout, present: set[str] | None = None) -> Layout:
+    """``lay`` plus one column per field of the collection that it does not name (a field added
+    to the taxonomy after import), named after the field; with ``present``, only those fields.
+    Export writes them, so nothing a record holds is dropped; import reads them back."""
+    coll = tax.collection(lay.collection)
+    named = {c.field.split(".")[0] for c in lay.columns if c.field} | {c.column for c in lay.columns}
+    sep = str(tax.csv_layout.get("list_separator", " ; ")) if tax.csv_layout else " ; "
+    extra = []
+    for f in coll.fields:
+        if f.name not in named and f.type in _CELL_TYPES and (present is None or f.name in present):
+            extra.append(Column(f.name, f.name, separator=sep if f.type.endswith("_list") else None, optional=True))
+    for cf in coll.controlled:
+        if cf.name not in named and cf.kind in ("single", "multi") and (present is None or cf.name in present):
+            extra.append(Column(cf.name, cf.name, separator=sep if cf.kind == "multi" else None, optional=True))
+    return dataclasses.replace(lay, columns=(*lay.columns, *extra))
 
 
 def split_cell(cell: str, separator: str) -> list[str]:
@@ -307,7 +329,7 @@ def _row_to_record(
 ) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for col in lay.columns:
-        if col.ignore:
+        if col.ignore or (col.optional and col.column not in row):
             continue
         cell = row.get(col.column, "")
         if col.take == "first":
@@ -423,12 +445,12 @@ def _source_rows(lay: Layout, path: Path, label: str) -> CsvRows:
     """The rows of a list in any format :mod:`sources` reads, as CSV rows of this layout: list
     cells joined with the column's separator, so one path checks and converts them."""
     if path.suffix.lower() == ".csv":
-        return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated])
+        return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional])
     from survey_tools.contrib.sources import read_source
 
     table = read_source(path)
     out = CsvRows()
-    missing = [c.column for c in lay.columns if c.column not in table.columns and not c.generated and not c.ignore]
+    missing = [c.column for c in lay.columns if c.column not in table.columns and not (c.generated or c.optional or c.ignore)]
     unknown = [c for c in table.columns if c not in lay.header]
     if missing:
         out.problems.append(Problem(label, 1, 0, "", f"missing columns: {', '.join(missing)}"))
@@ -505,7 +527,7 @@ def plan_import(
         sources.append((tax.excluded, excluded_csv))
 
     for coll, path in sources:
-        lay = layout(tax, coll.name)
+        lay = with_every_field(tax, layout(tax, coll.name))
         label = path.name
         rows = _source_rows(lay, path, label)
         problems.extend(rows.problems)
@@ -556,6 +578,7 @@ def plan_import(
                         ids = dict(record.get("identifiers") or {})
                         ids.setdefault("doi", doi.strip().lower())
                         record["identifiers"] = ids
+            _keep_own_fields(tax, coll, lay, row, rel, record)
             _enrich_identifiers(tax, record)
             _waive_year(tax, coll, record, plan, label, line)
             title = record.get(coll.title_field)
@@ -570,6 +593,25 @@ def plan_import(
     if problems:
         raise InvalidInput(problems, "nothing was imported")
     return plan
+
+
+def _keep_own_fields(tax: Taxonomy, coll: Collection, lay: Layout, row: Mapping[str, str], rel: str,
+                     record: dict[str, Any]) -> None:
+    """A record the import replaces keeps what the list does not hold: fields no column of this
+    file fills (a declared non-duplicate, a waiver, identifiers looked up later)."""
+    path = tax.root / rel
+    if not path.is_file():
+        return
+    try:
+        old = parse_yaml(path.read_text(encoding="utf-8"), rel).data
+    except (OSError, UnicodeDecodeError):
+        return
+    if not isinstance(old, dict):
+        return
+    filled = {c.field.split(".")[0] for c in lay.columns if c.field and c.column in row}
+    for key, value in old.items():
+        if key not in filled and key not in record:
+            _insert_after(record, key, value, tax)
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -588,15 +630,19 @@ def _same_titles(tax: Taxonomy, coll: Collection, plan: ImportPlan, by_title: Ma
         if len(rels) < 2:
             continue
         keys = [plan.files[r][coll.id_field] for r in rels]
+        declared = {(plan.files[r][coll.id_field], k) for r in rels
+                    for k in (plan.files[r].get(distinct) or {} if distinct else {})}
         for rel, key in zip(rels, keys, strict=True):
-            others = [k for k in keys if k != key]
+            others = [k for k in keys if k != key and (key, k) not in declared and (k, key) not in declared]
+            if not others:
+                continue
             if options.distinct_titles and distinct:
                 reasons = dict(plan.files[rel].get(distinct) or {})
                 for other in others:
                     reasons.setdefault(other, "a separate entry with the same title in the source list")
                 _insert_after(plan.files[rel], distinct, reasons, tax)
                 continue
-            where = ", ".join(f"{k} (line {lines[r]})" for k, r in zip(keys, rels, strict=True) if k != key)
+            where = ", ".join(f"{k} (line {lines[r]})" for k, r in zip(keys, rels, strict=True) if k in others)
             hint = ("if they are different entries, say --distinct-titles" if distinct
                     else "declare a field of type key_reasons to mark different works")
             out.append(Problem(label, lines[rel], 0, coll.title_field, f"the same title as {where}; {hint}"))
@@ -711,6 +757,8 @@ def export_rows(tax: Taxonomy, corpus: Corpus, collection: str) -> list[list[str
     record by id."""
     lay = layout(tax, collection)
     by_id = {r.id: r for r in corpus.of(collection)}
+    present = {k for r in by_id.values() for k, v in r.data.items() if v not in (None, "", [], tax.untagged)}
+    lay = with_every_field(tax, lay, present)
     recorded = _recorded_order(tax, lay)
     kept = {r[0]: r[1:] for r in recorded if r[0] in by_id}
     ids = [r[0] for r in recorded if r[0] in by_id]

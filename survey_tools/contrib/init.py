@@ -77,7 +77,8 @@ def title_case(text: str) -> str:
     out = []
     for i, w in enumerate(words):
         small = w.lower() in _SMALL_WORDS and 0 < i < len(words) - 1
-        out.append(w if small or not w else w[:1].upper() + w[1:])
+        # each part of a hyphenated word too ("Hand-Over"), as awesome-lint's title case has it
+        out.append(w if small or not w else "-".join(p[:1].upper() + p[1:] for p in w.split("-")))
     return " ".join(out)
 
 
@@ -213,7 +214,9 @@ def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[s
             used.add(name)
             continue
         flat = [c for c in cells if isinstance(c, str)]
+        # required where every row has it, for the fields a new entry cannot do without
         required = all(_texts(c) for c in cells)
+        plain_required = required and _USUAL.get(slug(col)) in ("title", "links", "year")
         if listed and sep is None:
             sep = _list_separator(texts)
         if col in controlled:
@@ -259,7 +262,7 @@ def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[s
             used.add(name)
         if name == "authors" and ftype != "string_list":
             ftype = "string_list"  # one author per cell
-        out.append(_Column(col, name, "plain", type=ftype, separator=sep, required=required))
+        out.append(_Column(col, name, "plain", type=ftype, separator=sep, required=plain_required or name == "title"))
     if not any(c.kind == "id" for c in out):
         out.append(_Column("key", "key", "id", required=True, generated=True))
         warnings.append("no id column: keys are made from the titles (say --id FIELD to use a column)")
@@ -301,7 +304,8 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
     id_col = next(c for c in columns if c.kind == "id")
     title_col = next((c for c in columns if c.field == "title"), id_col)
     fields: dict[str, Any] = {}
-    for c in columns:
+    # the key first: records read key, title, ... whether the list had ids or not
+    for c in sorted(columns, key=lambda c: c.kind != "id"):
         if c.kind in ("id", "plain"):
             spec: dict[str, Any] = {"type": c.type if c.kind == "plain" else "string"}
             if c.required:
@@ -339,8 +343,7 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
                 "entry_order": opts.entry_order or ("newest" if any(c.type == "year" for c in columns) else "title"),
                 "group_order": "taxonomy",
                 "sections": {"contents": "Contents", "maps": "Maps", "gaps": "Gaps", "figures": "Figures",
-                             "papers": "Entries", "exclusions": "Exclusion Log",
-                             "toolkit": "Use the Toolkit", "contributing": "Contributing"},
+                             "papers": "Entries", "exclusions": "Exclusion Log", "contributing": "Contributing"},
                 "rank_by": "",
                 "representatives": 3,
                 "maps": [{"axis": f} for f in controlled],

@@ -182,13 +182,15 @@ def _schemas(ctx: BuildContext) -> Mapping[str, Output]:
 
 @register("config-docs")
 def _config_docs(ctx: BuildContext) -> Mapping[str, Output]:
-    return {CONFIG_DOCS: config_reference()}
+    return {CONFIG_DOCS: config_reference(ctx.taxonomy.root)}
 
 
-def config_reference() -> str:
-    """taxonomy/README.md: how the configuration works, then every key from the schemas."""
-    intro = environment().get_template("taxonomy/README.md.j2").render()
-    return intro.rstrip("\n") + "\n\n" + markdown_reference()
+def config_reference(root: Path | None = None) -> str:
+    """taxonomy/README.md: how the configuration works, then every key from the schemas; with
+    ``root``, only the optional files (claims, corrections, the protocol) the survey has."""
+    has_protocol = root is None or (root / "taxonomy" / "protocol.yaml").is_file()
+    intro = environment().get_template("taxonomy/README.md.j2").render(has_protocol=has_protocol)
+    return intro.rstrip("\n") + "\n\n" + markdown_reference(root)
 
 
 @register("stats")
@@ -279,6 +281,18 @@ def _papers_bib(ctx: BuildContext) -> Mapping[str, Output]:
 ISSUE_FORM = ".github/ISSUE_TEMPLATE/add-paper.yml"
 
 
+def _example_ref(ctx: BuildContext) -> str:
+    """A link or identifier of the survey's own first entry, as the form's example."""
+    for rec in sorted(ctx.corpus.retained, key=lambda r: r.id):
+        ids = rec.get("identifiers")
+        if isinstance(ids, dict) and ids:
+            return str(next(iter(ids.values())))
+        links = rec.get("links")
+        if isinstance(links, list) and links:
+            return str(links[0])
+    return "https://"
+
+
 def issue_form(ctx: BuildContext) -> str:
     """The 'add a paper' issue form; its dropdowns list exactly the taxonomy's values."""
     tax = ctx.taxonomy
@@ -288,7 +302,7 @@ def issue_form(ctx: BuildContext) -> str:
             f"Propose a work for {coll.label.lower()}. A maintainer runs `survey add` with "
             "your answers; this form is generated from `taxonomy/` by `survey build`.")}},
         {"type": "input", "id": "arxiv",
-         "attributes": {"label": "arXiv id or URL", "placeholder": "2505.19591"},
+         "attributes": {"label": "Link or identifier (arXiv id, DOI or URL)", "placeholder": _example_ref(ctx)},
          "validations": {"required": True}},
         {"type": "textarea", "id": "summary",
          "attributes": {"label": "Summary", "description": "One sentence in your own words."},

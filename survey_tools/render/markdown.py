@@ -104,10 +104,17 @@ def environment(root: Path | None = None) -> jinja2.Environment:
     return env
 
 
-def markdown_reference() -> str:
-    """Every key of every configuration file, with its type, default and meaning (taxonomy/README.md)."""
+# Configuration files a survey may leave out: documented only where the survey has them.
+_OPTIONAL_FILES = ("claims", "corrections")
+
+
+def markdown_reference(root: Path | None = None) -> str:
+    """Every key of every configuration file, with its type, default and meaning (taxonomy/README.md);
+    with ``root``, the optional files only when that survey has them."""
     parts: list[str] = []
     for c in reference():
+        if root is not None and c.files_key in _OPTIONAL_FILES and not (root / c.file).is_file():
+            continue
         moved = f" (moved with `files.{c.files_key}` in survey.yaml)" if c.files_key else ""
         parts.append(f"## `{c.file}`\n\n{md_cell(c.description)}{moved}\n")
         rows = [(key, typ, req, default, md_cell(meaning)) for key, typ, req, default, meaning in c.rows]
