@@ -559,6 +559,10 @@ def plan_import(
                         f"{_short(rid)} is not a valid {coll.id_field} (must match {coll.id_pattern})",
                     )
                 )
+                # the row's other cells are still checked: every problem of every row at once
+                problems.extend(_tag_problems(tax, coll, lay, record, label, line))
+                problems.extend(p for p in _record_problems(tax, coll, lay, f"{coll.folder}/row-{line}.yaml", record, label, line)
+                                if p.field != next((c.column for c in lay.columns if c.field == coll.id_field), coll.id_field))
                 continue
             problems.extend(_tag_problems(tax, coll, lay, record, label, line))
             rel = f"{coll.folder}/{rid}.yaml"

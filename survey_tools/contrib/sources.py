@@ -135,6 +135,9 @@ def _check_cells(label: str, rows: Iterable[Row]) -> None:
 
 
 def read_delimited(text: str, label: str, delimiter: str) -> Table:
+    # the csv module's own cell limit (128 KiB) would end the read with a bare error; cells are
+    # measured below against MAX_CELL_CHARS instead, with the row and column named
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_SOURCE_BYTES))
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: list[Row] = []
     problems: list[Problem] = []
