@@ -59,6 +59,7 @@ class Layout:
     columns: tuple[Column, ...]
     na: str
     order: str  # the file recording source row order (and ignored cells), relative to the survey
+    every_field: bool = True  # export also writes fields no column names; import reads them back
 
     @property
     def header(self) -> list[str]:
@@ -77,6 +78,8 @@ def with_every_field(tax: Taxonomy, lay: Layout, present: set[str] | None = None
     """``lay`` plus one column per field of the collection that it does not name (a field added
     to the taxonomy after import), named after the field; with ``present``, only those fields.
     Export writes them, so nothing a record holds is dropped; import reads them back."""
+    if not lay.every_field:
+        return lay
     coll = tax.collection(lay.collection)
     named = {c.field.split(".")[0] for c in lay.columns if c.field} | {c.column for c in lay.columns}
     sep = str(tax.csv_layout.get("list_separator", " ; ")) if tax.csv_layout else " ; "
@@ -125,6 +128,7 @@ def layout(tax: Taxonomy, collection: str) -> Layout:
         columns=tuple(cols),
         na=str(tax.csv_layout.get("na", "NA")),
         order=str(raw.get("order", f"data/csv/{collection}.order.csv")),
+        every_field=bool(raw.get("every_field", True)),
     )
 
 
