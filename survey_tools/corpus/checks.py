@@ -24,7 +24,13 @@ from survey_tools.corpus.explain import (
     suggest as suggest,  # re-exported: callers import it from here
 )
 from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
-from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy, record_schema
+from survey_tools.corpus.taxonomy import (
+    FORMER_FIELD,
+    Collection,
+    ControlledField,
+    Taxonomy,
+    record_schema,
+)
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 
@@ -425,6 +431,9 @@ def _prose_problems(
     plain = {f.name: f for f in coll.fields}
     for path, text, is_key in _scalars(data, ()):
         top = plain.get(str(path[0])) if path else None
+        if top is not None and top.name == FORMER_FIELD and len(path) > 1 and tax.retained is not coll:
+            # a retained record kept whole in the exclusion log: its fields keep their own types
+            top = {f.name: f for f in tax.retained.fields}.get(str(path[1]))
         why = _control_problem(text, multiline=top is not None and top.type == "text")
         if why:
             add(path, why, key=is_key)
