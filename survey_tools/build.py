@@ -45,6 +45,9 @@ from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, load_
 
 # Folders whose every file is generated: files no generator produces any more are removed.
 OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers")
+# Every file the last build wrote, one a line: an output turned off in survey.yaml (or a file a
+# generator no longer writes) is found here and removed, wherever it lives.
+MANIFEST = f"{REPORTS}/outputs.txt"
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ def plan_build(root: Path | str, jobs: int | None = None) -> BuildPlan:
             outputs[rel] = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if problems:
         raise InvalidInput(problems, "generators disagree; nothing was written")
+    outputs[MANIFEST] = ("".join(f"{rel}\n" for rel in sorted(outputs))).encode("utf-8")
     return BuildPlan(dict(sorted(outputs.items())), ctx)
 
 
@@ -150,7 +154,15 @@ def _extras(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
             rel = p.relative_to(root).as_posix()
             if p.is_file() and rel not in outputs and not p.name.startswith("."):
                 out.append(rel)
-    return out
+    try:
+        listed = (root / MANIFEST).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        listed = []
+    for rel in listed:
+        safe = rel and not rel.startswith(("/", "../")) and "/../" not in rel
+        if safe and rel not in outputs and rel not in out and (root / rel).is_file():
+            out.append(rel)
+    return sorted(out)
 
 
 def _short_diff(rel: str, old: bytes, new: bytes, limit: int = 20) -> str:
@@ -232,10 +244,11 @@ def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
 
 @dataclass(frozen=True)
 class BuildResult:
-    written: tuple[str, ...]
+    written: tuple[str, ...]  # written or removed
     stale: tuple[Stale, ...]
     outputs: int
     context: BuildContext
+    removed: tuple[str, ...] = ()  # of ``written``: the files no output produces any more
 
     @property
     def ok(self) -> bool:
@@ -245,7 +258,8 @@ class BuildResult:
         return {
             "ok": self.ok,
             "outputs": self.outputs,
-            "written": list(self.written),
+            "written": [w for w in self.written if w not in self.removed],
+            "removed": list(self.removed),
             "stale": [s.to_dict() for s in self.stale],
             "claims": {"total": len(self.context.claims.results), **self.context.claims.counts()},
             "cache_hits": self.context.corpus.cache_hits,
@@ -259,5 +273,6 @@ def build(root: Path | str, check: bool = False, jobs: int | None = None) -> Bui
         plan = plan_build(root, jobs)
         if check:
             return BuildResult((), tuple(compare(root, plan.outputs)), len(plan.outputs), plan.context)
+        removed = tuple(_extras(root, plan.outputs))
         written = write_outputs(root, plan.outputs)
-        return BuildResult(tuple(written), (), len(plan.outputs), plan.context)
+        return BuildResult(tuple(written), (), len(plan.outputs), plan.context, removed)
