@@ -17,6 +17,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))  # external_tools, which the port tests import
 
 from tests.init.test_from_formats import PORTS, PORTS_DIR  # noqa: E402 (after the path is set)
 

@@ -31,7 +31,8 @@ from survey_tools.errors import InvalidInput
               help="A column holding several values joined by SEP, e.g. --list 'Tags=;' (repeatable).")
 @click.option("--ignore", multiple=True, metavar="FIELD", help="A column to keep out of the entries (repeatable).")
 @click.option("--distinct-titles", is_flag=True,
-              help="Rows with the same title are different entries (one row per study, say).")
+              help="Rows that look like one work twice (the same or a nearly the same title, a shared "
+                   "link) are different entries (one row per study, say).")
 @click.option("--title", default=None, help="The list's title (default: the list's own, else the folder name).")
 @click.option("--description", default="", help="One or two sentences for the README's introduction.")
 @click.option("--awesome", is_flag=True, help="Call it an awesome list: 'Awesome' before the title and the badge.")

@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from survey_tools.contrib.sources import name_header
+from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
 from survey_tools.corpus.identifiers import ids_from_label, ids_from_url, normalize_arxiv
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
@@ -542,7 +545,6 @@ def plan_import(
         if generated is not None:  # keys given in the list come first; made keys avoid them
             taken = {row.get(generated.column, "").strip() for _, row in rows.rows} - {""}
         lines: dict[str, int] = {}
-        by_title: dict[str, list[str]] = {}
         for line, row in rows.rows:
             record = _row_to_record(tax, coll, lay, row)
             if generated is not None and not record.get(coll.id_field):
@@ -589,13 +591,11 @@ def plan_import(
             _keep_own_fields(tax, coll, lay, row, rel, record)
             _enrich_identifiers(tax, record)
             _waive_year(tax, coll, record, plan, label, line)
-            title = record.get(coll.title_field)
-            if isinstance(title, str) and normalize_title(title):
-                by_title.setdefault(normalize_title(title), []).append(rel)
             problems.extend(_record_problems(tax, coll, lay, rel, record, label, line))
             plan.files[rel] = record
             order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
-        problems.extend(_same_titles(tax, coll, plan, by_title, lines, label, options))
+        problems.extend(_same_titles(tax, coll, plan, [r for r in plan.files if r.startswith(f"{coll.folder}/")],
+                                     lines, label, options))
         if len(order) > 1:  # no rows, no order to keep
             plan.orders[lay.order] = _csv_text(order)
     if problems:
@@ -628,32 +628,61 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
-def _same_titles(tax: Taxonomy, coll: Collection, plan: ImportPlan, by_title: Mapping[str, list[str]],
+def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str]) -> dict[tuple[str, str], str]:
+    """Pairs of planned records the corpus checks would call duplicates: the same title, a title
+    at least FUZZY_THRESHOLD% alike, or a shared identifier; (rel, rel) -> what they share."""
+    pairs: dict[tuple[str, str], str] = {}
+    titles = [normalize_title(str(plan.files[r].get(coll.title_field) or "")) for r in rels]
+    for group in _candidate_groups(titles):  # the corpus check's blocking: never all pairs
+        for x, i in enumerate(group):
+            for j in group[x + 1:]:
+                if not titles[i] or not titles[j]:
+                    continue
+                if titles[i] == titles[j]:
+                    pairs[(rels[i], rels[j])] = "the same title as"
+                elif fuzz.ratio(titles[i], titles[j], score_cutoff=FUZZY_THRESHOLD):
+                    pairs.setdefault((rels[i], rels[j]), "a title nearly the same as")
+    kinds = {k: v.normalize for k, v in tax.identifiers.items()}
+    seen: dict[tuple[str, str], list[str]] = {}
+    for r in rels:
+        for kind, value in record_identifiers(plan.files[r], kinds).items():
+            seen.setdefault((kind, value), []).append(r)
+    for (kind, value), sharing in seen.items():
+        for x, a in enumerate(sharing):
+            for b in sharing[x + 1:]:
+                pairs.setdefault((a, b), f"the same {tax.identifiers[kind].label} {value} as")
+    return pairs
+
+
+def _same_titles(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str],
                  lines: Mapping[str, int], label: str, options: ImportOptions) -> list[Problem]:
-    """Rows that share a title: declared distinct from each other when the user says they are
-    different entries, else one problem per row naming the others."""
+    """Rows that look like one work twice (a title the same or nearly, a shared identifier):
+    declared distinct from each other when the user says they are different entries
+    (--distinct-titles), else one problem per row naming the others."""
     distinct = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
     out: list[Problem] = []
-    for rels in by_title.values():
-        if len(rels) < 2:
+    key = {r: plan.files[r][coll.id_field] for r in rels}
+    declared = {(key[r], k) for r in rels for k in (plan.files[r].get(distinct) or {} if distinct else {})}
+    found: dict[str, list[tuple[str, str]]] = {}
+    for (a, b), what in sorted(_look_alike(tax, coll, plan, rels).items()):
+        if (key[a], key[b]) in declared or (key[b], key[a]) in declared:
             continue
-        keys = [plan.files[r][coll.id_field] for r in rels]
-        declared = {(plan.files[r][coll.id_field], k) for r in rels
-                    for k in (plan.files[r].get(distinct) or {} if distinct else {})}
-        for rel, key in zip(rels, keys, strict=True):
-            others = [k for k in keys if k != key and (key, k) not in declared and (k, key) not in declared]
-            if not others:
-                continue
-            if options.distinct_titles and distinct:
-                reasons = dict(plan.files[rel].get(distinct) or {})
-                for other in others:
-                    reasons.setdefault(other, "a separate entry with the same title in the source list")
-                _insert_after(plan.files[rel], distinct, reasons, tax)
-                continue
-            where = ", ".join(f"{k} (line {lines[r]})" for k, r in zip(keys, rels, strict=True) if k in others)
-            hint = ("if they are different entries, say --distinct-titles" if distinct
-                    else "declare a field of type key_reasons to mark different works")
-            out.append(Problem(label, lines[rel], 0, coll.title_field, f"the same title as {where}; {hint}"))
+        found.setdefault(a, []).append((b, what))
+        found.setdefault(b, []).append((a, what))
+    for rel in rels:
+        others = found.get(rel)
+        if not others:
+            continue
+        if options.distinct_titles and distinct:
+            reasons = dict(plan.files[rel].get(distinct) or {})
+            for other, _ in others:
+                reasons.setdefault(key[other], "a separate entry in the source list")
+            _insert_after(plan.files[rel], distinct, reasons, tax)
+            continue
+        hint = ("if they are different entries, say --distinct-titles" if distinct
+                else "declare a field of type key_reasons to mark different works")
+        for other, what in others:
+            out.append(Problem(label, lines[rel], 0, coll.title_field, f"{what} {key[other]} (line {lines[other]}); {hint}"))
     return out
 
 

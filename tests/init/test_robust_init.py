@@ -190,3 +190,20 @@ def test_list_option_names_may_hold_commas_colons_and_equals() -> None:
 def test_title_case_keeps_acronyms() -> None:
     assert title_case("HRI studies in the wild") == "HRI Studies in the Wild"
     assert title_case("hand-over studies") == "Hand-Over Studies"
+
+
+def test_near_identical_titles_and_shared_links_are_reported_then_declarable(tmp_path: Path) -> None:
+    source = tmp_path / "alike.csv"
+    source.write_text("title,url\n"
+                      "Synthetic: Learning to schedule jobs on clusters,https://example.org/synthetic/j1\n"
+                      "Synthetic: Learning to schedule jobs on clusters II,https://example.org/synthetic/j2\n"
+                      "Synthetic: an unrelated placeholder,https://arxiv.org/abs/1703.00003\n"
+                      "Synthetic: another study of the same work,https://arxiv.org/abs/1703.00003\n")
+    root, out, code = _init(tmp_path, source)
+    assert code == 1
+    assert "alike.csv:2: title: a title nearly the same as synthetic-learning-schedule-jobs-clusters-ii (line 3)" in out
+    assert "alike.csv:5: title: the same arXiv id 1703.00003 as synthetic-unrelated-placeholder (line 4)" in out
+    _nothing_written(tmp_path, root)
+    root, out, code = _init(tmp_path, source, "--distinct-titles")
+    assert code == 0, out
+    assert run(root, "validate").exit_code == 0
