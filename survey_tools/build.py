@@ -34,6 +34,9 @@ from survey_tools.reports.compute import compute_survey, load_valid, survey_of
 # Folders whose every file is generated: files no generator produces any more are removed. The
 # site's folder is one too (its whole content is published), whatever its configured path.
 OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers")
+# Every file the last build wrote, one a line: an output turned off in survey.yaml (or a file a
+# generator no longer writes) is found here and removed, wherever it lives.
+MANIFEST = f"{REPORTS}/outputs.txt"
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
             outputs[rel] = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if problems:
         raise InvalidInput(problems, "generators disagree; nothing was written")
+    outputs[MANIFEST] = ("".join(f"{rel}\n" for rel in sorted(outputs))).encode("utf-8")
     return BuildPlan(dict(sorted(outputs.items())), ctx)
 
 
@@ -124,7 +128,32 @@ def _extras(
         files, problems = walk_confined(root, d)
         unsafe.extend(problems)
         extra.extend(rel for rel in files if rel not in outputs and not _is_leftover_tmp(rel))
+    # Outputs a previous build listed in its manifest that no generator produces any more (an
+    # output turned off). The manifest is a file in the repository, so a pull request can edit
+    # it: only paths where outputs live are removed, never a record or a configuration file.
+    try:
+        listed = (root / MANIFEST).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        listed = []
+    for rel in listed:
+        if not rel or rel in outputs or not _output_place(rel):
+            continue
+        try:
+            if confined(root, rel).is_file():
+                extra.append(rel)
+        except UnsafePath as err:
+            unsafe.append((rel, str(err)))
     return sorted(set(extra)), sorted(set(unsafe))
+
+
+# Where generators write (reports/, the generated docs and schema files, the issue form): the
+# only places a file listed in a manifest may be removed from.
+_OUTPUT_PREFIXES = (f"{REPORTS}/", "taxonomy/schema/", ".github/ISSUE_TEMPLATE/")
+_OUTPUT_FILES = frozenset(("README.md", "CONTRIBUTING.md", "CITATION.cff", "taxonomy/README.md"))
+
+
+def _output_place(rel: str) -> bool:
+    return (rel.startswith(_OUTPUT_PREFIXES) or rel in _OUTPUT_FILES) and ".." not in rel.split("/")
 
 
 def _is_leftover_tmp(rel: str) -> bool:
@@ -252,12 +281,13 @@ def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
 
 @dataclass(frozen=True)
 class BuildResult:
-    written: tuple[str, ...]
+    written: tuple[str, ...]  # written or removed
     stale: tuple[Stale, ...]
     outputs: int
     context: BuildContext | None  # None when nothing had changed since the last build
     claims: Mapping[str, int]
     cache_hits: int
+    removed: tuple[str, ...] = ()  # of ``written``: the files no output produces any more
 
     @property
     def ok(self) -> bool:
@@ -267,7 +297,8 @@ class BuildResult:
         return {
             "ok": self.ok,
             "outputs": self.outputs,
-            "written": list(self.written),
+            "written": [w for w in self.written if w not in self.removed],
+            "removed": list(self.removed),
             "stale": [s.to_dict() for s in self.stale],
             "claims": dict(self.claims),
             "cache_hits": self.cache_hits,
@@ -283,7 +314,7 @@ def build(root: Path | str, check: bool = False) -> BuildResult:
         key = buildcache.input_key(corpus) if memo else ""
         manifest = buildcache.read_manifest(root) if memo else None
         if (manifest is not None and manifest["key"] == key and buildcache.outputs_unchanged(root, manifest)
-                and not _extras(root, manifest["outputs"])):
+                and _extras(root, manifest["outputs"]) == ([], [])):
             # Nothing the outputs are drawn from changed, and they are on disk as written.
             summary = manifest["summary"]
             return BuildResult((), (), len(manifest["outputs"]), None, summary["claims"], corpus.cache_hits)
@@ -295,7 +326,10 @@ def build(root: Path | str, check: bool = False) -> BuildResult:
             if memo and not stale:
                 buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
             return BuildResult((), stale, len(plan.outputs), ctx, claims, corpus.cache_hits)
+        removed = tuple(_extras(root, plan.outputs)[0])
         written = write_outputs(root, plan.outputs)
         if memo:
             buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
-        return BuildResult(tuple(written), (), len(plan.outputs), ctx, claims, corpus.cache_hits)
+        return BuildResult(
+            tuple(written), (), len(plan.outputs), ctx, claims, corpus.cache_hits, removed
+        )

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from survey_tools._version import __version__
 from survey_tools.cli.common import Context, report_error
 from survey_tools.errors import SurveyError
 
@@ -59,7 +60,8 @@ class SurveyGroup(click.Group):
     show_default=True,
     help="Survey folder (holds taxonomy/, corpus/, exclusions/, reports/).",
 )
-@click.version_option(package_name="survey-tools")
+# The version from the package itself: it is right whatever the installed distribution is called.
+@click.version_option(version=__version__, prog_name="survey")
 @click.pass_context
 def cli(ctx: click.Context, root: Path) -> None:
     """Validate, measure and publish a curated literature corpus."""

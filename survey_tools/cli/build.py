@@ -52,7 +52,7 @@ def build(ctx: click.Context, check: bool, fmt: str) -> None:
             click.echo(f"all {result.outputs} outputs are up to date", err=True)
     else:
         for rel in result.written:
-            click.echo(f"wrote {rel}")
+            click.echo(f"{'removed' if rel in result.removed else 'wrote'} {rel}")
         click.echo(f"{len(result.written)} of {result.outputs} outputs changed", err=True)
     if check and result.stale:
         sys.exit(EXIT_INVALID)

@@ -210,9 +210,12 @@ def duplicates(ctx: click.Context) -> None:
               help="Move the exclusion ID_OR_URL (E###) back to the corpus.")
 @click.option("--dry-run", is_flag=True, help="Print what would be written; write nothing.")
 @click.option("--arxiv-url", metavar="URL", help="arXiv query endpoint (see survey add).")
+@click.option("--duplicate-of", metavar="KEY",
+              help="The retained record this work duplicates (a near-duplicate title is then the reason, not a refusal).")
 @click.pass_context
 def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | None,
-            date: str | None, restore: bool, dry_run: bool, arxiv_url: str | None) -> None:
+            date: str | None, restore: bool, dry_run: bool, arxiv_url: str | None,
+            duplicate_of: str | None) -> None:
     """Append an exclusion, or move a retained record to the exclusion log (and back).
 
     ID_OR_URL is a retained record's key (moved, with all its metadata kept), or an arXiv id,
@@ -240,7 +243,7 @@ def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | N
         if not title:
 
             fetch = ArxivClient(ClientConfig.from_env(arxiv_url)).fetch
-        move = exclusions.plan_exclusion(root, corpus, refs[0], tags, note, title, date, fetch)
+        move = exclusions.plan_exclusion(root, corpus, refs[0], tags, note, title, date, fetch, duplicate_of)
     if dry_run:
         for rel, text in move.write:
             click.echo(f"# {rel}\n{text}", nl=False)

@@ -9,7 +9,7 @@ import click
 
 from survey_tools.cli.common import echo_json, output_format, root_of
 from survey_tools.contrib.csvio import export_csv, plan_import, write_import
-from survey_tools.contrib.taxonomy_edit import rename_value
+from survey_tools.contrib.taxonomy_edit import migrate_field, rename_value
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.loading import load_valid_corpus
 from survey_tools.corpus.record_schema import schema_files
@@ -168,6 +168,20 @@ def taxonomy_rename(ctx: click.Context, field: str, old: str, new: str) -> None:
     for rel in changed:
         click.echo(f"rewrote {rel}")
     click.echo(f"{len(changed)} record(s) now use {new!r} for {field}", err=True)
+
+
+@taxonomy.command(name="migrate")
+@click.argument("field")
+@click.option("--to", "to", required=True, type=click.Choice(["multi", "single", "list", "string"]),
+              help="multi/single for a controlled field, list/string for a plain one.")
+@click.pass_context
+def taxonomy_migrate(ctx: click.Context, field: str, to: str) -> None:
+    """Make FIELD hold several values or one: its definition, every record, the exclusion log's
+    copies and the CSV layout are rewritten together (comments and order kept)."""
+    changed = migrate_field(root_of(ctx), field, to)
+    for rel in changed:
+        click.echo(f"rewrote {rel}")
+    click.echo(f"{field} now holds {'several values' if to in ('multi', 'list') else 'one value'}", err=True)
 
 
 COMMANDS = (validate, import_, export, taxonomy)

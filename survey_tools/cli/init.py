@@ -1,4 +1,4 @@
-"""``survey init``: start a new survey folder (from a CSV list, or empty)."""
+"""``survey init``: start a new survey folder, from a list kept in any common format or empty."""
 
 from __future__ import annotations
 
@@ -7,53 +7,90 @@ from pathlib import Path
 import click
 
 from survey_tools.build import build as run_build
-from survey_tools.contrib.csvio import plan_import, write_import
-from survey_tools.contrib.init import InitOptions, parse_lists, scaffold
+from survey_tools.cli.common import root_of
+from survey_tools.contrib.csvio import ImportOptions, plan_import, write_import
+from survey_tools.contrib.init import InitOptions, describe_columns, parse_lists, scaffold, staged
+from survey_tools.contrib.sources import FORMATS, read_source
 from survey_tools.corpus.taxonomy import load_taxonomy
-
-
-def _names(values: tuple[str, ...]) -> list[str]:
-    return [n.strip() for v in values for n in v.split(",") if n.strip()]
+from survey_tools.errors import InvalidInput
 
 
 @click.command()
-@click.argument("directory", required=False, default=".",
+@click.argument("directory", required=False, default=None,
                 type=click.Path(file_okay=False, path_type=Path), metavar="[DIR]")
-@click.option("--from-csv", "from_csv", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="An existing list: its columns become the fields and its rows the records.")
-@click.option("--id-column", metavar="COL", help="The column naming each record (default: the first).")
-@click.option("--controlled", multiple=True, metavar="COL,...",
-              help="Columns whose values form a controlled vocabulary (with no CSV: NAME=v1,v2).")
-@click.option("--list", "lists", multiple=True, metavar="COL:SEP,...",
-              help="Columns holding several values joined by SEP, e.g. tags:; (repeatable).")
-@click.option("--ignore", multiple=True, metavar="COL,...", help="Columns to keep out of the records.")
-@click.option("--title", default=None, help="The survey's title (default: from the folder name).")
+@click.option("--from", "--from-csv", "source", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Your list: CSV/TSV, a YAML or JSON file of entries, JSON lines, BibTeX, or an "
+                   "awesome-list README. Its columns become the fields and its rows the entries.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="The list's format when its file name does not say.")
+@click.option("--id", "--id-column", "id_field", metavar="FIELD",
+              help="The column naming each entry (default: one called id or key, else keys made from the titles).")
+@click.option("--controlled", multiple=True, metavar="FIELD",
+              help="A column whose values form a controlled vocabulary (repeatable; with no list: NAME=v1,v2).")
+@click.option("--list", "lists", multiple=True, metavar="FIELD=SEP",
+              help="A column holding several values joined by SEP, e.g. --list 'Tags=;' (repeatable).")
+@click.option("--ignore", multiple=True, metavar="FIELD", help="A column to keep out of the entries (repeatable).")
+@click.option("--distinct-titles", is_flag=True,
+              help="Rows that look like one work twice (the same or a nearly the same title, a shared "
+                   "link) are different entries (one row per study, say).")
+@click.option("--title", default=None, help="The list's title (default: the list's own, else the folder name).")
 @click.option("--description", default="", help="One or two sentences for the README's introduction.")
-def init(directory: Path, from_csv: Path | None, id_column: str | None, controlled: tuple[str, ...],
-         lists: tuple[str, ...], ignore: tuple[str, ...], title: str | None, description: str) -> None:
-    """Scaffold a complete survey folder in DIR: taxonomy/ (survey.yaml with every setting at
-    its documented default, one field file per controlled column, csv.yaml, commands.yaml),
-    data/reports.yaml, corpus/, a CI workflow and a pre-commit configuration. With --from-csv
-    the list is imported; the folder then validates and builds."""
+@click.option("--awesome", is_flag=True, help="Call it an awesome list: 'Awesome' before the title and the badge.")
+@click.option("--dry-run", is_flag=True, help="Print the mapping and every row's problems; write nothing.")
+@click.pass_context
+def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: str | None, id_field: str | None,
+         controlled: tuple[str, ...], lists: tuple[str, ...], ignore: tuple[str, ...], distinct_titles: bool,
+         title: str | None, description: str, awesome: bool, dry_run: bool) -> None:
+    """Start a survey in DIR (default: the --root folder): taxonomy/ (the survey, one file per
+    controlled field, the import/export layout), data/reports.yaml, one record per entry of the
+    list in corpus/, a CI workflow and a pre-commit configuration; then build it. All or
+    nothing: on any problem DIR is left as it was."""
 
-    root = directory.resolve()
-    list_specs = [s for v in lists for s in (v.split(",") if v.count(":") > 1 else [v])]
+    root = (directory if directory is not None else root_of(ctx)).resolve()
+    table = read_source(source, fmt) if source is not None else None
+    name = root.name.replace("-", " ").replace("_", " ").strip().title() or "Survey"
     opts = InitOptions(
-        title=title or root.name.replace("-", " ").replace("_", " ").strip().title() or "Survey",
-        csv_path=from_csv,
-        id_column=id_column,
-        controlled=_names(controlled) if from_csv else [c for v in controlled for c in [v]],
-        lists=parse_lists(list_specs),
-        ignore=_names(ignore),
-        description=description,
+        title=title or (table.title if table is not None and table.title else name),
+        source=source,
+        fmt=fmt,
+        id_field=id_field,
+        controlled=list(controlled),
+        lists=parse_lists(lists),
+        ignore=list(ignore),
+        description=description or (table.description if table is not None else ""),
+        distinct_titles=distinct_titles,
+        # a list that calls itself awesome keeps the name and the badge
+        entry_order="source" if table is not None and table.format == "markdown" else "",
+        awesome=awesome or bool(table is not None and table.title.lower().startswith("awesome")),
     )
-    written = scaffold(root, opts)
+    if dry_run and table is not None:
+        click.echo(f"{table.file}: {table.format}, {len(table.rows)} entries, {len(table.columns)} columns")
+        for line in describe_columns(table, opts):
+            click.echo(f"  {line}")
+    with staged(root, source) as tmp:
+        written, warnings = scaffold(tmp, opts, table)
+        for w in warnings:
+            click.echo(f"warning: {w}", err=True)
+        if table is not None and source is not None:
+            tax = load_taxonomy(tmp)
+            try:
+                plan = plan_import(tax, source, options=ImportOptions(distinct_titles=distinct_titles))
+            except InvalidInput:
+                if dry_run:
+                    click.echo("nothing written (--dry-run)", err=True)
+                raise
+            for w in plan.warnings:
+                click.echo(f"warning: {w}", err=True)
+            if dry_run:
+                click.echo(f"{len(plan.files)} entries, no problems; nothing written (--dry-run)")
+                raise click.exceptions.Exit(0)
+            write_import(tax, plan)
+            click.echo(f"imported {len(plan.files)} entries from {source.name}", err=True)
+        elif dry_run:
+            click.echo("nothing written (--dry-run)")
+            raise click.exceptions.Exit(0)
+        result = run_build(tmp)
     click.echo(f"wrote {len(written)} configuration files under {root}", err=True)
-    if from_csv is not None:
-        tax = load_taxonomy(root)
-        plan = write_import(tax, plan_import(tax, from_csv))
-        click.echo(f"imported {len(plan.files)} records from {from_csv.name}", err=True)
-    result = run_build(root)
     click.echo(f"built {len(result.written)} outputs; next: survey validate, then edit taxonomy/", err=True)
 
 

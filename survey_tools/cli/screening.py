@@ -63,7 +63,7 @@ def _valid_corpus(root: Path) -> tuple[Corpus, Protocol]:
 def search_cmd(ctx: click.Context, families: tuple[str, ...], since: str | None, until: str | None,
                max_results: int | None, arxiv_url: str | None, delay: float | None,
                timeout: float | None, retries: int, backoff: float | None, dry_run: bool) -> None:
-    """Search arXiv with the protocol's query families and queue the new papers.
+    """Search arXiv as taxonomy/protocol.yaml says and queue the new papers.
 
     Every hit is checked against the retained records, the exclusion log and the queue
     (arXiv ids of any version, DOIs, equal or near-equal titles); new ones are written to

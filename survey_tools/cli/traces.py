@@ -86,7 +86,7 @@ def _progress_wanted(flag: bool | None, n: int) -> bool:
 
 @click.group()
 def trace() -> None:
-    """Validate and measure orchestration traces of LLM multi-agent systems."""
+    """Validate and measure run traces of LLM agent systems (independent of the survey)."""
 
 
 @trace.command("schema")

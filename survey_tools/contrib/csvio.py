@@ -10,11 +10,16 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz
+
+from survey_tools.contrib.sources import name_header
+from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
 from survey_tools.corpus.identifiers import ids_from_label, ids_from_url, normalize_arxiv
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
@@ -36,6 +41,8 @@ class Column:
     values: Mapping[str, str] = dataclasses.field(default_factory=dict)  # CSV string -> value id
     sentence: bool = False  # prose: copied on import; the project rewrites it in its own words
     ignore: bool = False  # nothing is read; export reproduces the cells kept beside the row order
+    generated: str = ""  # "title": the list has no such column; the key is made from the title
+    optional: bool = False  # a field the layout does not name, in a column named after it
 
     @property
     def back(self) -> dict[str, str]:
@@ -56,6 +63,7 @@ class Layout:
     columns: tuple[Column, ...]
     na: str
     order: str  # the file recording source row order (and ignored cells), relative to the survey
+    every_field: bool = True  # export also writes fields no column names; import reads them back
 
     @property
     def header(self) -> list[str]:
@@ -64,6 +72,29 @@ class Layout:
     @property
     def ignored(self) -> list[Column]:
         return [c for c in self.columns if c.ignore]
+
+
+# Field types a CSV cell can hold (one value, or a list joined by the separator).
+_CELL_TYPES = ("string", "text", "integer", "year", "boolean", "date", "url", "string_list", "person_list", "url_list")
+
+
+def with_every_field(tax: Taxonomy, lay: Layout, present: set[str] | None = None) -> Layout:
+    """``lay`` plus one column per field of the collection that it does not name (a field added
+    to the taxonomy after import), named after the field; with ``present``, only those fields.
+    Export writes them, so nothing a record holds is dropped; import reads them back."""
+    if not lay.every_field:
+        return lay
+    coll = tax.collection(lay.collection)
+    named = {c.field.split(".")[0] for c in lay.columns if c.field} | {c.column for c in lay.columns}
+    sep = str(tax.csv_layout.get("list_separator", " ; ")) if tax.csv_layout else " ; "
+    extra = []
+    for f in coll.fields:
+        if f.name not in named and f.type in _CELL_TYPES and (present is None or f.name in present):
+            extra.append(Column(f.name, f.name, separator=sep if f.type.endswith("_list") else None, optional=True))
+    for cf in coll.controlled:
+        if cf.name not in named and cf.kind in ("single", "multi") and (present is None or cf.name in present):
+            extra.append(Column(cf.name, cf.name, separator=sep if cf.kind == "multi" else None, optional=True))
+    return dataclasses.replace(lay, columns=(*lay.columns, *extra))
 
 
 def split_cell(cell: str, separator: str) -> list[str]:
@@ -93,6 +124,7 @@ def layout(tax: Taxonomy, collection: str) -> Layout:
             values={str(k): str(v) for k, v in (c.get("values") or {}).items()},
             sentence=bool(c.get("sentence", False)),
             ignore=bool(c.get("ignore", False)),
+            generated=str(c.get("generated", "")),
         ))
     return Layout(
         collection=collection,
@@ -100,6 +132,7 @@ def layout(tax: Taxonomy, collection: str) -> Layout:
         columns=tuple(cols),
         na=str(tax.csv_layout.get("na", "NA")),
         order=str(raw.get("order", f"data/csv/{collection}.order.csv")),
+        every_field=bool(raw.get("every_field", True)),
     )
 
 
@@ -129,7 +162,7 @@ class CsvRows:
     problems: list[Problem] = field(default_factory=list)
 
 
-def read_csv(path: Path, expected: Sequence[str], label: str) -> CsvRows:
+def read_csv(path: Path, expected: Sequence[str], label: str, optional: Sequence[str] = ()) -> CsvRows:
     """Rows of a CSV file with the line each starts on; every malformed row becomes a problem."""
     out = CsvRows()
     try:
@@ -168,8 +201,9 @@ def read_csv(path: Path, expected: Sequence[str], label: str) -> CsvRows:
     if header is None:
         out.problems.append(Problem(label, 1, 0, "", "the file is empty (expected a header row)"))
         return out
-    header = [h.strip() for h in header]
-    missing = [c for c in expected if c not in header]
+    header, _ = name_header(header)  # blank and repeated headers named as init named them
+    generated = set(optional)
+    missing = [c for c in expected if c not in header and c not in generated]
     unknown = [c for c in header if c not in expected]
     if missing:
         out.problems.append(Problem(label, 1, 0, "", f"missing columns: {', '.join(missing)}"))
@@ -305,7 +339,7 @@ def _row_to_record(
 ) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for col in lay.columns:
-        if col.ignore:
+        if col.ignore or (col.optional and col.column not in row):
             continue
         cell = row.get(col.column, "")
         if col.take == "first":
@@ -385,6 +419,7 @@ class ImportPlan:
     # Source row order (and the cells of ignored columns) per collection, by relative path.
     orders: dict[str, str] = field(default_factory=dict)
     sentences: list[str] = field(default_factory=list)  # prose columns copied as they are
+    warnings: list[str] = field(default_factory=list)  # kept as the list has it, but worth a look
 
 
 def _tag_problems(
@@ -416,15 +451,74 @@ def _tag_problems(
     return out
 
 
+def _source_rows(lay: Layout, path: Path, label: str) -> CsvRows:
+    """The rows of a list in any format :mod:`sources` reads, as CSV rows of this layout: list
+    cells joined with the column's separator, so one path checks and converts them."""
+    if path.suffix.lower() == ".csv":
+        return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional])
+    from survey_tools.contrib.sources import read_source
+
+    table = read_source(path)
+    out = CsvRows()
+    missing = [c.column for c in lay.columns if c.column not in table.columns and not (c.generated or c.optional or c.ignore)]
+    unknown = [c for c in table.columns if c not in lay.header]
+    if missing:
+        out.problems.append(Problem(label, 1, 0, "", f"missing columns: {', '.join(missing)}"))
+    if unknown:
+        out.problems.append(Problem(label, 1, 0, "", f"unknown columns: {', '.join(unknown)}"))
+    if missing:
+        return out
+    by_name = {c.column: c for c in lay.columns}
+    for row in table.rows:
+        cells: dict[str, str] = {}
+        for name, cell in row.cells.items():
+            col = by_name.get(name)
+            if isinstance(cell, str) or col is None:
+                cells[name] = cell if isinstance(cell, str) else " ; ".join(cell)
+            elif col.separator is not None:
+                cells[name] = col.separator.join(cell)
+            elif len(cell) <= 1:
+                cells[name] = cell[0] if cell else ""
+            else:
+                out.problems.append(Problem(label, row.line, 0, name, f"holds {len(cell)} values; the layout takes one (give the column a separator in taxonomy/csv.yaml)"))
+        out.rows.append((row.line, cells))
+    return out
+
+
+_KEY_STOPWORDS = frozenset(["a", "an", "the", "of", "for", "and", "on", "in", "to", "with", "by", "from", "via", "towards", "toward", "is", "are"])
+
+
+def title_key(title: str, taken: set[str], pattern: str) -> str:
+    """A readable key from a title (its first significant words), made unique with -2, -3..."""
+    words = [w for w in re.sub(r"[^a-z0-9 ]+", " ", normalize_title(title)).split() if w not in _KEY_STOPWORDS]
+    base = "-".join(words[:6])[:60].strip("-") or "entry"
+    rx = re.compile(pattern)
+    for key in [base, *(f"{base}-{n}" for n in range(2, 100_000))]:
+        if key not in taken and rx.match(key):
+            return key
+    raise UsageError(f"cannot make a free key from the title {title!r}")
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How rows that look alike are taken (``survey init`` and ``survey import``)."""
+
+    # Rows with the same title (one row per study of the same work) are different entries:
+    # each record declares the others distinct instead of failing as a duplicate.
+    distinct_titles: bool = False
+
+
 def plan_import(
     tax: Taxonomy,
     papers_csv: Path,
     excluded_csv: Path | None = None,
     bib: Path | None = None,
     edition: str | None = None,
+    options: ImportOptions = ImportOptions(),
 ) -> ImportPlan:
     """Check every row and build the records; raise :class:`InvalidInput` with every problem.
 
+    The list may be a CSV file or any other format :mod:`survey_tools.contrib.sources` reads.
     Imported records name the edition the CSVs come from (default: the latest published one).
     """
     problems: list[Problem] = []
@@ -441,17 +535,26 @@ def plan_import(
         if tax.excluded is None:
             raise UsageError("the taxonomy defines no exclusion collection")
         sources.append((tax.excluded, excluded_csv))
-    import re
 
     for coll, path in sources:
-        lay = layout(tax, coll.name)
+        lay = with_every_field(tax, layout(tax, coll.name))
         label = path.name
-        rows = read_csv(path, lay.header, label)
+        rows = _source_rows(lay, path, label)
         problems.extend(rows.problems)
         order: list[list[str]] = [[coll.id_field, *(c.column for c in lay.ignored)]]
         plan.sentences.extend(f"{label}:{c.column}" for c in lay.columns if c.sentence)
+        generated = next((c for c in lay.columns if c.generated), None)
+        taken: set[str] = set()
+        if generated is not None:  # keys given in the list come first; made keys avoid them
+            taken = {row.get(generated.column, "").strip() for _, row in rows.rows} - {""}
+        lines: dict[str, int] = {}
         for line, row in rows.rows:
             record = _row_to_record(tax, coll, lay, row)
+            if generated is not None and not record.get(coll.id_field):
+                title = record.get(coll.title_field)
+                key = title_key(title if isinstance(title, str) else "", taken, coll.id_pattern)
+                taken.add(key)
+                record = {coll.id_field: key, **{k: v for k, v in record.items() if k != coll.id_field}}
             if ed is not None and edition and ed.field in coll.field_names():
                 _insert_after(record, ed.field, edition, tax)
             rid = record.get(coll.id_field)
@@ -462,15 +565,20 @@ def plan_import(
                         line,
                         0,
                         coll.id_field,
-                        f"{rid!r} is not a valid {coll.id_field} (must match {coll.id_pattern})",
+                        f"{_short(rid)} is not a valid {coll.id_field} (must match {coll.id_pattern})",
                     )
                 )
+                # the row's other cells are still checked: every problem of every row at once
+                problems.extend(_tag_problems(tax, coll, lay, record, label, line))
+                problems.extend(p for p in _record_problems(tax, coll, lay, f"{coll.folder}/row-{line}.yaml", record, label, line)
+                                if p.field != next((c.column for c in lay.columns if c.field == coll.id_field), coll.id_field))
                 continue
             problems.extend(_tag_problems(tax, coll, lay, record, label, line))
             rel = f"{coll.folder}/{rid}.yaml"
             if rel in plan.files:
-                problems.append(Problem(label, line, 0, coll.id_field, f"{rid!r} appears twice"))
+                problems.append(Problem(label, line, 0, coll.id_field, f"{rid!r} appears twice (first on line {lines[rel]})"))
                 continue
+            lines[rel] = line
             if bib_index and coll is tax.retained:
                 entry = _match_bib(bib_index, record)
                 if entry is not None:
@@ -483,15 +591,125 @@ def plan_import(
                         ids = dict(record.get("identifiers") or {})
                         ids.setdefault("doi", doi.strip().lower())
                         record["identifiers"] = ids
+            _keep_own_fields(tax, coll, lay, row, rel, record)
             _enrich_identifiers(tax, record)
+            _waive_year(tax, coll, record, plan, label, line)
             problems.extend(_record_problems(tax, coll, lay, rel, record, label, line))
             plan.files[rel] = record
             order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
+        problems.extend(_same_titles(tax, coll, plan, [r for r in plan.files if r.startswith(f"{coll.folder}/")],
+                                     lines, label, options))
         if len(order) > 1:  # no rows, no order to keep
             plan.orders[lay.order] = _csv_text(order)
     if problems:
         raise InvalidInput(problems, "nothing was imported")
     return plan
+
+
+def _keep_own_fields(tax: Taxonomy, coll: Collection, lay: Layout, row: Mapping[str, str], rel: str,
+                     record: dict[str, Any]) -> None:
+    """A record the import replaces keeps what the list does not hold: fields no column of this
+    file fills (a declared non-duplicate, a waiver, identifiers looked up later)."""
+    path = tax.root / rel
+    if not path.is_file():
+        return
+    try:
+        old = parse_yaml(path.read_text(encoding="utf-8"), rel).data
+    except (OSError, UnicodeDecodeError):
+        return
+    if not isinstance(old, dict):
+        return
+    filled = {c.field.split(".")[0] for c in lay.columns if c.field and c.column in row}
+    for key, value in old.items():
+        if key not in filled and key not in record:
+            _insert_after(record, key, value, tax)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """A value shown in a message: a 5000-digit cell is not repeated whole."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str]) -> dict[tuple[str, str], str]:
+    """Pairs of planned records the corpus checks would call duplicates: the same title, a title
+    at least FUZZY_THRESHOLD% alike, or a shared identifier; (rel, rel) -> what they share."""
+    pairs: dict[tuple[str, str], str] = {}
+    titles = [normalize_title(str(plan.files[r].get(coll.title_field) or "")) for r in rels]
+    for group in _candidate_groups(titles):  # the corpus check's blocking: never all pairs
+        for x, i in enumerate(group):
+            for j in group[x + 1:]:
+                if not titles[i] or not titles[j]:
+                    continue
+                if titles[i] == titles[j]:
+                    pairs[(rels[i], rels[j])] = "the same title as"
+                elif fuzz.ratio(titles[i], titles[j], score_cutoff=FUZZY_THRESHOLD):
+                    pairs.setdefault((rels[i], rels[j]), "a title nearly the same as")
+    kinds = {k: v.normalize for k, v in tax.identifiers.items()}
+    seen: dict[tuple[str, str], list[str]] = {}
+    for r in rels:
+        for kind, value in record_identifiers(plan.files[r], kinds).items():
+            seen.setdefault((kind, value), []).append(r)
+    for (kind, value), sharing in seen.items():
+        for x, a in enumerate(sharing):
+            for b in sharing[x + 1:]:
+                pairs.setdefault((a, b), f"the same {tax.identifiers[kind].label} {value} as")
+    return pairs
+
+
+def _same_titles(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str],
+                 lines: Mapping[str, int], label: str, options: ImportOptions) -> list[Problem]:
+    """Rows that look like one work twice (a title the same or nearly, a shared identifier):
+    declared distinct from each other when the user says they are different entries
+    (--distinct-titles), else one problem per row naming the others."""
+    distinct = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
+    out: list[Problem] = []
+    key = {r: plan.files[r][coll.id_field] for r in rels}
+    declared = {(key[r], k) for r in rels for k in (plan.files[r].get(distinct) or {} if distinct else {})}
+    found: dict[str, list[tuple[str, str]]] = {}
+    for (a, b), what in sorted(_look_alike(tax, coll, plan, rels).items()):
+        if (key[a], key[b]) in declared or (key[b], key[a]) in declared:
+            continue
+        found.setdefault(a, []).append((b, what))
+        found.setdefault(b, []).append((a, what))
+    for rel in rels:
+        others = found.get(rel)
+        if not others:
+            continue
+        if options.distinct_titles and distinct:
+            reasons = dict(plan.files[rel].get(distinct) or {})
+            for other, _ in others:
+                reasons.setdefault(key[other], "a separate entry in the source list")
+            _insert_after(plan.files[rel], distinct, reasons, tax)
+            continue
+        hint = ("if they are different entries, say --distinct-titles" if distinct
+                else "declare a field of type key_reasons to mark different works")
+        for other, what in others:
+            out.append(Problem(label, lines[rel], 0, coll.title_field, f"{what} {key[other]} (line {lines[other]}); {hint}"))
+    return out
+
+
+def _waive_year(tax: Taxonomy, coll: Collection, record: dict[str, Any], plan: ImportPlan, label: str, line: int) -> None:
+    """A year the list gives that does not fit the record's arXiv id is the list's to keep
+    (a journal version, a typo to fix later): a warning, and a per-record waiver saying so."""
+    from survey_tools.corpus.checks import ARXIV_YEAR_SLACK
+    from survey_tools.corpus.identifiers import arxiv_year
+
+    waivers = next((f.name for f in coll.fields if f.type == "waivers"), None)
+    ids = record.get("identifiers")
+    year = record.get("year")
+    if waivers is None or not isinstance(ids, Mapping) or not isinstance(year, int) or isinstance(year, bool):
+        return
+    a = ids.get("arxiv")
+    ay = arxiv_year(a) if isinstance(a, str) else None
+    if ay is None or ay <= year <= ay + ARXIV_YEAR_SLACK:
+        return
+    reason = f"the source list gives {year}; the arXiv id {a} was issued in {ay}"
+    current = dict(record.get(waivers) or {})
+    current.setdefault("year_fits_arxiv", reason)
+    _insert_after(record, waivers, current, tax)
+    plan.warnings.append(f"{label}:{line}: year: {year} does not fit arXiv id {a} (issued {ay}); "
+                         f"kept, with a waiver in the record's {waivers!r} field")
 
 
 # Problems an imported record may have until people finish it (see _record_problems).
@@ -581,6 +799,8 @@ def export_rows(tax: Taxonomy, corpus: Corpus, collection: str) -> list[list[str
     record by id."""
     lay = layout(tax, collection)
     by_id = {r.id: r for r in corpus.of(collection)}
+    present = {k for r in by_id.values() for k, v in r.data.items() if v not in (None, "", [], tax.untagged)}
+    lay = with_every_field(tax, lay, present)
     recorded = _recorded_order(tax, lay)
     kept = {r[0]: r[1:] for r in recorded if r[0] in by_id}
     ids = [r[0] for r in recorded if r[0] in by_id]

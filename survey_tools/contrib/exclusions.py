@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import io
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,9 +31,10 @@ from survey_tools.fileio import atomic_write
 class Move:
     """Files to write and to remove, applied in that order."""
 
-    write: tuple[tuple[str, str], ...]  # (relative path, text)
+    write: tuple[tuple[str, str], ...]  # (relative path, text): new files
     remove: tuple[str, ...]
     message: str
+    rewrite: tuple[tuple[str, str], ...] = ()  # existing files replaced (declarations dropped)
 
 
 def _excluded(tax: Taxonomy) -> Collection:
@@ -115,10 +117,26 @@ def plan_exclusion(
     title: str | None = None,
     date: str | None = None,
     fetch: Callable[[str], ArxivPaper] | None = None,
+    duplicate_of: str | None = None,
 ) -> Move:
-    """Exclude a retained record (by key) or a new work (arXiv id, DOI, OpenReview or other URL)."""
+    """Exclude a retained record (by key) or a new work (arXiv id, DOI, OpenReview or other URL).
+
+    ``duplicate_of`` names the retained record this one duplicates: the likeness that would
+    otherwise refuse the exclusion is the reason for it, and the exclusion says so (in the
+    collection's field of type ``key_reasons``) so the pair is not reported again."""
     tax = corpus.taxonomy
     coll = _excluded(tax)
+    kept: list[str] = []
+    if duplicate_of is not None:
+        other = corpus.by_id(tax.retained.name).get(duplicate_of)
+        if other is None or duplicate_of == ref:
+            raise UsageError(f"--duplicate-of {duplicate_of!r}: not another retained record's key")
+        field = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
+        if field is None:
+            raise UsageError(f"the {coll.label.lower()} declares no field of type key_reasons to hold "
+                             f"'duplicate of {duplicate_of}'")
+        tags = {**tags, field: {duplicate_of: f"duplicate of {duplicate_of}"}}
+        kept = [other.path]
     if not note.strip():
         raise UsageError("--note is required: say in your own words why the work is excluded")
     missing = [c for c in coll.controlled if c.required and c.name not in tags]
@@ -147,21 +165,21 @@ def plan_exclusion(
         values.update(_from_record(tax, rec))
         if title:
             values[coll.title_field] = title
-        refuse_duplicates(corpus, values, ref, ignore=[rec.path])
+        refuse_duplicates(corpus, values, ref, ignore=[rec.path, *kept])
         remove = (rec.path,)
         moved_from = rec.path
     else:
         values.update(_from_reference(ref))
         arxiv_id = normalize_arxiv(ref)
         # Known already? Say so before asking arXiv for a title.
-        refuse_duplicates(corpus, values, ref)
+        refuse_duplicates(corpus, values, ref, ignore=kept)
         if title:
             values[coll.title_field] = title
         elif arxiv_id and fetch is not None:
             values[coll.title_field] = fetch(arxiv_id).title
         else:
             raise UsageError(f"--title is required for {ref!r} (only arXiv titles are looked up)")
-        refuse_duplicates(corpus, values, ref)
+        refuse_duplicates(corpus, values, ref, ignore=kept)
         moved_from = None
     exclusion_id = new_id(corpus, coll, values)
     values[coll.id_field] = exclusion_id
@@ -170,7 +188,33 @@ def plan_exclusion(
     record = _ordered(coll, values)
     text = dump_yaml(record)
     _check(tax, coll, rel, text)
-    return Move(((rel, text),), remove, message)
+    return Move(((rel, text),), remove, message, tuple(_drop_declarations(root, corpus, ref if remove else "")))
+
+
+def _drop_declarations(root: Path, corpus: Corpus, key: str) -> list[tuple[str, str]]:
+    """Retained records that declare ``key`` distinct from them (``not_duplicate_of``) lose that
+    line when ``key`` leaves the list: it would name a record that is no longer there."""
+    if not key:
+        return []
+    from survey_tools.contrib.taxonomy_edit import round_trip_yaml
+
+    tax = corpus.taxonomy
+    fields = [f.name for f in tax.retained.fields if f.type == "key_reasons"]
+    out = []
+    for rec in corpus.of(tax.retained.name):
+        if rec.id == key or not any(isinstance(rec.data.get(f), dict) and key in rec.data[f] for f in fields):
+            continue
+        y = round_trip_yaml()
+        data = y.load((root / rec.path).read_text(encoding="utf-8"))  # comments and order kept
+        for f in fields:
+            if hasattr(data.get(f), "pop") and key in data[f]:
+                data[f].pop(key)
+                if not data[f]:
+                    del data[f]
+        buf = io.StringIO()
+        y.dump(data, buf)
+        out.append((rec.path, buf.getvalue()))
+    return out
 
 
 def _refuse_loss(coll: Collection, rec: Record) -> None:
@@ -255,7 +299,7 @@ def apply(root: Path, move: Move) -> None:
     for rel, _ in move.write:
         if (root / rel).exists():
             raise SurveyError(f"{rel} appeared meanwhile; nothing written")
-    for rel, text in move.write:
+    for rel, text in (*move.write, *move.rewrite):
         atomic_write(root / rel, text)
     for rel in move.remove:
         (root / rel).unlink()

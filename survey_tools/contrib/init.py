@@ -1,25 +1,34 @@
-"""``survey init``: scaffold a complete survey folder, optionally from an existing CSV list.
+"""``survey init``: scaffold a complete survey folder, optionally from a list kept elsewhere.
 
-From a CSV, every column becomes a field: the id column (``--id-column``, else the first)
-names the records; ``--controlled`` columns become controlled fields whose distinct values
-become value ids (a value that is not a valid id is mapped with ``values:`` in csv.yaml);
-``--list COL:SEP`` columns hold several values joined by SEP; the rest become plain fields
-whose type (year, integer, URL, boolean, text) is read off the cells. The CSV is then imported,
-and the folder validates and builds. Without a CSV, the flags describe an empty survey.
+The list (``--from``: CSV/TSV, a YAML or JSON file of entries, JSON lines, BibTeX, an
+awesome-list README; see :mod:`survey_tools.contrib.sources`) is read into a table, and every
+column becomes a field: the id column (``--id``, else a column called id/key, else keys made
+from the titles) names the records; ``--controlled`` columns (and an awesome list's headings)
+become controlled fields whose distinct values become value ids; list columns (arrays in the
+file, ``--list FIELD=SEP``, authors split on the usual separators, cells holding several URLs)
+hold several values; the rest become plain fields whose type is read off the cells. The mapping
+is written to ``taxonomy/csv.yaml``, so ``survey import`` and ``survey export csv`` use it again.
+
+Init is all or nothing: the survey is made and built in a folder beside the target, then moved
+into place; any problem leaves the target as it was.
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
+import os
 import re
-from collections.abc import Mapping, Sequence
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.contrib.csvio import split_cell
+from survey_tools.contrib.sources import Table
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
@@ -27,15 +36,20 @@ from survey_tools.fileio import atomic_write
 # Column names that mean the same thing in most lists, mapped to the toolkit's usual fields
 # (the README links an entry's `links` and shows its `summary`; BibTeX reads `authors`).
 _USUAL = {
-    "title": "title", "name": "title", "paper": "title",
+    "title": "title", "name": "title", "paper": "title", "paper_title": "title",
     "summary": "summary", "description": "summary", "one_liner": "summary", "tldr": "summary",
     "authors": "authors", "author": "authors",
     "year": "year",
     "url": "links", "link": "links", "links": "links", "homepage": "links", "paper_url": "links",
+    "paper_link": "links",
     "venue": "venue",
 }
+_ID_NAMES = ("id", "key", "slug", "citekey", "citation_key", "bibtex_key")
 _URL = re.compile(r"^https?://\S+$")
-_INT = re.compile(r"^-?[0-9]+$")
+_URLS = re.compile(r"https?://[^\s,;|<>\"]+")
+_INT = re.compile(r"^-?[0-9]{1,18}$")  # longer digit runs are text: int() of 5000 digits raises
+# Authors joined in one cell, most specific first (";" lists "Last, First" names safely).
+_AUTHOR_SEPARATORS = ("; ", ";", " and ", ", ")
 
 
 def slug(text: str, sep: str = "_") -> str:
@@ -46,15 +60,41 @@ def slug(text: str, sep: str = "_") -> str:
     return s or "value"
 
 
+def label_of(header: str) -> str:
+    """A label from a column header: underscores to spaces, the first letter raised, every other
+    capital kept (acronyms such as "HRI type" stay as the list wrote them)."""
+    text = " ".join(header.replace("_", " ").split())
+    return text[:1].upper() + text[1:] if text else header
+
+
+_SMALL_WORDS = frozenset(["a", "an", "and", "as", "at", "but", "by", "for", "in", "nor", "of", "on", "or", "the", "to", "vs", "via", "with"])
+
+
+def title_case(text: str) -> str:
+    """A heading in title case (awesome-lint asks it of the main heading): each word's first
+    letter raised except small words inside the title; the rest of each word is kept (acronyms)."""
+    words = text.split(" ")
+    out = []
+    for i, w in enumerate(words):
+        small = w.lower() in _SMALL_WORDS and 0 < i < len(words) - 1
+        # each part of a hyphenated word too ("Hand-Over"), as awesome-lint's title case has it
+        out.append(w if small or not w else "-".join(p[:1].upper() + p[1:] for p in w.split("-")))
+    return " ".join(out)
+
+
 @dataclass
 class InitOptions:
     title: str = "Survey"
-    csv_path: Path | None = None
-    id_column: str | None = None
+    source: Path | None = None
+    id_field: str | None = None
     controlled: Sequence[str] = ()
     lists: Mapping[str, str] = field(default_factory=dict)  # column -> separator
     ignore: Sequence[str] = ()
     description: str = ""
+    distinct_titles: bool = False  # rows with the same title are separate entries
+    awesome: bool = False  # "Awesome" before the title and the awesome.re badge
+    fmt: str | None = None  # the source's format when its name does not say
+    entry_order: str = ""  # title | newest | oldest | source ("": inferred)
 
 
 @dataclass
@@ -67,111 +107,191 @@ class _Column:
     required: bool = False
     values: dict[str, str] = dataclasses.field(default_factory=dict)  # CSV string -> id (controlled)
     labels: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> label
+    generated: bool = False  # an id column the list does not have: keys made from titles
 
 
 def parse_lists(specs: Sequence[str]) -> dict[str, str]:
-    """``["tags:;", "authors: and "]`` -> ``{"tags": ";", "authors": " and "}``."""
+    """``["tags=;", "authors= and "]`` -> ``{"tags": ";", "authors": " and "}``. The name ends at
+    the last ``=``, so a column name may hold commas, colons and ``=``. ``COLUMN:SEP`` (the
+    older form) is read when there is no ``=``."""
     out = {}
     for spec in specs:
-        for part in [spec] if spec.count(":") == 1 else [spec]:
-            col, sep, separator = part.partition(":")
-            if not sep or not col or not separator:
-                raise UsageError(f"--list {spec!r}: expected COLUMN:SEPARATOR, e.g. tags:;")
-            out[col] = separator
+        if "=" in spec:
+            col, _, separator = spec.rpartition("=")
+        else:
+            col, _, separator = spec.partition(":")
+        if not col or not separator:
+            raise UsageError(f"--list {spec!r}: expected FIELD=SEPARATOR, e.g. --list 'Tags=;'")
+        out[col] = separator
     return out
 
 
-def _read(path: Path) -> tuple[list[str], list[dict[str, str]]]:
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as err:
-        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not UTF-8 text") from None
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
-    except csv.Error as err:
-        raise UsageError(f"{path} is not a well-formed CSV file: {err}") from None
-    if not rows:
-        raise UsageError(f"{path} is empty (expected a header row)")
-    header = [h.strip() for h in rows[0]]
-    body = [dict(zip(header, r, strict=False)) for r in rows[1:] if any(c.strip() for c in r)]
-    return header, body
-
-
-def _plain_type(cells: list[str], name: str) -> str:
+def _plain_type(cells: Sequence[str], name: str) -> str:
     filled = [c.strip() for c in cells if c.strip()]
     if not filled:
         return "text"
-    if all(_INT.match(c) for c in filled):
-        if "year" in name and all(1900 <= int(c) <= 2100 for c in filled):
+    if "year" in name:
+        # A year column with a few bad cells is still a year: the import reports those cells.
+        plausible = [c for c in filled if _INT.match(c) and 1900 <= int(c) <= 2100]
+        if len(plausible) * 2 >= len(filled):
             return "year"
+    if all(_INT.match(c) for c in filled):
         return "integer"
     if all(c.lower() in ("true", "false") for c in filled):
         return "boolean"
     if all(_URL.match(c) for c in filled):
         return "url"
-    return "string" if all(len(c) <= 120 for c in filled) else "text"
+    return "string" if all(len(c) <= 120 and "\n" not in c for c in filled) else "text"
 
 
-def plan_columns(header: list[str], rows: list[dict[str, str]], opts: InitOptions) -> list[_Column]:
-    unknown = [c for c in [*(opts.controlled or ()), *opts.lists, *opts.ignore,
-                           *([opts.id_column] if opts.id_column else [])] if c not in header]
+def _texts(cell: Any) -> list[str]:
+    return [c for c in cell if c.strip()] if isinstance(cell, tuple) else ([cell] if cell.strip() else [])
+
+
+def _list_separator(items: Sequence[str]) -> str:
+    """A separator that none of the items contains, so joined lists split back the same."""
+    for sep in (" ; ", " | ", " / ", "\n"):
+        if not any(sep.strip() in i if sep.strip() else sep in i for i in items):
+            return sep
+    raise UsageError("list items contain every separator (; | / and line breaks); give --list FIELD=SEP")
+
+
+def _author_separator(cells: Sequence[str]) -> str | None:
+    for sep in _AUTHOR_SEPARATORS:
+        if any(sep in c for c in cells):
+            return sep
+    return None
+
+
+def _url_separator(cells: Sequence[str]) -> str | None:
+    """The separator of cells that hold several URLs and nothing else (None: one URL per cell)."""
+    seps: set[str] = set()
+    for c in cells:
+        urls = _URLS.findall(c)
+        if len(urls) < 2:
+            continue
+        rest = c
+        for u in urls:
+            rest = rest.replace(u, "\0", 1)
+        between = rest.strip().split("\0")[1:-1]
+        if rest.strip().replace("\0", "").strip(" ,;|\n\t"):
+            return None  # prose with links in it, not a list of URLs
+        seps.update(b.strip(" ") or (" " if "\n" not in b else "\n") for b in between)
+    if not seps:
+        return None
+    sep = sorted(seps, key=len)[-1]
+    return sep if sep in ("\n", " ") else f"{sep.strip()} "
+
+
+def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[str]]:
+    """The field every column becomes, and the warnings about what was inferred."""
+    header = list(table.columns)
+    named = [*opts.controlled, *opts.lists, *opts.ignore, *([opts.id_field] if opts.id_field else [])]
+    unknown = [c for c in named if c not in header]
     if unknown:
-        raise UsageError(f"no column {', '.join(map(repr, unknown))} in the CSV (columns: {', '.join(header)})")
-    id_col = opts.id_column or header[0]
+        from survey_tools.corpus.explain import suggest
+
+        hints = [f"{c!r}" + (f" (did you mean {suggest(c, header)!r}?)" if suggest(c, header) else "") for c in unknown]
+        raise UsageError(f"no column {', '.join(hints)} in {table.file} (columns: {', '.join(header)})")
+    warnings = list(table.warnings)
+    controlled = list(opts.controlled)
+    if table.format == "markdown" and "section" not in opts.ignore and "section" not in controlled:
+        controlled.append("section")  # an awesome list's headings are its taxonomy
+    id_col = opts.id_field or next((c for c in header if slug(c) in _ID_NAMES and c not in opts.ignore), None)
     used: set[str] = set()
     out: list[_Column] = []
     for col in header:
-        cells = [r.get(col, "") for r in rows]
+        cells = [row.cells.get(col, "") for row in table.rows]
+        texts = [t for c in cells for t in _texts(c)]
         sep = opts.lists.get(col)
+        listed = col in table.list_columns
         if col in opts.ignore:
             out.append(_Column(col, "", "ignore"))
             continue
         if col == id_col:
-            name = "id" if slug(col) not in ("id", "key", "slug") else slug(col)
+            name = slug(col) if slug(col) in _ID_NAMES else "key"
             out.append(_Column(col, name, "id", required=True))
             used.add(name)
             continue
-        required = all(c.strip() for c in cells)
-        if col in opts.controlled:
+        flat = [c for c in cells if isinstance(c, str)]
+        # required where every row has it, for the fields a new entry cannot do without
+        required = all(_texts(c) for c in cells)
+        plain_required = required and _USUAL.get(slug(col)) in ("title", "links", "year")
+        if listed and sep is None:
+            sep = _list_separator(texts)
+        if col in controlled:
             name = slug(col)
             c = _Column(col, name, "controlled", separator=sep, required=required)
-            for cell in cells:
-                parts = [p.strip() for p in split_cell(cell, sep)] if sep else [cell.strip()]
-                for p in parts:
-                    if p and p not in c.values:
-                        vid = slug(p)
-                        while vid in c.labels and c.labels[vid] != p:
-                            vid += "_"
-                        c.values[p] = vid
-                        c.labels[vid] = p
+            order = list(table.value_order.get(col, ()))
+            seen = order + [p for cell in cells for p in
+                            (_texts(cell) if isinstance(cell, tuple) else
+                             [x.strip() for x in (split_cell(cell, sep) if sep else [cell])])]
+            for p in seen:
+                if p and p not in c.values:
+                    vid = slug(p)
+                    while vid in c.labels and c.labels[vid] != p:
+                        vid += "_"
+                    c.values[p] = vid
+                    c.labels[vid] = p
             out.append(c)
             used.add(name)
             continue
         name = _USUAL.get(slug(col), slug(col))
-        if name in used or name == "id":
-            name = slug(col) if slug(col) not in used else f"{slug(col)}_column"
+        if name in used or name in _ID_NAMES:
+            name = slug(col) if slug(col) not in used and slug(col) not in _ID_NAMES else f"{slug(col)}_column"
+        if name == "authors" and sep is None and not listed:
+            sep = _author_separator(flat)
+            if sep is not None:
+                warnings.append(f"{col}: authors split on {sep.strip() or sep!r} into one name each "
+                                f"(say --list '{col}=SEP' for another separator)")
+        if sep is None and not listed:
+            url_sep = _url_separator(flat)
+            if url_sep is not None:
+                sep = url_sep
+                warnings.append(f"{col}: cells holding several URLs are split into a list of links")
         used.add(name)
-        if sep:
-            ftype = "url_list" if all(_URL.match(p.strip()) for c in cells for p in c.split(sep.strip()) if p.strip()) else "string_list"
+        if sep is not None:
+            items = texts if listed else [p.strip() for c in flat for p in split_cell(c, sep) if p.strip()]
+            ftype = "url_list" if items and all(_URL.match(p) for p in items) else "string_list"
         else:
-            ftype = _plain_type(cells, slug(col))
+            ftype = _plain_type(flat, slug(col))
             if name == "links":
                 ftype = "url_list" if ftype == "url" else ftype
         if name == "links" and ftype not in ("url", "url_list"):
-            name = slug(col)
+            name = slug(col) if slug(col) not in used else f"{slug(col)}_column"
+            used.add(name)
         if name == "authors" and ftype != "string_list":
             ftype = "string_list"  # one author per cell
-        out.append(_Column(col, name, "plain", type=ftype, separator=sep, required=required))
-    return out
+        out.append(_Column(col, name, "plain", type=ftype, separator=sep, required=plain_required or name == "title"))
+    if not any(c.kind == "id" for c in out):
+        out.append(_Column("key", "key", "id", required=True, generated=True))
+        warnings.append("no id column: keys are made from the titles (say --id FIELD to use a column)")
+    if not any(c.field == "title" for c in out):
+        first = next((c for c in out if c.kind == "plain" and c.type in ("string", "text")), None)
+        if first is None:
+            raise UsageError(f"{table.file}: no column holds titles (name one 'title')")
+        first.field = "title"
+    return out, warnings
+
+
+EXCLUDED = "excluded"
+_REASONS = (("out_of_scope", "Out of scope", "The work is not about the list's subject."),
+            ("duplicate", "Duplicate", "Another entry is the same work."),
+            ("unavailable", "Unavailable", "The work cannot be found or read."),
+            ("other", "Other", "Another reason, given in the note."))
+
+
+def _reason_file() -> dict[str, Any]:
+    return {"name": "reason", "collection": EXCLUDED, "label": "Reason", "description": "Why a work was left out.",
+            "required": True, "kind": "single", "not_applicable": False,
+            "values": [{"id": i, "label": lb, "description": d} for i, lb, d in _REASONS]}
 
 
 def _field_file(c: _Column, collection: str) -> dict[str, Any]:
     return {
         "name": c.field,
         "collection": collection,
-        "label": c.column.replace("_", " ").strip().capitalize(),
+        "label": label_of(c.column),
         "description": f"The list's {c.column} column.",
         "required": c.required,
         "kind": "multi" if c.separator else "single",
@@ -184,33 +304,46 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
     id_col = next(c for c in columns if c.kind == "id")
     title_col = next((c for c in columns if c.field == "title"), id_col)
     fields: dict[str, Any] = {}
-    for c in columns:
+    # the key first: records read key, title, ... whether the list had ids or not
+    for c in sorted(columns, key=lambda c: c.kind != "id"):
         if c.kind in ("id", "plain"):
             spec: dict[str, Any] = {"type": c.type if c.kind == "plain" else "string"}
             if c.required:
                 spec["required"] = True
-            spec["label"] = c.column.replace("_", " ").strip().capitalize()
-            spec["description"] = f"The list's {c.column} column."
+            spec["label"] = label_of(c.column)
+            spec["description"] = ("The key, made from the title when the record was imported." if c.generated
+                                   else f"The list's {c.column} column.")
             fields[c.field] = spec
     # Where `survey add` keeps looked-up identifiers and the source note (not CSV columns).
     fields.setdefault("identifiers", {"type": "identifiers", "label": "Identifiers",
                                       "description": "arXiv id, DOI and OpenReview id where known."})
     fields.setdefault("notes", {"type": "text", "label": "Notes", "description": "Curation notes."})
+    # Two entries with the same title (or link) that are different works say so here.
+    fields.setdefault("not_duplicate_of", {"type": "key_reasons", "label": "Not a duplicate of",
+                                           "description": "Keys of entries that look the same but are different works, with the reason."})
+    # A record's explained exception to one check (a year the list gives that its arXiv id contradicts).
+    fields.setdefault("waive", {"type": "waivers", "label": "Waived checks",
+                                "description": "Checks that do not apply to this entry, each with the reason."})
     controlled = [c.field for c in columns if c.kind == "controlled"]
-    group_by = next((c.field for c in columns if c.kind == "controlled"), "")
+    # Groups from a single-valued field: an entry in two groups would be listed (and linked) twice.
+    group_by = next((c.field for c in columns if c.kind == "controlled" and not c.separator), "")
     short = opts.title if len(opts.title) <= 40 else opts.title[:40].rsplit(" ", 1)[0]
     return {
         "survey": {
             "title": opts.title,
             "short_title": short,
-            "list_title": f"Awesome {opts.title}" if not opts.title.lower().startswith("awesome") else opts.title,
+            # "Awesome" and the badge only when asked: they are a claim about the list (awesome.re)
+            "list_title": title_case(f"Awesome {opts.title}" if opts.awesome and not opts.title.lower().startswith("awesome")
+                                     else opts.title),
             "description": opts.description or f"A curated, machine-checked list: {opts.title}.",
             "readme": {
-                "badge": {"image": "https://awesome.re/badge.svg", "link": "https://awesome.re"},
+                **({"badge": {"image": "https://awesome.re/badge.svg", "link": "https://awesome.re"}} if opts.awesome else {}),
                 "group_by": group_by,
+                # an awesome list keeps its curated order; a list of dated works reads newest first
+                "entry_order": opts.entry_order or ("newest" if any(c.type == "year" for c in columns) else "title"),
+                "group_order": "taxonomy",
                 "sections": {"contents": "Contents", "maps": "Maps", "gaps": "Gaps", "figures": "Figures",
-                             "papers": "Entries", "exclusions": "Exclusion Log",
-                             "toolkit": "Use the Toolkit", "contributing": "Contributing"},
+                             "papers": "Entries", "exclusions": "Exclusion Log", "contributing": "Contributing"},
                 "rank_by": "",
                 "representatives": 3,
                 "maps": [{"axis": f} for f in controlled],
@@ -239,6 +372,26 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
                 "controlled": list(controlled),
                 "fields": fields,
             },
+            # An empty exclusion log: `survey exclude` works from the first day.
+            EXCLUDED: {
+                "label": "Exclusion log",
+                "folder": "exclusions",
+                "id_field": "exclusion_id",
+                "id_pattern": "^X[0-9]{3,}$",
+                "title_field": "title",
+                "controlled": ["reason"],
+                "fields": {
+                    "exclusion_id": {"type": "string", "required": True, "label": "Id", "description": "The exclusion's id; equals the file name."},
+                    "title": {"type": "string", "required": True, "label": "Title", "description": "The excluded work's title."},
+                    "identifier": {"type": "string", "label": "Identifier", "description": "The work's identifier or URL."},
+                    "identifiers": {"type": "identifiers", "label": "Identifiers", "description": "Identifiers parsed from the identifier and URL, for duplicate checks."},
+                    "url": {"type": "url", "label": "URL", "description": "Where the work can be found."},
+                    "date_screened": {"type": "date", "required": True, "label": "Date", "description": "ISO date of the decision."},
+                    "note": {"type": "text", "required": True, "label": "Note", "description": "Why it was excluded, in the maintainers' own words."},
+                    "duplicate_of": {"type": "key_reasons", "label": "Duplicate of", "description": "The entry this one duplicates, with the reason."},
+                    "retained_record": {"type": "object", "label": "Former entry", "description": "The whole entry when it was moved from the list."},
+                },
+            },
         },
         "identifiers": {
             "arxiv": {"label": "arXiv id", "normalize": "arxiv",
@@ -264,6 +417,8 @@ def csv_config(columns: list[_Column], collection: str, file: str) -> dict[str, 
             cols.append({"column": c.column, "ignore": True})
             continue
         spec: dict[str, Any] = {"column": c.column, "field": c.field}
+        if c.generated:
+            spec["generated"] = "title"
         if c.separator:
             spec["separator"] = c.separator
         elif c.type in ("string_list", "url_list"):
@@ -308,12 +463,19 @@ jobs:
         with:
           python-version: "3.11"
       - name: Install the toolkit
-        run: python3 -m pip install survey-tools
+        # pinned: the version this survey was made with, under the toolkit's own PyPI name
+        run: python3 -m pip install "{distribution}=={version}"
       - name: Validate the records
         run: survey validate
       - name: Generated files are up to date
         run: survey build --check
 """
+
+def workflow() -> str:
+    """The adopter's CI: the toolkit pinned to this version under its own distribution name
+    (a bare name can be taken over by whoever owns it on PyPI)."""
+    return WORKFLOW.replace("{distribution}", DISTRIBUTION).replace("{version}", __version__)
+
 
 PRE_COMMIT = """# Checks records before each commit: `pip install pre-commit && pre-commit install`.
 repos:
@@ -338,35 +500,120 @@ bibtex:
 """
 
 
-def scaffold(root: Path, opts: InitOptions, collection: str = "entries") -> list[str]:
-    """Write the configuration of a new survey under ``root``; return the files written."""
+def check_target(root: Path, source: Path | None = None) -> None:
+    """Refuse to start a survey over another one, or over files init would replace."""
     if (root / "taxonomy" / "survey.yaml").exists():
         raise UsageError(f"{root / 'taxonomy' / 'survey.yaml'} exists: survey init starts a new survey only")
-    if opts.csv_path is not None:
-        header, rows = _read(opts.csv_path)
-        columns = plan_columns(header, rows, opts)
-        csv_name = opts.csv_path.name
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"{root} is a file, not a folder")
+
+
+@contextmanager
+def staged(root: Path, source: Path | None = None) -> Iterator[Path]:
+    """A folder beside ``root`` to make the survey in; on success its contents move into
+    ``root`` (created if missing), on any failure it is removed and ``root`` is as it was.
+
+    Files already in ``root`` are kept; one that init would replace is refused up front, except
+    the source list itself (an awesome list's README is replaced by the generated one)."""
+    check_target(root, source)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{root.name or 'survey'}.init-", dir=root.parent))
+    mask = os.umask(0)
+    os.umask(mask)
+    tmp.chmod(0o777 & ~mask)  # mkdtemp's folder is private; the survey gets the usual mode
+    try:
+        yield tmp
+        _move_into(tmp, root, source)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _move_into(tmp: Path, root: Path, source: Path | None) -> None:
+    if not root.exists():
+        os.replace(tmp, root)  # one rename: the whole survey appears at once
+        return
+    src = source.resolve() if source is not None else None
+    clashes = [p for p in sorted(tmp.rglob("*")) if p.is_file() and (root / p.relative_to(tmp)).exists()
+               and (root / p.relative_to(tmp)).resolve() != src]
+    if clashes:
+        names = ", ".join(str(p.relative_to(tmp)) for p in clashes[:10])
+        raise UsageError(f"{root} already has {names}{' and more' if len(clashes) > 10 else ''}: "
+                         "move them away or start the survey in a new folder")
+    moved: list[Path] = []
+    try:
+        for p in sorted(tmp.rglob("*")):
+            dest = root / p.relative_to(tmp)
+            if p.is_dir():
+                if not dest.exists():
+                    dest.mkdir()
+                    moved.append(dest)
+                continue
+            os.replace(p, dest)
+            moved.append(dest)
+    except OSError:
+        for dest in reversed(moved):  # put the folder back as it was
+            if dest.is_dir():
+                shutil.rmtree(dest, ignore_errors=True)
+            else:
+                dest.unlink(missing_ok=True)
+        raise
+
+
+def exchange_file(table: Table | None, collection: str) -> str:
+    """The CSV `survey export csv` writes: the list's own name for a CSV, else <stem>.csv."""
+    if table is None:
+        return f"{collection}.csv"
+    stem = Path(table.file).stem
+    return table.file if table.format == "csv" else f"{stem or collection}.csv"
+
+
+def scaffold(root: Path, opts: InitOptions, table: Table | None = None,
+             collection: str = "entries") -> tuple[list[str], list[str]]:
+    """Write the configuration of a new survey under ``root``; return the files written and
+    the warnings about what was inferred from the list."""
+    warnings: list[str] = []
+    if table is not None:
+        columns, warnings = plan_columns(table, opts)
     else:
         columns = _empty_columns(opts)
-        csv_name = f"{collection}.csv"
     files: dict[str, str] = {
         "taxonomy/survey.yaml": "# The survey and the layout of its records; every key is documented in "
                                 "taxonomy/README.md.\n" + dump_yaml(survey_config(opts, columns, collection)),
-        "taxonomy/csv.yaml": "# The CSV layout of `survey import csv` and `survey export csv`.\n"
-                             + dump_yaml(csv_config(columns, collection, csv_name)),
+        "taxonomy/csv.yaml": "# The layout of `survey import` and `survey export csv`: which column fills which field.\n"
+                             + dump_yaml(csv_config(columns, collection, exchange_file(table, collection))),
         "taxonomy/commands.yaml": COMMANDS,
         "data/reports.yaml": "# What `survey build` tabulates, maps for gaps and plots.\n"
                              + dump_yaml(reports_config(columns)),
-        ".github/workflows/survey.yml": WORKFLOW,
+        ".github/workflows/survey.yml": workflow(),
         ".pre-commit-config.yaml": PRE_COMMIT,
         "corpus/.gitkeep": "",
+        "exclusions/.gitkeep": "",
+        # The README's opening in the maintainers' own words (Markdown, copied as written).
+        "taxonomy/readme/intro.md": (opts.description or f"A curated list: {opts.title}.") + "\n",
+        "taxonomy/fields/reason.yaml": dump_yaml(_reason_file()),
     }
     for c in columns:
         if c.kind == "controlled":
             files[f"taxonomy/fields/{c.field}.yaml"] = dump_yaml(_field_file(c, collection))
     for rel, text in sorted(files.items()):
         atomic_write(root / rel, text)
-    return sorted(files)
+    return sorted(files), warnings
+
+
+def describe_columns(table: Table, opts: InitOptions) -> list[str]:
+    """The mapping init infers, one line per column (``--dry-run``)."""
+    columns, _ = plan_columns(table, opts)
+    lines = []
+    for c in columns:
+        if c.kind == "ignore":
+            lines.append(f"{c.column!r}: ignored")
+            continue
+        what = {"id": "key", "controlled": f"controlled, {len(c.labels)} values", "plain": c.type}[c.kind]
+        sep = f", list split on {c.separator!r}" if c.separator else ""
+        made = " (made from the titles)" if c.generated else ""
+        req = ", required" if c.required else ""
+        lines.append(f"{c.column!r} -> {c.field} ({what}{sep}{req}){made}")
+    return lines
 
 
 def _empty_columns(opts: InitOptions) -> list[_Column]:

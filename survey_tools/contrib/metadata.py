@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 import orjson
 
+from survey_tools._version import DISTRIBUTION
 from survey_tools.errors import SurveyError, UsageError
 from survey_tools.net.client import Answer, HttpClient, Limits, NetError, TimedOut
 
@@ -38,6 +39,8 @@ MAX_AUTHORS = 2000
 # a BibTeX injection needs: a DOI from the network with them is refused.
 _DOI = re.compile(r'^10\.\d{4,9}/[^\s\x00-\x1f\x7f{}"\\]{1,200}$')
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Crossref asks clients to say who they are (its "polite" pool); no address is sent.
+USER_AGENT = f"{DISTRIBUTION} (https://pypi.org/project/{DISTRIBUTION}/)"
 
 
 class MetadataError(SurveyError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -26,7 +26,7 @@ from survey_tools.corpus.explain import (
 )
 from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
 from survey_tools.corpus.record_schema import record_schema
-from survey_tools.corpus.taxonomy import Collection, ControlledField, Taxonomy
+from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, ControlledField, Taxonomy
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 from survey_tools.net.addresses import private_url
@@ -395,7 +395,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     if isinstance(idents, dict) and isinstance(year, int) and not isinstance(year, bool):
         a = idents.get("arxiv")
         ay = arxiv_year(a) if isinstance(a, str) else None
-        if ay is not None and not (ay <= year <= ay + ARXIV_YEAR_SLACK):
+        if ay is not None and not (ay <= year <= ay + ARXIV_YEAR_SLACK) and not _waived(coll, data, "year_fits_arxiv"):
             line, col = doc.position(("year",))
             problems.append(
                 Problem(
@@ -407,6 +407,12 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 )
             )
     return _dedupe(problems)
+
+
+def _waived(coll: Collection, data: Mapping[str, Any], check: str) -> bool:
+    """The record explains, in a field of type ``waivers``, why this check does not apply to it."""
+    return any(f.type == "waivers" and isinstance(data.get(f.name), dict) and data[f.name].get(check)
+               for f in coll.fields)
 
 
 # Control characters, and the invisible format characters (Unicode category Cf: bidirectional
@@ -486,6 +492,9 @@ def _prose_problems(
     plain = {f.name: f for f in coll.fields}
     for path, text, is_key in _scalars(data, ()):
         top = plain.get(str(path[0])) if path else None
+        if top is not None and top.name == FORMER_FIELD and len(path) > 1 and tax.retained is not coll:
+            # a retained record kept whole in the exclusion log: its fields keep their own types
+            top = {f.name: f for f in tax.retained.fields}.get(str(path[1]))
         why = _control_problem(text, multiline=top is not None and top.type == "text")
         if why:
             add(path, why, key=is_key)

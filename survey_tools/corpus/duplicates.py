@@ -105,20 +105,29 @@ def cross_check(corpus: Corpus) -> list[Problem]:
             msg = f"{what} is also used by {names}"
         problems.append(Problem(rec.path, line, col, field, msg))
 
+    # Records that declare each other distinct (either one naming the other) share a title or
+    # an identifier knowingly: one row per study of the same work, say.
+    declared = {(rec.id, other) for rec in corpus for other in declared_distinct(tax, rec)}
+
+    def clashing(rec: Record, recs: list[Record]) -> list[Record]:
+        return [o for o in recs if o is not rec and (rec.id, o.id) not in declared and (o.id, rec.id) not in declared]
+
     for (kind, value), recs in sorted(seen.items()):
         if len(recs) < 2:
             continue
         label = tax.identifiers[kind].label
         for rec in recs:
-            others = [o for o in recs if o is not rec]
-            path = _identifier_field(rec, kind)
-            report(rec, path, ".".join(path) or kind, others, f"{label} {value}")
+            others = clashing(rec, recs)
+            if others:
+                path = _identifier_field(rec, kind)
+                report(rec, path, ".".join(path) or kind, others, f"{label} {value}")
     for norm, recs in sorted(titles.items()):
         if len(recs) < 2 or not norm:
             continue
         for rec in recs:
-            others = [o for o in recs if o is not rec]
-            report(rec, ("title",), "title", others, "the same title")
+            others = clashing(rec, recs)
+            if others:
+                report(rec, ("title",), "title", others, "the same title")
     return problems
 
 

@@ -8,7 +8,13 @@ from typing import Any
 
 from survey_tools.corpus.protocol_schema import PROTOCOL_FILE, protocol_schema
 from survey_tools.corpus.protocol_schema import SCHEMA_FILE as PROTOCOL_SCHEMA_FILE
-from survey_tools.corpus.taxonomy import Collection, ControlledField, PlainField, Taxonomy
+from survey_tools.corpus.taxonomy import (
+    WAIVABLE_CHECKS,
+    Collection,
+    ControlledField,
+    PlainField,
+    Taxonomy,
+)
 
 _URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
 
@@ -46,6 +52,12 @@ def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
         return out
     if t == "edition":
         return {"enum": list(tax.editions.ids) if tax.editions else []}
+    if t == "waivers":
+        return {
+            "type": "object",
+            "propertyNames": {"enum": list(WAIVABLE_CHECKS)},
+            "additionalProperties": _reason(),
+        }
     if t == "key_reasons":
         return {
             "type": "object",

@@ -44,7 +44,11 @@ PLAIN_TYPES = (
     "object",
     "edition",  # the edition a record entered in: a published edition's id or the living list's
     "key_reasons",  # {record key: reason}, e.g. declared non-duplicates
+    "waivers",  # {check name: reason}: a record's own, explained exception to one check
 )
+
+# The record checks a record may waive, with a reason, through a field of type ``waivers``.
+WAIVABLE_CHECKS = ("year_fits_arxiv",)
 
 
 @dataclass(frozen=True)

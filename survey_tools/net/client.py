@@ -50,14 +50,14 @@ from tenacity import (
 )
 from tenacity.stop import stop_base
 
-from survey_tools._version import __version__
+from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.cachedir import cache_base
 from survey_tools.errors import SurveyError
 from survey_tools.fileio import atomic_write
 from survey_tools.net.addresses import Allowance, check_addresses, literal_ip
 from survey_tools.net.body import ACCEPT_ENCODING, BodyError, decode, encodings, size
 
-USER_AGENT = f"survey-tools/{__version__} (https://pypi.org/project/survey-tools/)"
+USER_AGENT = f"{DISTRIBUTION}/{__version__} (https://pypi.org/project/{DISTRIBUTION}/)"
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 # A name's addresses are looked up once a minute, not once a request (a link check asks the
 # same hosts hundreds of times); the address connected to is always one that was checked.

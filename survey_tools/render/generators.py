@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 
 from survey_tools.corpus.examples import example_reference
 from survey_tools.corpus.record_schema import schema_files
@@ -63,13 +64,15 @@ def _schemas(ctx: BuildContext) -> Mapping[str, Output]:
 
 @register("config-docs")
 def _config_docs(ctx: BuildContext) -> Mapping[str, Output]:
-    return {CONFIG_DOCS: config_reference()}
+    return {CONFIG_DOCS: config_reference(ctx.taxonomy.root)}
 
 
-def config_reference() -> str:
-    """taxonomy/README.md: how the configuration works, then every key from the schemas."""
-    intro = environment().get_template("taxonomy/README.md.j2").render()
-    return intro.rstrip("\n") + "\n\n" + markdown_reference()
+def config_reference(root: Path | None = None) -> str:
+    """taxonomy/README.md: how the configuration works, then every key from the schemas; with
+    ``root``, only the optional files (claims, corrections, the protocol) the survey has."""
+    has_protocol = root is None or (root / "taxonomy" / "protocol.yaml").is_file()
+    intro = environment().get_template("taxonomy/README.md.j2").render(has_protocol=has_protocol)
+    return intro.rstrip("\n") + "\n\n" + markdown_reference(root)
 
 
 @register("stats")

@@ -4,7 +4,9 @@ the key reference of taxonomy/README.md."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -37,22 +39,69 @@ def md_sentence(text: Any) -> str:
     return s if s.endswith((".", "!", "?", "…")) else s + "."
 
 
+def in_sentence(label: Any) -> str:
+    """A label inside a sentence: each word lowercased unless it is an acronym ("HRI type"
+    stays, "Category" becomes "category")."""
+    return " ".join(w if sum(ch.isupper() for ch in w) > 1 else w.lower() for w in str(label).split(" "))
+
+
 def slug(text: str) -> str:
     """GitHub's heading anchor: lowercase, punctuation dropped, spaces to dashes."""
     s = re.sub(r"[^\w\- ]", "", text.strip().lower())
     return s.replace(" ", "-")
 
 
-def environment() -> jinja2.Environment:
+# The survey's own words for its README: intro.md (the opening paragraph), footer.md (after the
+# last section) and any other *.md (a section each, in file-name order, headed by its first
+# "## " line). Plain Markdown, copied as written.
+README_PARTS = "taxonomy/readme"
+# Templates here replace the package's of the same path (readme/partials/papers.md.j2, ...).
+TEMPLATE_OVERRIDES = "taxonomy/templates"
+
+
+@dataclass(frozen=True)
+class ReadmeParts:
+    intro: str
+    sections: tuple[tuple[str, str], ...]  # (heading, body)
+    footer: str
+
+
+def readme_parts(root: Path) -> ReadmeParts:
+    folder = root / README_PARTS
+    files = sorted(folder.glob("*.md")) if folder.is_dir() else []
+    intro = footer = ""
+    sections: list[tuple[str, str]] = []
+    for path in files:
+        text = path.read_text(encoding="utf-8").strip("\n")
+        if path.stem == "intro":
+            intro = text
+        elif path.stem == "footer":
+            footer = text
+        else:
+            first, _, rest = text.partition("\n")
+            if first.startswith("## "):
+                sections.append((first[3:].strip(), rest.strip("\n")))
+            else:
+                heading = re.sub(r"^[0-9]+[-_ ]*", "", path.stem).replace("-", " ").replace("_", " ")
+                sections.append((heading[:1].upper() + heading[1:], text))
+    return ReadmeParts(intro, tuple(sections), footer)
+
+
+def environment(root: Path | None = None) -> jinja2.Environment:
+    package = jinja2.PackageLoader("survey_tools.render", "templates")
+    overrides = root / TEMPLATE_OVERRIDES if root is not None else None
+    loader: jinja2.BaseLoader = (jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(overrides)), package])
+                                 if overrides is not None and overrides.is_dir() else package)
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("survey_tools.render", "templates"),
+        loader=loader,
         autoescape=False,  # Markdown: escaping is explicit, through the md filters below
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(md=md, md_url=md_url, md_code=md_code, md_sentence=md_sentence, slug=slug)
+    env.filters.update(md=md, md_url=md_url, md_code=md_code, md_sentence=md_sentence, slug=slug,
+                       in_sentence=in_sentence)
     # A key in a map cell: its hyphens do not break the line ("kimi-k2-6" stays on one line).
     env.filters["nobreak"] = lambda key: md(str(key)).replace("-", "\u2011")
     env.globals["table"] = md_table
@@ -60,10 +109,17 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def markdown_reference() -> str:
-    """Every key of every configuration file, with its type, default and meaning (taxonomy/README.md)."""
+# Configuration files a survey may leave out: documented only where the survey has them.
+_OPTIONAL_FILES = ("claims", "corrections")
+
+
+def markdown_reference(root: Path | None = None) -> str:
+    """Every key of every configuration file, with its type, default and meaning (taxonomy/README.md);
+    with ``root``, the optional files only when that survey has them."""
     parts: list[str] = []
     for c in reference():
+        if root is not None and c.files_key in _OPTIONAL_FILES and not (root / c.file).is_file():
+            continue
         moved = f" (moved with `files.{c.files_key}` in survey.yaml)" if c.files_key else ""
         parts.append(f"## `{c.file}`\n\n{md_cell(c.description)}{moved}\n")
         rows = [(key, typ, req, default, md_cell(meaning)) for key, typ, req, default, meaning in c.rows]
@@ -195,6 +251,42 @@ def _entry(tax: Taxonomy, rec: Record, tags: Sequence[str], new: frozenset[str] 
     }
 
 
+def entry_order(tax: Taxonomy, how: str) -> Callable[[Sequence[Record]], list[Record]]:
+    """The README's order of entries within a group (``survey.readme.entry_order``)."""
+
+    def by_title(r: Record) -> tuple[str, str]:
+        return (r.title.lower(), r.id)
+
+    if how in ("newest", "oldest"):
+        year = next((f.name for f in tax.retained.fields if f.type == "year"), None)
+        sign = -1 if how == "newest" else 1
+
+        def by_year(r: Record) -> tuple[int, str, str]:
+            y = r.get(year) if year else None
+            known = isinstance(y, int) and not isinstance(y, bool)
+            # entries without a year go last either way
+            return (sign * y if known else 10_000, *by_title(r))  # type: ignore[operator]
+
+        return lambda recs: sorted(recs, key=by_year)
+    if how == "source":
+        rank = _source_rank(tax)
+        return lambda recs: sorted(recs, key=lambda r: (rank.get(r.id, len(rank)), r.id))
+    return lambda recs: sorted(recs, key=by_title)
+
+
+def _source_rank(tax: Taxonomy) -> dict[str, int]:
+    """Each key's row in the imported list (the order file `survey import` keeps)."""
+    import csv
+
+    raw = tax.csv_layout.get(tax.retained.name) if tax.csv_layout else None
+    rel = str(raw.get("order", f"data/csv/{tax.retained.name}.order.csv")) if isinstance(raw, dict) else ""
+    path = tax.root / rel if rel else None
+    if path is None or not path.is_file():
+        return {}
+    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))[1:]
+    return {r[0]: i for i, r in enumerate(rows) if r}
+
+
 def _edition_context(tax: Taxonomy, corpus: Corpus, stats: Stats) -> dict[str, Any] | None:
     """The latest published edition and what the living list added since (None: no editions)."""
     ed = tax.editions
@@ -234,12 +326,17 @@ def readme_context(
         group_ax = model.axis(tax, str(conf["group_by"]))
         assert group_ax.cf is not None
         group_label = group_ax.label
+        order = entry_order(tax, str(conf.get("entry_order", "title")))
         for v in group_ax.cf.values:
-            recs = sorted(model.members_of(tax, group_ax, retained, v.id), key=lambda r: (r.title.lower(), r.id))
+            recs = order(model.members_of(tax, group_ax, retained, v.id))
             if recs:
                 groups.append({"id": v.id, "label": v.label, "description": v.description, "entries": [_entry(tax, r, tags, new) for r in recs]})
-    else:  # no controlled field to group by: one alphabetical list
-        recs = sorted(retained, key=lambda r: (r.title.lower(), r.id))
+        if conf.get("group_order") == "label":
+            groups.sort(key=lambda g: (str(g["label"]).lower(), g["id"]))
+        elif conf.get("group_order") == "size":
+            groups.sort(key=lambda g: -len(g["entries"]))  # stable: ties keep the taxonomy's order
+    else:  # no controlled field to group by: one list
+        recs = entry_order(tax, str(conf.get("entry_order", "title")))(list(retained))
         groups.append({"id": "all", "label": tax.retained.label, "description": "", "entries": [_entry(tax, r, tags, new) for r in recs]})
     maps = [_map(tax, corpus, stats, s, conf, _page_address(tax, site_path)) for s in conf.get("maps", [])]
     anchors = _anchor_maps(maps)
@@ -247,7 +344,11 @@ def readme_context(
         for e in g["entries"]:
             e["anchors"] = anchors.get(e["id"], [])
     ex_cols, ex_rows = model.exclusion_table(tax, corpus)
+    parts = readme_parts(tax.root)
     return {
+        "intro": parts.intro,
+        "parts": [{"title": h, "body": b} for h, b in parts.sections],
+        "footer": parts.footer,
         "edition": _edition_context(tax, corpus, stats),
         "repo": repository(tax),
         "version": __version__,
@@ -317,7 +418,7 @@ def render_readme(
     site_path: str = "",
 ) -> str:
     ctx = readme_context(tax, corpus, stats, gaps, figures, site_path)
-    return _tidy(environment().get_template("readme/README.md.j2").render(**ctx))
+    return _tidy(environment(tax.root).get_template("readme/README.md.j2").render(**ctx))
 
 
 def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[str, Any]:
@@ -338,11 +439,22 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[
         "record_template": record_template(tax),
         "corrections_file": str(tax.files.get("corrections", "data/corrections.yaml")),
         "version": __version__,
+        "own": own_contributing(tax.root),
     }
 
 
+# The survey's own sections of CONTRIBUTING.md, replacing the generic ones of the same name
+# (checks.md: how to run the checks). Plain Markdown, copied as written.
+CONTRIBUTING_PARTS = "taxonomy/contributing"
+
+
+def own_contributing(root: Path) -> dict[str, str]:
+    folder = root / CONTRIBUTING_PARTS
+    return {p.stem: p.read_text(encoding="utf-8").strip("\n") for p in sorted(folder.glob("*.md"))} if folder.is_dir() else {}
+
+
 def render_contributing(tax: Taxonomy, records: Sequence[Record] = ()) -> str:
-    return _tidy(environment().get_template("contributing/CONTRIBUTING.md.j2").render(**contributing_context(tax, records)))
+    return _tidy(environment(tax.root).get_template("contributing/CONTRIBUTING.md.j2").render(**contributing_context(tax, records)))
 
 
 def _tidy(text: str) -> str:

@@ -12,7 +12,7 @@ def _port(tmp_path: Path) -> Path:
     root = tmp_path / "s"
     root.mkdir()
     res = run(root, "init", str(root), "--from-csv", str(FIXTURES / "synthetic-list.csv"),
-              "--controlled", "Granularity,Methods", "--list", "Methods:|", "--list", "Tags:; ",
+              "--controlled", "Granularity", "--controlled", "Methods", "--list", "Methods=|", "--list", "Tags=; ",
               "--ignore", "Internal notes", "--title", "Layout test")
     assert res.exit_code == 0, res.output
     return root

@@ -18,8 +18,9 @@ from external_tools import node as external_node
 from tests.init.support import FIXTURES, REPO, replay, run, survey_words
 
 SOURCE = FIXTURES / "synthetic-list.csv"
-INIT_ARGS = ["--from-csv", "{csv}", "--controlled", "Granularity,Methods,Setting,Tags",
-             "--list", "Methods:|", "--list", "Tags:; ", "--list", "Authors: and ",
+INIT_ARGS = ["--from-csv", "{csv}", "--controlled", "Granularity", "--controlled", "Methods",
+             "--controlled", "Setting", "--controlled", "Tags",
+             "--list", "Methods=|", "--list", "Tags=; ", "--list", "Authors= and ",
              "--ignore", "Internal notes", "--title", "Synthetic Scheduling Studies",
              "--description", "Placeholder entries that exercise the toolkit on a second list."]
 

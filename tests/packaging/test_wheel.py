@@ -82,8 +82,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     res = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist),
                           str(src)], capture_output=True, text=True, env=env, timeout=600)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    wheel = next(dist.glob("survey_tools-*.whl"))
-    sdist = next(dist.glob("survey_tools-*.tar.gz"))
+    wheel = next(dist.glob("survey_corpus_tools-*.whl"))
+    sdist = next(dist.glob("survey_corpus_tools-*.tar.gz"))
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
                    check=True, timeout=300)
@@ -121,7 +121,7 @@ def test_package_comes_from_the_wheel(installed: Installed) -> None:
     res = subprocess.run(
         [str(installed.bin / "python"), "-c",
          "import survey_tools, importlib.metadata as m; print(survey_tools.__file__); "
-         "print(m.distribution('survey-tools').read_text('INSTALLER').strip())"],
+         "print(m.distribution('survey-corpus-tools').read_text('INSTALLER').strip())"],
         cwd=installed.work, env=installed.env(), capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     where, installer = res.stdout.splitlines()

@@ -1,0 +1,391 @@
+"""Lists as people keep them, read into one shape: a table of named columns and rows.
+
+``survey init --from`` and ``survey import`` read CSV/TSV, one YAML file of entries, JSON (an
+array of objects, or JSON lines), BibTeX and an awesome-list README. Each reader returns a
+:class:`Table` whose cells are text or, where the file itself says a value is a list (a YAML or
+JSON array, BibTeX's ``and``-joined authors), a tuple of texts. Every row keeps the line it
+starts on, so problems point into the user's file.
+
+Hostile input fails early with one clear message and nothing read further: a file over the
+size limit, binary bytes, too many columns, an empty file, a YAML or JSON file that is not a
+list of entries.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from survey_tools.corpus.yamlio import parse_yaml
+from survey_tools.errors import InvalidInput, Problem, UsageError
+
+# Limits on what a source list may be: generous for any real list, small enough that a wrong
+# file (a database dump, a binary) is refused before it costs memory.
+MAX_SOURCE_BYTES = 50 * 1024 * 1024
+MAX_COLUMNS = 500
+MAX_CELL_CHARS = 100_000
+
+Cell = str | tuple[str, ...]
+
+FORMATS = ("csv", "tsv", "yaml", "json", "jsonl", "bibtex", "markdown")
+_SUFFIXES = {
+    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".yaml": "yaml", ".yml": "yaml",
+    ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".bib": "bibtex",
+    ".md": "markdown", ".markdown": "markdown",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    cells: Mapping[str, Cell]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A list read from a file: columns in the order the file first uses them."""
+
+    file: str  # the name problems are reported under
+    format: str
+    columns: tuple[str, ...]
+    rows: tuple[Row, ...]
+    warnings: tuple[str, ...] = ()
+    # Columns the format itself marks as holding lists (YAML/JSON arrays, BibTeX authors).
+    list_columns: frozenset[str] = frozenset()
+    title: str = ""  # a title the file gives itself (an awesome list's first heading)
+    description: str = ""  # and the sentence under it
+    # Values of a column in the order the file introduces them (an awesome list's headings).
+    value_order: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def detect_format(path: Path) -> str:
+    fmt = _SUFFIXES.get(path.suffix.lower())
+    if fmt is None:
+        known = ", ".join(sorted(_SUFFIXES))
+        raise UsageError(f"{path.name}: cannot tell the format from the file name (known endings: {known})")
+    return fmt
+
+
+def _text(path: Path, label: str) -> str:
+    try:
+        size = path.stat().st_size
+        if size > MAX_SOURCE_BYTES:
+            raise InvalidInput([Problem(label, 0, 0, "", f"file is {size:,} bytes; the limit is {MAX_SOURCE_BYTES:,}")],
+                               "the list is too large to be a list of entries")
+        raw = path.read_bytes()
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
+    if b"\x00" in raw:
+        raise InvalidInput([Problem(label, raw[: raw.index(b"\x00")].count(b"\n") + 1, 0, "",
+                                    "contains NUL bytes: a binary file, not a list")], "not a text file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise InvalidInput([Problem(label, line, 0, "", f"not valid UTF-8 (byte 0x{raw[err.start:err.start + 1].hex()})")],
+                           "not a UTF-8 text file") from None
+    if not text.strip():
+        raise InvalidInput([Problem(label, 1, 0, "", "the file is empty")], "nothing to read")
+    return text
+
+
+def name_header(header: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Column names a user can type: a blank header becomes ``column N``, a repeated one gets
+    `` (2)``; each change is a warning naming the column by its position."""
+    names: list[str] = []
+    warnings: list[str] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(header, start=1):
+        name = " ".join(raw.split())
+        if not name:
+            name = f"column {i}"
+            warnings.append(f"column {i} has no header: it is named {name!r}")
+        if name in seen:
+            n = 2
+            while f"{name} ({n})" in seen:
+                n += 1
+            warnings.append(f"column {i} repeats the header {name!r}: it is named {name + f' ({n})'!r}")
+            name = f"{name} ({n})"
+        seen.add(name)
+        names.append(name)
+    return names, warnings
+
+
+def _check_columns(label: str, columns: Sequence[str]) -> None:
+    if len(columns) > MAX_COLUMNS:
+        raise InvalidInput([Problem(label, 1, 0, "", f"{len(columns):,} columns; the limit is {MAX_COLUMNS}")],
+                           "too many columns for a list of entries")
+
+
+def _check_cells(label: str, rows: Iterable[Row]) -> None:
+    problems = []
+    for row in rows:
+        for col, cell in row.cells.items():
+            size = len(cell) if isinstance(cell, str) else sum(len(c) for c in cell)
+            if size > MAX_CELL_CHARS:
+                problems.append(Problem(label, row.line, 0, col, f"cell of {size:,} characters; the limit is {MAX_CELL_CHARS:,}"))
+    if problems:
+        raise InvalidInput(problems, "cells too large to be entries")
+
+
+def read_delimited(text: str, label: str, delimiter: str) -> Table:
+    # the csv module's own cell limit (128 KiB) would end the read with a bare error; cells are
+    # measured below against MAX_CELL_CHARS instead, with the row and column named
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_SOURCE_BYTES))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    rows: list[Row] = []
+    problems: list[Problem] = []
+    try:
+        header = next(reader)
+    except csv.Error as err:
+        raise InvalidInput([Problem(label, 1, 0, "", f"malformed header row: {err}")], "not a well-formed table") from None
+    _check_columns(label, header)
+    names, warnings = name_header(header)
+    line = reader.line_num + 1
+    while True:
+        try:
+            raw = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as err:
+            problems.append(Problem(label, line, 0, "", f"malformed row: {err}"))
+            break
+        if any(c.strip() for c in raw):
+            if len(raw) > len(names) and any(c.strip() for c in raw[len(names):]):
+                problems.append(Problem(label, line, 0, "", f"row has {len(raw)} cells, the header {len(names)}"))
+            cells = {n: (raw[i] if i < len(raw) else "") for i, n in enumerate(names)}
+            rows.append(Row(line, cells))
+        line = reader.line_num + 1
+    if problems:
+        raise InvalidInput(problems, "the table has malformed rows")
+    table = Table(label, "tsv" if delimiter == "\t" else "csv", tuple(names), tuple(rows), tuple(warnings))
+    _check_cells(label, table.rows)
+    return table
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _flatten(entry: Mapping[str, Any], prefix: str = "") -> dict[str, Cell]:
+    """One entry's values by column: nested mappings become ``parent.child`` columns, lists of
+    scalars lists, lists of mappings one JSON text per item."""
+    out: dict[str, Cell] = {}
+    for key, value in entry.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(_flatten(value, name + "."))
+        elif isinstance(value, list):
+            out[name] = tuple(_scalar(v) if not isinstance(v, Mapping | list) else json.dumps(v, sort_keys=True, ensure_ascii=False)
+                              for v in value if v is not None)
+        else:
+            out[name] = _scalar(value)
+    return out
+
+
+def _entries_table(label: str, fmt: str, entries: Sequence[tuple[int, Any]]) -> Table:
+    problems = [Problem(label, line, 0, "", f"entry {i} is a {type(e).__name__}, not a mapping of fields")
+                for i, (line, e) in enumerate(entries, start=1) if not isinstance(e, Mapping)]
+    if problems:
+        raise InvalidInput(problems, "every entry must be a mapping of fields")
+    columns: list[str] = []
+    lists: set[str] = set()
+    rows = []
+    for line, e in entries:
+        cells = _flatten(e)
+        for k, v in cells.items():
+            if k not in columns:
+                columns.append(k)
+            if isinstance(v, tuple):
+                lists.add(k)
+        rows.append(Row(line, cells))
+    _check_columns(label, columns)
+    # A column that is a list in some entries and a single value in others is a list throughout.
+    rows = [Row(r.line, {k: ((v,) if v else ()) if k in lists and isinstance(v, str) else v for k, v in r.cells.items()})
+            for r in rows]
+    table = Table(label, fmt, tuple(columns), tuple(rows), list_columns=frozenset(lists))
+    _check_cells(label, table.rows)
+    return table
+
+
+def _entry_list(data: Any, label: str, what: str) -> list[Any]:
+    """The entries of a YAML/JSON document: a list, or a mapping holding exactly one list."""
+    if isinstance(data, list):
+        return data
+    if isinstance(data, Mapping):
+        lists = [k for k, v in data.items() if isinstance(v, list)]
+        if len(lists) == 1:
+            return list(data[lists[0]])
+        hint = f" (it has {len(lists)} lists: {', '.join(map(str, lists))})" if lists else ""
+        raise InvalidInput([Problem(label, 1, 0, "", f"the {what} file is a mapping, not a list of entries{hint}")],
+                           "expected a list of entries")
+    raise InvalidInput([Problem(label, 1, 0, "", f"the {what} file holds a {type(data).__name__}, not a list of entries")],
+                       "expected a list of entries")
+
+
+def read_yaml_list(text: str, label: str) -> Table:
+    doc = parse_yaml(text, label)
+    if doc.problems:
+        raise InvalidInput(doc.problems, "the YAML file cannot be read")
+    entries = _entry_list(doc.data, label, "YAML")
+    top = () if isinstance(doc.data, list) else (next(k for k, v in doc.data.items() if isinstance(v, list)),)
+    return _entries_table(label, "yaml", [(doc.position((*top, i))[0], e) for i, e in enumerate(entries)])
+
+
+def read_json_list(text: str, label: str, lines: bool) -> Table:
+    entries: list[tuple[int, Any]] = []
+    dec = json.JSONDecoder()
+    try:
+        if lines:
+            for n, ln in enumerate(text.splitlines(), start=1):
+                if ln.strip():
+                    entries.append((n, json.loads(ln)))
+        else:
+            data = json.loads(text)
+            items = _entry_list(data, label, "JSON")
+            # The line each entry starts on: decode the array item by item.
+            starts = []
+            idx = text.find("[") + 1
+            for _ in items:
+                while idx < len(text) and text[idx] in " \t\r\n,":
+                    idx += 1
+                starts.append(text.count("\n", 0, idx) + 1)
+                _, idx = dec.raw_decode(text, idx)
+            if not isinstance(data, list):  # a wrapped list: positions are not worth a second walk
+                starts = [0] * len(items)
+            entries = list(zip(starts, items, strict=True))
+    except json.JSONDecodeError as err:
+        line = getattr(err, "lineno", 0) if not lines else n
+        raise InvalidInput([Problem(label, line, 0, "", f"not valid JSON: {err.msg}")], "the JSON file cannot be read") from None
+    except ValueError as err:  # e.g. an integer too long to convert
+        raise InvalidInput([Problem(label, 0, 0, "", f"not usable JSON: {err}")], "the JSON file cannot be read") from None
+    if not entries:
+        raise InvalidInput([Problem(label, 1, 0, "", "no entries")], "nothing to read")
+    return _entries_table(label, "jsonl" if lines else "json", entries)
+
+
+_BRACES = re.compile(r"[{}]")
+
+
+def read_bibtex(text: str, label: str) -> Table:
+    import bibtexparser  # only here: init from BibTeX is the one user of the parser in this module
+
+    lib = bibtexparser.parse_string(text)
+    problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
+                for b in lib.failed_blocks]
+    dup = [b for b in lib.blocks if type(b).__name__ == "DuplicateBlockKeyBlock"]
+    problems += [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", f"key {getattr(b, 'key', '?')!r} appears twice")
+                 for b in dup if b not in lib.failed_blocks]
+    if problems:
+        raise InvalidInput(problems, "the BibTeX file has errors")
+    if not lib.entries:
+        raise InvalidInput([Problem(label, 1, 0, "", "no BibTeX entries")], "nothing to read")
+    entries: list[tuple[int, Any]] = []
+    for e in lib.entries:
+        cells: dict[str, Any] = {"key": e.key, "entry type": e.entry_type.lower()}
+        for f in e.fields:
+            value = " ".join(_BRACES.sub("", str(f.value)).split())
+            name = f.key.lower()
+            if name in ("author", "editor"):
+                cells[name] = [" ".join(a.split()) for a in re.split(r"\s+and\s+", value) if a.strip()]
+            else:
+                cells[name] = value
+        entries.append(((e.start_line or 0) + 1, cells))
+    return _entries_table(label, "bibtex", entries)
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_ITEM = re.compile(r"^(\s*)[-*+]\s+\[(?P<title>(?:[^\]\\]|\\.)+)\]\((?P<url>[^)\s]+)(?:\s+\"[^\"]*\")?\)\s*(?P<rest>.*)$")
+_SEP = re.compile(r"^(?:[-–—:]\s*)")
+# Sections of an awesome list that are about the list, not entries of it.
+_NOT_ENTRIES = re.compile(r"^(contents|table of contents|contributing|contribute|license|licence|footnotes|related lists?)$", re.I)
+
+
+def read_awesome(text: str, label: str) -> Table:
+    """An awesome list: ``- [Title](url) - Description.`` items under headings. The first
+    top-level heading is the list's title; the other headings, nested, become the ``section``
+    column (``Parent: Child`` for a nested one); items before any heading, in a contents
+    section or linking inside the page are left out."""
+    title = ""
+    description = ""
+    path: list[tuple[int, str]] = []
+    skip_level = 0
+    entries: list[tuple[int, Any]] = []
+    order: list[str] = []
+    in_code = False
+    for n, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        h = _HEADING.match(line)
+        if title and not path and not description and line.strip() and not h:
+            description = _inline_text(line.strip().lstrip(">").strip())  # the list's own tagline
+        if h:
+            level, name = len(h.group(1)), _inline_text(h.group(2))
+            if level == 1 and not title:
+                title = name
+                continue
+            if skip_level and level > skip_level:
+                continue
+            skip_level = level if _NOT_ENTRIES.match(name) else 0
+            path = [(lv, nm) for lv, nm in path if lv < level] + [(level, name)]
+            continue
+        m = _ITEM.match(line)
+        if not m or skip_level or not path or m.group("url").startswith("#"):
+            continue
+        section = ": ".join(nm for _, nm in path)
+        if section not in order:
+            order.append(section)
+        rest = _SEP.sub("", m.group("rest").strip(), count=1)
+        entries.append((n, {"title": _inline_text(m.group("title")), "url": m.group("url"),
+                            "description": _inline_text(rest), "section": section}))
+    if not entries:
+        raise InvalidInput([Problem(label, 1, 0, "", "no entries: expected items '- [Title](https://...) - Description.' under headings")],
+                           "nothing to read")
+    table = _entries_table(label, "markdown", entries)
+    return Table(table.file, table.format, table.columns, table.rows, title=title, description=description,
+                 value_order={"section": tuple(order)})
+
+
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+def _inline_text(text: str) -> str:
+    """Markdown inline text as plain text: images (badges) go, links become their text (a
+    badge is an image inside a link, so images go first), emphasis marks go."""
+    text = _IMAGE.sub("", text)
+    text = _LINK.sub(lambda m: m.group(1), text)
+    text = re.sub(r"(\*\*|__|`)", "", text)
+    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
+    return " ".join(text.split())
+
+
+def read_source(path: Path, fmt: str | None = None) -> Table:
+    """The list in ``path``, in the format its name says (or ``fmt``)."""
+    fmt = fmt or detect_format(path)
+    label = path.name
+    text = _text(path, label)
+    if fmt in ("csv", "tsv"):
+        return read_delimited(text, label, "\t" if fmt == "tsv" else ",")
+    if fmt == "yaml":
+        return read_yaml_list(text, label)
+    if fmt in ("json", "jsonl"):
+        return read_json_list(text, label, lines=fmt == "jsonl")
+    if fmt == "bibtex":
+        return read_bibtex(text, label)
+    if fmt == "markdown":
+        return read_awesome(text, label)
+    raise UsageError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")

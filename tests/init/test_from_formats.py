@@ -1,0 +1,151 @@
+"""A port per format: `survey init DIR --from FILE` on a messy list made for these tests (blank
+header, cells with line breaks, several URLs in a cell, multi-valued fields, identical titles, an
+awesome README with nested headings), with no hand-written line. Each port validates, builds,
+`build --check` passes twice, the README passes awesome-lint, export and re-import leave the
+records as they were, `survey add` and `survey exclude` work, and no word or path of this
+repository's survey reaches the adopter's files or help.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from external_tools import missing_awesome_lint
+from external_tools import node as external_node
+
+from survey_tools.contrib.adding import flag_names
+from survey_tools.corpus.taxonomy import load_taxonomy
+from tests.init.support import FIXTURES, REPO, run
+
+PORTS_DIR = FIXTURES / "ports"
+CSV_ARGS = ["--title", "Hand-over Studies", "--controlled", "HRI type",
+            "--controlled", "Quantitative (separable conditions, Y/N)", "--controlled", "Robot",
+            "--list", "Robot=, ", "--distinct-titles"]
+ENTRY_ARGS = ["--title", "Code Search", "--controlled", "tags", "--controlled", "task", "--distinct-titles"]
+# format -> (fixture, the name the adopter's file has, the init options; nothing else is written by hand)
+PORTS: dict[str, tuple[str, str, list[str]]] = {
+    "csv": ("messy.csv", "messy.csv", CSV_ARGS),
+    "tsv": ("messy.tsv", "messy.tsv", CSV_ARGS),
+    "yaml": ("entries.yaml", "entries.yaml", ENTRY_ARGS),
+    "json": ("entries.json", "entries.json", ENTRY_ARGS),
+    "jsonl": ("entries.jsonl", "entries.jsonl", ENTRY_ARGS),
+    "bibtex": ("refs.bib", "refs.bib", ["--title", "Graph Drawing", "--controlled", "entry type",
+                                        "--controlled", "keywords", "--list", "keywords=, "]),
+    # an awesome list adopts the toolkit in its own repository: the README is the source
+    "markdown": ("awesome.md", "README.md", []),
+}
+ENTRIES = {"csv": 12, "tsv": 12, "yaml": 10, "json": 10, "jsonl": 10, "bibtex": 8, "markdown": 6}
+
+# Words and paths of this repository and its survey that an adopter's files must not carry.
+FOREIGN = ("survey claims", "query families", "docs/screening.md", "docs/stats.md", "docs/claims.md",
+           "tests/data/tiny-survey", "maintenance.yml", "pip install -e .", "tests/fixtures/SOURCES.md",
+           ".ci/run", "npm ci && node tools/awesome-lint.mjs", "claims it moves", "2505.19591",
+           'href=""', "Companion to", "orchestration", "survey-tools ", "pip install survey-tools",
+           "reward", "credit assignment", "Use the Toolkit")
+
+
+@pytest.fixture(scope="module", params=sorted(PORTS))
+def port(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    fmt = request.param
+    fixture, name, args = PORTS[fmt]
+    base = tmp_path_factory.mktemp(f"port-{fmt}")
+    root = base / "list"
+    if fmt == "markdown":
+        root.mkdir()
+        source = root / name
+    else:
+        source = base / name
+    shutil.copy(PORTS_DIR / fixture, source)
+    res = run(root, "init", str(root), "--from", str(source), *args)
+    assert res.exit_code == 0, res.output
+    return fmt, root
+
+
+def test_it_validates_and_builds_twice_the_same(port: tuple[str, Path]) -> None:
+    fmt, root = port
+    res = run(root, "validate")
+    assert res.exit_code == 0, res.output
+    assert f"{ENTRIES[fmt]} files checked, 0 problems" in res.output
+    assert run(root, "build").exit_code == 0
+    for _ in range(2):
+        res = run(root, "build", "--check")
+        assert res.exit_code == 0, res.output
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for rec in sorted((root / "corpus").glob("*.yaml")):
+        key = rec.stem
+        assert f"`{key}`" in readme, (fmt, key)  # every entry is listed
+    assert readme.count("Awesome") == (2 if fmt == "markdown" else 0)  # only a list that calls itself so
+
+
+def test_readme_passes_awesome_lint(port: tuple[str, Path]) -> None:
+    why = missing_awesome_lint()
+    if why is not None:
+        pytest.skip(why)
+    node = external_node()
+    assert node is not None
+    _, root = port
+    res = subprocess.run([node, str(REPO / "tools" / "awesome-lint.mjs"), "README.md"], cwd=root,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "awesome-lint: ok" in res.stdout
+
+
+def _records(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((root / "corpus").glob("*.yaml"))}
+
+
+def test_export_and_reimport_leave_the_records_as_they_were(port: tuple[str, Path], tmp_path: Path) -> None:
+    _, root = port
+    before = _records(root)
+    res = run(root, "export", "csv", str(tmp_path))
+    assert res.exit_code == 0, res.output
+    (exported,) = sorted(tmp_path.glob("*.csv"))
+    res = run(root, "import", "csv", str(exported), "--overwrite")
+    assert res.exit_code == 0, res.output
+    assert _records(root) == before
+    # and the exported file exports the same again
+    again = tmp_path / "again"
+    assert run(root, "export", "csv", str(again)).exit_code == 0
+    assert (again / exported.name).read_bytes() == exported.read_bytes()
+
+
+def test_add_and_exclude(port: tuple[str, Path]) -> None:
+    fmt, root = port
+    tax = load_taxonomy(root)
+    coll = tax.retained
+    options: list[str] = []
+    for flag, cf in sorted(flag_names(tax, coll).items()):
+        if cf.required and f"--{cf.name}" not in options and flag == cf.name.replace("_", "-"):
+            options += [f"--{flag}", cf.ids[0]]
+    sets = ["--set", f"{coll.title_field}=Synthetic: an entry typed in by hand ({fmt})",
+            "--set", "links=https://example.org/synthetic/by-hand"]
+    if any(f.name == "year" and f.required for f in coll.fields):
+        sets += ["--set", "year=2024"]
+    res = run(root, "add", *sets, *options)
+    assert res.exit_code == 0, res.output
+    assert run(root, "validate").exit_code == 0
+    first = sorted((root / "corpus").glob("*.yaml"))[0].stem
+    res = run(root, "exclude", first, "--reason", "out_of_scope", "--note", "Left out in a test of the port.",
+              "--date", "2024-01-02")
+    assert res.exit_code == 0, res.output
+    assert list((root / "exclusions").glob("X001.yaml"))
+    res = run(root, "build")
+    assert res.exit_code == 0, res.output
+    assert "## Exclusion Log" in (root / "README.md").read_text(encoding="utf-8")
+    res = run(root, "exclude", "--restore", "X001")
+    assert res.exit_code == 0, res.output
+    assert (root / "corpus" / f"{first}.yaml").is_file()
+
+
+def test_no_foreign_words(port: tuple[str, Path]) -> None:
+    _, root = port
+    texts = {str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*"))
+             if p.is_file() and p.suffix in (".md", ".yaml", ".yml", ".html", ".json", ".cff", ".bib", ".csv", ".js")}
+    for args in (["--help"], ["init", "--help"], ["add", "--help"], ["exclude", "--help"], ["validate", "--help"],
+                 ["build", "--help"], ["export", "csv", "--help"]):
+        texts[" ".join(args)] = run(root, *args).output
+    found = {name: [w for w in FOREIGN if w.lower() in text.lower()] for name, text in texts.items()}
+    assert not {k: v for k, v in found.items() if v}
