@@ -31,7 +31,7 @@ from survey_tools.reports.claims import ClaimsReport
 from survey_tools.reports.compute import survey_of
 from survey_tools.reports.gaps import GapReport
 from survey_tools.reports.stats import Stats, Table, mode_of, plain_str
-from survey_tools.reports.tables import md, md_cell, md_code, md_table
+from survey_tools.reports.tables import md_cell, md_code, md_inert, md_table
 
 # What a survey folder needs for its records and reports (the rest of the repository is code).
 SURVEY_PATHS = ("taxonomy", "data")
@@ -427,9 +427,12 @@ def diff_revision(root: Path, base: str | None = None) -> tuple[str, CorpusDiff]
 
 
 def _md(v: Any, limit: int = 120) -> str:
-    """Free text as one escaped table cell or note, cut to ``limit`` characters of text."""
+    """Free text as one escaped table cell or note, cut to ``limit`` characters of text.
+
+    The report is posted as a pull-request comment: record text is inert there (no @mention,
+    bare link or e-mail link a contributor could slip in through a title or a summary)."""
     text = "—" if v is None or v == "" else " ".join(str(v).split())
-    return md(text if len(text) <= limit else text[: limit - 1] + "…")
+    return md_inert(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _paper_cell(p: Paper) -> str:

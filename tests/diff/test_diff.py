@@ -215,3 +215,16 @@ def test_long_tables_end_with_a_more_row() -> None:
     # text is cut before it is escaped, so an escape is never cut in half
     assert _md("x" * 119 + "|") == "x" * 119 + "\\|"
     assert _md("x" * 200).endswith("x…") and len(_md("x" * 200)) == 120
+
+
+def test_record_text_is_inert_in_the_pull_request_comment() -> None:
+    # A title or summary reaches the comment the report workflow posts: it must not ping anyone,
+    # show an image or make a link there.
+    from markdown_it import MarkdownIt
+
+    hostile = "Agents @octocat ![t](https://evil.example/p.png) [Click](https://evil.example/x) www.evil.example"
+    cell = _md(hostile, 1000)
+    html = MarkdownIt("commonmark").render(cell)
+    assert "<img" not in html and "<a " not in html
+    # GitHub also links mentions and bare addresses: a zero-width space breaks each of them.
+    assert "@octocat" not in cell and "https://evil" not in cell and "www.evil" not in cell

@@ -63,8 +63,6 @@ def test_a_bad_id_stops_the_run_before_anything_is_written(
 # search dedupes through corpus.duplicates.KnownIndex.match, the one matcher; its rule for
 # titles that differ in a number is the house developer's change (issue 27). Strict: when that
 # change is merged this test passes and the marker must go.
-@pytest.mark.xfail(strict=True, reason="KnownIndex.match still treats titles differing by a "
-                   "number as one work (the duplicate matcher's change is on another branch)")
 def test_titles_differing_by_a_number_are_distinct_papers(
         living: Path, search_server: SearchServer) -> None:
     search_server.entries = [entry(f"2507.{90100 + n}v1", f"Paper number {n} about agents")
