@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+# A fault in the toolkit itself (a bug), never the input's fault: told apart from 1 and 2.
+EXIT_FAULT = 3
 
 
 @dataclass(frozen=True, order=True)

@@ -8,6 +8,8 @@ Commands live by pipeline stage (:mod:`.corpus`, :mod:`.build`, :mod:`.contrib`,
 from __future__ import annotations
 
 import importlib
+import os
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ import click
 
 from survey_tools._version import __version__
 from survey_tools.cli.common import Context, report_error
-from survey_tools.errors import SurveyError
+from survey_tools.errors import EXIT_FAULT, SurveyError
 
 # Each command's module, imported only when that command runs (click's lazy-loading pattern):
 # the trace commands pull in numpy and the contributor commands the arXiv client, which
@@ -50,6 +52,22 @@ class SurveyGroup(click.Group):
             return super().invoke(ctx)
         except SurveyError as err:
             ctx.exit(report_error(err))
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as err:
+            # A bug, not bad input: one line and its own exit code (3), so that scripts and CI
+            # can tell the two apart; SURVEY_DEBUG=1 shows the traceback for a bug report.
+            if os.environ.get("SURVEY_DEBUG", "") not in ("", "0"):
+                raise
+            where = traceback.extract_tb(err.__traceback__)[-1]
+            click.echo(
+                f"error: internal fault ({type(err).__name__}: {err}) at "
+                f"{Path(where.filename).name}:{where.lineno}; this is a bug in the toolkit, not in "
+                f"your input: please report it with the command you ran (SURVEY_DEBUG=1 shows the "
+                f"traceback)",
+                err=True,
+            )
+            ctx.exit(EXIT_FAULT)
 
 
 @click.group(cls=SurveyGroup, context_settings={"help_option_names": ["-h", "--help"]})
