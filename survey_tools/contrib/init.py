@@ -158,8 +158,12 @@ def _list_separator(items: Sequence[str]) -> str:
 
 def _author_separator(cells: Sequence[str]) -> str | None:
     for sep in _AUTHOR_SEPARATORS:
-        if any(sep in c for c in cells):
-            return sep
+        if not any(sep in c for c in cells):
+            continue
+        if sep == ", " and all(c.count(",") <= 1 for c in cells):
+            # "Doe, Jane" in every cell: one author written 'Last, First', not two names.
+            return None
+        return sep
     return None
 
 
@@ -485,7 +489,9 @@ repos:
         name: survey validate
         entry: survey validate
         language: system
-        files: ^(taxonomy|corpus|data)/.*\\.(yaml|csv)$
+        # Once per commit, on the survey as taxonomy/survey.yaml lays it out (records may live
+        # in any folder): no file filter that could skip them.
+        always_run: true
         pass_filenames: false
 """
 
@@ -496,7 +502,12 @@ add:
   key: title
 bibtex:
   no_author: Anonymous
-  entry_types: []
+  # Entry types by venue (first match wins; anything else is @misc). Edit to fit the list.
+  entry_types:
+    - {venue: "blog|documentation|project page|github", type: misc}
+    - {venue: "tech(nical)? report", type: techreport}
+    - {venue: "workshop|conference|proceedings|symposium|findings|\\\\b(neurips|nips|iclr|icml|acl|emnlp|naacl|aaai|ijcai|cvpr|iccv|eccv|kdd|chi|icra|iros|hri|ro-man|roman)\\\\b", type: inproceedings}
+    - {venue: "journal|transactions|letters|review|magazine|\\\\b(tmlr|jmlr|nature|science|plos)\\\\b", type: article}
 """
 
 
