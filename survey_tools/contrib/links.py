@@ -49,6 +49,7 @@ from survey_tools.net.client import (
     TimedOut,
     async_client,
     retrying,
+    run_coroutine,
     send_once,
 )
 from survey_tools.net.client import retry_after as retry_after  # re-exported (tests, callers)
@@ -509,7 +510,7 @@ def check_urls(
         due.append(url)
     from_cache = len(results)
     if due:
-        for r in asyncio.run(_check_all(due, settings, progress)):
+        for r in run_coroutine(_check_all(due, settings, progress)):
             results[r.url] = r
     if settings.use_cache and due:
         entries = {u: e for u, e in cache.items() if _fresh(e, now, settings.ttl)}

@@ -25,17 +25,18 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import contextlib
 import email.utils
 import hashlib
 import socket
 import ssl
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urljoin, urlsplit
 
 import httpx
@@ -169,6 +170,21 @@ def tls_context() -> ssl.SSLContext:
     import certifi  # httpx's own CA bundle
 
     return ssl.create_default_context(cafile=certifi.where())
+
+
+T = TypeVar("T")
+
+
+def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)``, also from a thread whose event loop is already running (a notebook,
+    or a caller driving a browser through Playwright's sync API): there the coroutine runs on a
+    thread of its own, since a running loop cannot be entered twice."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def async_client(limits: Limits, connections: int = 4, user_agent: str = USER_AGENT) -> httpx.AsyncClient:
@@ -468,7 +484,7 @@ class HttpClient:
             if wait > 0:
                 self.sleep(wait)
         try:
-            ans = asyncio.run(go())
+            ans = run_coroutine(go())
         finally:
             self._last = time.monotonic()
             self.requests += 1

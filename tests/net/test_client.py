@@ -252,3 +252,21 @@ def test_bad_allowance_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("SURVEY_NET_ALLOW", "127.0.0.1, intranet")
     with pytest.raises(UsageError, match="SURVEY_NET_ALLOW: 'intranet' is not an IP address"):
         Limits.from_env()
+
+
+def test_run_coroutine_works_inside_a_running_event_loop() -> None:
+    # A notebook, or Playwright's sync API in the same process, keeps a loop running in the
+    # main thread; the synchronous client must still work there.
+    import asyncio
+
+    from survey_tools.net.client import run_coroutine
+
+    async def answer() -> int:
+        await asyncio.sleep(0)
+        return 42
+
+    async def caller() -> int:
+        return run_coroutine(answer())
+
+    assert run_coroutine(answer()) == 42
+    assert asyncio.run(caller()) == 42
