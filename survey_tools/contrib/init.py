@@ -376,12 +376,14 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
                 "controlled": list(controlled),
                 "fields": fields,
             },
-            # An empty exclusion log: `survey exclude` works from the first day.
+            # An empty exclusion log: `survey exclude` works from the first day. Its ids are
+            # derived from the work (X-arxiv-2501-01234, X-url-<hash>), so that two pull requests
+            # excluding different works never pick the same one; numbered ids (X001) stay valid.
             EXCLUDED: {
                 "label": "Exclusion log",
                 "folder": "exclusions",
                 "id_field": "exclusion_id",
-                "id_pattern": "^X[0-9]{3,}$",
+                "id_pattern": "^X([0-9]{3,}|-[a-z0-9][a-z0-9-]{2,79})$",
                 "title_field": "title",
                 "controlled": ["reason"],
                 "fields": {
