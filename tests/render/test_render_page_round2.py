@@ -42,6 +42,14 @@ def site(ctx: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "index.html"
 
 
+@pytest.fixture(scope="module")
+def total(ctx: Any) -> int:
+    """How many papers the list shows: counted from the corpus, so curation can add papers."""
+    n = len(ctx.display.retained)
+    assert n > 0
+    return n
+
+
 def titles_in_order(ctx: Any) -> list[str]:
     return [r.title for r in sorted(ctx.display.retained, key=lambda r: (r.title.lower(), r.id))]
 
@@ -49,11 +57,11 @@ def titles_in_order(ctx: Any) -> list[str]:
 # --- every paper findable ---------------------------------------------------------------------------
 
 
-def test_find_in_page_finds_every_paper(browser: Any, site: Path, ctx: Any, pages: list[Any]) -> None:
+def test_find_in_page_finds_every_paper(browser: Any, site: Path, ctx: Any, total: int, pages: list[Any]) -> None:
     pg = open_page(browser, site.as_uri())
     pages.append(pg)
     titles = titles_in_order(ctx)
-    assert pg.locator("#rows tr").count() == len(titles) == 95
+    assert pg.locator("#rows tr").count() == len(titles) == total
     # The last title in the list's own order, then every other one (find-in-page, from the top).
     missing = []
     for t in [titles[-1], *titles]:
@@ -99,7 +107,7 @@ def test_windowed_beyond_the_limit_says_how_many_rows(browser: Any, real: Built,
 # --- a search that cannot break -------------------------------------------------------------------------
 
 
-def test_a_10000_character_search_in_the_link(browser: Any, site: Path, pages: list[Any]) -> None:
+def test_a_10000_character_search_in_the_link(browser: Any, site: Path, total: int, pages: list[Any]) -> None:
     long = "credit" + "x" * 9994
     pg = open_page(browser, site.as_uri() + "#q=" + long)
     pages.append(pg)
@@ -108,7 +116,7 @@ def test_a_10000_character_search_in_the_link(browser: Any, site: Path, pages: l
     assert pg.locator("#empty").is_visible()
     # The page keeps working: a later search counts right.
     pg.fill("#q", "")
-    assert len(keys(pg)) == 95 and pg.locator("#status").text_content() == "95 papers."
+    assert len(keys(pg)) == total and pg.locator("#status").text_content() == f"{total:,} papers."
     pg.fill("#q", "a" * 10000)
     assert keys(pg) == []
 
@@ -157,7 +165,7 @@ def test_focus_survives_a_redraw(browser: Any, site: Path, pages: list[Any]) -> 
 # --- keeping the reader's place -----------------------------------------------------------------------------
 
 
-def test_back_undoes_three_filter_steps(browser: Any, site: Path, pages: list[Any]) -> None:
+def test_back_undoes_three_filter_steps(browser: Any, site: Path, total: int, pages: list[Any]) -> None:
     pg = open_page(browser, site.as_uri())
     pages.append(pg)
     steps = [("category", "rl_method"), ("credit_granularity", "agent"), ("is_rl", "yes")]
@@ -172,7 +180,7 @@ def test_back_undoes_three_filter_steps(browser: Any, site: Path, pages: list[An
         hashes.append(pg.evaluate("location.hash"))
         assert len(keys(pg)) == seen[-1 - len(hashes)]
     assert hashes[0] == "#category=rl_method&credit_granularity=agent"
-    assert hashes[-1] == "" and len(keys(pg)) == 95
+    assert hashes[-1] == "" and len(keys(pg)) == total
     assert not pg.locator('fieldset[data-facet="category"] input[value="rl_method"]').is_checked()
 
 
@@ -215,7 +223,7 @@ def test_filters_kept_through_the_paper_page_and_back(browser: Any, site: Path, 
 # --- phone ----------------------------------------------------------------------------------------------------
 
 
-def test_phone_count_visible_and_search_without_the_sheet(browser: Any, site: Path, pages: list[Any]) -> None:
+def test_phone_count_visible_and_search_without_the_sheet(browser: Any, site: Path, total: int, pages: list[Any]) -> None:
     pg = open_page(browser, site.as_uri() + "#credit_granularity=agent", **PHONE)
     pages.append(pg)
     assert pg.locator("#q").is_visible() and pg.locator("#sidebar").is_hidden()
@@ -226,7 +234,7 @@ def test_phone_count_visible_and_search_without_the_sheet(browser: Any, site: Pa
     assert 0 <= box["y"] < 844
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     assert pg.evaluate(f"document.getElementById('status').contains(document.elementFromPoint({cx}, {cy}))")
-    assert pg.locator("#status").text_content().startswith(f"{n} of 95")
+    assert pg.locator("#status").text_content().startswith(f"{n} of {total:,}")
 
 
 # --- curation state -----------------------------------------------------------------------------------------
