@@ -57,7 +57,8 @@ def test_validate_and_build_write_nothing_into_the_survey(
     build(corpus_copy, check=True)
     assert files(corpus_copy) == before
     kept = {p.name for p in cache_dir(corpus_copy).iterdir()}
-    assert kept == {"records.msgpack", "build.lock"}
+    # The parse cache, the lock, and the incremental build's manifest and cached outputs.
+    assert kept == {"records.msgpack", "build.lock", "build-manifest.json", "outputs"}
 
 
 def test_an_unwritable_cache_still_validates(

@@ -36,7 +36,7 @@ def test_ci_run_is_the_script() -> None:
     text = (REPO / ".ci" / "run").read_text()
     assert re.search(r'^exec "\$\(dirname "\$0"\)/\.\./tools/ci\.sh" all$', text, re.M)
     assert steps_of_all() == ["install", "system", "ruff", "mypy", "actionlint", "validate",
-                              "build-check", "awesome-lint", "test"]
+                              "build-check", "awesome-lint", "page-scripts", "test"]
     assert 'python3 -m pytest -q\n' in CI.read_text()  # the README's test command
 
 

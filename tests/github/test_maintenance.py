@@ -44,4 +44,4 @@ def test_runs_the_commands() -> None:
     text = WORKFLOW.read_text()
     assert "survey links --format md" in text
     assert "gh issue create" in text and "gh issue edit" in text
-    assert "survey refresh --write --format md" in text and "gh pr create" in text
+    assert "survey refresh --write --sources all --format md" in text and "gh pr create" in text
