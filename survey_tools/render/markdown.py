@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import jinja2
 
-from survey_tools._version import __version__
+from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.corpus.configs import reference
 from survey_tools.corpus.examples import add_example, exclude_example, record_template
 from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
@@ -109,8 +109,10 @@ def environment(root: Path | None = None) -> jinja2.Environment:
     return env
 
 
-# Configuration files a survey may leave out: documented only where the survey has them.
+# Configuration files a survey may leave out: documented only where the survey has them
+# (by their `files:` key in survey.yaml, or by path for a file that cannot be moved).
 _OPTIONAL_FILES = ("claims", "corrections")
+_OPTIONAL_PATHS = ("taxonomy/protocol.yaml",)
 
 
 def markdown_reference(root: Path | None = None) -> str:
@@ -118,7 +120,8 @@ def markdown_reference(root: Path | None = None) -> str:
     with ``root``, the optional files only when that survey has them."""
     parts: list[str] = []
     for c in reference():
-        if root is not None and c.files_key in _OPTIONAL_FILES and not (root / c.file).is_file():
+        optional = c.files_key in _OPTIONAL_FILES or c.file in _OPTIONAL_PATHS
+        if root is not None and optional and not (root / c.file).is_file():
             continue
         moved = f" (moved with `files.{c.files_key}` in survey.yaml)" if c.files_key else ""
         parts.append(f"## `{c.file}`\n\n{md_cell(c.description)}{moved}\n")
@@ -439,12 +442,15 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[
         "record_template": record_template(tax),
         "corrections_file": str(tax.files.get("corrections", "data/corrections.yaml")),
         "version": __version__,
+        "distribution": DISTRIBUTION,
+        # the survey's own script of a pull request's checks, when it has one (this repository's)
+        "local_ci": (tax.root / "tools" / "ci.sh").is_file(),
         "own": own_contributing(tax.root),
     }
 
 
 # The survey's own sections of CONTRIBUTING.md, replacing the generic ones of the same name
-# (checks.md: how to run the checks). Plain Markdown, copied as written.
+# (checks.md: how to run the checks; setup.md: how to install the toolkit to add a record). Plain Markdown, copied as written.
 CONTRIBUTING_PARTS = "taxonomy/contributing"
 
 
