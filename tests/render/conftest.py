@@ -21,9 +21,11 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Built:
     return build_inputs(make_hostile_survey(tmp_path_factory.mktemp("hostile") / "survey"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the whole session (starting it costs more than a test)."""
+    """One headless Chromium per test module (starting it costs more than a test). Not for the whole
+    session: Playwright's sync API keeps an asyncio loop running in the main thread while it is open,
+    and later tests that call asyncio.run (the Agents SDK's, say) must not find it running."""
     if CHROMIUM is None or not CHROMIUM.is_file():
         where = "on PATH" if CHROMIUM is None else f"at {CHROMIUM}"
         pytest.skip(f"Chromium is not installed (none {where}): install it with `apt-get install -y chromium`")

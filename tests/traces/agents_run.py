@@ -7,7 +7,9 @@ BackendSpanExporter posting to a loopback server."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import concurrent.futures
+import contextvars
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from agents import (
@@ -136,13 +138,26 @@ def _agents() -> Agent[Any]:
     )
 
 
+def _run_to_end(coro: Coroutine[Any, Any, Any]) -> Any:
+    """asyncio.run, or, where this thread already runs an event loop (Playwright's sync API
+    in the same session, a notebook), asyncio.run on a thread of its own. The context is
+    copied so the SDK's current trace (a context variable) is the same on that thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    ctx = contextvars.copy_context()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(ctx.run, asyncio.run, coro).result()
+
+
 def run(processors: list[TracingProcessor], runs: int = 1) -> None:
     """``runs`` traces, each one customer conversation."""
     set_trace_processors(processors)
     try:
         for k in range(runs):
             with trace(f"customer-service-{k}", group_id="conversation-1"):
-                asyncio.run(
+                _run_to_end(
                     Runner.run(
                         _agents(),
                         "Refund order A7",
