@@ -424,6 +424,14 @@ def render_readme(
     return _tidy(environment(tax.root).get_template("readme/README.md.j2").render(**ctx))
 
 
+def _exclusion_id_example(tax: Taxonomy) -> str:
+    """An exclusion id derived from an arXiv id, with the letters the log's id pattern starts
+    with (``E-arxiv-2501-01234`` for ``^E(...)``), as `survey exclude` names it."""
+    m = re.match(r"\^([A-Za-z]*)", tax.excluded.id_pattern) if tax.excluded is not None else None
+    prefix = m.group(1) if m else ""
+    return f"{prefix}-arxiv-2501-01234" if prefix else "arxiv-2501-01234"
+
+
 def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[str, Any]:
     colls = list(tax.collections.values())
     ex = tax.excluded
@@ -432,6 +440,7 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[
         "na": tax.na, "untagged": tax.untagged,
         "add_example": add_example(tax, records),
         "exclude_example": exclude_example(tax),
+        "exclusion_id_example": _exclusion_id_example(tax),
         "can_move": ex is not None and FORMER_FIELD in {f.name for f in ex.fields},
         "former_field": FORMER_FIELD,
         "editions": tax.editions if tax.editions and tax.editions.latest else None,
