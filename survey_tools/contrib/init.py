@@ -450,21 +450,29 @@ def reports_config(columns: list[_Column]) -> dict[str, Any]:
             "plots": plots}
 
 
-WORKFLOW = """name: survey
+WORKFLOW = """# A pull request carries records only: it is validated and built here (nothing is committed),
+# and after the merge the push to main regenerates every output in one bot commit, so
+# contributors never regenerate and two pull requests never conflict on generated files.
+name: survey
 
 on:
   push:
     branches: [main]
   pull_request:
 
-permissions:
-  contents: read
+permissions: {}
 
 jobs:
   check:
+    if: ${{ github.event_name == 'pull_request' }}
     runs-on: ubuntu-latest
+    timeout-minutes: 15
+    permissions:
+      contents: read
     steps:
       - uses: actions/checkout@v4
+        with:
+          persist-credentials: false
       - uses: actions/setup-python@v5
         with:
           python-version: "3.11"
@@ -473,8 +481,43 @@ jobs:
         run: python3 -m pip install "{distribution}=={version}"
       - name: Validate the records
         run: survey validate
-      - name: Generated files are up to date
-        run: survey build --check
+      - name: Build every output (in the runner; nothing is committed)
+        run: survey build
+
+  regenerate:
+    if: ${{ github.event_name == 'push' && !contains(github.event.head_commit.message, '[survey-regenerate]') }}
+    runs-on: ubuntu-latest
+    timeout-minutes: 15
+    permissions:
+      contents: write  # the bot commit of the regenerated outputs on main
+    concurrency:
+      group: survey-regenerate
+      cancel-in-progress: false
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          persist-credentials: false
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - name: Install the toolkit
+        run: python3 -m pip install "{distribution}=={version}"
+      - name: Build every output
+        run: survey build
+      - name: Commit and push the outputs
+        env:
+          GH_TOKEN: ${{ github.token }}
+        run: |
+          set -euo pipefail
+          git add --all
+          if git diff --cached --quiet; then
+            echo "outputs are up to date"
+            exit 0
+          fi
+          git -c user.name="github-actions[bot]" \\
+              -c user.email="41898282+github-actions[bot]@users.noreply.github.com" \\
+              commit -q -m "Regenerate outputs [survey-regenerate]"
+          git push "https://x-access-token:${GH_TOKEN}@github.com/${GITHUB_REPOSITORY}.git" HEAD:main
 """
 
 def workflow() -> str:

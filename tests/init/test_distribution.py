@@ -28,3 +28,29 @@ def test_scaffolded_workflow_pins_the_toolkit(tmp_path: Path) -> None:
 def test_version_option_does_not_depend_on_the_installed_name(tmp_path: Path) -> None:
     res = run(tmp_path, "--version")
     assert res.exit_code == 0 and __version__ in res.output
+
+
+def test_scaffolded_workflow_takes_record_only_pull_requests(tmp_path: Path) -> None:
+    # The adopter's CONTRIBUTING says a pull request carries records and main regenerates: the
+    # workflow must agree (no `build --check` on pull requests; a write token only where main's
+    # outputs are committed), and actionlint must accept it.
+    import shutil
+    import subprocess
+
+    import yaml
+
+    root = tmp_path / "s"
+    res = run(root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--title", "Pinned")
+    assert res.exit_code == 0, res.output
+    path = root / ".github" / "workflows" / "survey.yml"
+    jobs = yaml.safe_load(path.read_text(encoding="utf-8"))["jobs"]
+    check_runs = [s.get("run", "") for s in jobs["check"]["steps"]]
+    assert "survey validate" in check_runs and "survey build" in check_runs
+    assert not any("--check" in r for r in check_runs)
+    assert jobs["check"]["permissions"] == {"contents": "read"}
+    assert jobs["regenerate"]["permissions"] == {"contents": "write"}
+    assert "[survey-regenerate]" in jobs["regenerate"]["if"]
+    actionlint = shutil.which("actionlint")
+    if actionlint:
+        done = subprocess.run([actionlint, str(path)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
