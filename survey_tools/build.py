@@ -326,8 +326,9 @@ def build(root: Path | str, check: bool = False) -> BuildResult:
             if memo and not stale:
                 buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
             return BuildResult((), stale, len(plan.outputs), ctx, claims, corpus.cache_hits)
-        removed = tuple(_extras(root, plan.outputs)[0])
         written = write_outputs(root, plan.outputs)
+        # What write_outputs deleted: the written paths no output produces (no second walk).
+        removed = tuple(p for p in written if p not in plan.outputs)
         if memo:
             buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
         return BuildResult(
