@@ -32,6 +32,35 @@ COMMAND_MODULES = {
 }
 _MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 
+# Each command's one-line help for `survey --help`, so that listing the commands imports none of
+# them (importing all twenty took over a second of CPU). tests/core/test_cli_help.py holds each
+# line equal to the command's own short help.
+SHORT_HELP = {
+    "add": "Add a work to the corpus as a new record.",
+    "agreement": "Agreement between original tags and a second reader's (orig_* vs ann_* columns).",
+    "build": "Validate, then regenerate every output (reports/, taxonomy/schema/, ...).",
+    "claims": "Each claim's status on its view: holds, changed (since the edition) or contradicted.",
+    "corrections": "Check the proposed corrections and show what each would change; exit 1 if one is stale.",
+    "diff": "Print Markdown for a reviewer: papers added, removed and re-tagged (titles and tags), "
+    "the statistics and gap-map cells that moved, and the claims whose status changed.",
+    "duplicates": "Find the same work twice in the corpus and the exclusion log.",
+    "exclude": "Append an exclusion, or move a retained record to the exclusion log (and back).",
+    "export": "Write the corpus in other formats.",
+    "gaps": "Print the gap maps: empty and sparse cells of crossed taxonomy axes.",
+    "import": "Create records from other formats.",
+    "init": "Start a survey in DIR (default: the --root folder): taxonomy/ (the survey, one file per "
+    "controlled field, the import/export layout), data/reports.yaml, one record per entry of the "
+    "list in corpus/, a CI workflow and a pre-commit configuration; then build it.",
+    "links": "Check every URL the records hold: links, evidence, corrections, resolved identifiers.",
+    "refresh": "Compare records with current metadata: version, title, authors, DOI, venue.",
+    "screen": "List the screening queue best first, or decide on a candidate.",
+    "search": "Search arXiv as taxonomy/protocol.yaml says and queue the new papers.",
+    "stats": "Print the statistics (the same as reports/STATS.md and reports/stats.json).",
+    "taxonomy": "Inspect the taxonomy and the schemas generated from it.",
+    "trace": "Validate and measure run traces of LLM agent systems (independent of the survey).",
+    "validate": "Check records against the taxonomy and each other (default: the whole corpus).",
+}
+
 
 class SurveyGroup(click.Group):
     """The root group: loads commands on demand, and is the one place where a command's
@@ -39,6 +68,15 @@ class SurveyGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_MODULE_OF)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        limit = formatter.width - 6 - max(len(name) for name in _MODULE_OF)
+        rows = [
+            (name, click.utils.make_default_short_help(SHORT_HELP[name], limit))
+            for name in self.list_commands(ctx)
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         module = _MODULE_OF.get(cmd_name)

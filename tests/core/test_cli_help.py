@@ -1,0 +1,41 @@
+"""`survey --help` lists the commands from a table instead of importing every command module:
+the table must say what each command says of itself, and listing must import no command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+
+from survey_tools.cli import _MODULE_OF, SHORT_HELP, cli
+
+
+def test_every_command_has_one_line() -> None:
+    assert set(SHORT_HELP) == set(_MODULE_OF)
+
+
+@pytest.mark.parametrize("name", sorted(_MODULE_OF))
+def test_line_is_the_commands_own_short_help(name: str) -> None:
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None
+    assert SHORT_HELP[name] == command.get_short_help_str(limit=10_000)
+
+
+def test_help_imports_no_command_module() -> None:
+    code = (
+        "import sys\n"
+        "from survey_tools.cli import cli\n"
+        "try:\n"
+        "    cli(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('survey_tools.cli.') "
+        "and m != 'survey_tools.cli.common')\n"
+        "print(loaded, file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "Commands:" in proc.stdout
+    assert "validate" in proc.stdout
+    assert proc.stderr.strip() == "[]"
