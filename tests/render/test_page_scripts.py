@@ -11,7 +11,8 @@ import pytest
 from external_tools import node
 from render_support import REPO
 
-from survey_tools.render.scripts import _order, bundle, top_level_names
+from survey_tools.render import scripts
+from survey_tools.render.scripts import _order, bundle, exported_names, top_level_names
 
 JS = REPO / "survey_tools" / "render" / "templates" / "site" / "js"
 
@@ -33,6 +34,30 @@ def test_no_helper_is_written_twice() -> None:
             names[name] = path.name
     # The old single-file scripts are gone.
     assert not (JS.parent / "page.js").exists() and not (JS.parent / "paper.js").exists()
+
+
+def _modules(monkeypatch: pytest.MonkeyPatch, sources: dict[str, str]) -> None:
+    monkeypatch.setattr(scripts, "_source", lambda name: sources[name])
+
+
+def test_every_name_of_a_declaration_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    _modules(monkeypatch, {"a.mjs": 'export const A = f(1, 2), B = "x, y = 1", C = [1, 2];\nlet d = 0, e = d === 1;\nexport function g() {}\n'})
+    assert top_level_names("a.mjs") == ["A", "B", "C", "d", "e", "g"]
+    assert exported_names("a.mjs") == {"A", "B", "C", "g"}
+
+
+def test_the_joiner_refuses_a_name_declared_twice_or_imported_without_export(monkeypatch: pytest.MonkeyPatch) -> None:
+    _modules(monkeypatch, {
+        "a.mjs": "export const x = 1, y = 2;\nconst hidden = 3;\n",
+        "twice.mjs": 'import { x } from "./a.mjs";\nconst z = 1, y = x;\n',
+        "private.mjs": 'import { x, hidden } from "./a.mjs";\nexport const w = x + hidden;\n',
+        "fine.mjs": 'import { x, y } from "./a.mjs";\nexport const w = x + y;\n',
+    })
+    with pytest.raises(ValueError, match="a.mjs and twice.mjs both declare 'y'"):
+        scripts._join("twice.mjs")
+    with pytest.raises(ValueError, match="private.mjs imports hidden from a.mjs, which does not export it"):
+        scripts._join("private.mjs")
+    assert "const w = x + y;" in scripts._join("fine.mjs")
 
 
 def test_bundles_parse_in_node() -> None:
