@@ -1,7 +1,7 @@
 // Folding and counts (survey_tools/render/templates/site/js/text.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fold, hyphenPairs, formatCount, plural } from "../../survey_tools/render/templates/site/js/text.mjs";
+import { fold, hyphenPairs, formatCount, plural, safeUrl } from "../../survey_tools/render/templates/site/js/text.mjs";
 
 test("fold drops case, accents and punctuation and starts with a space", () => {
   assert.equal(fold("Tramèr, F."), " tramer f");
@@ -20,4 +20,12 @@ test("counts get thousands separators", () => {
   assert.equal(formatCount(95), "95");
   assert.equal(plural(1, "paper", "papers"), "1 paper");
   assert.equal(plural(10000, "paper", "papers"), "10,000 papers");
+});
+
+test("only http(s) links are followed", () => {
+  assert.equal(safeUrl("https://arxiv.org/abs/1"), "https://arxiv.org/abs/1");
+  assert.equal(safeUrl("HTTP://example.org"), "HTTP://example.org");
+  assert.equal(safeUrl("javascript:alert(1)"), "#");
+  assert.equal(safeUrl(" https://x.org"), "#");
+  assert.equal(safeUrl(""), "#");
 });

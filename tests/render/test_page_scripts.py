@@ -11,13 +11,19 @@ import pytest
 from external_tools import node
 from render_support import REPO
 
-from survey_tools.render.scripts import _order, bundle, top_level_names
+from survey_tools.render import scripts
+from survey_tools.render.scripts import _order, bundle, exported_names, top_level_names
 
 JS = REPO / "survey_tools" / "render" / "templates" / "site" / "js"
 
 
 def test_each_page_gets_one_bundle_with_its_modules_in_dependency_order() -> None:
-    assert _order("list.mjs") == ["text.mjs", "search.mjs", "hashstate.mjs", "csv.mjs", "dom.mjs", "bib.mjs", "rows.mjs", "list.mjs"]
+    assert _order("list.mjs") == [
+        "text.mjs", "search.mjs", "hashstate.mjs", "dom.mjs", "data.mjs", "filter.mjs", "order.mjs", "listrow.mjs",
+        "rowwindow.mjs", "draw.mjs", "facetview.mjs", "facets.mjs", "summary.mjs", "chips.mjs", "address.mjs",
+        "bib.mjs", "bibdialog.mjs", "csv.mjs", "rows.mjs", "download.mjs", "sheet.mjs", "tabs.mjs", "controls.mjs",
+        "list.mjs",
+    ]
     assert _order("paper.mjs") == ["hashstate.mjs", "dom.mjs", "paper.mjs"]
     for entry in ("list.mjs", "paper.mjs"):
         code = bundle(entry)
@@ -31,8 +37,35 @@ def test_no_helper_is_written_twice() -> None:
         for name in top_level_names(path.name):
             assert name not in names, f"{name} is declared in {names[name]} and {path.name}"
             names[name] = path.name
+    # Every module is small: one job each (the list's entry module wires the others together).
+    for path in sorted(JS.glob("*.mjs")):
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 200, f"{path.name} has grown: split it"
     # The old single-file scripts are gone.
     assert not (JS.parent / "page.js").exists() and not (JS.parent / "paper.js").exists()
+
+
+def _modules(monkeypatch: pytest.MonkeyPatch, sources: dict[str, str]) -> None:
+    monkeypatch.setattr(scripts, "_source", lambda name: sources[name])
+
+
+def test_every_name_of_a_declaration_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    _modules(monkeypatch, {"a.mjs": 'export const A = f(1, 2), B = "x, y = 1", C = [1, 2];\nlet d = 0, e = d === 1;\nexport function g() {}\n'})
+    assert top_level_names("a.mjs") == ["A", "B", "C", "d", "e", "g"]
+    assert exported_names("a.mjs") == {"A", "B", "C", "g"}
+
+
+def test_the_joiner_refuses_a_name_declared_twice_or_imported_without_export(monkeypatch: pytest.MonkeyPatch) -> None:
+    _modules(monkeypatch, {
+        "a.mjs": "export const x = 1, y = 2;\nconst hidden = 3;\n",
+        "twice.mjs": 'import { x } from "./a.mjs";\nconst z = 1, y = x;\n',
+        "private.mjs": 'import { x, hidden } from "./a.mjs";\nexport const w = x + hidden;\n',
+        "fine.mjs": 'import { x, y } from "./a.mjs";\nexport const w = x + y;\n',
+    })
+    with pytest.raises(ValueError, match="a.mjs and twice.mjs both declare 'y'"):
+        scripts._join("twice.mjs")
+    with pytest.raises(ValueError, match="private.mjs imports hidden from a.mjs, which does not export it"):
+        scripts._join("private.mjs")
+    assert "const w = x + y;" in scripts._join("fine.mjs")
 
 
 def test_bundles_parse_in_node() -> None:
@@ -46,7 +79,7 @@ def test_node_unit_tests_pass() -> None:
     if node() is None:
         pytest.skip("Node.js is not installed: apt-get install -y nodejs npm")
     tests = sorted(str(p) for p in (REPO / "tests" / "js").glob("*.test.mjs"))
-    assert len(tests) >= 5
+    assert len(tests) >= 10
     out = subprocess.run([node(), "--test", *tests], capture_output=True, text=True, cwd=REPO)
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     assert re.search(r"^# fail 0$", out.stdout, re.M) and not re.search(r"^# pass 0$", out.stdout, re.M)

@@ -30,3 +30,6 @@ export function formatCount(n) {
 export function plural(n, one, many) {
   return formatCount(n) + " " + (n === 1 ? one : many);
 }
+
+// A record's link as an href: http(s) only, anything else (javascript:, data:) goes nowhere.
+export function safeUrl(u) { return /^https?:\/\//i.test(u) ? u : "#"; }
