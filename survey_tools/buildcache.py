@@ -61,8 +61,10 @@ def toolkit_digest() -> str:
             parts.append(f"{name}={metadata.version(name)}".encode())
         except metadata.PackageNotFoundError:
             parts.append(f"{name}=none".encode())
+    # Every file the package ships, whatever its kind: a list of suffixes missed the page's
+    # script modules (.mjs) once, and a cached `build --check` then called a stale page fresh.
     for path in sorted(PACKAGE.rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".j2", ".css", ".js", ".yaml", ".json", ".html"):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
             parts.append(path.relative_to(PACKAGE).as_posix().encode())
             parts.append(path.read_bytes())
     return _h(*parts)

@@ -86,3 +86,23 @@ def test_an_output_edited_by_hand_is_found_stale(survey: Path, cached: Path) -> 
     (survey / "reports" / "STATS.md").write_text("edited by hand\n", encoding="utf-8")
     result = build(survey, check=True)
     assert [s.path for s in result.stale] == ["reports/STATS.md"]
+
+
+def test_toolkit_digest_covers_every_shipped_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An edit to any file of the package (a page module .mjs included) makes cached outputs
+    stale; compiled bytecode does not."""
+    import survey_tools.buildcache as buildcache
+
+    pkg = tmp_path / "pkg"
+    (pkg / "render" / "js").mkdir(parents=True)
+    (pkg / "__pycache__").mkdir()
+    (pkg / "mod.py").write_text("X = 1\n")
+    module = pkg / "render" / "js" / "list.mjs"
+    module.write_text("export const a = 1;\n")
+    (pkg / "__pycache__" / "mod.cpython-311.pyc").write_bytes(b"one")
+    monkeypatch.setattr(buildcache, "PACKAGE", pkg)
+    before = buildcache.toolkit_digest()
+    (pkg / "__pycache__" / "mod.cpython-311.pyc").write_bytes(b"two")
+    assert buildcache.toolkit_digest() == before
+    module.write_text("export const a = 2;\n")
+    assert buildcache.toolkit_digest() != before
