@@ -22,27 +22,47 @@ ARTIFACT = FIXTURES / "survey-artifact"
 os.environ.setdefault("SURVEY_NO_CACHE", "1")
 
 
-# The slow part of the suite (subprocess runs and builds of the whole real corpus, a browser, a
-# wheel): `python3 -m pytest -q -m "not slow"` leaves them out (the developers' quick loop); the
-# README's test command runs everything. Listed here, in one place, rather than in each module.
-SLOW_MODULES = frozenset({
+# The slow part of the suite: `python3 -m pytest -q -m "not slow"` leaves it out (the developers'
+# quick loop); the README's test command runs everything. Listed here, in one place, rather than
+# in each module: a module, or one test of it (``path::name``, all its parameters).
+SLOW_TESTS = frozenset({
+    # subprocess builds of the whole real corpus, git clones and merges, a wheel
     "tests/build/test_idempotent.py",
     "tests/build/test_incremental.py",
     "tests/core/test_cachedir.py",
     "tests/e2e/test_contribution.py",
+    "tests/e2e/test_record_only_pull_requests.py",
     "tests/hardening/test_crash_safety.py",
     "tests/packaging/test_wheel.py",
     "tests/precommit/test_pre_commit.py",
+    # a real outside program: ASReview and cffconvert in their own environments, a Ray
+    # cluster, awesome-lint under Node.js, Chromium
+    "tests/screening/test_asreview.py",
+    "tests/packaging/test_citation.py",
+    "tests/traces/test_scale.py::test_ray_local_cluster_gives_the_same_rows",
     "tests/render/test_render_awesome_lint.py",
+    "tests/init/test_from_formats.py::test_readme_passes_awesome_lint",
+    "tests/init/test_port.py::test_page_opens_in_chromium",
+    # property-based fuzzing (hundreds of generated inputs each)
+    "tests/hardening/test_fuzz.py",
+    "tests/config/test_config_fuzz.py",
 })
-# A test that takes one of these fixtures builds the whole real corpus first.
-SLOW_FIXTURES = frozenset({"built"})
+# A test that takes one of these fixtures builds the whole real corpus first, or drives Chromium.
+SLOW_FIXTURES = frozenset({"built", "browser"})
+
+
+def _listed_slow(nodeid: str) -> bool:
+    path, _, name = nodeid.partition("::")
+    return path in SLOW_TESTS or f"{path}::{name.partition('[')[0]}" in SLOW_TESTS
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    listed = {entry.partition("::")[0] for entry in SLOW_TESTS}
+    missing = sorted(p for p in listed if not (REPO / p).is_file())
+    if missing:  # a renamed module would silently join the quick loop
+        raise pytest.UsageError(f"tests/conftest.py SLOW_TESTS names missing files: {missing}")
     for item in items:
-        rel = Path(str(item.fspath)).resolve().relative_to(REPO).as_posix()
-        if rel in SLOW_MODULES or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        if _listed_slow(item.nodeid) or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
 
 
