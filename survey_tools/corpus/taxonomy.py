@@ -18,6 +18,7 @@ from typing import Any
 from survey_tools.corpus.configs import (
     ConfigFiles,
     checked,
+    config_path,
     config_schemas,
     data_config_paths,
     defaults,
@@ -227,6 +228,16 @@ class Taxonomy:
     def document(self, rel: str) -> YamlDocument | None:
         """The parsed configuration file ``rel`` (None when the survey has none)."""
         return (self.configs or ConfigFiles(self.root)).document(rel)
+
+    def data_file(self, key: str, default: str) -> str:
+        """Where the survey keeps the data file ``files.<key>`` of survey.yaml (else ``default``)."""
+        return str(self.files.get(key, default))
+
+    def has_config(self, name: str) -> bool:
+        """Whether the survey has the configuration file of schema ``name`` (claims, corrections,
+        protocol, ...), where ``files:`` puts it; known from the load, so a renderer never looks
+        at the disk."""
+        return self.document(config_path(name, self.files)) is not None
 
     def collection(self, name: str) -> Collection:
         return self.collections[name]

@@ -54,7 +54,7 @@ from survey_tools.reports.claims import claims_markdown
 from survey_tools.reports.corrections import corrections_outputs
 from survey_tools.reports.gaps import gaps_outputs
 from survey_tools.reports.plots import plot_outputs
-from survey_tools.reports.stats import stats_outputs
+from survey_tools.reports.stats_output import stats_outputs
 
 
 @register("schemas")

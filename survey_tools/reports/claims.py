@@ -50,7 +50,7 @@ from survey_tools.corpus.views import corpus_view, living_id, view_ids, view_lab
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.agreement import AgreementReport
-from survey_tools.reports.stats import data_file, mode_of, plain_str, resolve_axis
+from survey_tools.reports.axes import mode_of, plain_str, resolve_axis
 from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
 OPERATORS: Mapping[str, Callable[[int, int], bool]] = {
@@ -399,7 +399,7 @@ class ClaimsFile:
 
 def load_claims_file(tax: Taxonomy) -> ClaimsFile:
     """Read the claims file; :class:`InvalidInput` lists every problem, each naming its claim."""
-    rel = data_file(tax, "claims", "data/claims.yaml")
+    rel = tax.data_file("claims", "data/claims.yaml")
     doc = tax.document(rel)
     if doc is None:
         return ClaimsFile(rel, ())

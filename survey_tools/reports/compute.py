@@ -33,7 +33,8 @@ from survey_tools.reports.corrections import (
     metadata_applied,
 )
 from survey_tools.reports.gaps import GapReport, compute_gaps
-from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, load_config
+from survey_tools.reports.report_config import ReportConfig, load_config
+from survey_tools.reports.stats import Stats, compute_stats
 
 
 @dataclass(frozen=True)
