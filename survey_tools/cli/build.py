@@ -21,7 +21,9 @@ from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.views import known_keys
 from survey_tools.errors import EXIT_INVALID
 from survey_tools.reports.agreement import agreement_text, compute_agreement
-from survey_tools.reports.claims import NOT_CHECKABLE, STATUSES, claims_text
+from survey_tools.reports.claims import STATUSES
+from survey_tools.reports.claims_file import NOT_CHECKABLE
+from survey_tools.reports.claims_output import claims_text
 from survey_tools.reports.compute import Survey, compute_survey
 from survey_tools.reports.corrections import corrections_markdown
 from survey_tools.reports.gaps import compute_gaps, gaps_markdown

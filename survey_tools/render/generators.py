@@ -50,7 +50,7 @@ from survey_tools.render.registry import (
 )
 from survey_tools.render.site import site_files
 from survey_tools.reports.agreement import agreement_outputs
-from survey_tools.reports.claims import claims_markdown
+from survey_tools.reports.claims_output import claims_markdown
 from survey_tools.reports.corrections import corrections_outputs
 from survey_tools.reports.gaps import gaps_outputs
 from survey_tools.reports.plots import plot_outputs

@@ -33,7 +33,8 @@ from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import corpus_view
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.axes import get_path, mode_of, plain_str
-from survey_tools.reports.claims import Claim, ClaimsReport
+from survey_tools.reports.claims import ClaimsReport
+from survey_tools.reports.claims_file import Claim
 from survey_tools.reports.report_config import ReportConfig
 from survey_tools.reports.stats import Stats, record_cells
 
