@@ -109,7 +109,17 @@ def resolve_axis(tax: Taxonomy, spec: str) -> Axis:
         # Missing optional fields count as untagged, so that category is always listed for them.
         if cf.kind == "mapping" and is_mode:
             labels = {m.id: m.label for m in cf.modes}
-            return Axis(spec, f"{cf.label}: mode", coll, "modes", cf.name, cf.mode_ids + sent, labels, sent, cf)
+            return Axis(
+                spec,
+                f"{cf.label}: mode",
+                coll,
+                "modes",
+                cf.name,
+                cf.mode_ids + sent,
+                labels,
+                sent,
+                cf,
+            )
         if is_mode:
             raise KeyError(f"{spec!r}: {base} is not a mapping field, it has no modes")
         kind = "keys" if cf.kind == "mapping" else cf.kind

@@ -35,14 +35,18 @@ class ClaimResult:
     status: str  # holds | changed | contradicted
     statement: str  # with its placeholders filled
     universe: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-    compared_with: str = ""  # the other view: living for an edition claim, the edition for a living one
+    compared_with: str = (
+        ""  # the other view: living for an edition claim, the edition for a living one
+    )
     other_count: int | None = None
     other_holds: bool | None = None
     moved_in: tuple[str, ...] = ()  # matching in the living list, not in the edition
     moved_out: tuple[str, ...] = ()  # matching in the edition, no longer in the living list
     edition_count: int | None = None  # the count on the latest published edition
     living_count: int | None = None  # the count on the living list
-    corrected: int | None = None  # the count on the claim's view with every proposed correction applied
+    corrected: int | None = (
+        None  # the count on the claim's view with every proposed correction applied
+    )
 
     @property
     def actual(self) -> int:
@@ -117,7 +121,10 @@ class ClaimsReport:
         """The report with each claim's count after the proposed corrections (``counts`` holds
         the claims they move; every other claim keeps its count)."""
         return replace(
-            self, results=tuple(replace(r, corrected=counts.get(r.claim.id, r.count)) for r in self.results)
+            self,
+            results=tuple(
+                replace(r, corrected=counts.get(r.claim.id, r.count)) for r in self.results
+            ),
         )
 
     def result(self, claim_id: str) -> ClaimResult:
@@ -129,13 +136,16 @@ class ClaimsReport:
     def gate_failures(self, statuses: Sequence[str] = ()) -> list[ClaimResult]:
         """Claims that trip a gate: a status in ``statuses``, or a gated claim not holding."""
         return [
-            r for r in self.results
+            r
+            for r in self.results
             if r.status in statuses or (r.claim.id in self.gate and r.status != "holds")
         ]
 
     def problems(self, results: Sequence[ClaimResult] | None = None) -> list[Problem]:
         return [
-            Problem(self.source, r.claim.line, 0, f"claim {r.claim.id}", r.summary().split(": ", 1)[1])
+            Problem(
+                self.source, r.claim.line, 0, f"claim {r.claim.id}", r.summary().split(": ", 1)[1]
+            )
             for r in (self.failed if results is None else results)
         ]
 
@@ -148,7 +158,8 @@ class ClaimsReport:
             "changed": [r.claim.id for r in self.with_status("changed")],
             "gate": list(self.gate),
             "not_checkable": [n.id for n in self.not_checkable],
-            "results": [r.to_dict() for r in self.results] + [n.to_dict() for n in self.not_checkable],
+            "results": [r.to_dict() for r in self.results]
+            + [n.to_dict() for n in self.not_checkable],
         }
 
 
@@ -157,7 +168,9 @@ def _matches(corpus: Corpus, c: Claim) -> tuple[tuple[str, ...], frozenset[str]]
     return tuple(sorted(r.id for r in recs if c.predicate(r))), frozenset(r.id for r in recs)
 
 
-def fill_statement(c: Claim, count: int, edition_count: int | None, living_count: int | None) -> str:
+def fill_statement(
+    c: Claim, count: int, edition_count: int | None, living_count: int | None
+) -> str:
     values = {
         "count": count,
         "value": c.value,
@@ -180,67 +193,118 @@ def evaluate_claims(
     list, claims on the living list with the latest published edition. Claims with ``audit:``
     count the audit file (``agreement``, the second-reader comparison)."""
     tax = corpus.taxonomy
-    living = living_id(tax)
-    latest = tax.editions.latest.id if tax.editions and tax.editions.latest else ""
-    problems: list[Problem] = []
-    views: dict[str, Corpus] = {}
-
-    def view_of(v: str) -> Corpus:
-        if v not in views:
-            views[v] = corpus_view(corpus, v)
-        return views[v]
-
+    views = _Views(corpus)
     # Evidence may name a record of any view (an excluded paper keeps its key in its edition).
-    known = {r.id for v in (living, *view_ids(tax)) for r in view_of(v)} if tax.editions else {r.id for r in corpus}
-
+    known = (
+        {r.id for v in (views.living, *view_ids(tax)) for r in views.of(v)}
+        if tax.editions
+        else {r.id for r in corpus}
+    )
+    problems: list[Problem] = []
     results = []
     for c in claims:
-        for key in c.evidence:
-            if not key.startswith(("http://", "https://")) and key not in known:
-                problems.append(Problem(source, c.line, 0, f"claim {c.id}", f"no record with key {key!r}"))
-        audit_rows: tuple[str, ...] | None = None
-        if c.audit is not None:
-            if agreement is None:
-                problems.append(Problem(source, c.line, 0, f"claim {c.id}", "counts the audit file (files.audit), which this survey does not have"))
-                continue
-            try:
-                c, audit_rows = _audit_claim(c, agreement)
-            except ValueError as err:
-                problems.append(Problem(source, c.line, 0, f"claim {c.id}: audit", str(err)))
-                continue
-        if audit_rows is not None:  # rows of the audit file: the same in every view
-            matches, universe = audit_rows, frozenset[str]()
-        else:
-            matches, universe = _matches(view_of(c.view), c)
-        holds = c.holds(len(matches))
-        other = living if c.view and c.view != living else latest
-        other_count: int | None = None
-        other_holds: bool | None = None
-        moved_in: tuple[str, ...] = ()
-        moved_out: tuple[str, ...] = ()
-        if other and other != c.view:
-            om = audit_rows if audit_rows is not None else _matches(view_of(other), c)[0]
-            other_count, other_holds = len(om), c.holds(len(om))
-            new, old = (matches, om) if c.view == living else (om, matches)
-            moved_in = tuple(sorted(set(new) - set(old)))
-            moved_out = tuple(sorted(set(old) - set(new)))
-        if not holds:
-            status = "contradicted"
-        elif c.view == living and (moved_in or moved_out):
-            status = "changed"
-        else:
-            status = "holds"
-        on_edition = c.view != living
-        edition_count = len(matches) if on_edition else other_count
-        living_count = other_count if on_edition else len(matches)
-        statement = fill_statement(c, len(matches), edition_count, living_count)
-        results.append(
-            ClaimResult(c, len(matches), matches, status, statement, universe, other if other != c.view else "",
-                        other_count, other_holds, moved_in, moved_out, edition_count, living_count)
-        )
+        resolved = _resolve(c, agreement, known, source, problems)
+        if resolved is not None:
+            results.append(_result(*resolved, views))
     if problems:
         raise InvalidInput(problems, f"{source} names records or audit columns that do not exist")
     return ClaimsReport(source, tuple(results), tuple(gate), tuple(not_checkable))
+
+
+class _Views:
+    """The records of each view, computed when first asked for."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        tax = corpus.taxonomy
+        self.corpus = corpus
+        self.living = living_id(tax)
+        self.latest = tax.editions.latest.id if tax.editions and tax.editions.latest else ""
+        self._views: dict[str, Corpus] = {}
+
+    def of(self, v: str) -> Corpus:
+        if v not in self._views:
+            self._views[v] = corpus_view(self.corpus, v)
+        return self._views[v]
+
+
+def _resolve(
+    c: Claim,
+    agreement: AgreementReport | None,
+    known: set[str],
+    source: str,
+    problems: list[Problem],
+) -> tuple[Claim, tuple[str, ...] | None] | None:
+    """The claim with its audit count resolved (and the audit rows it counts, if any); None,
+    with a problem, when the audit file cannot give it. Evidence must name known records."""
+    for key in c.evidence:
+        if not key.startswith(("http://", "https://")) and key not in known:
+            problems.append(
+                Problem(source, c.line, 0, f"claim {c.id}", f"no record with key {key!r}")
+            )
+    if c.audit is None:
+        return c, None
+    if agreement is None:
+        problems.append(
+            Problem(
+                source,
+                c.line,
+                0,
+                f"claim {c.id}",
+                "counts the audit file (files.audit), which this survey does not have",
+            )
+        )
+        return None
+    try:
+        return _audit_claim(c, agreement)
+    except ValueError as err:
+        problems.append(Problem(source, c.line, 0, f"claim {c.id}: audit", str(err)))
+        return None
+
+
+def _result(c: Claim, audit_rows: tuple[str, ...] | None, views: _Views) -> ClaimResult:
+    """One claim's count and status on its view, compared with the other view."""
+    living = views.living
+    if audit_rows is not None:  # rows of the audit file: the same in every view
+        matches, universe = audit_rows, frozenset[str]()
+    else:
+        matches, universe = _matches(views.of(c.view), c)
+    holds = c.holds(len(matches))
+    other = living if c.view and c.view != living else views.latest
+    other_count: int | None = None
+    other_holds: bool | None = None
+    moved_in: tuple[str, ...] = ()
+    moved_out: tuple[str, ...] = ()
+    if other and other != c.view:
+        om = audit_rows if audit_rows is not None else _matches(views.of(other), c)[0]
+        other_count, other_holds = len(om), c.holds(len(om))
+        new, old = (matches, om) if c.view == living else (om, matches)
+        moved_in = tuple(sorted(set(new) - set(old)))
+        moved_out = tuple(sorted(set(old) - set(new)))
+    if not holds:
+        status = "contradicted"
+    elif c.view == living and (moved_in or moved_out):
+        status = "changed"
+    else:
+        status = "holds"
+    on_edition = c.view != living
+    edition_count = len(matches) if on_edition else other_count
+    living_count = other_count if on_edition else len(matches)
+    statement = fill_statement(c, len(matches), edition_count, living_count)
+    return ClaimResult(
+        c,
+        len(matches),
+        matches,
+        status,
+        statement,
+        universe,
+        other if other != c.view else "",
+        other_count,
+        other_holds,
+        moved_in,
+        moved_out,
+        edition_count,
+        living_count,
+    )
 
 
 def _audit_claim(c: Claim, agreement: AgreementReport) -> tuple[Claim, tuple[str, ...] | None]:
@@ -257,12 +321,15 @@ def _audit_claim(c: Claim, agreement: AgreementReport) -> tuple[Claim, tuple[str
         try:
             fa = agreement.field(a.field)
         except KeyError:
-            raise ValueError(f"{agreement.source} has no orig_{a.field}/ann_{a.field} columns") from None
+            raise ValueError(
+                f"{agreement.source} has no orig_{a.field}/ann_{a.field} columns"
+            ) from None
         disagree = {d.key for d in fa.disagreements}
         return c, tuple(sorted(r[key] for r in agreement.table if r[key] not in disagree))
     missing = sorted(set(a.columns) - set(agreement.columns))
     if missing:
-        raise ValueError(f"{agreement.source} has no column {missing[0]!r} (known: {', '.join(agreement.columns)})")
+        raise ValueError(
+            f"{agreement.source} has no column {missing[0]!r} (known: {', '.join(agreement.columns)})"
+        )
     rows = [r for r in agreement.table if all(r[col] in vals for col, vals in a.columns.items())]
     return c, tuple(sorted(r[key] for r in rows))
-

@@ -96,8 +96,6 @@ class AuditCount:
         return d
 
 
-
-
 @dataclass(frozen=True)
 class Claim:
     id: str
@@ -191,10 +189,14 @@ def parse_claims_file(tax: Taxonomy, doc: YamlDocument, rel: str) -> ClaimsFile:
     assert isinstance(d, dict)  # the schema says so
     reader = _Reader(tax, doc, rel)
     default_view = reader.default_view(d)
-    claims = tuple(c for i, raw in enumerate(d["claims"]) if (c := reader.claim(i, raw, default_view)))
+    claims = tuple(
+        c for i, raw in enumerate(d["claims"]) if (c := reader.claim(i, raw, default_view))
+    )
     claim_ids = set(reader.seen)
     not_checkable = tuple(
-        n for i, raw in enumerate(d.get("not_checkable") or []) if (n := reader.not_checkable(i, raw))
+        n
+        for i, raw in enumerate(d.get("not_checkable") or [])
+        if (n := reader.not_checkable(i, raw))
     )
     gate = tuple(str(g) for g in d.get("gate") or [])
     for i, g in enumerate(gate):
@@ -260,7 +262,10 @@ class _Reader:
         collections = tuple(str(x) for x in colls) if isinstance(colls, list) else (str(colls),)
         for x in collections:
             if x not in self.tax.collections:
-                bad(("collection",), f"unknown collection {x!r} (known: {', '.join(self.tax.collections)})")
+                bad(
+                    ("collection",),
+                    f"unknown collection {x!r} (known: {', '.join(self.tax.collections)})",
+                )
         pred: Predicate = lambda rec: True  # noqa: E731
         try:
             pred = compile_filter(self.tax, c.get("where"), ())
@@ -290,7 +295,10 @@ class _Reader:
             return None
         fld = str(a.get("field", ""))
         if a["count"] == "agree" and self.tax.find_field(fld) is None:
-            bad(("audit", "field"), f"agree needs a controlled field whose two readings are compared, not {fld!r}")
+            bad(
+                ("audit", "field"),
+                f"agree needs a controlled field whose two readings are compared, not {fld!r}",
+            )
         columns = {
             str(col): tuple(plain_str(x) for x in (v if isinstance(v, list) else [v]))
             for col, v in (a.get("columns") or {}).items()
@@ -304,7 +312,9 @@ class _Reader:
             return None
         line = _pos(self.doc, ("not_checkable", i))[0]
         reason = " ".join(str(c["reason"]).split())
-        return NotCheckable(cid, str(c["statement"]), reason, _sources(c), c.get("paper_value"), line)
+        return NotCheckable(
+            cid, str(c["statement"]), reason, _sources(c), c.get("paper_value"), line
+        )
 
 
 def _pos(doc: YamlDocument, path: tuple[Any, ...]) -> tuple[int, int]:
@@ -318,10 +328,16 @@ def _check_statement(statement: str, bad: Bad) -> None:
     """No count kept by hand: placeholders the data fills, and no number written in."""
     for m in FIELD.finditer(statement):
         if m.group(1) not in PLACEHOLDERS:
-            bad(("statement",), f"unknown placeholder {{{m.group(1)}}} (known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)})")
+            bad(
+                ("statement",),
+                f"unknown placeholder {{{m.group(1)}}} (known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)})",
+            )
     hand = next((m for m in _HAND_NUMBER.finditer(statement) if "." not in m.group()), None)
     if hand:
-        bad(("statement",), f"the number {hand.group()} is written by hand; write {{count}} (or {{paper_value}}, {{value}}) so that it is filled from the data")
+        bad(
+            ("statement",),
+            f"the number {hand.group()} is written by hand; write {{count}} (or {{paper_value}}, {{value}}) so that it is filled from the data",
+        )
 
 
 def _check_condition(op: str, target: Any, bad: Bad) -> None:
@@ -337,4 +353,6 @@ def _sources(c: Mapping[str, Any]) -> tuple[Source, ...]:
     """``source: {document, section}`` or a list of them."""
     raw = c.get("source")
     items = [] if raw is None else raw if isinstance(raw, list) else [raw]
-    return tuple(Source(x["document"].strip(), " ".join(x.get("section", "").split())) for x in items)
+    return tuple(
+        Source(x["document"].strip(), " ".join(x.get("section", "").split())) for x in items
+    )

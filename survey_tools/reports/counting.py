@@ -49,14 +49,28 @@ class Table:
         return self.col_totals[self.col_values.index(col)]
 
     def to_dict(self) -> dict[str, Any]:
-        rows = {"axis": self.rows.spec, "label": self.rows.label, "values": self._vals(self.rows, self.row_values)}
-        out: dict[str, Any] = {"id": self.id, "title": self.title, "collection": self.collection, "rows": rows}
+        rows = {
+            "axis": self.rows.spec,
+            "label": self.rows.label,
+            "values": self._vals(self.rows, self.row_values),
+        }
+        out: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "collection": self.collection,
+            "rows": rows,
+        }
         if self.cols is None:
             out["counts"] = {r: self.counts[i][0] for i, r in enumerate(self.row_values)}
         else:
-            out["cols"] = {"axis": self.cols.spec, "label": self.cols.label, "values": self._vals(self.cols, self.col_values)}
+            out["cols"] = {
+                "axis": self.cols.spec,
+                "label": self.cols.label,
+                "values": self._vals(self.cols, self.col_values),
+            }
             out["counts"] = {
-                r: dict(zip(self.col_values, self.counts[i], strict=True)) for i, r in enumerate(self.row_values)
+                r: dict(zip(self.col_values, self.counts[i], strict=True))
+                for i, r in enumerate(self.row_values)
             }
             out["row_totals"] = dict(zip(self.row_values, self.row_totals, strict=True))
             out["col_totals"] = dict(zip(self.col_values, self.col_totals, strict=True))
@@ -92,7 +106,9 @@ def _ordered(axis: Axis, seen: Iterable[str]) -> tuple[str, ...]:
     return axis.values + tuple(extra)
 
 
-def _record_cells(rec: Record, rows: Axis, cols: Axis | None, untagged: str) -> Iterator[tuple[str, str]]:
+def _record_cells(
+    rec: Record, rows: Axis, cols: Axis | None, untagged: str
+) -> Iterator[tuple[str, str]]:
     """The (row, column) cells one record falls in (column "count" for a one-axis table)."""
     if cols is None:
         for r in rows.extract(rec, untagged):
@@ -106,10 +122,17 @@ def _record_cells(rec: Record, rows: Axis, cols: Axis | None, untagged: str) -> 
                 yield r, c
 
 
-def _grid(df: Any, row_values: tuple[str, ...], col_values: tuple[str, ...]) -> tuple[list[list[int]], list[int], list[int], int]:
+def _grid(
+    df: Any, row_values: tuple[str, ...], col_values: tuple[str, ...]
+) -> tuple[list[list[int]], list[int], list[int], int]:
     """Distinct records per cell, per row, per column and in all (``df``: rid, r, c)."""
     if df.empty:
-        return [[0] * len(col_values) for _ in row_values], [0] * len(row_values), [0] * len(col_values), 0
+        return (
+            [[0] * len(col_values) for _ in row_values],
+            [0] * len(row_values),
+            [0] * len(col_values),
+            0,
+        )
     grid = df.groupby(["r", "c"], sort=False)["rid"].nunique().unstack(fill_value=0)
     grid = grid.reindex(index=list(row_values), columns=list(col_values), fill_value=0)
     counts = grid.astype(int).values.tolist()

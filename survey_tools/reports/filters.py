@@ -33,7 +33,9 @@ def compile_filter(tax: Taxonomy, where: Any, path: tuple[Any, ...] = ()) -> Pre
     if where is None:
         return lambda rec: True
     if not isinstance(where, dict):
-        raise FilterError(path, f"a filter must be a mapping of field to value, not {type(where).__name__}")
+        raise FilterError(
+            path, f"a filter must be a mapping of field to value, not {type(where).__name__}"
+        )
     preds: list[Predicate] = []
     for key, cond in where.items():
         p = (*path, key)
@@ -74,11 +76,15 @@ def _condition(tax: Taxonomy, key: str, cond: Any, p: tuple[Any, ...]) -> Predic
             wanted: dict[str, set[str]] = {}
             for k, modes in cond.items():
                 if str(k) not in cf.ids:
-                    raise FilterError((*p, k), f"unknown value {k!r} of {cf.name} (known: {', '.join(cf.ids)})")
+                    raise FilterError(
+                        (*p, k), f"unknown value {k!r} of {cf.name} (known: {', '.join(cf.ids)})"
+                    )
                 ms = {str(m) for m in _as_list(modes, (*p, k))}
                 bad = sorted(ms - set(cf.mode_ids))
                 if bad:
-                    raise FilterError((*p, k), f"unknown mode {bad[0]!r} (known: {', '.join(cf.mode_ids)})")
+                    raise FilterError(
+                        (*p, k), f"unknown mode {bad[0]!r} (known: {', '.join(cf.mode_ids)})"
+                    )
                 wanted[str(k)] = ms
 
             def pred(rec: Record) -> bool:
@@ -93,5 +99,7 @@ def _condition(tax: Taxonomy, key: str, cond: Any, p: tuple[Any, ...]) -> Predic
         known = set(axis.values)
         bad = sorted(vals - known)
         if bad:
-            raise FilterError(p, f"unknown value {bad[0]!r} of {key} (known: {', '.join(axis.values)})")
+            raise FilterError(
+                p, f"unknown value {bad[0]!r} of {key} (known: {', '.join(axis.values)})"
+            )
     return lambda rec: not vals.isdisjoint(axis.extract(rec, untagged))

@@ -61,7 +61,9 @@ def load_config(tax: Taxonomy) -> ReportConfig:
     return _config(rel, doc, d)
 
 
-def _reference_problems(tax: Taxonomy, doc: YamlDocument, rel: str, d: Mapping[str, Any]) -> list[Problem]:
+def _reference_problems(
+    tax: Taxonomy, doc: YamlDocument, rel: str, d: Mapping[str, Any]
+) -> list[Problem]:
     """Axes and views the file names that the taxonomy does not have."""
     axes = set(known_axes(tax))
     views = view_ids(tax)

@@ -29,7 +29,9 @@ class Stats:
     fields: tuple[Table, ...]
     groups: tuple[Table, ...]
     crosstabs: tuple[Table, ...]
-    touched: Mapping[str, Mapping[str, int]]  # mapping field -> records touching some / none / NA / untagged
+    touched: Mapping[
+        str, Mapping[str, int]
+    ]  # mapping field -> records touching some / none / NA / untagged
     # Headline counts of each published edition's view, and the retained records added since
     # the latest edition ({"views": {id: {collection: n}}, "added": n}); empty without editions.
     editions: Mapping[str, Any] = field(default_factory=dict)
@@ -80,13 +82,31 @@ def compute_stats(corpus: Corpus, config: ReportConfig) -> Stats:
         recs = corpus.of(coll.name)
         for cf in coll.controlled:
             if cf.kind == "mapping":
-                t = tabulate(tax, recs, resolve_axis(tax, cf.name), resolve_axis(tax, cf.name + MODE_SUFFIX), cf.name, cf.label)
+                t = tabulate(
+                    tax,
+                    recs,
+                    resolve_axis(tax, cf.name),
+                    resolve_axis(tax, cf.name + MODE_SUFFIX),
+                    cf.name,
+                    cf.label,
+                )
                 fields.append(t)
                 touched[cf.name] = _touched(tax, recs, cf.name)
             else:
-                fields.append(tabulate(tax, recs, resolve_axis(tax, cf.name), None, cf.name, cf.label))
+                fields.append(
+                    tabulate(tax, recs, resolve_axis(tax, cf.name), None, cf.name, cf.label)
+                )
             if cf.group is not None:
-                groups.append(tabulate(tax, recs, resolve_axis(tax, cf.group.name), None, cf.group.name, cf.group.label))
+                groups.append(
+                    tabulate(
+                        tax,
+                        recs,
+                        resolve_axis(tax, cf.group.name),
+                        None,
+                        cf.group.name,
+                        cf.group.label,
+                    )
+                )
     crosstabs = []
     views = config.crosstab_views or ("",) * len(config.crosstabs)
     for (rows, cols), view in zip(config.crosstabs, views, strict=True):
@@ -95,8 +115,14 @@ def compute_stats(corpus: Corpus, config: ReportConfig) -> Stats:
     protocol = load_protocol(tax) if has_protocol(tax) else None
     living = living_flow(tax.root) if protocol else None
     return Stats(
-        headline, tuple(fields), tuple(groups), tuple(crosstabs), touched,
-        edition_counts(corpus, config), living, protocol,
+        headline,
+        tuple(fields),
+        tuple(groups),
+        tuple(crosstabs),
+        touched,
+        edition_counts(corpus, config),
+        living,
+        protocol,
     )
 
 
@@ -155,6 +181,12 @@ def record_cells(tax: Taxonomy, stats: Stats, rec: Record, living: bool = True) 
         if tax.field(name).collection not in ("", rec.collection):
             continue
         raw = rec.get(name)
-        part = tax.untagged if raw is None else ("some" if raw else "none") if isinstance(raw, dict) else str(raw)
+        part = (
+            tax.untagged
+            if raw is None
+            else ("some" if raw else "none")
+            if isinstance(raw, dict)
+            else str(raw)
+        )
         out.add(f"{name}/records/{part}")
     return out

@@ -74,15 +74,23 @@ def stats_markdown(tax: Taxonomy, stats: Stats, beside: tuple[str, Stats] | None
         "## Headline counts",
         "",
     ]
-    labels = {k: md(tax.collections[k].label if k in tax.collections else k) for k in stats.headline}
-    out += [md_table(["", "count"], [(labels[k], v) for k, v in stats.headline.items()], "lr", pad=False)]
+    labels = {
+        k: md(tax.collections[k].label if k in tax.collections else k) for k in stats.headline
+    }
+    out += [
+        md_table(
+            ["", "count"], [(labels[k], v) for k, v in stats.headline.items()], "lr", pad=False
+        )
+    ]
     out.append("")
     views = stats.editions.get("views") or {}
     if views:
         names = list(stats.headline)
         living = tax.editions.living.label if tax.editions else "living"
-        rows = [[f"{md(view_label(tax, vid))} ({md_code(vid)})", *(counts.get(k, 0) for k in names)]
-                for vid, counts in views.items()]
+        rows = [
+            [f"{md(view_label(tax, vid))} ({md_code(vid)})", *(counts.get(k, 0) for k in names)]
+            for vid, counts in views.items()
+        ]
         rows.append([md(living), *(stats.headline[k] for k in names)])
         out += [
             "## By edition",
@@ -91,7 +99,11 @@ def stats_markdown(tax: Taxonomy, stats: Stats, beside: tuple[str, Stats] | None
             "",
             md_table(["", *(labels[k] for k in names)], rows, "l" + "r" * len(names), pad=False),
         ]
-        out += ["", f"Retained works added since {view_label(tax, stats.editions['added_since'])}: {stats.editions['added']}.", ""]
+        out += [
+            "",
+            f"Retained works added since {view_label(tax, stats.editions['added_since'])}: {stats.editions['added']}.",
+            "",
+        ]
     for coll in tax.collections.values():
         out += [f"## {coll.label}: counts per field", ""]
         for t in stats.fields:
@@ -105,13 +117,23 @@ def stats_markdown(tax: Taxonomy, stats: Stats, beside: tuple[str, Stats] | None
                 if g.rows.field == t.id:
                     out += [f"### {g.title}", "", table_markdown(g)]
     if stats.crosstabs:
-        out += ["## Cross-tabulations", "", "A dot marks an empty cell; totals count distinct records.", ""]
+        out += [
+            "## Cross-tabulations",
+            "",
+            "A dot marks an empty cell; totals count distinct records.",
+            "",
+        ]
         for t in stats.crosstabs:
             out += [f"### {t.title}", "", _with_edition(tax, t, beside)]
     if stats.living and stats.protocol:
         p = stats.protocol
-        out += living_markdown(stats.living, tax, p.fields["stage"], p.fields["reason"],
-                               {f.id: f.label for f in p.families})
+        out += living_markdown(
+            stats.living,
+            tax,
+            p.fields["stage"],
+            p.fields["reason"],
+            {f.id: f.label for f in p.families},
+        )
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -130,8 +152,11 @@ def _with_edition(tax: Taxonomy, t: Table, beside: tuple[str, Stats] | None) -> 
         rows = [[md(t.rows.label_of(r)), ours.get(r, 0), theirs.get(r, 0)] for r in order]
         heads = [md(t.rows.label), md(living), f"{md(label)} ({md_code(beside[0])})"]
         return md_table(heads, rows, "lrr", pad=False) + "\n"
-    return (table_markdown(t) + f"\nThe same table for {md(label)} ({md_code(beside[0])}):\n\n"
-            + table_markdown(other))
+    return (
+        table_markdown(t)
+        + f"\nThe same table for {md(label)} ({md_code(beside[0])}):\n\n"
+        + table_markdown(other)
+    )
 
 
 def _same_table(t: Table, stats: Stats) -> Table | None:
@@ -141,14 +166,18 @@ def _same_table(t: Table, stats: Stats) -> Table | None:
     return None
 
 
-def stats_outputs(tax: Taxonomy, stats: Stats, prefix: str = "reports",
-                  beside: tuple[str, Stats] | None = None) -> dict[str, str]:
+def stats_outputs(
+    tax: Taxonomy, stats: Stats, prefix: str = "reports", beside: tuple[str, Stats] | None = None
+) -> dict[str, str]:
     files = {
         f"{prefix}/STATS.md": stats_markdown(tax, stats, beside),
         f"{prefix}/stats.json": json.dumps(stats.to_dict(), indent=2, ensure_ascii=False) + "\n",
     }
-    for kind, tables in (("field", stats.fields), ("group", stats.groups), ("crosstab", stats.crosstabs)):
+    for kind, tables in (
+        ("field", stats.fields),
+        ("group", stats.groups),
+        ("crosstab", stats.crosstabs),
+    ):
         for t in tables:
             files[f"{prefix}/tables/{kind}-{t.id}.csv"] = table_csv(t)
     return files
-
