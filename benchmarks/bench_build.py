@@ -20,7 +20,8 @@ from typing import Any
 
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
-from survey_tools.reports.stats import compute_stats, load_config
+from survey_tools.reports.report_config import load_config
+from survey_tools.reports.stats import compute_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 

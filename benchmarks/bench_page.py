@@ -49,7 +49,8 @@ from survey_tools.corpus.records import Corpus, Record  # noqa: E402
 from survey_tools.corpus.taxonomy import load_taxonomy  # noqa: E402
 from survey_tools.render import site as site_mod  # noqa: E402
 from survey_tools.render.bibtex import bibtex_entry  # noqa: E402
-from survey_tools.reports.stats import compute_stats, load_config  # noqa: E402
+from survey_tools.reports.report_config import load_config  # noqa: E402
+from survey_tools.reports.stats import compute_stats  # noqa: E402
 
 CHROMIUM = os.environ.get("SURVEY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -33,7 +33,7 @@ _API = {
     "load_valid_corpus": "survey_tools.corpus.loading",
     "validate_corpus": "survey_tools.corpus.validation",
     "compute_stats": "survey_tools.reports.stats",
-    "load_config": "survey_tools.reports.stats",
+    "load_config": "survey_tools.reports.report_config",
     "compute_gaps": "survey_tools.reports.gaps",
     "Survey": "survey_tools.reports.compute",
     "compute_survey": "survey_tools.reports.compute",
@@ -75,7 +75,8 @@ if TYPE_CHECKING:
     from survey_tools.errors import InvalidInput, Problem, Report, SurveyError, UsageError
     from survey_tools.reports.compute import Survey, compute_survey
     from survey_tools.reports.gaps import compute_gaps
-    from survey_tools.reports.stats import compute_stats, load_config
+    from survey_tools.reports.report_config import load_config
+    from survey_tools.reports.stats import compute_stats
     from survey_tools.traces.validate import check_file
 
 

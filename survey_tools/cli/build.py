@@ -21,11 +21,14 @@ from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.views import known_keys
 from survey_tools.errors import EXIT_INVALID
 from survey_tools.reports.agreement import agreement_text, compute_agreement
-from survey_tools.reports.claims import NOT_CHECKABLE, STATUSES, claims_text
+from survey_tools.reports.claims import STATUSES
+from survey_tools.reports.claims_file import NOT_CHECKABLE
+from survey_tools.reports.claims_output import claims_text
 from survey_tools.reports.compute import Survey, compute_survey
 from survey_tools.reports.corrections import corrections_markdown
 from survey_tools.reports.gaps import compute_gaps, gaps_markdown
-from survey_tools.reports.stats import data_file, load_config, stats_markdown
+from survey_tools.reports.report_config import load_config
+from survey_tools.reports.stats_output import stats_markdown
 
 
 @click.command()
@@ -173,7 +176,7 @@ def agreement(ctx: click.Context, audit_csv: Path | None, fmt: str) -> None:
     """
     root = root_of(ctx)
     tax = load_taxonomy(root)
-    rel = str(audit_csv) if audit_csv else data_file(tax, "audit", "data/audit/spotcheck.csv")
+    rel = str(audit_csv) if audit_csv else tax.data_file("audit", "data/audit/spotcheck.csv")
     path = audit_csv if audit_csv else root / rel
     keys = known_keys(load_corpus(root, tax))
     report = compute_agreement(tax, path, rel, keys)

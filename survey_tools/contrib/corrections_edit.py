@@ -18,8 +18,8 @@ from ruamel.yaml.scalarstring import SingleQuotedScalarString
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.reports.axes import get_path, plain_str
 from survey_tools.reports.corrections import load_corrections
-from survey_tools.reports.stats import get_path, plain_str
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -27,10 +27,12 @@ from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField
 from survey_tools.errors import SurveyError, UsageError
+from survey_tools.reports.axes import mode_of, plain_str
 from survey_tools.reports.claims import ClaimsReport
 from survey_tools.reports.compute import survey_of
+from survey_tools.reports.counting import Table
 from survey_tools.reports.gaps import GapReport
-from survey_tools.reports.stats import Stats, Table, mode_of, plain_str
+from survey_tools.reports.stats import Stats
 from survey_tools.reports.tables import md_cell, md_code, md_inert, md_table
 
 # What a survey folder needs for its records and reports (the rest of the repository is code).

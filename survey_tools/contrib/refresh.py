@@ -48,7 +48,6 @@ from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.reports.corrections import load_corrections
-from survey_tools.reports.stats import data_file
 from survey_tools.reports.tables import md, md_inert, md_table
 
 # Venues that mean "only a preprint" (compared case-insensitively).
@@ -384,7 +383,7 @@ def write(root: Path, report: RefreshReport) -> RefreshReport:
     proposed: list[str] = []
     if proposals:
         tax = report.taxonomy
-        rel = data_file(tax, "corrections", "data/corrections.yaml")
+        rel = tax.data_file("corrections", "data/corrections.yaml")
         path = tax_root / rel
         existing = load_corrections(tax)
         have = existing[1] if existing else ()

@@ -228,6 +228,7 @@ Row = tuple[str, str, str, str, str]
 class ConfigReference:
     """What ``taxonomy/README.md`` documents of one configuration file (rendered in ``render``)."""
 
+    name: str  # the schema's name (Taxonomy.has_config)
     file: str
     description: str
     files_key: str  # "" when the file cannot be moved
@@ -271,7 +272,7 @@ def reference() -> list[ConfigReference]:
         extra = s.get("additionalProperties")
         if isinstance(extra, dict):
             _children({"type": "object", **_resolve(extra, s)}, s, "<name>", rows)
-        parts.append(ConfigReference(c.file, str(s.get("description", "")), c.files_key, tuple(rows)))
+        parts.append(ConfigReference(c.name, c.file, str(s.get("description", "")), c.files_key, tuple(rows)))
     return parts
 
 

@@ -2,7 +2,8 @@
 
 Shared by the record checks (:mod:`survey_tools.corpus.checks`) and the configuration checks
 (:mod:`survey_tools.corpus.configs`): the nearest valid value (``did you mean``), value types in
-plain words, and values cut short so that one problem stays one line.
+plain words, values cut short so that one problem stays one line, and a schema's own wording of
+a rule where it gives one (``x-messages``).
 """
 
 from __future__ import annotations
@@ -94,6 +95,12 @@ class SchemaExplainer:
         path = list(err.absolute_path)
         v = err.validator
         inst = err.instance
+        # A schema may word the failure of one of its keywords itself: `x-messages: {keyword:
+        # message}` beside the keyword (a rule such as "the paper's words need `value`", which
+        # a generic "required key is missing" would not explain).
+        own = err.schema.get("x-messages") if isinstance(err.schema, dict) else None
+        if isinstance(own, dict) and v in own:
+            return [self.problem(path, str(own[v]))]
         if v in ("anyOf", "oneOf"):
             return self.any_of(err)
         if v == "required":

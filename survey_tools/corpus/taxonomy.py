@@ -18,6 +18,7 @@ from typing import Any
 from survey_tools.corpus.configs import (
     ConfigFiles,
     checked,
+    config_path,
     config_schemas,
     data_config_paths,
     defaults,
@@ -227,6 +228,16 @@ class Taxonomy:
     def document(self, rel: str) -> YamlDocument | None:
         """The parsed configuration file ``rel`` (None when the survey has none)."""
         return (self.configs or ConfigFiles(self.root)).document(rel)
+
+    def data_file(self, key: str, default: str) -> str:
+        """Where the survey keeps the data file ``files.<key>`` of survey.yaml (else ``default``)."""
+        return str(self.files.get(key, default))
+
+    def has_config(self, name: str) -> bool:
+        """Whether the survey has the configuration file of schema ``name`` (claims, corrections,
+        protocol, ...), where ``files:`` puts it; known from the load, so a renderer never looks
+        at the disk."""
+        return self.document(config_path(name, self.files)) is not None
 
     def collection(self, name: str) -> Collection:
         return self.collections[name]
@@ -513,94 +524,142 @@ def _load_field(doc: YamlDocument, rel: str, problems: list[Problem]) -> Control
     )
 
 
+class _ConfigReader:
+    """Opens each configuration file once and keeps the parsed documents (``documents``), with
+    two digests: ``hasher`` of the taxonomy files (the records' parse cache key) and ``every`` of
+    every configuration file, data ones too (the incremental build's key)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.documents: dict[str, YamlDocument | None] = {}
+        self.hasher = hashlib.blake2b(digest_size=16)
+        self.every = hashlib.blake2b(digest_size=16)
+
+    def read(self, rel: str, hashed: bool = True) -> YamlDocument | None:
+        path = self.root / rel
+        self.every.update(rel.encode() + b"\0")
+        if not path.is_file():
+            self.documents[rel] = None
+            return None
+        raw, parsed = read_yaml_file(path, rel)
+        self.every.update(hashlib.blake2b(raw, digest_size=16).digest())
+        if hashed:
+            self.hasher.update(raw)
+        self.documents[rel] = parsed
+        return parsed
+
+
 def load_taxonomy(root: Path | str) -> Taxonomy:
     """Read ``root/taxonomy``; raise :class:`TaxonomyError` listing every problem found."""
     root = Path(root)
-    tdir = root / "taxonomy"
-    main = tdir / "survey.yaml"
-    if not main.is_file():
+    if not (root / SURVEY_FILE).is_file():
         raise TaxonomyError(
             [Problem("taxonomy/survey.yaml", 0, 0, "", "missing: is --root a survey folder?")],
             f"no taxonomy found under {root}",
         )
     problems: list[Problem] = []
-    hasher = hashlib.blake2b(digest_size=16)
-    documents: dict[str, YamlDocument | None] = {}
-    every = hashlib.blake2b(digest_size=16)  # all configuration files, data ones too
-
-    def read(rel: str, hashed: bool = True) -> YamlDocument | None:
-        # Each configuration file is opened here once; everything later reads `documents`.
-        path = root / rel
-        every.update(rel.encode() + b"\0")
-        if not path.is_file():
-            documents[rel] = None
-            return None
-        raw, parsed = read_yaml_file(path, rel)
-        every.update(hashlib.blake2b(raw, digest_size=16).digest())
-        if hashed:
-            hasher.update(raw)
-        documents[rel] = parsed
-        return parsed
-
-    survey_doc = read(SURVEY_FILE)
+    reader = _ConfigReader(root)  # each configuration file is opened here once
+    survey_doc = reader.read(SURVEY_FILE)
     assert survey_doc is not None  # checked above
     doc, found = checked("survey", survey_doc, SURVEY_FILE)
     if found:  # shapes first: the code below may then trust every type the schema promises
         raise TaxonomyError(found, "the taxonomy is invalid")
     d = doc.data if isinstance(doc.data, dict) else {}
     sentinels = d.get("sentinels") or {}
-    na = str(sentinels.get("not_applicable", "NA"))
-    untagged = str(sentinels.get("untagged", "untagged"))
 
     # The schema guarantees every shape below (collections a non-empty mapping, field types
     # from PLAIN_TYPES, whole-number bounds, identifiers and placeholders well formed) and its
     # defaults are filled in here, so that no default is written twice; this function checks
     # only what a schema cannot: files named by survey.yaml, regexes, cross-references.
     filled = with_defaults(config_schemas()["survey"].schema, d)
-    fields_cache: dict[str, ControlledField | None] = {}
-    collections: dict[str, Collection] = {}
-    for cname, c in filled["collections"].items():
-        cpath = ("collections", cname)
-        plain: list[PlainField] = []
-        for fname, spec in (c.get("fields") or {}).items():
-            spec = spec or {}
-            plain.append(
-                PlainField(
-                    name=str(fname),
-                    type=str(spec.get("type", "string")),
-                    required=bool(spec.get("required", False)),
-                    label=str(spec.get("label", fname)),
-                    description=str(spec.get("description", "")),
-                    min_length=spec.get("min_length"),
-                    max_length=spec.get("max_length"),
-                    organisation_field=str(spec.get("organisation_field", "")),
-                    default=spec.get("default"),
+    collections = _collections(filled, doc, reader, problems)
+    idents = _identifiers(filled, doc, problems)
+    csv_layout = _csv_layout(reader, collections, problems)
+    _commands(reader, collections, problems)
+    # The data configuration files and the protocol are read here too (not part of the digest,
+    # which keys the records' parse cache): their own loaders check them against the taxonomy.
+    for rel in data_config_paths(d.get("files") or {}).values():
+        reader.read(rel, hashed=False)
+    editions = _load_editions(d.get("editions"), doc, problems)
+    problems.extend(_required_when_problems(collections))
+    if problems:
+        raise TaxonomyError(problems, "the taxonomy is invalid")
+    return Taxonomy(
+        root=root,
+        survey=defaults("survey", d, "survey"),  # every documented key, at its default if unset
+        na=str(sentinels.get("not_applicable", "NA")),
+        untagged=str(sentinels.get("untagged", "untagged")),
+        files=d.get("files") or {},
+        collections=collections,
+        identifiers=idents,
+        csv_layout=csv_layout,
+        digest=reader.hasher.hexdigest(),
+        editions=editions,
+        outputs=tuple(str(o) for o in d["outputs"]) if "outputs" in d else None,
+        placeholders=tuple(str(x) for x in filled["placeholders"]),
+        configs=ConfigFiles(root, reader.documents, reader.every.hexdigest()),
+    )
+
+
+def _plain_fields(c: Mapping[str, Any]) -> list[PlainField]:
+    out: list[PlainField] = []
+    for fname, spec in (c.get("fields") or {}).items():
+        spec = spec or {}
+        out.append(
+            PlainField(
+                name=str(fname),
+                type=str(spec.get("type", "string")),
+                required=bool(spec.get("required", False)),
+                label=str(spec.get("label", fname)),
+                description=str(spec.get("description", "")),
+                min_length=spec.get("min_length"),
+                max_length=spec.get("max_length"),
+                organisation_field=str(spec.get("organisation_field", "")),
+                default=spec.get("default"),
+            )
+        )
+    return out
+
+
+def _controlled_fields(
+    cname: Any, c: Mapping[str, Any], doc: YamlDocument, reader: _ConfigReader,
+    loaded: dict[str, ControlledField | None], problems: list[Problem],
+) -> list[ControlledField]:
+    """The collection's controlled fields, each file read once (``loaded``) across collections."""
+    controlled: list[ControlledField] = []
+    for i, fname in enumerate(c.get("controlled") or []):
+        rel = f"taxonomy/fields/{fname}.yaml"
+        if not (reader.root / rel).is_file():
+            line, col = doc.position(("collections", cname, "controlled", i))
+            problems.append(
+                Problem(
+                    "taxonomy/survey.yaml",
+                    line,
+                    col,
+                    f"collections.{cname}.controlled",
+                    f"no definition {rel} for field {fname!r}",
                 )
             )
-        controlled: list[ControlledField] = []
-        for i, fname in enumerate(c.get("controlled") or []):
-            fpath = tdir / "fields" / f"{fname}.yaml"
-            rel = f"taxonomy/fields/{fname}.yaml"
-            if not fpath.is_file():
-                line, col = doc.position((*cpath, "controlled", i))
-                problems.append(
-                    Problem(
-                        "taxonomy/survey.yaml",
-                        line,
-                        col,
-                        f"collections.{cname}.controlled",
-                        f"no definition {rel} for field {fname!r}",
-                    )
-                )
-                continue
-            if fname not in fields_cache:
-                fdoc = read(rel)
-                assert fdoc is not None  # is_file() above
-                fields_cache[fname] = _load_field(fdoc, rel, problems)
-            cf = fields_cache[fname]
-            if cf is not None:
-                controlled.append(cf)
-        problems.extend(_check_collection(doc, cpath, c, plain, controlled))
+            continue
+        if fname not in loaded:
+            fdoc = reader.read(rel)
+            assert fdoc is not None  # is_file() above
+            loaded[fname] = _load_field(fdoc, rel, problems)
+        cf = loaded[fname]
+        if cf is not None:
+            controlled.append(cf)
+    return controlled
+
+
+def _collections(
+    filled: Mapping[str, Any], doc: YamlDocument, reader: _ConfigReader, problems: list[Problem]
+) -> dict[str, Collection]:
+    loaded: dict[str, ControlledField | None] = {}
+    collections: dict[str, Collection] = {}
+    for cname, c in filled["collections"].items():
+        plain = _plain_fields(c)
+        controlled = _controlled_fields(cname, c, doc, reader, loaded, problems)
+        problems.extend(_check_collection(doc, ("collections", cname), c, plain, controlled))
         collections[str(cname)] = Collection(
             name=str(cname),
             label=str(c.get("label", cname)),
@@ -611,6 +670,10 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             fields=tuple(plain),
             controlled=tuple(controlled),
         )
+    return collections
+
+
+def _identifiers(filled: Mapping[str, Any], doc: YamlDocument, problems: list[Problem]) -> dict[str, IdentifierKind]:
     idents: dict[str, IdentifierKind] = {}
     for iname, spec in filled["identifiers"].items():
         try:
@@ -627,28 +690,38 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
             pattern=str(spec["pattern"]),
             url=str(spec["url"]) if spec.get("url") else None,
         )
-    csv_layout: Mapping[str, Any] = {}
-    csv_raw = read(CSV_FILE)
-    if csv_raw is not None:
-        cdoc, found = checked("csv", csv_raw, CSV_FILE)
-        problems.extend(found)
-        if not found and isinstance(cdoc.data, dict):
-            csv_layout = cdoc.data
-            if not problems:  # a field that failed to load would be reported again here
-                problems.extend(_check_csv_layout(cdoc, collections))
-    cmd_raw = read(COMMANDS_FILE)
-    if cmd_raw is not None:
-        before = bool(problems)
-        cmd_doc, found = checked("commands", cmd_raw, COMMANDS_FILE)
-        problems.extend(found)
-        if not found and not before:
-            problems.extend(_check_commands(cmd_doc, collections))
-    # The data configuration files and the protocol are read here too (not part of the digest,
-    # which keys the records' parse cache): their own loaders check them against the taxonomy.
-    for rel in data_config_paths(d.get("files") or {}).values():
-        read(rel, hashed=False)
-    editions = _load_editions(d.get("editions"), doc, problems)
-    raw_ph = filled["placeholders"]
+    return idents
+
+
+def _csv_layout(reader: _ConfigReader, collections: Mapping[str, Collection], problems: list[Problem]) -> Mapping[str, Any]:
+    """taxonomy/csv.yaml (empty when the survey has none), checked against the collections."""
+    csv_raw = reader.read(CSV_FILE)
+    if csv_raw is None:
+        return {}
+    cdoc, found = checked("csv", csv_raw, CSV_FILE)
+    problems.extend(found)
+    if found or not isinstance(cdoc.data, dict):
+        return {}
+    if not problems:  # a field that failed to load would be reported again here
+        problems.extend(_check_csv_layout(cdoc, collections))
+    return cdoc.data
+
+
+def _commands(reader: _ConfigReader, collections: Mapping[str, Collection], problems: list[Problem]) -> None:
+    """taxonomy/commands.yaml, checked against the collections (read later by commands_config)."""
+    cmd_raw = reader.read(COMMANDS_FILE)
+    if cmd_raw is None:
+        return
+    before = bool(problems)
+    cmd_doc, found = checked("commands", cmd_raw, COMMANDS_FILE)
+    problems.extend(found)
+    if not found and not before:
+        problems.extend(_check_commands(cmd_doc, collections))
+
+
+def _required_when_problems(collections: Mapping[str, Collection]) -> list[Problem]:
+    """``required_when`` names a controlled field of the same collection, and its values."""
+    problems: list[Problem] = []
     for coll in collections.values():
         for cf in coll.controlled:
             for other, vals in cf.required_when.items():
@@ -662,23 +735,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
                             else f"{bad[0]!r} is not a value of {other}",
                         )
                     )
-    if problems:
-        raise TaxonomyError(problems, "the taxonomy is invalid")
-    return Taxonomy(
-        root=root,
-        survey=defaults("survey", d, "survey"),  # every documented key, at its default if unset
-        na=na,
-        untagged=untagged,
-        files=d.get("files") or {},
-        collections=collections,
-        identifiers=idents,
-        csv_layout=csv_layout,
-        digest=hasher.hexdigest(),
-        editions=editions,
-        outputs=tuple(str(o) for o in d["outputs"]) if "outputs" in d else None,
-        placeholders=tuple(str(x) for x in raw_ph),
-        configs=ConfigFiles(root, documents, every.hexdigest()),
-    )
+    return problems
 
 
 def _load_editions(raw: Any, doc: YamlDocument, problems: list[Problem]) -> Editions | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 
 from survey_tools.corpus.examples import example_reference
 from survey_tools.corpus.record_schema import schema_files
@@ -50,11 +49,11 @@ from survey_tools.render.registry import (
 )
 from survey_tools.render.site import site_files
 from survey_tools.reports.agreement import agreement_outputs
-from survey_tools.reports.claims import claims_markdown
+from survey_tools.reports.claims_output import claims_markdown
 from survey_tools.reports.corrections import corrections_outputs
 from survey_tools.reports.gaps import gaps_outputs
 from survey_tools.reports.plots import plot_outputs
-from survey_tools.reports.stats import stats_outputs
+from survey_tools.reports.stats_output import stats_outputs
 
 
 @register("schemas")
@@ -64,15 +63,16 @@ def _schemas(ctx: BuildContext) -> Mapping[str, Output]:
 
 @register("config-docs")
 def _config_docs(ctx: BuildContext) -> Mapping[str, Output]:
-    return {CONFIG_DOCS: config_reference(ctx.taxonomy.root)}
+    return {CONFIG_DOCS: config_reference(ctx.taxonomy)}
 
 
-def config_reference(root: Path | None = None) -> str:
+def config_reference(tax: Taxonomy | None = None) -> str:
     """taxonomy/README.md: how the configuration works, then every key from the schemas; with
-    ``root``, only the optional files (claims, corrections, the protocol) the survey has."""
-    has_protocol = root is None or (root / "taxonomy" / "protocol.yaml").is_file()
+    ``tax``, only the optional files (claims, corrections, the protocol) the survey has (the
+    taxonomy knows which from its load: nothing here looks at the disk)."""
+    has_protocol = tax is None or tax.has_config("protocol")
     intro = environment().get_template("taxonomy/README.md.j2").render(has_protocol=has_protocol)
-    return intro.rstrip("\n") + "\n\n" + markdown_reference(root)
+    return intro.rstrip("\n") + "\n\n" + markdown_reference(tax)
 
 
 @register("stats")

@@ -109,19 +109,16 @@ def environment(root: Path | None = None) -> jinja2.Environment:
     return env
 
 
-# Configuration files a survey may leave out: documented only where the survey has them
-# (by their `files:` key in survey.yaml, or by path for a file that cannot be moved).
-_OPTIONAL_FILES = ("claims", "corrections")
-_OPTIONAL_PATHS = ("taxonomy/protocol.yaml",)
+# Configuration files a survey may leave out: documented only where the survey has them.
+_OPTIONAL = ("claims", "corrections", "protocol")
 
 
-def markdown_reference(root: Path | None = None) -> str:
+def markdown_reference(tax: Taxonomy | None = None) -> str:
     """Every key of every configuration file, with its type, default and meaning (taxonomy/README.md);
-    with ``root``, the optional files only when that survey has them."""
+    with ``tax``, the optional files only when that survey has them."""
     parts: list[str] = []
     for c in reference():
-        optional = c.files_key in _OPTIONAL_FILES or c.file in _OPTIONAL_PATHS
-        if root is not None and optional and not (root / c.file).is_file():
+        if tax is not None and c.name in _OPTIONAL and not tax.has_config(c.name):
             continue
         moved = f" (moved with `files.{c.files_key}` in survey.yaml)" if c.files_key else ""
         parts.append(f"## `{c.file}`\n\n{md_cell(c.description)}{moved}\n")

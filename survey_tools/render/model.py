@@ -18,7 +18,8 @@ from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.latex import plain_text
-from survey_tools.reports.stats import Axis, Stats, get_path, mode_of, resolve_axis
+from survey_tools.reports.axes import Axis, get_path, mode_of, resolve_axis
+from survey_tools.reports.stats import Stats
 
 # Host names shown for secondary links whose usual spelling is not the host itself.
 _HOST_LABELS = {

@@ -33,8 +33,9 @@ from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.render.scripts import bundle
+from survey_tools.reports.axes import Axis, get_path, mode_of
 from survey_tools.reports.corrections import CorrectionsReport
-from survey_tools.reports.stats import Axis, Stats, get_path, mode_of
+from survey_tools.reports.stats import Stats
 
 BibtexFn = Callable[[Record, Taxonomy], str]
 

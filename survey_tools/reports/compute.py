@@ -24,7 +24,8 @@ from survey_tools.corpus.validation import report_for
 from survey_tools.corpus.views import corpus_view, living_id, view_ids
 from survey_tools.errors import InvalidInput, Report, UsageError
 from survey_tools.reports.agreement import AgreementReport, load_agreement
-from survey_tools.reports.claims import ClaimsReport, evaluate_claims, load_claims_file
+from survey_tools.reports.claims import ClaimsReport, evaluate_claims
+from survey_tools.reports.claims_file import load_claims_file
 from survey_tools.reports.corrections import (
     CorrectionsReport,
     corrected_claims,
@@ -33,7 +34,8 @@ from survey_tools.reports.corrections import (
     metadata_applied,
 )
 from survey_tools.reports.gaps import GapReport, compute_gaps
-from survey_tools.reports.stats import ReportConfig, Stats, compute_stats, load_config
+from survey_tools.reports.report_config import ReportConfig, load_config
+from survey_tools.reports.stats import Stats, compute_stats
 
 
 @dataclass(frozen=True)

@@ -32,16 +32,11 @@ from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import corpus_view
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.reports.claims import Claim, ClaimsReport
-from survey_tools.reports.stats import (
-    ReportConfig,
-    Stats,
-    data_file,
-    get_path,
-    mode_of,
-    plain_str,
-    record_cells,
-)
+from survey_tools.reports.axes import get_path, mode_of, plain_str
+from survey_tools.reports.claims import ClaimsReport
+from survey_tools.reports.claims_file import Claim
+from survey_tools.reports.report_config import ReportConfig
+from survey_tools.reports.stats import Stats, record_cells
 
 REQUIRED = ("id", "record", "field", "current", "proposed", "evidence", "reason")
 KINDS = ("tag", "metadata")
@@ -124,7 +119,7 @@ class CorrectionsReport:
 
 def load_corrections(tax: Taxonomy) -> tuple[str, tuple[Correction, ...]] | None:
     """Read the corrections file; ``None`` when there is none yet."""
-    rel = data_file(tax, "corrections", "data/corrections.yaml")
+    rel = tax.data_file("corrections", "data/corrections.yaml")
     doc = tax.document(rel)
     if doc is None:
         return None

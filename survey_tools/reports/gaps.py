@@ -15,8 +15,10 @@ from typing import Any
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.views import corpus_view
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.reports.claims import FilterError, compile_filter
-from survey_tools.reports.stats import ReportConfig, Table, resolve_axis, tabulate, view_table
+from survey_tools.reports.axes import resolve_axis
+from survey_tools.reports.counting import Table, tabulate, view_table
+from survey_tools.reports.filters import FilterError, compile_filter
+from survey_tools.reports.report_config import ReportConfig
 from survey_tools.reports.tables import md, md_table
 
 

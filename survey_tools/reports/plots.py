@@ -15,15 +15,11 @@ from typing import Any
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.views import corpus_view
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.reports.axes import resolve_axis
+from survey_tools.reports.counting import Table, tabulate
 from survey_tools.reports.living import ordered
-from survey_tools.reports.stats import (
-    ReportConfig,
-    Stats,
-    Table,
-    compute_stats,
-    resolve_axis,
-    tabulate,
-)
+from survey_tools.reports.report_config import ReportConfig
+from survey_tools.reports.stats import Stats, compute_stats
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 KINDS = ("heatmap", "ladder", "modes", "stacked", "flow", "prisma")

@@ -19,7 +19,8 @@ from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import InvalidInput
 from survey_tools.reports.agreement import compute_agreement
 from survey_tools.reports.gaps import compute_gaps
-from survey_tools.reports.stats import compute_stats, load_config
+from survey_tools.reports.report_config import load_config
+from survey_tools.reports.stats import compute_stats
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ARTIFACT = Path(__file__).resolve().parents[1] / "fixtures" / "survey-artifact"

@@ -14,7 +14,7 @@ from survey_tools.cli import cli
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import InvalidInput
-from survey_tools.reports.claims import load_claims
+from survey_tools.reports.claims_file import load_claims
 from survey_tools.reports.compute import survey_of
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -22,9 +22,9 @@ from survey_tools.corpus.taxonomy import commands_config, load_taxonomy
 from survey_tools.errors import InvalidInput, SurveyError
 from survey_tools.render import model
 from survey_tools.render.requirements import output_problems
-from survey_tools.reports.claims import load_claims
+from survey_tools.reports.claims_file import load_claims
 from survey_tools.reports.corrections import load_corrections
-from survey_tools.reports.stats import load_config
+from survey_tools.reports.report_config import load_config
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "data" / "tiny-survey"

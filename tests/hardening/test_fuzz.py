@@ -159,7 +159,7 @@ def test_csv_import_mutated(survey: Any, data: st.DataObject) -> None:
 
 @given(values)
 def test_claims_random(survey: Any, claims: Any) -> None:
-    from survey_tools.reports.claims import parse_claims
+    from survey_tools.reports.claims_file import parse_claims
 
     _, tax = survey
     doc = parse_yaml_bytes(dump_yaml({"claims": claims}).encode(), "data/claims.yaml")

@@ -15,7 +15,8 @@ from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
 from survey_tools.reports.gaps import GapReport, compute_gaps
-from survey_tools.reports.stats import Stats, compute_stats, load_config
+from survey_tools.reports.report_config import load_config
+from survey_tools.reports.stats import Stats, compute_stats
 
 REPO = Path(__file__).resolve().parents[2]
 # The browser tests drive Debian's Chromium, found on PATH; SURVEY_CHROMIUM names another binary

@@ -10,7 +10,9 @@ from support import run
 
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.reports.plots import plot_outputs
-from survey_tools.reports.stats import compute_stats, load_config, stats_markdown
+from survey_tools.reports.report_config import load_config
+from survey_tools.reports.stats import compute_stats
+from survey_tools.reports.stats_output import stats_markdown
 
 FAST = ["--delay", "0", "--backoff", "0", "--timeout", "2"]
 

@@ -1,0 +1,206 @@
+"""Counting records over one axis or two crossed axes: :class:`Table` and :func:`tabulate`.
+
+Statistics, gap maps, figures and corrections all count through here. Row and column totals
+count distinct records, so a record in two cells counts once. pandas is imported inside
+:func:`tabulate`, so importing this module stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.views import corpus_view, view_label
+from survey_tools.reports.axes import Axis, get_path, mode_of
+
+
+@dataclass(frozen=True)
+class Table:
+    """Counts over one axis (``cols`` is None) or two crossed axes.
+
+    Row and column totals count distinct records, so a record in two cells counts once.
+    ``cells`` keeps the record ids of each non-empty cell (gap maps name them).
+    """
+
+    id: str
+    title: str
+    collection: str
+    rows: Axis
+    cols: Axis | None
+    row_values: tuple[str, ...]
+    col_values: tuple[str, ...]
+    counts: tuple[tuple[int, ...], ...]
+    row_totals: tuple[int, ...]
+    col_totals: tuple[int, ...]
+    total: int
+    cells: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, repr=False)
+
+    def count(self, row: str, col: str | None = None) -> int:
+        c = 0 if col is None else self.col_values.index(col)
+        return self.counts[self.row_values.index(row)][c]
+
+    def row_total(self, row: str) -> int:
+        return self.row_totals[self.row_values.index(row)]
+
+    def col_total(self, col: str) -> int:
+        return self.col_totals[self.col_values.index(col)]
+
+    def to_dict(self) -> dict[str, Any]:
+        rows = {
+            "axis": self.rows.spec,
+            "label": self.rows.label,
+            "values": self._vals(self.rows, self.row_values),
+        }
+        out: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "collection": self.collection,
+            "rows": rows,
+        }
+        if self.cols is None:
+            out["counts"] = {r: self.counts[i][0] for i, r in enumerate(self.row_values)}
+        else:
+            out["cols"] = {
+                "axis": self.cols.spec,
+                "label": self.cols.label,
+                "values": self._vals(self.cols, self.col_values),
+            }
+            out["counts"] = {
+                r: dict(zip(self.col_values, self.counts[i], strict=True))
+                for i, r in enumerate(self.row_values)
+            }
+            out["row_totals"] = dict(zip(self.row_values, self.row_totals, strict=True))
+            out["col_totals"] = dict(zip(self.col_values, self.col_totals, strict=True))
+        out["total"] = self.total
+        return out
+
+    @staticmethod
+    def _vals(axis: Axis, values: Sequence[str]) -> list[dict[str, str]]:
+        return [{"id": v, "label": axis.label_of(v)} for v in values]
+
+
+def paired(rows: Axis, cols: Axis) -> bool:
+    """A mapping field crossed with its own modes: each key goes with its own mode."""
+    return rows.kind == "keys" and cols.kind == "modes" and rows.field == cols.field
+
+
+def key_modes(rec: Record, name: str, untagged: str) -> list[tuple[str, str]]:
+    """The (key, mode) cells of a mapping field; a sentinel (NA, untagged) sits in its own cell."""
+    raw = get_path(rec.data, name)
+    if isinstance(raw, dict):
+        return [(str(k), mode_of(v)) for k, v in raw.items()]
+    s = untagged if raw is None else str(raw)
+    return [(s, s)]
+
+
+def _ordered(axis: Axis, seen: Iterable[str]) -> tuple[str, ...]:
+    """Axis values in taxonomy order, then any value met in the data (plain fields, sorted)."""
+    extra = sorted(set(seen) - set(axis.values))
+    if axis.kind == "plain":
+        # Sentinels after real values; years and booleans sort naturally as strings of equal length.
+        real = [v for v in extra if v not in axis.sentinels]
+        return tuple(real + [v for v in extra if v in axis.sentinels])
+    return axis.values + tuple(extra)
+
+
+def _record_cells(
+    rec: Record, rows: Axis, cols: Axis | None, untagged: str
+) -> Iterator[tuple[str, str]]:
+    """The (row, column) cells one record falls in (column "count" for a one-axis table)."""
+    if cols is None:
+        for r in rows.extract(rec, untagged):
+            yield r, "count"
+    elif paired(rows, cols):
+        yield from key_modes(rec, rows.field, untagged)
+    else:
+        cs = cols.extract(rec, untagged)
+        for r in rows.extract(rec, untagged):
+            for c in cs:
+                yield r, c
+
+
+def _grid(
+    df: Any, row_values: tuple[str, ...], col_values: tuple[str, ...]
+) -> tuple[list[list[int]], list[int], list[int], int]:
+    """Distinct records per cell, per row, per column and in all (``df``: rid, r, c)."""
+    if df.empty:
+        return (
+            [[0] * len(col_values) for _ in row_values],
+            [0] * len(row_values),
+            [0] * len(col_values),
+            0,
+        )
+    grid = df.groupby(["r", "c"], sort=False)["rid"].nunique().unstack(fill_value=0)
+    grid = grid.reindex(index=list(row_values), columns=list(col_values), fill_value=0)
+    counts = grid.astype(int).values.tolist()
+    row_s = df.groupby("r", sort=False)["rid"].nunique().reindex(list(row_values), fill_value=0)
+    col_s = df.groupby("c", sort=False)["rid"].nunique().reindex(list(col_values), fill_value=0)
+    return counts, [int(x) for x in row_s], [int(x) for x in col_s], int(df["rid"].nunique())
+
+
+def _cell_records(df: Any, records: Sequence[Record]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The record ids of each non-empty cell."""
+    cells: dict[tuple[str, str], tuple[str, ...]] = {}
+    if df.empty:
+        return cells
+    ids = [r.id for r in records]
+    for (r, c), group in df.groupby(["r", "c"], sort=False)["rid"]:
+        cells[(str(r), str(c))] = tuple(sorted({ids[i] for i in group}))
+    return cells
+
+
+def tabulate(
+    tax: Taxonomy,
+    records: Sequence[Record],
+    rows: Axis,
+    cols: Axis | None = None,
+    table_id: str = "",
+    title: str = "",
+    keep_cells: bool = False,
+) -> Table:
+    """Count ``records`` over one axis or two; pandas does the grouping."""
+    # pandas (~250 ms) only when statistics are computed: the CLI must start fast without it.
+    import pandas as pd
+
+    rids: list[int] = []
+    rvals: list[str] = []
+    cvals: list[str] = []
+    for i, rec in enumerate(records):
+        for r, c in _record_cells(rec, rows, cols, tax.untagged):
+            rids.append(i)
+            rvals.append(r)
+            cvals.append(c)
+    df = pd.DataFrame({"rid": rids, "r": rvals, "c": cvals})
+    row_values = _ordered(rows, df["r"].unique())
+    col_values = ("count",) if cols is None else _ordered(cols, df["c"].unique())
+    counts, row_tot, col_tot, total = _grid(df, row_values, col_values)
+    if not title:
+        title = rows.label if cols is None else f"{rows.label} × {cols.label}"
+    return Table(
+        id=table_id or (rows.spec if cols is None else f"{rows.spec}-x-{cols.spec}"),
+        title=title,
+        collection=rows.collection,
+        rows=rows,
+        cols=cols,
+        row_values=row_values,
+        col_values=col_values,
+        counts=tuple(tuple(int(x) for x in row) for row in counts),
+        row_totals=tuple(row_tot),
+        col_totals=tuple(col_tot),
+        total=total,
+        cells=_cell_records(df, records) if keep_cells else {},
+    )
+
+
+def view_table(corpus: Corpus, view: str, ra: Axis, ca: Axis, keep_cells: bool = False) -> Table:
+    """A crosstab over the records of ``view`` (an edition id; "" for the living list)."""
+    tax = corpus.taxonomy
+    if not view:
+        return tabulate(tax, corpus.of(ra.collection), ra, ca, keep_cells=keep_cells)
+    base = f"{ra.spec}-x-{ca.spec}"
+    title = f"{ra.label} × {ca.label} ({view_label(tax, view)})"
+    recs = corpus_view(corpus, view).of(ra.collection)
+    return tabulate(tax, recs, ra, ca, f"{base}@{view}", title, keep_cells=keep_cells)
