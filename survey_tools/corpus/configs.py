@@ -103,6 +103,21 @@ class ConfigFiles:
     documents: Mapping[str, YamlDocument | None] = field(default_factory=dict)
     # Changes whenever any of these files changes (the incremental build's key).
     digest: str = ""
+    # The survey's own text the outputs draw on (its Markdown for README.md and CONTRIBUTING.md,
+    # template overrides, the imported list's order), by path: read here, so that a renderer
+    # never opens a file.
+    texts: Mapping[str, str] = field(default_factory=dict)
+    # Files the outputs mention only when the survey has them (docs/traces.md, tools/ci.sh).
+    present: frozenset[str] = frozenset()
+
+    def text(self, rel: str) -> str | None:
+        """The survey's text file ``rel`` as read by the load (None: absent or not looked for)."""
+        return self.texts.get(rel)
+
+    def texts_under(self, folder: str) -> dict[str, str]:
+        """The text files read under ``folder``, by path relative to it, in path order."""
+        prefix = folder.rstrip("/") + "/"
+        return {rel.removeprefix(prefix): t for rel, t in sorted(self.texts.items()) if rel.startswith(prefix)}
 
     def document(self, rel: str) -> YamlDocument | None:
         """The parsed file ``rel`` (None when absent); a path the load did not look for (a
