@@ -211,8 +211,9 @@ def _type_of(s: Mapping[str, Any], root: Mapping[str, Any]) -> str:
     s = _resolve(s, root)
     if "enum" in s:
         return " \\| ".join(f"`{v}`" for v in s["enum"])
-    if "anyOf" in s:
-        return " or ".join(_type_of(x, root) for x in s["anyOf"])
+    for alternatives in ("anyOf", "oneOf"):  # e.g. `source`: a mapping or a list of them
+        if alternatives in s:
+            return " or ".join(dict.fromkeys(_type_of(x, root) for x in s[alternatives]))
     t = s.get("type")
     if isinstance(t, list):
         return " or ".join(str(x) for x in t)
