@@ -103,6 +103,21 @@ class ConfigFiles:
     documents: Mapping[str, YamlDocument | None] = field(default_factory=dict)
     # Changes whenever any of these files changes (the incremental build's key).
     digest: str = ""
+    # The survey's own text the outputs draw on (its Markdown for README.md and CONTRIBUTING.md,
+    # template overrides, the imported list's order), by path: read here, so that a renderer
+    # never opens a file.
+    texts: Mapping[str, str] = field(default_factory=dict)
+    # Files the outputs mention only when the survey has them (docs/traces.md, tools/ci.sh).
+    present: frozenset[str] = frozenset()
+
+    def text(self, rel: str) -> str | None:
+        """The survey's text file ``rel`` as read by the load (None: absent or not looked for)."""
+        return self.texts.get(rel)
+
+    def texts_under(self, folder: str) -> dict[str, str]:
+        """The text files read under ``folder``, by path relative to it, in path order."""
+        prefix = folder.rstrip("/") + "/"
+        return {rel.removeprefix(prefix): t for rel, t in sorted(self.texts.items()) if rel.startswith(prefix)}
 
     def document(self, rel: str) -> YamlDocument | None:
         """The parsed file ``rel`` (None when absent); a path the load did not look for (a
@@ -196,8 +211,9 @@ def _type_of(s: Mapping[str, Any], root: Mapping[str, Any]) -> str:
     s = _resolve(s, root)
     if "enum" in s:
         return " \\| ".join(f"`{v}`" for v in s["enum"])
-    if "anyOf" in s:
-        return " or ".join(_type_of(x, root) for x in s["anyOf"])
+    for alternatives in ("anyOf", "oneOf"):  # e.g. `source`: a mapping or a list of them
+        if alternatives in s:
+            return " or ".join(dict.fromkeys(_type_of(x, root) for x in s[alternatives]))
     t = s.get("type")
     if isinstance(t, list):
         return " or ".join(str(x) for x in t)

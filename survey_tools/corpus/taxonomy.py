@@ -25,7 +25,7 @@ from survey_tools.corpus.configs import (
     with_defaults,
 )
 from survey_tools.corpus.explain import hint
-from survey_tools.corpus.yamlio import YamlDocument, read_yaml_file
+from survey_tools.corpus.yamlio import MAX_FILE_BYTES, YamlDocument, read_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 
 KINDS = ("single", "multi", "mapping")
@@ -228,6 +228,20 @@ class Taxonomy:
     def document(self, rel: str) -> YamlDocument | None:
         """The parsed configuration file ``rel`` (None when the survey has none)."""
         return (self.configs or ConfigFiles(self.root)).document(rel)
+
+    def text(self, rel: str) -> str | None:
+        """The survey's own text file ``rel`` (``TEXT_FOLDERS``, the order file), as the load read
+        it; None when the survey has none. Renderers take text from here, never from the disk."""
+        return self.configs.text(rel) if self.configs else None
+
+    def texts_under(self, folder: str) -> dict[str, str]:
+        """The survey's own text files under ``folder`` (one of ``TEXT_FOLDERS``), by path
+        relative to it, in path order."""
+        return self.configs.texts_under(folder) if self.configs else {}
+
+    def has_file(self, rel: str) -> bool:
+        """Whether the survey has ``rel`` (one of ``PRESENCE_FILES``), as the load found it."""
+        return self.configs is not None and rel in self.configs.present
 
     def data_file(self, key: str, default: str) -> str:
         """Where the survey keeps the data file ``files.<key>`` of survey.yaml (else ``default``)."""
@@ -524,6 +538,26 @@ def _load_field(doc: YamlDocument, rel: str, problems: list[Problem]) -> Control
     )
 
 
+# The survey's own text the outputs draw on, read with the configuration (renderers never open a
+# file): folder -> the files of it that are read. README_PARTS: intro.md (the opening paragraph),
+# footer.md (after the last section) and any other *.md (a section each); CONTRIBUTING_PARTS:
+# sections replacing the generic ones of the same name; TEMPLATE_OVERRIDES: templates replacing
+# the package's of the same path (readme/partials/papers.md.j2, ...).
+README_PARTS = "taxonomy/readme"
+CONTRIBUTING_PARTS = "taxonomy/contributing"
+TEMPLATE_OVERRIDES = "taxonomy/templates"
+TEXT_FOLDERS = {README_PARTS: "*.md", CONTRIBUTING_PARTS: "*.md", TEMPLATE_OVERRIDES: "**/*.j2"}
+# Files the outputs mention only when the survey has them: the trace format's documentation
+# (README) and the survey's own script of a pull request's checks (CONTRIBUTING).
+PRESENCE_FILES = ("docs/traces.md", "tools/ci.sh")
+
+
+def order_file(csv_layout: Mapping[str, Any], collection: str) -> str:
+    """Where `survey import` keeps the imported list's order of ``collection`` (entry_order: source)."""
+    raw = csv_layout.get(collection)
+    return str(raw.get("order", f"data/csv/{collection}.order.csv")) if isinstance(raw, dict) else ""
+
+
 class _ConfigReader:
     """Opens each configuration file once and keeps the parsed documents (``documents``), with
     two digests: ``hasher`` of the taxonomy files (the records' parse cache key) and ``every`` of
@@ -534,6 +568,8 @@ class _ConfigReader:
         self.documents: dict[str, YamlDocument | None] = {}
         self.hasher = hashlib.blake2b(digest_size=16)
         self.every = hashlib.blake2b(digest_size=16)
+        self.texts: dict[str, str] = {}
+        self.present: set[str] = set()
 
     def read(self, rel: str, hashed: bool = True) -> YamlDocument | None:
         path = self.root / rel
@@ -547,6 +583,39 @@ class _ConfigReader:
             self.hasher.update(raw)
         self.documents[rel] = parsed
         return parsed
+
+    def read_texts(self, problems: list[Problem]) -> None:
+        """The survey's own text files (``TEXT_FOLDERS``) and which ``PRESENCE_FILES`` exist."""
+        for folder, pattern in TEXT_FOLDERS.items():
+            base = self.root / folder
+            for path in sorted(base.glob(pattern)) if base.is_dir() else []:
+                if path.is_file():
+                    self.read_text(path.relative_to(self.root).as_posix(), problems)
+        for rel in PRESENCE_FILES:
+            there = (self.root / rel).is_file()
+            self.every.update(rel.encode() + (b"\1" if there else b"\0"))
+            if there:
+                self.present.add(rel)
+
+    def read_text(self, rel: str, problems: list[Problem]) -> None:
+        path = self.root / rel
+        self.every.update(rel.encode() + b"\0")
+        if not path.is_file():
+            return
+        try:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                problems.append(Problem(rel, 1, 1, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"))
+                return
+            raw = path.read_bytes()
+            self.texts[rel] = raw.decode("utf-8")
+        except OSError as err:
+            problems.append(Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}"))
+            return
+        except UnicodeDecodeError as err:
+            problems.append(Problem(rel, 1, 1, "", f"not UTF-8 text ({err.reason} at byte {err.start})"))
+            return
+        self.every.update(hashlib.blake2b(raw, digest_size=16).digest())
 
 
 def load_taxonomy(root: Path | str) -> Taxonomy:
@@ -580,6 +649,11 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
     # which keys the records' parse cache): their own loaders check them against the taxonomy.
     for rel in data_config_paths(d.get("files") or {}).values():
         reader.read(rel, hashed=False)
+    reader.read_texts(problems)
+    if collections:
+        order = order_file(csv_layout, next(iter(collections)))
+        if order:
+            reader.read_text(order, problems)
     editions = _load_editions(d.get("editions"), doc, problems)
     problems.extend(_required_when_problems(collections))
     if problems:
@@ -597,7 +671,8 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         editions=editions,
         outputs=tuple(str(o) for o in d["outputs"]) if "outputs" in d else None,
         placeholders=tuple(str(x) for x in filled["placeholders"]),
-        configs=ConfigFiles(root, reader.documents, reader.every.hexdigest()),
+        configs=ConfigFiles(root, reader.documents, reader.every.hexdigest(), reader.texts,
+                            frozenset(reader.present)),
     )
 
 

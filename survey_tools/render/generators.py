@@ -164,7 +164,7 @@ def readme(ctx: BuildContext) -> Mapping[str, Output]:
 
 @register("contributing")
 def contributing(ctx: BuildContext) -> Mapping[str, Output]:
-    return {"CONTRIBUTING.md": render_contributing(ctx.taxonomy, ctx.corpus.retained)}
+    return {"CONTRIBUTING.md": render_contributing(ctx.taxonomy, ctx.corpus.retained, ctx.stats.protocol)}
 
 
 def _site_path(tax: Taxonomy) -> str:

@@ -1,12 +1,12 @@
 """README.md (the awesome list) and CONTRIBUTING.md, rendered from the package's jinja2 templates;
-the key reference of taxonomy/README.md."""
+the key reference of taxonomy/README.md. Pure: the survey's own Markdown and template overrides
+come from the taxonomy as text (read by its load), never from the disk."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -15,10 +15,17 @@ import jinja2
 from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.corpus.configs import reference
 from survey_tools.corpus.examples import add_example, exclude_example, record_template
-from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
+from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.repository import repository
-from survey_tools.corpus.taxonomy import FORMER_FIELD, Taxonomy
+from survey_tools.corpus.taxonomy import (
+    CONTRIBUTING_PARTS,
+    FORMER_FIELD,
+    README_PARTS,
+    TEMPLATE_OVERRIDES,
+    Taxonomy,
+    order_file,
+)
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.reports.gaps import GapReport
@@ -51,12 +58,11 @@ def slug(text: str) -> str:
     return s.replace(" ", "-")
 
 
-# The survey's own words for its README: intro.md (the opening paragraph), footer.md (after the
-# last section) and any other *.md (a section each, in file-name order, headed by its first
-# "## " line). Plain Markdown, copied as written.
-README_PARTS = "taxonomy/readme"
-# Templates here replace the package's of the same path (readme/partials/papers.md.j2, ...).
-TEMPLATE_OVERRIDES = "taxonomy/templates"
+# The survey's own words for its README (README_PARTS): intro.md (the opening paragraph),
+# footer.md (after the last section) and any other *.md (a section each, in file-name order,
+# headed by its first "## " line). Plain Markdown, copied as written. Templates under
+# TEMPLATE_OVERRIDES replace the package's of the same path (readme/partials/papers.md.j2, ...).
+# Both are read with the taxonomy (Taxonomy.texts_under): nothing here opens a file.
 
 
 @dataclass(frozen=True)
@@ -66,32 +72,33 @@ class ReadmeParts:
     footer: str
 
 
-def readme_parts(root: Path) -> ReadmeParts:
-    folder = root / README_PARTS
-    files = sorted(folder.glob("*.md")) if folder.is_dir() else []
+def readme_parts(files: Mapping[str, str]) -> ReadmeParts:
+    """The README's own parts from the survey's Markdown files (name -> text, ``README_PARTS``)."""
     intro = footer = ""
     sections: list[tuple[str, str]] = []
-    for path in files:
-        text = path.read_text(encoding="utf-8").strip("\n")
-        if path.stem == "intro":
+    for name, raw in sorted(files.items()):
+        stem = name.removesuffix(".md")
+        text = raw.strip("\n")
+        if stem == "intro":
             intro = text
-        elif path.stem == "footer":
+        elif stem == "footer":
             footer = text
         else:
             first, _, rest = text.partition("\n")
             if first.startswith("## "):
                 sections.append((first[3:].strip(), rest.strip("\n")))
             else:
-                heading = re.sub(r"^[0-9]+[-_ ]*", "", path.stem).replace("-", " ").replace("_", " ")
+                heading = re.sub(r"^[0-9]+[-_ ]*", "", stem).replace("-", " ").replace("_", " ")
                 sections.append((heading[:1].upper() + heading[1:], text))
     return ReadmeParts(intro, tuple(sections), footer)
 
 
-def environment(root: Path | None = None) -> jinja2.Environment:
+def environment(overrides: Mapping[str, str] | None = None) -> jinja2.Environment:
+    """The Markdown templates: the package's, each replaced by the survey's template of the same
+    path in ``overrides`` (path -> text, ``TEMPLATE_OVERRIDES``)."""
     package = jinja2.PackageLoader("survey_tools.render", "templates")
-    overrides = root / TEMPLATE_OVERRIDES if root is not None else None
-    loader: jinja2.BaseLoader = (jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(overrides)), package])
-                                 if overrides is not None and overrides.is_dir() else package)
+    loader: jinja2.BaseLoader = (jinja2.ChoiceLoader([jinja2.DictLoader(dict(overrides)), package])
+                                 if overrides else package)
     env = jinja2.Environment(
         loader=loader,
         autoescape=False,  # Markdown: escaping is explicit, through the md filters below
@@ -278,12 +285,11 @@ def _source_rank(tax: Taxonomy) -> dict[str, int]:
     """Each key's row in the imported list (the order file `survey import` keeps)."""
     import csv
 
-    raw = tax.csv_layout.get(tax.retained.name) if tax.csv_layout else None
-    rel = str(raw.get("order", f"data/csv/{tax.retained.name}.order.csv")) if isinstance(raw, dict) else ""
-    path = tax.root / rel if rel else None
-    if path is None or not path.is_file():
+    rel = order_file(tax.csv_layout or {}, tax.retained.name)
+    text = tax.text(rel) if rel else None  # read with the taxonomy
+    if text is None:
         return {}
-    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))[1:]
+    rows = list(csv.reader(text.splitlines()))[1:]
     return {r[0]: i for i, r in enumerate(rows) if r}
 
 
@@ -344,7 +350,7 @@ def readme_context(
         for e in g["entries"]:
             e["anchors"] = anchors.get(e["id"], [])
     ex_cols, ex_rows = model.exclusion_table(tax, corpus)
-    parts = readme_parts(tax.root)
+    parts = readme_parts(tax.texts_under(README_PARTS))
     return {
         "intro": parts.intro,
         "parts": [{"title": h, "body": b} for h, b in parts.sections],
@@ -364,7 +370,7 @@ def readme_context(
         "figures": list(figures),
         "group_label": group_label,
         "add_example": add_example(tax, retained),
-        "has_traces_doc": (tax.root / "docs" / "traces.md").is_file(),
+        "has_traces_doc": tax.has_file("docs/traces.md"),
         "groups": groups,
         "exclusion_columns": ex_cols,
         "exclusions": [list(r.cells) for r in ex_rows],
@@ -404,11 +410,6 @@ def _page_address(tax: Taxonomy, site_path: str) -> str:
     return f"{url}/{site_path.rsplit('/', 1)[-1]}" if url else site_path
 
 
-def _protocol(tax: Taxonomy) -> Protocol | None:
-    """The search protocol, shown in the README and CONTRIBUTING when the survey has one."""
-    return load_protocol(tax) if has_protocol(tax) else None
-
-
 def render_readme(
     tax: Taxonomy,
     corpus: Corpus,
@@ -418,7 +419,7 @@ def render_readme(
     site_path: str = "",
 ) -> str:
     ctx = readme_context(tax, corpus, stats, gaps, figures, site_path)
-    return _tidy(environment(tax.root).get_template("readme/README.md.j2").render(**ctx))
+    return _tidy(environment(tax.texts_under(TEMPLATE_OVERRIDES)).get_template("readme/README.md.j2").render(**ctx))
 
 
 def _exclusion_id_example(tax: Taxonomy) -> str:
@@ -429,7 +430,9 @@ def _exclusion_id_example(tax: Taxonomy) -> str:
     return f"{prefix}-arxiv-2501-01234" if prefix else "arxiv-2501-01234"
 
 
-def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[str, Any]:
+def contributing_context(tax: Taxonomy, records: Sequence[Record] = (), protocol: Protocol | None = None) -> dict[str, Any]:
+    """Everything CONTRIBUTING.md shows; ``protocol`` the search protocol when the survey has one
+    (computed with the statistics, ``Stats.protocol``)."""
     colls = list(tax.collections.values())
     ex = tax.excluded
     return {
@@ -443,30 +446,28 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = ()) -> dict[
         "editions": tax.editions if tax.editions and tax.editions.latest else None,
         "claims_file": str(tax.files.get("claims", "data/claims.yaml")),
         "reports_file": str(tax.files.get("reports", "data/reports.yaml")),
-        "protocol": _protocol(tax),
+        "protocol": protocol,
         "repo": repository(tax),
         "record_template": record_template(tax),
         "corrections_file": str(tax.files.get("corrections", "data/corrections.yaml")),
         "version": __version__,
         "distribution": DISTRIBUTION,
         # the survey's own script of a pull request's checks, when it has one (this repository's)
-        "local_ci": (tax.root / "tools" / "ci.sh").is_file(),
-        "own": own_contributing(tax.root),
+        "local_ci": tax.has_file("tools/ci.sh"),
+        "own": own_contributing(tax.texts_under(CONTRIBUTING_PARTS)),
     }
 
 
-# The survey's own sections of CONTRIBUTING.md, replacing the generic ones of the same name
-# (checks.md: how to run the checks; setup.md: how to install the toolkit to add a record). Plain Markdown, copied as written.
-CONTRIBUTING_PARTS = "taxonomy/contributing"
+def own_contributing(files: Mapping[str, str]) -> dict[str, str]:
+    """The survey's own sections of CONTRIBUTING.md (name -> text, ``CONTRIBUTING_PARTS``),
+    replacing the generic ones of the same name (checks.md: how to run the checks; setup.md: how
+    to install the toolkit to add a record). Plain Markdown, copied as written."""
+    return {name.removesuffix(".md"): text.strip("\n") for name, text in sorted(files.items())}
 
 
-def own_contributing(root: Path) -> dict[str, str]:
-    folder = root / CONTRIBUTING_PARTS
-    return {p.stem: p.read_text(encoding="utf-8").strip("\n") for p in sorted(folder.glob("*.md"))} if folder.is_dir() else {}
-
-
-def render_contributing(tax: Taxonomy, records: Sequence[Record] = ()) -> str:
-    return _tidy(environment(tax.root).get_template("contributing/CONTRIBUTING.md.j2").render(**contributing_context(tax, records)))
+def render_contributing(tax: Taxonomy, records: Sequence[Record] = (), protocol: Protocol | None = None) -> str:
+    ctx = contributing_context(tax, records, protocol)
+    return _tidy(environment(tax.texts_under(TEMPLATE_OVERRIDES)).get_template("contributing/CONTRIBUTING.md.j2").render(**ctx))
 
 
 def _tidy(text: str) -> str:

@@ -35,7 +35,7 @@ from survey_tools.reports.corrections import (
 )
 from survey_tools.reports.gaps import GapReport, compute_gaps
 from survey_tools.reports.report_config import ReportConfig, load_config
-from survey_tools.reports.stats import Stats, compute_stats
+from survey_tools.reports.stats import Search, Stats, compute_stats, search_of
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class Survey:
             return self._views[edition].stats
         key = f"stats:{edition}"
         if key not in self._stats:
-            self._stats[key] = compute_stats(self.views[edition], self.config)
+            self._stats[key] = compute_stats(self.views[edition], self.config, self._search)
         return self._stats[key]
 
     def view(self, edition: str | None) -> Survey:
@@ -93,8 +93,14 @@ class Survey:
             listed = ", ".join(known) or "none: taxonomy/survey.yaml declares no editions"
             raise UsageError(f"unknown edition {edition!r} (known: {listed})")
         if edition not in self._views:
-            self._views[edition] = _reports(self.root, self.corpus, self.validation, self.config, edition)
+            self._views[edition] = _reports(self.root, self.corpus, self.validation, self.config, edition,
+                                            self.agreement, self._search)
         return self._views[edition]
+
+    @property
+    def _search(self) -> Search:
+        """The protocol and living flow, the same for every view (read once, with this survey)."""
+        return self.stats.protocol, self.stats.living
 
 
 def compute_survey(root: Path | str) -> Survey:
@@ -122,15 +128,17 @@ def survey_of(corpus: Corpus, validation: Report | None = None) -> Survey:
     """The reports of an already loaded corpus (``survey diff`` computes two revisions)."""
     tax = corpus.taxonomy
     config = load_config(tax)
-    return _reports(tax.root, corpus, validation or Report(checked=corpus.files), config, "")
-
-
-def _reports(root: Path, corpus: Corpus, validation: Report, config: ReportConfig, edition: str) -> Survey:
-    # Claims are computed from the records alone (never from a previous build's outputs); the
-    # audit file is compared once, with the records of every view as known keys.
-    records = corpus_view(corpus, edition) if edition else corpus
     agreement = load_agreement(corpus, config.agreement_caveat)
-    stats = compute_stats(records, config)
+    return _reports(tax.root, corpus, validation or Report(checked=corpus.files), config, "", agreement, search_of(tax))
+
+
+def _reports(root: Path, corpus: Corpus, validation: Report, config: ReportConfig, edition: str,
+             agreement: AgreementReport | None, search: Search) -> Survey:
+    # Claims are computed from the records alone (never from a previous build's outputs); the
+    # audit file is compared once, with the records of every view as known keys, and the search
+    # logs are read once: a view computed later (while rendering) reads no file.
+    records = corpus_view(corpus, edition) if edition else corpus
+    stats = compute_stats(records, config, search)
     gaps = compute_gaps(records, config)
     claims_file = load_claims_file(corpus.taxonomy)
     claim_list = claims_file.claims

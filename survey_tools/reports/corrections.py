@@ -12,6 +12,9 @@ The corrections file (``files.corrections`` in ``taxonomy/survey.yaml``) is hand
         reason: One sentence.
         kind: tag               # tag (default) or metadata
 
+Its shape (keys, types, kinds) is ``corpus/config_schemas/corrections.schema.yaml``, checked
+through the one explainer; :func:`parse_corrections` checks only what a schema cannot say.
+
 Nothing is applied to the records: the report shows which count cells and which claims each
 correction (and all of them together) would move. A ``metadata`` correction (an identifier, the
 venue, year, DOI or authors: never a controlled field) is also shown where the records are
@@ -28,18 +31,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from survey_tools.corpus.configs import checked
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import corpus_view
+from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.axes import get_path, mode_of, plain_str
 from survey_tools.reports.claims import ClaimsReport
 from survey_tools.reports.claims_file import Claim
 from survey_tools.reports.report_config import ReportConfig
 from survey_tools.reports.stats import Stats, record_cells
-
-REQUIRED = ("id", "record", "field", "current", "proposed", "evidence", "reason")
-KINDS = ("tag", "metadata")
 
 
 @dataclass(frozen=True)
@@ -118,49 +120,49 @@ class CorrectionsReport:
 
 
 def load_corrections(tax: Taxonomy) -> tuple[str, tuple[Correction, ...]] | None:
-    """Read the corrections file; ``None`` when there is none yet."""
+    """Read the corrections file; ``None`` when there is none yet. :class:`InvalidInput` lists
+    every problem, each naming its correction."""
     rel = tax.data_file("corrections", "data/corrections.yaml")
     doc = tax.document(rel)
     if doc is None:
         return None
     if doc.problems:
         raise InvalidInput(doc.problems, f"{rel} cannot be read")
-    raw = doc.data.get("corrections") if isinstance(doc.data, dict) else None
-    if not isinstance(raw, list):
-        raise InvalidInput([Problem(rel, 1, 1, "corrections", "must be a list")], f"{rel} is invalid")
-    problems: list[Problem] = []
+    return rel, parse_corrections(tax, doc, rel)
+
+
+def parse_corrections(tax: Taxonomy, doc: YamlDocument, rel: str) -> tuple[Correction, ...]:
+    """The corrections of ``doc``: its shape checked by the schema first (every shape mistake at
+    once, ``corrections.schema.yaml``), then what only the taxonomy and the file as a whole can
+    say: unique ids, fields the taxonomy has, proposed values valid for their field, and no
+    controlled field called metadata. Whether the record exists and still holds ``current`` is
+    :func:`evaluate_corrections`'s (it needs the records)."""
+    doc, problems = checked("corrections", doc, rel)
+    if problems:
+        raise InvalidInput(problems, f"{rel} is invalid")
+    d = doc.data
+    assert isinstance(d, dict)  # the schema says so
     out: list[Correction] = []
     seen: set[str] = set()
-    for i, c in enumerate(raw):
-        line, col = doc.position(("corrections", i))
-        if not isinstance(c, dict):
-            problems.append(Problem(rel, line, col, f"corrections[{i}]", "must be a mapping"))
-            continue
-        cid = str(c.get("id", f"corrections[{i}]"))
-        missing = [k for k in REQUIRED if k not in c]
-        if missing:
-            problems.append(Problem(rel, line, col, f"correction {cid}", f"missing {', '.join(missing)}"))
-            continue
+    for i, c in enumerate(d["corrections"]):
+        line = doc.position(("corrections", i))[0]
+        cid = c["id"]
         if cid in seen:
-            problems.append(Problem(rel, line, col, f"correction {cid}", "duplicate id"))
+            il, ic = doc.position(("corrections", i, "id"))
+            problems.append(Problem(rel, il, ic, f"correction {cid}", "duplicate id"))
         seen.add(cid)
-        fld = str(c["field"])
+        fld, kind = c["field"], c.get("kind", "tag")
         msg = _check_field(tax, fld, c["proposed"])
-        kind = str(c.get("kind", "tag"))
-        if kind not in KINDS:
-            kl, kc = doc.position(("corrections", i, "kind"))
-            problems.append(Problem(rel, kl, kc, f"correction {cid}", f"kind must be one of {', '.join(KINDS)}, not {kind!r}"))
-            continue
-        if kind == "metadata" and tax.find_field(fld.split(".", 1)[0]) is not None:
-            msg = msg or f"{fld} is a tag (a controlled field), not metadata; drop `kind: metadata`"
+        if not msg and kind == "metadata" and tax.find_field(fld.split(".", 1)[0]) is not None:
+            msg = f"{fld} is a tag (a controlled field), not metadata; drop `kind: metadata`"
         if msg:
             fl, fc = doc.position(("corrections", i, "field"))
             problems.append(Problem(rel, fl, fc, f"correction {cid}", msg))
             continue
-        out.append(Correction(cid, str(c["record"]), fld, c["current"], c["proposed"], str(c["evidence"]), str(c["reason"]), line, kind))
+        out.append(Correction(cid, c["record"], fld, c["current"], c["proposed"], c["evidence"], c["reason"], line, kind))
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
-    return rel, tuple(out)
+    return tuple(out)
 
 
 def _check_field(tax: Taxonomy, name: str, proposed: Any) -> str:

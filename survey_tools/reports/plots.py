@@ -249,7 +249,7 @@ def plot_outputs(corpus: Corpus, stats: Stats, config: ReportConfig, prefix: str
         try:
             if view:  # a figure of one edition: its own records and counts
                 vcorpus = corpus_view(corpus, view)
-                fig = _draw(kind, spec, vcorpus, compute_stats(vcorpus, config), config)
+                fig = _draw(kind, spec, vcorpus, compute_stats(vcorpus, config, (stats.protocol, stats.living)), config)
             else:
                 fig = _draw(kind, spec, corpus, stats, config)
         except KeyError as err:

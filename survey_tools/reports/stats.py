@@ -71,7 +71,20 @@ class Stats:
         return out
 
 
-def compute_stats(corpus: Corpus, config: ReportConfig) -> Stats:
+Search = tuple[Protocol | None, LivingFlow | None]
+
+
+def search_of(tax: Taxonomy) -> Search:
+    """The search protocol and the living list's flow (from screening/'s logs): the same for
+    every view, so that the statistics of another view reuse them (``compute_stats(search=)``)
+    and read no file."""
+    protocol = load_protocol(tax) if has_protocol(tax) else None
+    return protocol, (living_flow(tax.root) if protocol else None)
+
+
+def compute_stats(corpus: Corpus, config: ReportConfig, search: Search | None = None) -> Stats:
+    """The statistics of ``corpus``; ``search`` the protocol and living flow when already known
+    (else read: :func:`search_of`)."""
     tax = corpus.taxonomy
     headline: dict[str, int] = {name: len(corpus.of(name)) for name in tax.collections}
     headline[config.headline_total] = sum(headline.values())
@@ -112,8 +125,7 @@ def compute_stats(corpus: Corpus, config: ReportConfig) -> Stats:
     for (rows, cols), view in zip(config.crosstabs, views, strict=True):
         ra, ca = resolve_axis(tax, rows), resolve_axis(tax, cols)
         crosstabs.append(view_table(corpus, view, ra, ca))
-    protocol = load_protocol(tax) if has_protocol(tax) else None
-    living = living_flow(tax.root) if protocol else None
+    protocol, living = search if search is not None else search_of(tax)
     return Stats(
         headline,
         tuple(fields),

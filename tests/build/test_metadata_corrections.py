@@ -128,19 +128,14 @@ def test_identifier_links_are_added_once() -> None:
     ]
 
 
-@pytest.mark.parametrize(("field", "kind", "message"), [
-    ("reward_type", "metadata", "reward_type is a tag (a controlled field), not metadata; drop `kind: metadata`"),
-    ("venue", "cosmetic", "kind must be one of tag, metadata, not 'cosmetic'"),
-])
-def test_bad_kinds_are_refused(survey: Path, field: str, kind: str, message: str) -> None:
-    path = survey / "data" / "corrections.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["corrections"] = [{
-        "id": "C900", "record": "magrpo", "field": field, "current": "x",
-        "proposed": "shared" if field == "reward_type" else "AAAI 2026",
-        "evidence": "https://example.org", "reason": "r", "kind": kind,
-    }]
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+CASES = yaml.safe_load((REPO / "tests" / "data" / "corrections" / "cases.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_bad_corrections_files(survey_dir: Path, case: dict) -> None:  # type: ignore[type-arg]
+    """Shape mistakes read as every configuration file's (the schema's), the rest names its correction."""
+    (survey_dir / "data").mkdir()
+    (survey_dir / "data" / "corrections.yaml").write_text(case["corrections"], encoding="utf-8")
     with pytest.raises(InvalidInput) as info:
-        load_corrections(load_taxonomy(survey))
-    assert [p.message for p in info.value.problems] == [message]
+        load_corrections(load_taxonomy(survey_dir))
+    assert [p.format() for p in info.value.problems] == case["problems"]

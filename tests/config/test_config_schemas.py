@@ -127,6 +127,9 @@ def test_every_schema_has_a_documented_file_and_descriptions() -> None:
         assert f"## `{c.file}`" in text
     # Every key of survey.readme is documented with its default.
     assert "| `survey.readme.sections.papers` | string |  | `Entries` |" in text
+    # A key of several shapes (oneOf, anyOf) names each of them, never "any".
+    assert "| `claims[].source` | mapping or list of mapping |" in text
+    assert "| `claims[].paper_value` | integer or string |" in text
 
 
 def test_taxonomy_readme_is_fresh() -> None:

@@ -108,3 +108,21 @@ def test_committed_readme_and_contributing_are_current() -> None:
     out = {**GENERATORS["readme"](ctx), **GENERATORS["contributing"](ctx)}
     for rel in ("README.md", "CONTRIBUTING.md"):
         assert (REPO / rel).read_text(encoding="utf-8") == out[rel], f"{rel} is stale: run survey build"
+
+
+def test_source_order_and_own_parts_come_from_the_taxonomy_load(survey_dir) -> None:  # type: ignore[no-untyped-def]
+    """`entry_order: source` reads the imported list's order, and the README its own parts, from
+    what the taxonomy's load read: a file written after the load is not seen by the renderer."""
+    from survey_tools.corpus.taxonomy import load_taxonomy
+    from survey_tools.render.markdown import _source_rank, readme_parts
+
+    (survey_dir / "data" / "csv").mkdir(parents=True)
+    (survey_dir / "data" / "csv" / "retained.order.csv").write_text("key\nb\na\n", encoding="utf-8")
+    (survey_dir / "taxonomy" / "readme" / "intro.md").write_text("Our intro.\n", encoding="utf-8")
+    tax = load_taxonomy(survey_dir)
+    (survey_dir / "data" / "csv" / "retained.order.csv").write_text("key\nc\n", encoding="utf-8")
+    (survey_dir / "taxonomy" / "readme" / "intro.md").unlink()
+    assert _source_rank(tax) == {"b": 0, "a": 1}
+    parts = readme_parts(tax.texts_under("taxonomy/readme"))
+    assert parts.intro == "Our intro."
+    assert [h for h, _ in parts.sections] == ["Use the Toolkit"]
