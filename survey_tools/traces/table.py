@@ -169,15 +169,19 @@ class IdIndex:
         if n == 0:
             return np.full(m, -1, dtype=np.int32)
         hq = _hashes(queries)
+        # In the order of their hashes the queries walk the sorted array once.
         by_hash = np.argsort(hq)
+        hq_sorted = hq[by_hash]
+        pos_sorted = np.searchsorted(self.sorted, hq_sorted)
+        np.minimum(pos_sorted, n - 1, out=pos_sorted)
         pos = np.empty(m, dtype=np.int64)
-        pos[by_hash] = np.searchsorted(self.sorted, hq[by_hash])
-        np.minimum(pos, n - 1, out=pos)
+        pos[by_hash] = pos_sorted
+        hit = np.empty(m, dtype=bool)
+        hit[by_hash] = self.sorted[pos_sorted] == hq_sorted
         cand = self.order[pos]
         same = np.fromiter(
             map(eq, map(self.ids.__getitem__, cand.tolist()), queries), dtype=bool, count=m
         )
-        hit = self.sorted[pos] == hq
         ok = hit & same & ~self.absent[cand]
         out = np.where(ok, cand, -1).astype(np.int32)
         for j in np.flatnonzero(hit & ~ok).tolist():
@@ -197,7 +201,7 @@ class IdIndex:
         return -1
 
 
-_TRUSTED = {True: 1, False: 0}
+_TRUSTED: dict[Any, int] = {True: 1, False: 0, UNSET: -1}
 _UNSET_AS_NONE: dict[Any, Any] = {UNSET: None}
 
 
@@ -226,8 +230,9 @@ def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
     call_id = list(map(_UNSET_AS_NONE.get, raw_call_id, raw_call_id))
     has_reason = np.fromiter(map(is_not, get("reason"), repeat(UNSET)), bool, n)
     dur = np.fromiter(get("duration_s"), np.float64, n)
-    attributes = [a for a in get("attributes") if a is not UNSET]
-    trusted = np.fromiter(map(_TRUSTED.get, get("trusted"), repeat(-1)), np.int8, n)
+    no_attributes = countOf(get("attributes"), UNSET)
+    attributes = [a for a in get("attributes") if a is not UNSET] if no_attributes < n else []
+    trusted = np.fromiter(map(_TRUSTED.__getitem__, get("trusted")), np.int8, n)
     optional = (
         # One pass for the fields only counted here (cheaper than four).
         4 * n
@@ -241,7 +246,7 @@ def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
         + int(np.count_nonzero(trusted >= 0))
         + int(has_reason.sum())
         + int(np.count_nonzero(~np.isnan(dur)))
-        + len(attributes)
+        + (n - no_attributes)
         + sum(map(count_keys, attributes))
     )
     table = Table(
