@@ -315,8 +315,8 @@ def decode(
             _check_duplicates(read(), kept, report)
         return Decoded(head=head, table=table, typed=True, recheck=recheck)
 
-    # The fast path rejected the file (or the helper its edges): the slow path, with
-    # the input again if the fast path had let it go.
+    # The fast path rejected the file: the slow path, with the input again if the fast
+    # path had let it go.
     data = box.pop() if box else read()
     try:
         doc = orjson.loads(data)

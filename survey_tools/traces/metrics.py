@@ -12,7 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from survey_tools.traces.graph import dependency_edges, longest_chain, spawn_info, topo_edge_order
+from survey_tools.traces.graph import (
+    SpawnInfo,
+    dependency_edges,
+    longest_chain,
+    spawn_info,
+    topo_edge_order,
+)
 from survey_tools.traces.schema import EVENT_TYPES
 from survey_tools.traces.table import EVENT_CODE, Table
 from survey_tools.traces.validate import Trace
@@ -120,28 +126,13 @@ def _taint(
     }
 
 
-def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> dict[str, Any]:
-    """All metrics of one valid trace, as an ordered, JSON-ready dict."""
-    tb = trace.table
-    head = trace.head
-    ids = tb.ids
-    names = tb.names.names
-    n = tb.n
-    code = EVENT_CODE
+def _spawn_tree(tb: Table, info: SpawnInfo) -> dict[str, Any]:
+    """Agents, the spawn tree's depth and fan-out, and how many spawned agents ended."""
     et = tb.etype
-    t = tb.t
-    end = t + np.nan_to_num(tb.dur, nan=0.0)
-    n_names = len(names)
-
-    counts = np.bincount(et[et >= 0], minlength=len(EVENT_TYPES))
-    by_type = {name: int(counts[i]) for i, name in enumerate(EVENT_TYPES)}
-
     # Agents: everyone who acts or is spawned, but not a tool answering as itself.
-    tool_voice = (et == code["tool_result"]) & (tb.agent == tb.tool)
+    tool_voice = (et == EVENT_CODE["tool_result"]) & (tb.agent == tb.tool)
     actors = set(np.unique(tb.agent[~tool_voice & (tb.agent >= 0)]).tolist())
-    info = spawn_info(tb)
     actors |= set(info.child.tolist())
-    n_agents = len(actors)
 
     spawner = {int(c): int(p) for c, p in zip(info.child, info.parent, strict=True)}
     depth_of: dict[int, int] = {}
@@ -154,78 +145,104 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
         base = depth_of.get(v, 0)
         for k, w in enumerate(reversed(chain), start=1):
             depth_of[w] = base + k
-    spawn_depth = max(depth_of.values(), default=0)
     fan = np.bincount(info.parent[info.parent >= 0], minlength=1) if info.parent.size else None
-    max_fan_out = int(fan.max()) if fan is not None and fan.size else 0
 
-    spawns = np.flatnonzero((et == code["spawn"]) & (tb.to >= 0))
+    n_names = len(tb.names.names)
+    spawns = np.flatnonzero((et == EVENT_CODE["spawn"]) & (tb.to >= 0))
     last_spawn = np.full(n_names + 1, -np.inf)
-    np.maximum.at(last_spawn, tb.to[spawns], t[spawns])
-    desp = np.flatnonzero(et == code["despawn"])
+    np.maximum.at(last_spawn, tb.to[spawns], tb.t[spawns])
+    desp = np.flatnonzero(et == EVENT_CODE["despawn"])
     target = np.where(tb.to[desp] >= 0, tb.to[desp], tb.agent[desp])
     last_desp = np.full(n_names + 1, -np.inf)
-    np.maximum.at(last_desp, target, t[desp])
+    np.maximum.at(last_desp, target, tb.t[desp])
     children = info.child
     despawned = int(np.count_nonzero(last_desp[children] >= last_spawn[children]))
+    return {
+        "agents": len(actors),
+        "spawned_agents": int(children.size),
+        "spawn_tree_depth": max(depth_of.values(), default=0),
+        "max_fan_out": int(fan.max()) if fan is not None and fan.size else 0,
+        "despawned_agents": despawned,
+        "alive_at_end": int(children.size) - despawned,
+    }
 
-    # O2: decisions that name another agent, spawns whose agent then works, and
-    # messages from a parent to the agent it spawned.
-    o2_decision = int(
-        np.count_nonzero((et == code["orchestrator_decision"]) & (tb.to >= 0) & (tb.to != tb.agent))
+
+def _delegations(tb: Table, info: SpawnInfo) -> dict[str, int]:
+    """O2: decisions that name another agent, spawns whose agent then works, and
+    messages from a parent to the agent it spawned."""
+    et, t = tb.etype, tb.t
+    n_names = len(tb.names.names)
+    decision = int(
+        np.count_nonzero(
+            (et == EVENT_CODE["orchestrator_decision"]) & (tb.to >= 0) & (tb.to != tb.agent)
+        )
     )
+    spawns = np.flatnonzero((et == EVENT_CODE["spawn"]) & (tb.to >= 0))
     last_act = np.full(n_names + 1, -np.inf)
     acting = tb.agent >= 0
     np.maximum.at(last_act, tb.agent[acting], t[acting])
-    o2_spawn = int(np.count_nonzero(last_act[tb.to[spawns]] >= t[spawns])) if spawns.size else 0
+    spawn = int(np.count_nonzero(last_act[tb.to[spawns]] >= t[spawns])) if spawns.size else 0
     parent_of = np.full(n_names + 1, -2, dtype=np.int64)
     parent_of[info.child] = info.parent
-    msgs = (et == code["message"]) & (tb.to >= 0)
-    o2_parent_msg = int(
+    msgs = (et == EVENT_CODE["message"]) & (tb.to >= 0)
+    parent_msg = int(
         np.count_nonzero(msgs & (parent_of[np.where(tb.to >= 0, tb.to, n_names)] == tb.agent))
     )
+    return {"decision": decision, "spawn": spawn, "parent_message": parent_msg}
 
-    s, d, cs, cd = dependency_edges(tb.t, tb.ekind, tb.esrc, tb.edst)
 
-    aggs = np.flatnonzero(et == code["aggregate"])
-    if aggs.size:
-        into = np.isin(d, aggs)
-        # Distinct (aggregate, source) pairs: two edges from one event count once.
-        pairs = np.unique(d[into] * np.int64(n) + s[into])
-        fan_in = np.bincount(pairs // max(n, 1), minlength=n)[aggs]
-        fan_in_max, fan_in_mean = int(fan_in.max()), _r(float(fan_in.mean()))
-    else:
-        fan_in_max, fan_in_mean = 0, None
+def _fan_in(tb: Table, s: np.ndarray, d: np.ndarray) -> tuple[int, float | None]:
+    """Most and mean distinct events with a dependency edge into each aggregate."""
+    n = tb.n
+    aggs = np.flatnonzero(tb.etype == EVENT_CODE["aggregate"])
+    if not aggs.size:
+        return 0, None
+    into = np.isin(d, aggs)
+    # Distinct (aggregate, source) pairs: two edges from one event count once.
+    pairs = np.unique(d[into] * np.int64(n) + s[into])
+    fan_in = np.bincount(pairs // max(n, 1), minlength=n)[aggs]
+    return int(fan_in.max()), _r(float(fan_in.mean()))
 
-    stops = np.flatnonzero(et == code["stop"])
+
+def _stop_tail(tb: Table, s: np.ndarray, end: np.ndarray) -> dict[str, Any]:
+    """O5: the first stop, the last useful return before it and the idle tail between."""
+    et, t = tb.etype, tb.t
+    stops = np.flatnonzero(et == EVENT_CODE["stop"])
     stop_t = idle = None
     last_ret_id = None
     if stops.size:
         stop_t = float(t[stops].min())
-        rets = np.flatnonzero((et == code["return"]) & (t <= stop_t))
-        has_out = np.zeros(n, dtype=bool)
+        rets = np.flatnonzero((et == EVENT_CODE["return"]) & (t <= stop_t))
+        has_out = np.zeros(tb.n, dtype=bool)
         has_out[s] = True
         useful = rets[has_out[rets]] if has_out[rets].any() else rets
         if useful.size:
             k = int(useful[np.lexsort((useful, end[useful]))[-1]])
-            last_ret_id = ids[k]
+            last_ret_id = tb.ids[k]
             idle = max(0.0, stop_t - float(end[k]))
+    return {
+        "o5_stop_t": _r(stop_t),
+        "o5_last_useful_return": last_ret_id,
+        "o5_idle_tail_s": _r(idle),
+    }
 
-    rank = topo_edge_order(tb.t, s, d)
-    cp, cp_len = longest_chain(tb.t, tb.dur, cs, cd, rank)
-    graph = _taint(tb, s, d, rank, max_taint_paths)
 
-    if n and np.any(~np.isnan(tb.dur)):
-        work = float(np.nansum(tb.dur))
-        basis = "durations"
-    else:
-        lo = np.full(n_names + 1, np.inf)
-        hi = np.full(n_names + 1, -np.inf)
-        np.minimum.at(lo, tb.agent[acting], t[acting])
-        np.maximum.at(hi, tb.agent[acting], end[acting])
-        seen = np.isfinite(lo)
-        work = float((hi[seen] - lo[seen]).sum())
-        basis = "agent_active_time"
+def _work(tb: Table, end: np.ndarray) -> tuple[float, str]:
+    """Total work: the durations when any event has one, else each agent's active time."""
+    if tb.n and np.any(~np.isnan(tb.dur)):
+        return float(np.nansum(tb.dur)), "durations"
+    n_names = len(tb.names.names)
+    acting = tb.agent >= 0
+    lo = np.full(n_names + 1, np.inf)
+    hi = np.full(n_names + 1, -np.inf)
+    np.minimum.at(lo, tb.agent[acting], tb.t[acting])
+    np.maximum.at(hi, tb.agent[acting], end[acting])
+    seen = np.isfinite(lo)
+    return float((hi[seen] - lo[seen]).sum()), "agent_active_time"
 
+
+def _costs(head: dict[str, Any], n: int, n_agents: int, by_type: dict[str, int]) -> dict[str, Any]:
+    """Protocol overhead, and cost per unit of reward."""
     costs = head.get("costs", {})
     tokens = costs.get("tokens", 0)
     wall = costs.get("wall_clock_s", 0)
@@ -234,40 +251,7 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
     reward = rewards.get(channel) if channel else None
     tool_calls = by_type["tool_call"]
     n_msgs = by_type["message"]
-
-    out: dict[str, Any] = {
-        "trace_id": head.get("trace_id"),
-        "task_id": head.get("task_id"),
-        "system": head.get("system"),
-        "topology": head.get("topology"),
-        "events": n,
-        "edges": tb.m,
-        "events_by_type": by_type,
-        "agents": n_agents,
-        "spawned_agents": int(children.size),
-        "spawn_tree_depth": spawn_depth,
-        "max_fan_out": max_fan_out,
-        "despawned_agents": despawned,
-        "alive_at_end": int(children.size) - despawned,
-        "o1_spawns": by_type["spawn"],
-        "o2_delegations": o2_decision + o2_spawn + o2_parent_msg,
-        "o2_by_kind": {"decision": o2_decision, "spawn": o2_spawn, "parent_message": o2_parent_msg},
-        "o3_messages": n_msgs,
-        "o4_aggregates": by_type["aggregate"],
-        "o4_fan_in_max": fan_in_max,
-        "o4_fan_in_mean": fan_in_mean,
-        "o5_stop_t": _r(stop_t),
-        "o5_last_useful_return": last_ret_id,
-        "o5_idle_tail_s": _r(idle),
-        "makespan_s": _r(float(end.max() - t.min())) if n else 0.0,
-        "critical_path_s": _r(cp_len),
-        "critical_path_events": len(cp),
-        "critical_path": [ids[i] for i in cp],
-        "total_work_s": _r(work),
-        "work_basis": basis,
-        # Without durations an agent's active time includes its waits (a strictly
-        # turn-taking log would look parallel): the speedup is then unknown.
-        "parallelism_speedup": _ratio(work, cp_len) if basis == "durations" else None,
+    return {
         "tool_calls": tool_calls,
         "messages_per_tool_call": _ratio(n_msgs, tool_calls),
         "messages_per_agent": _ratio(n_msgs, n_agents),
@@ -283,11 +267,61 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
             for ch, v in sorted(rewards.items())
             if v > 0
         },
+    }
+
+
+def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> dict[str, Any]:
+    """All metrics of one valid trace, as an ordered, JSON-ready dict."""
+    tb = trace.table
+    head = trace.head
+    ids = tb.ids
+    n = tb.n
+    t = tb.t
+    end = t + np.nan_to_num(tb.dur, nan=0.0)
+
+    counts = np.bincount(tb.etype[tb.etype >= 0], minlength=len(EVENT_TYPES))
+    by_type = {name: int(counts[i]) for i, name in enumerate(EVENT_TYPES)}
+    info = spawn_info(tb)
+    tree = _spawn_tree(tb, info)
+    o2 = _delegations(tb, info)
+    s, d, cs, cd = dependency_edges(tb.t, tb.ekind, tb.esrc, tb.edst)
+    fan_in_max, fan_in_mean = _fan_in(tb, s, d)
+    rank = topo_edge_order(tb.t, s, d)
+    cp, cp_len = longest_chain(tb.t, tb.dur, cs, cd, rank)
+    graph = _taint(tb, s, d, rank, max_taint_paths)
+    work, basis = _work(tb, end)
+
+    return {
+        "trace_id": head.get("trace_id"),
+        "task_id": head.get("task_id"),
+        "system": head.get("system"),
+        "topology": head.get("topology"),
+        "events": n,
+        "edges": tb.m,
+        "events_by_type": by_type,
+        **tree,
+        "o1_spawns": by_type["spawn"],
+        "o2_delegations": sum(o2.values()),
+        "o2_by_kind": o2,
+        "o3_messages": by_type["message"],
+        "o4_aggregates": by_type["aggregate"],
+        "o4_fan_in_max": fan_in_max,
+        "o4_fan_in_mean": fan_in_mean,
+        **_stop_tail(tb, s, end),
+        "makespan_s": _r(float(end.max() - t.min())) if n else 0.0,
+        "critical_path_s": _r(cp_len),
+        "critical_path_events": len(cp),
+        "critical_path": [ids[i] for i in cp],
+        "total_work_s": _r(work),
+        "work_basis": basis,
+        # Without durations an agent's active time includes its waits (a strictly
+        # turn-taking log would look parallel): the speedup is then unknown.
+        "parallelism_speedup": _ratio(work, cp_len) if basis == "durations" else None,
+        **_costs(head, n, tree["agents"], by_type),
         "untrusted_events": graph["untrusted"],
         "tainted_sources": graph["n_sources"],
         "taint_paths": [[ids[i] for i in p] for p in graph["paths"]],
     }
-    return out
 
 
 def flat_row(m: dict[str, Any]) -> dict[str, Any]:

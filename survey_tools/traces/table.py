@@ -10,10 +10,10 @@ becomes "missing" here; the schema check reports it).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
-from operator import attrgetter, countOf, is_not
+from operator import attrgetter, countOf, eq, is_not
 from typing import Any
 
 import numpy as np
@@ -44,24 +44,44 @@ STRUCT_FIELDS = (
 )
 
 
+class _Index(dict[Any, int]):
+    """Name -> code; a name not seen before gets the next code as it is looked up."""
+
+    def __init__(self, names: list[str]) -> None:
+        # None (a broken trace's missing value) and UNSET (the fast decoder's) are absent.
+        super().__init__({None: -1, UNSET: -1})
+        self.names = names
+
+    def __missing__(self, name: str) -> int:
+        code = self[name] = len(self.names)
+        self.names.append(name)
+        return code
+
+
 class Names:
     """Interns agent/tool names as small integer codes (-1 = absent)."""
 
     def __init__(self) -> None:
-        # None (a broken trace's missing value) and UNSET (the fast decoder's) are absent.
-        self.index: dict[Any, int] = {None: -1, UNSET: -1}
         self.names: list[str] = []
+        self.index = _Index(self.names)
 
-    def codes(self, values: Sequence[Any]) -> np.ndarray:
-        index = self.index
-        names = self.names
-        # New names get codes in sorted order (not set order, which varies with the
-        # hash seed), so codes are the same from run to run.
-        new: set[str] = set(values) - index.keys()
-        for v in sorted(new):
-            index[v] = len(names)
-            names.append(v)
-        return np.fromiter(map(index.__getitem__, values), dtype=np.int32, count=len(values))
+    def codes(self, values: Iterable[Any], count: int) -> np.ndarray:
+        """Codes of ``count`` values, in one pass over them (new names are added)."""
+        start = len(self.names)
+        out = np.fromiter(map(self.index.__getitem__, values), dtype=np.int32, count=count)
+        new = self.names[start:]
+        if len(new) > 1:
+            # New names get codes in sorted order (not first-seen order), so a code
+            # says the same whatever the order of the events.
+            order = sorted(range(len(new)), key=new.__getitem__)
+            remap = np.empty(len(new), dtype=np.int32)
+            remap[order] = np.arange(start, start + len(new), dtype=np.int32)
+            self.names[start:] = [new[k] for k in order]
+            for code, name in enumerate(self.names[start:], start):
+                self.index[name] = code
+            moved = out >= start
+            out[moved] = remap[out[moved] - start]
+        return out
 
 
 @dataclass
@@ -79,10 +99,9 @@ class Table:
     has_reason: np.ndarray  # bool
     call_id: list[Any]
     names: Names
-    # Raw endpoint strings by edge index (None where not a string); a list, or only
-    # the dangling ones (a dict) when the endpoints were resolved in a helper process.
-    src_ids: Any
-    dst_ids: Any
+    # Raw endpoint strings by edge index (None where not a string).
+    src_ids: list[Any]
+    dst_ids: list[Any]
     esrc: np.ndarray  # int32 index of the source event, -1 when dangling
     edst: np.ndarray
     ekind: np.ndarray  # int8 code into EDGE_TYPES, -1 when invalid
@@ -98,134 +117,158 @@ class Table:
     def m(self) -> int:
         return len(self.esrc)
 
-    def set_edges(self, ec: EdgeColumns) -> None:
-        self.esrc, self.edst, self.ekind, self.first = ec.esrc, ec.edst, ec.ekind, ec.first
-        self.src_ids, self.dst_ids = ec.src_ids, ec.dst_ids
+
+def _hashes(values: list[Any]) -> np.ndarray:
+    return np.fromiter(map(hash, values), np.int64, len(values))
 
 
-def _index(ids: list[Any]) -> dict[Any, int]:
-    index = dict(zip(ids, range(len(ids)), strict=True))
-    if len(index) != len(ids):
-        # Duplicates: the first occurrence must win, so build from the end.
-        index = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1), strict=True))
-    return index
+class IdIndex:
+    """Event ids -> index of their first occurrence, without a dict of a million ids.
+
+    The ids' hashes are sorted once; a look-up is a binary search among them (the
+    queries sorted first, so the search walks the array in order), then one string
+    comparison with the id found, since equal hashes do not prove equal strings.
+    A dict would do the same work with a random memory access per id and per query,
+    which is what costs at a million events. ``None`` stands for a missing id: it
+    is no event's id and no look-up finds it.
+    """
+
+    def __init__(self, ids: list[Any]) -> None:
+        self.ids = ids
+        h = _hashes(ids)
+        # Stable: among equal hashes the earliest event comes first.
+        self.order = np.argsort(h, kind="stable")
+        self.sorted = h[self.order]
+        none = np.flatnonzero(h == hash(None))
+        self.absent = np.zeros(len(ids), dtype=bool)
+        self.absent[none[[ids[i] is None for i in none.tolist()]]] = True
+        self.first = np.arange(len(ids), dtype=np.int64)
+        runs = np.flatnonzero(self.sorted[1:] == self.sorted[:-1])
+        if runs.size:  # duplicate ids, or (rarely) different ids with equal hashes
+            self._settle_runs(runs)
+        self.first[self.absent] = -1
+
+    def _settle_runs(self, runs: np.ndarray) -> None:
+        order = self.order.tolist()
+        seen: dict[Any, int] = {}
+        prev = -2
+        for p in runs.tolist():
+            if p != prev + 1:  # a new run of equal hashes starts at p
+                seen.clear()
+                self._first_of(order[p], seen)
+            self._first_of(order[p + 1], seen)
+            prev = p
+
+    def _first_of(self, i: int, seen: dict[Any, int]) -> None:
+        if not self.absent[i]:
+            self.first[i] = seen.setdefault(self.ids[i], i)
+
+    def find(self, queries: list[Any]) -> np.ndarray:
+        """int32 index of the first event whose id is each query, -1 for none."""
+        m, n = len(queries), len(self.ids)
+        if n == 0:
+            return np.full(m, -1, dtype=np.int32)
+        hq = _hashes(queries)
+        # In the order of their hashes the queries walk the sorted array once.
+        by_hash = np.argsort(hq)
+        hq_sorted = hq[by_hash]
+        pos_sorted = np.searchsorted(self.sorted, hq_sorted)
+        np.minimum(pos_sorted, n - 1, out=pos_sorted)
+        pos = np.empty(m, dtype=np.int64)
+        pos[by_hash] = pos_sorted
+        hit = np.empty(m, dtype=bool)
+        hit[by_hash] = self.sorted[pos_sorted] == hq_sorted
+        cand = self.order[pos]
+        same = np.fromiter(
+            map(eq, map(self.ids.__getitem__, cand.tolist()), queries), dtype=bool, count=m
+        )
+        ok = hit & same & ~self.absent[cand]
+        out = np.where(ok, cand, -1).astype(np.int32)
+        for j in np.flatnonzero(hit & ~ok).tolist():
+            out[j] = self._search_run(int(pos[j]), queries[j])
+        return out
+
+    def _search_run(self, p: int, query: Any) -> int:
+        """The first event with id ``query`` among those sharing the hash at ``p``."""
+        if query is None:
+            return -1
+        h = self.sorted[p]
+        while p < len(self.sorted) and self.sorted[p] == h:
+            i = int(self.order[p])
+            if not self.absent[i] and self.ids[i] == query:
+                return i
+            p += 1
+        return -1
 
 
-def _edges(index: dict[Any, int], src: list[Any], dst: list[Any]) -> tuple[np.ndarray, np.ndarray]:
-    get = index.get
-    s = np.fromiter(map(get, src, repeat(-1)), np.int32, len(src))
-    d = np.fromiter(map(get, dst, repeat(-1)), np.int32, len(dst))
-    return s, d
-
-
-_TRUSTED = {True: 1, False: 0}
+_TRUSTED: dict[Any, int] = {True: 1, False: 0, UNSET: -1}
 _UNSET_AS_NONE: dict[Any, Any] = {UNSET: None}
 
 
-@dataclass
-class EdgeColumns:
-    """What the edges contribute to a :class:`Table`, and the ids' first occurrences."""
-
-    esrc: np.ndarray
-    edst: np.ndarray
-    ekind: np.ndarray
-    first: np.ndarray
-    src_ids: Any
-    dst_ids: Any
-
-
-def edge_columns(ids: list[str], edges: list[Any]) -> EdgeColumns:
-    """Resolve :class:`~survey_tools.traces.decode.FastEdge` endpoints against ``ids``."""
-    src = list(map(attrgetter("src"), edges))
-    dst = list(map(attrgetter("dst"), edges))
-    index = _index(ids)
-    esrc, edst = _edges(index, src, dst)
-    return EdgeColumns(
-        esrc=esrc,
-        edst=edst,
-        ekind=np.fromiter(
-            map(EDGE_CODE.__getitem__, map(attrgetter("type"), edges)), np.int8, len(edges)
-        ),
-        # Without duplicate ids every event is its own first occurrence: no look-ups.
-        first=np.arange(len(ids), dtype=np.int64)
-        if len(index) == len(ids)
-        else np.fromiter(map(index.__getitem__, ids), np.int64, len(ids)),
-        src_ids=src,
-        dst_ids=dst,
-    )
-
-
-def from_structs(
-    events: list[Any], edges: list[Any] | None, resolved: EdgeColumns | None = None
-) -> tuple[Table, int]:
+def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
     """Columns from :class:`~survey_tools.traces.decode.FastEvent` structs (already typed).
 
-    The edges come as structs, already ``resolved``, or (``edges`` None) are left
-    empty for the caller to set with :meth:`Table.set_edges`. Also
-    returns how many optional keys the events hold (for the duplicate-key check).
-    Everything runs at C speed (``map`` over attribute getters into ``np.fromiter``):
-    this is the hot loop of a million-event validation.
+    Also returns how many optional keys the events hold (for the duplicate-key
+    check). Every column is one pass at C speed (``map`` over an attribute getter
+    into ``np.fromiter``), names are coded in that same pass and edge ends are found
+    through :class:`IdIndex`: this is the hot loop of a million-event validation.
     """
     n = len(events)
 
-    def col(attr: str) -> list[Any]:
-        return list(map(attrgetter(attr), events))
+    def get(attr: str) -> Iterator[Any]:
+        return map(attrgetter(attr), events)
 
     names = Names()
-    ids = col("id")
-    if resolved is not None:
-        ec = resolved
-    elif edges is not None:
-        ec = edge_columns(ids, edges)
-    else:  # filled in by the caller (a helper process resolves them meanwhile)
-        none = np.zeros(0, dtype=np.int32)
-        ec = EdgeColumns(none, none, none.astype(np.int8), none.astype(np.int64), [], [])
-    to, tool = col("to"), col("tool")
-    raw_call_id = col("call_id")
+    ids = list(get("id"))
+    src = list(map(attrgetter("src"), edges))
+    dst = list(map(attrgetter("dst"), edges))
+    index = IdIndex(ids)
+    agent = names.codes(get("agent"), n)
+    to = names.codes(get("to"), n)
+    tool = names.codes(get("tool"), n)
+    raw_call_id = list(get("call_id"))
     call_id = list(map(_UNSET_AS_NONE.get, raw_call_id, raw_call_id))
-    has_reason = np.fromiter(map(is_not, map(attrgetter("reason"), events), repeat(UNSET)), bool, n)
-    dur = np.fromiter(map(attrgetter("duration_s"), events), np.float64, n)
-    attributes = [a for a in map(attrgetter("attributes"), events) if a is not UNSET]
-    trusted = np.fromiter(
-        map(_TRUSTED.get, map(attrgetter("trusted"), events), repeat(-1)), np.int8, n
-    )
+    has_reason = np.fromiter(map(is_not, get("reason"), repeat(UNSET)), bool, n)
+    dur = np.fromiter(get("duration_s"), np.float64, n)
+    no_attributes = countOf(get("attributes"), UNSET)
+    attributes = [a for a in get("attributes") if a is not UNSET] if no_attributes < n else []
+    trusted = np.fromiter(map(_TRUSTED.__getitem__, get("trusted")), np.int8, n)
     optional = (
-        int(np.count_nonzero(trusted >= 0))
         # One pass for the fields only counted here (cheaper than four).
-        + 4 * n
+        4 * n
         - countOf(
             chain.from_iterable(map(attrgetter("role", "from_", "content_ref", "content"), events)),
             UNSET,
         )
-        + n
-        - to.count(UNSET)
-        + n
-        - tool.count(UNSET)
-        + n
-        - call_id.count(None)
+        + int(np.count_nonzero(to >= 0))
+        + int(np.count_nonzero(tool >= 0))
+        + (n - call_id.count(None))
+        + int(np.count_nonzero(trusted >= 0))
         + int(has_reason.sum())
         + int(np.count_nonzero(~np.isnan(dur)))
-        + len(attributes)
+        + (n - no_attributes)
         + sum(map(count_keys, attributes))
     )
     table = Table(
         ids=ids,
-        t=np.fromiter(map(attrgetter("t"), events), np.float64, n),
+        t=np.fromiter(get("t"), np.float64, n),
         dur=dur,
-        etype=np.fromiter(map(EVENT_CODE.__getitem__, map(attrgetter("type"), events)), np.int8, n),
-        agent=names.codes(col("agent")),
-        to=names.codes(to),
-        tool=names.codes(tool),
+        etype=np.fromiter(map(EVENT_CODE.__getitem__, get("type")), np.int8, n),
+        agent=agent,
+        to=to,
+        tool=tool,
         trusted=trusted,
         has_reason=has_reason,
         call_id=call_id,
         names=names,
-        src_ids=ec.src_ids,
-        dst_ids=ec.dst_ids,
-        esrc=ec.esrc,
-        edst=ec.edst,
-        ekind=ec.ekind,
-        first=ec.first,
+        src_ids=src,
+        dst_ids=dst,
+        esrc=index.find(src),
+        edst=index.find(dst),
+        ekind=np.fromiter(
+            map(EDGE_CODE.__getitem__, map(attrgetter("type"), edges)), np.int8, len(edges)
+        ),
+        first=index.first,
     )
     return table, optional
 
@@ -272,9 +315,8 @@ def from_values(events: Any, edges: Any) -> Table:
     names = Names()
     src = [_str_or_none(_get(e, "src")) for e in eds]
     dst = [_str_or_none(_get(e, "dst")) for e in eds]
-    index = _index(ids)
-    index.pop(None, None)
-    esrc, edst = _edges(index, src, dst)
+    index = IdIndex(ids)
+    n = len(ids)
     return Table(
         ids=ids,
         t=np.array([_num_or_nan(v) for v in cols["t"]], dtype=np.float64),
@@ -283,9 +325,9 @@ def from_values(events: Any, edges: Any) -> Table:
             [EVENT_CODE.get(v, -1) if isinstance(v, str) else -1 for v in cols["type"]],
             dtype=np.int8,
         ),
-        agent=names.codes(cols["agent"]),
-        to=names.codes(cols["to"]),
-        tool=names.codes(cols["tool"]),
+        agent=names.codes(cols["agent"], n),
+        to=names.codes(cols["to"], n),
+        tool=names.codes(cols["tool"], n),
         trusted=np.array(
             [int(v) if isinstance(v, bool) else -1 for v in cols["trusted"]], dtype=np.int8
         ),
@@ -294,11 +336,11 @@ def from_values(events: Any, edges: Any) -> Table:
         names=names,
         src_ids=src,
         dst_ids=dst,
-        esrc=esrc,
-        edst=edst,
+        esrc=index.find(src),
+        edst=index.find(dst),
         ekind=np.array(
             [EDGE_CODE.get(k, -1) if isinstance(k := _get(e, "type"), str) else -1 for e in eds],
             dtype=np.int8,
         ),
-        first=np.fromiter(map(index.get, ids, repeat(-1)), np.int64, len(ids)),
+        first=index.first,
     )

@@ -125,6 +125,31 @@ def build(
     """Events and edges for span records; returns the builder and cost totals."""
     if not recs:
         raise ImportFailed("no usable spans in the input")
+    root, by_id = _repair_tree(recs, summary)
+    _clamp(recs, root, by_id, summary)
+    recs.sort(key=_SORT_KEY)
+
+    events = _Events(recs, root, root_agent, summary)
+    for r in recs:
+        events.emit(r)
+    b = events.finish()
+    usage_rank = min((r.usage_rank for r in recs if r.input_tokens or r.output_tokens), default=-1)
+    tokens_in = sum(r.input_tokens for r in recs if r.usage_rank == usage_rank)
+    tokens_out = sum(r.output_tokens for r in recs if r.usage_rank == usage_rank)
+    summary.failed += sum(1 for r in recs if r.error)
+    costs = {
+        "tokens": tokens_in + tokens_out,
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+        "wall_clock_s": max(0.0, round((root.end - root.start) / 1e9, 9)),
+        "tool_calls": sum(1 for r in recs if r.kind == TOOL),
+        "messages": b.type.count("message"),
+    }
+    return b, costs
+
+
+def _repair_tree(recs: list[SpanRec], summary: SpanSummary) -> tuple[SpanRec, dict[str, SpanRec]]:
+    """One root; every other span under a span that reaches it. Sorts ``recs`` by start."""
     # The first record of each span id wins (built from the end, so it is the last write).
     by_id = dict(zip(map(attrgetter("span_id"), reversed(recs)), reversed(recs), strict=True))
     recs.sort(key=_SORT_KEY)
@@ -162,9 +187,14 @@ def build(
             summary.orphans += 1
             r.parent_id = root.span_id
             depth_ok[r.span_id] = True
+    return root, by_id
 
-    # Clamp children into their parents, parents first (records are sorted by start,
-    # and a parent starts no later than its child once clamped).
+
+def _clamp(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """Clamp children into their parents, parents first (records are sorted by start,
+    and a parent starts no later than its child once clamped)."""
     if root.end < root.start:
         root.end = root.start
     for r in recs:
@@ -183,71 +213,91 @@ def build(
             summary.clamped_end += 1
         if r.end < r.start:
             r.end = r.start
-    recs.sort(key=_SORT_KEY)
 
-    t0 = root.start
-    b = SpanBuilder()
-    push = b.push
-    owner: dict[str, str] = {}  # span id -> agent acting in it
 
-    def agent_of(r: SpanRec) -> str:
+class _Events:
+    """The events of span records taken in time order (the body of :func:`build`)."""
+
+    def __init__(
+        self, recs: list[SpanRec], root: SpanRec, root_agent: str, summary: SpanSummary
+    ) -> None:
+        self.b = SpanBuilder()
+        self.push = self.b.push
+        self.root = root
+        self.root_agent = root_agent
+        self.summary = summary
+        self.owner: dict[str, str] = {}  # span id -> agent acting in it
+        self.active: set[str] = set()
+        self.spawner: dict[str, str] = {}
+        self.returns_to: dict[str, list[int]] = {}  # parent span id -> return events into it
+        self.t0 = t0 = root.start
+        # Seconds from the root's start, rounded to the nanosecond. Below 2**23 s the
+        # float quotient of an integer nanosecond count is already what round(., 9)
+        # gives (its error, half an ulp, is under half a nanosecond), so the round is
+        # skipped.
+        self.exact = (
+            max(map(attrgetter("end"), recs)) - t0 < _EXACT_NS
+            and min(map(attrgetter("start"), recs)) - t0 > -_EXACT_NS
+        )
+        self.root_name = self.agent_of(root)
+
+    def agent_of(self, r: SpanRec) -> str:
         if r.kind == AGENT:
             return r.name or r.agent or "agent"
-        if r is root:
-            return r.agent or root_agent
+        if r is self.root:
+            return r.agent or self.root_agent
         # Other spans act for the agent whose span holds them (structure, not the
         # span's own claim, so no agent can act before it is spawned).
-        return owner.get(r.parent_id, root_agent)
+        return self.owner.get(r.parent_id, self.root_agent)
 
-    # Seconds from the root's start, rounded to the nanosecond. Below 2**23 s the
-    # float quotient of an integer nanosecond count is already what round(., 9) gives
-    # (its error, half an ulp, is under half a nanosecond), so the round is skipped.
-    exact = (
-        max(map(attrgetter("end"), recs)) - t0 < _EXACT_NS
-        and min(map(attrgetter("start"), recs)) - t0 > -_EXACT_NS
-    )
-
-    active: set[str] = set()
-    spawner: dict[str, str] = {}
-    returns_to: dict[str, list[int]] = {}  # parent span id -> return events into it
-    tokens_in = tokens_out = 0
-    usage_rank = min((r.usage_rank for r in recs if r.input_tokens or r.output_tokens), default=-1)
-    failed = 0
-    root_name = agent_of(root)
-    for r in recs:
-        me = agent_of(r)
-        owner[r.span_id] = me
-        if r.usage_rank == usage_rank:
-            tokens_in += r.input_tokens
-            tokens_out += r.output_tokens
-        if r.error:
-            failed += 1
-            attrs = SpanAttrs(r.span_id, r.operation or r.kind, r.error)
-        else:
-            attrs = SpanAttrs(r.span_id, r.operation or r.kind)
-        if exact:
+    def emit(self, r: SpanRec) -> None:
+        me = self.agent_of(r)
+        self.owner[r.span_id] = me
+        attrs = (
+            SpanAttrs(r.span_id, r.operation or r.kind, r.error)
+            if r.error
+            else SpanAttrs(r.span_id, r.operation or r.kind)
+        )
+        t0 = self.t0
+        if self.exact:
             ts = (r.start - t0) / 1e9
             te = (r.end - t0) / 1e9
         else:
             ts = round((r.start - t0) / 1e9, 9)
             te = round((r.end - t0) / 1e9, 9)
-        dur = max(0.0, round(te - ts, 9))
+        if r is self.root:
+            self.push(_ROOT("", ts, "orchestrator_decision", me, "root", attrs, 0.0))
+            self.active.add(me)
+        elif r.kind == AGENT:
+            self._agent(r, me, attrs, ts, te)
+        else:
+            self._work(r, me, attrs, ts, te)
+
+    def _agent(self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float) -> None:
+        push = self.push
+        parent_agent = self.owner.get(r.parent_id, self.root_name)
+        if me == parent_agent:
+            push(_ATTRS("", ts, "orchestrator_decision", me, attrs))
+            return
+        if me not in self.active:
+            push(_SPAWN("", ts, "spawn", parent_agent, me, attrs))
+            self.spawner[me] = parent_agent
+            self.active.add(me)
+        else:
+            push(_MSG("", ts, "message", parent_agent, me, attrs, parent_agent))
+        if self.spawner.get(me) not in (None, parent_agent):
+            why = f"invoked by {parent_agent} (spawned by {self.spawner[me]})"
+            ret = push(_RET_WHY("", te, "return", me, parent_agent, me, attrs, why))
+        else:
+            ret = push(_RET("", te, "return", me, parent_agent, me, attrs))
+        self.returns_to.setdefault(r.parent_id, []).append(ret)
+
+    def _work(self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float) -> None:
+        """A span that is not an agent's: a tool, a handoff, a guardrail, a model call..."""
+        push = self.push
         kind = r.kind
-        if r is root:
-            push(_ROOT("", ts, "orchestrator_decision", me, "root", attrs, 0.0))
-            active.add(me)
-            continue
-        parent_agent = owner.get(r.parent_id, root_name)
-        if kind == AGENT:
-            if me == parent_agent:
-                push(_ATTRS("", ts, "orchestrator_decision", me, attrs))
-            elif me not in active:
-                push(_SPAWN("", ts, "spawn", parent_agent, me, attrs))
-                spawner[me] = parent_agent
-                active.add(me)
-            else:
-                push(_MSG("", ts, "message", parent_agent, me, attrs, parent_agent))
-        elif kind == TOOL:
+        dur = max(0.0, round(te - ts, 9))
+        if kind == TOOL:
             tool = r.name or "tool"
             call_id = r.span_id  # unique per span; a source's own call ids may repeat
             if r.content_ref:
@@ -259,51 +309,36 @@ def build(
             if r.target:
                 push(_XFER("", ts, "message", me, r.target, "transfer", me, attrs))
             res = push(_RESULT("", te, "tool_result", me, tool, call_id, False, attrs))
-            b.edge(call, res, "tool_dependency")
-            active.add(me)
+            self.b.edge(call, res, "tool_dependency")
         elif kind == HANDOFF:
             push(_XFER("", ts, "message", me, r.target or "agent", "handoff", me, attrs))
-            active.add(me)
         elif kind == GUARD:
             if r.triggered:
                 push(_ROOT("", ts, "safety_event", me, "guardrail", attrs, dur))
             elif r.error:  # no event otherwise; the failure is kept on one
                 push(_ROOT("", ts, "orchestrator_decision", me, "guardrail", attrs, dur))
+            return  # a guardrail makes no agent active
         else:
             if kind == GENERIC:
-                summary.generic[r.operation or "(none)"] += 1
+                self.summary.generic[r.operation or "(none)"] += 1
             if kind == STEP:
                 role = r.operation or "step"
             else:
                 role = "llm_call" if kind == MODEL else "span"
             push(_ROOT("", ts, "orchestrator_decision", me, role, attrs, dur))
-            active.add(me)
-        if kind == AGENT and me != parent_agent:
-            if spawner.get(me) not in (None, parent_agent):
-                why = f"invoked by {parent_agent} (spawned by {spawner[me]})"
-                ret = push(_RET_WHY("", te, "return", me, parent_agent, me, attrs, why))
-            else:
-                ret = push(_RET("", te, "return", me, parent_agent, me, attrs))
-            returns_to.setdefault(r.parent_id, []).append(ret)
+        self.active.add(me)
 
-    # Root end: aggregate what came back, then stop.
-    t_end = round((root.end - t0) / 1e9, 9)
-    agg = push(_ROLE("", t_end, "aggregate", root_name, "root"))
-    stop = push(_ROLE("", t_end, "stop", root_name, "root"))
-    b.edge(agg, stop, "causal")
-    for ret in returns_to.get(root.span_id, []):
-        b.edge(ret, agg, "aggregate")
-    b.finish()
-    summary.failed += failed
-    costs = {
-        "tokens": tokens_in + tokens_out,
-        "input_tokens": tokens_in,
-        "output_tokens": tokens_out,
-        "wall_clock_s": max(0.0, round((root.end - t0) / 1e9, 9)),
-        "tool_calls": sum(1 for r in recs if r.kind == TOOL),
-        "messages": b.type.count("message"),
-    }
-    return b, costs
+    def finish(self) -> SpanBuilder:
+        """Root end: aggregate what came back, then stop."""
+        push, b, root_name = self.push, self.b, self.root_name
+        t_end = round((self.root.end - self.t0) / 1e9, 9)
+        agg = push(_ROLE("", t_end, "aggregate", root_name, "root"))
+        stop = push(_ROLE("", t_end, "stop", root_name, "root"))
+        b.edge(agg, stop, "causal")
+        for ret in self.returns_to.get(self.root.span_id, []):
+            b.edge(ret, agg, "aggregate")
+        b.finish()
+        return b
 
 
 _EXACT_NS = (1 << 23) * 10**9
