@@ -44,6 +44,7 @@ from survey_tools.render.registry import (
     REPORTS,
     BuildContext,
     Generator,
+    Lazy,
     Output,
     register,
     selected,
@@ -173,14 +174,15 @@ def _site_path(tax: Taxonomy) -> str:
 
 @register("site")
 def site(ctx: BuildContext) -> Mapping[str, Output]:
-    """The index page, one page per paper, their stylesheet and the BibTeX the index loads."""
+    """The index page, one page per paper, their stylesheet and the BibTeX the index loads
+    (rendered one by one as the build writes them)."""
     path = _site_path(ctx.taxonomy)
     folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
     on = selected(ctx.taxonomy)
     bib = bibtex_entry if "bib" in on else None
     figures = _figures(ctx) if "figures" in on else []
     files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib, ctx.corrections, figures)
-    return {folder + rel: text for rel, text in files.items()}
+    return Lazy({folder + rel: files.renderer(rel) for rel in files})
 
 
 @register("bib")
@@ -203,4 +205,4 @@ def _github(ctx: BuildContext) -> Mapping[str, Output]:
 
 # The registry's names, importable from here as before the split (build and tests use them).
 __all__ = ["ALWAYS", "CONFIG_DOCS", "GENERATORS", "INPUTS", "REPORTS", "BuildContext", "Generator",
-           "Output", "config_reference", "issue_form", "register", "selected"]
+           "Lazy", "Output", "config_reference", "issue_form", "register", "selected"]

@@ -20,7 +20,7 @@ import posixpath
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -32,6 +32,7 @@ from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
+from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
 from survey_tools.reports.corrections import CorrectionsReport
 from survey_tools.reports.stats import Axis, Stats, get_path, mode_of
@@ -742,25 +743,32 @@ class _Site:
         }
         return self.env.get_template("site/stats.html.j2").render(**ctx).strip("\n") + "\n"
 
-    def tag_pages(self) -> dict[str, str]:
-        """``tags/index.html`` and one page per value of every facet: its papers and count."""
+    def tag_pages(self) -> dict[str, Callable[[], str]]:
+        """``tags/index.html`` and one page per value of every facet (its papers and count), each
+        rendered when called."""
         facets = self._tag_values()
         short = str(self.tax.survey.get("short_title", ""))
         common = {"survey": self.tax.survey, "head_js": Markup(_asset("head.js")), "paper_js": Markup(bundle("paper.mjs"))}
-        out = {f"{TAGS_DIR}/index.html": self.env.get_template("site/tags.html.j2").render(
-            facets=facets, index_href=f"../{self.index_name}", css_href=f"../{CSS_FILE}", nav=self._nav("../"),
-            meta=self._page_meta(f"{TAGS_DIR}/index.html", f"Browse by tag · {short}"), **common).strip("\n") + "\n"}
+
+        def index() -> str:
+            return self.env.get_template("site/tags.html.j2").render(
+                facets=facets, index_href=f"../{self.index_name}", css_href=f"../{CSS_FILE}", nav=self._nav("../"),
+                meta=self._page_meta(f"{TAGS_DIR}/index.html", f"Browse by tag · {short}"), **common).strip("\n") + "\n"
+
+        def page(rel: str, f: Mapping[str, Any], v: Mapping[str, Any]) -> str:
+            recs = [{"id": r.id, "title": r.title, "url": model.primary_link(r), "summary": str(r.get("summary", "")),
+                     "year": r.get("year", "")} for r in v["records"]]
+            return self.env.get_template("site/tag.html.j2").render(
+                facet=f, value=v, records=recs, index_href=f"../../{self.index_name}", papers_href=f"../../{PAPERS_DIR}/",
+                css_href=f"../../{CSS_FILE}", nav=self._nav("../../"),
+                meta=self._page_meta(rel, f"{f['label']}: {v['label']} · {short}"), **common).strip("\n") + "\n"
+
+        out: dict[str, Callable[[], str]] = {f"{TAGS_DIR}/index.html": index}
         for f in facets:
             for v in f["values"]:
-                if not v["page"]:
-                    continue
-                recs = [{"id": r.id, "title": r.title, "url": model.primary_link(r), "summary": str(r.get("summary", "")),
-                         "year": r.get("year", "")} for r in v["records"]]
-                rel = f"{TAGS_DIR}/{v['page']}"
-                out[rel] = self.env.get_template("site/tag.html.j2").render(
-                    facet=f, value=v, records=recs, index_href=f"../../{self.index_name}", papers_href=f"../../{PAPERS_DIR}/",
-                    css_href=f"../../{CSS_FILE}", nav=self._nav("../../"),
-                    meta=self._page_meta(rel, f"{f['label']}: {v['label']} · {short}"), **common).strip("\n") + "\n"
+                if v["page"]:
+                    rel = f"{TAGS_DIR}/{v['page']}"
+                    out[rel] = partial(page, rel, f, v)
         return out
 
     def _page_meta(self, rel: str, title: str) -> dict[str, Any]:
@@ -825,20 +833,23 @@ def site_files(
     corrections: CorrectionsReport | None = None,
     figures: Sequence[Mapping[str, str]] = (),
     all_rows_limit: int = ALL_ROWS_LIMIT,
-) -> dict[str, str]:
-    """Every file of the site, keyed by its path relative to the index's folder. ``figures`` are
+) -> Lazy:
+    """Every file of the site, keyed by its path relative to the index's folder, each rendered
+    when it is read (:class:`~survey_tools.render.registry.Lazy`: the paper pages are never all
+    held at once). ``figures`` are
     the report figures ({title, path} with repository-relative paths) the statistics page shows;
     above ``all_rows_limit`` records the list draws a window of rows."""
     s = _Site(tax, corpus, stats, bibtex, corrections, figures, all_rows_limit)
-    out = {s.index_name: s.index(), CSS_FILE: _asset("page.css"), f"{PAPERS_DIR}/index.html": s.paper_list()}
+    out: dict[str, Callable[[], str]] = {
+        s.index_name: s.index, CSS_FILE: partial(_asset, "page.css"), f"{PAPERS_DIR}/index.html": s.paper_list}
     for rec in s.records:
-        out[f"{PAPERS_DIR}/{rec.id}.html"] = s.paper(rec)
+        out[f"{PAPERS_DIR}/{rec.id}.html"] = partial(s.paper, rec)
     if bibtex is not None:
-        out[BIB_FILE] = s.bib_js()
-    out[STATS_FILE] = s.stats_page()
+        out[BIB_FILE] = s.bib_js
+    out[STATS_FILE] = s.stats_page
     out.update(s.tag_pages())
-    out[FEED_FILE] = s.feed()
-    return out
+    out[FEED_FILE] = s.feed
+    return Lazy(out)
 
 
 def render_site(tax: Taxonomy, corpus: Corpus, stats: Stats, bibtex: BibtexFn | None = None) -> str:
