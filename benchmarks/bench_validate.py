@@ -60,7 +60,9 @@ def synthetic_record(i: int, rng: random.Random, tax) -> dict:  # type: ignore[n
         "venue": "arXiv",
         "identifiers": {"arxiv": f"{(i % 25):02d}{(i % 12) + 1:02d}.{i:05d}"[-10:]},
         "links": [f"https://example.org/papers/{i}"],
-        "summary": "A synthetic record about " + " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 11))) + ".",
+        "summary": "A synthetic record about "
+        + " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 11)))
+        + ".",
         "notes": "generated",
     }
     del rec["identifiers"]  # synthetic ids would collide with the year check; links carry no id

@@ -66,6 +66,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # the package's templates do not change during a build: no stat per page
     )
     env.filters["count"] = lambda n: f"{int(n):,}"  # 100000 -> 100,000
     return env

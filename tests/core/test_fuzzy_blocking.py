@@ -63,7 +63,9 @@ def test_summaries_near_pairs_are_every_pair_all_pairs_would_find(repo: Path) ->
     # The summary check (copied summaries) pairs its texts through the same blocking; equal
     # summaries are pairs too. Each real summary, a mutated copy and an exact copy of a few.
     corpus = load_corpus(repo, use_cache=False)
-    texts = [" ".join(str(r.get("summary")).lower().split()) for r in corpus.retained if r.get("summary")]
+    texts = [
+        " ".join(str(r.get("summary")).lower().split()) for r in corpus.retained if r.get("summary")
+    ]
     rng = random.Random(11)
     texts += [_mutate(t, rng) for t in texts] + texts[:5]
     scores = process.cdist(texts, texts, scorer=fuzz.ratio, score_cutoff=SUMMARY_SIMILARITY)
@@ -72,4 +74,3 @@ def test_summaries_near_pairs_are_every_pair_all_pairs_would_find(repo: Path) ->
     found = near_pairs(texts, SUMMARY_SIMILARITY)
     assert set(found) == expected
     assert all(found[p] == fuzz.ratio(texts[p[0]], texts[p[1]]) for p in found)
-
