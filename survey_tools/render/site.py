@@ -809,21 +809,32 @@ class _Site:
         sub(root, "link", rel="alternate", type="text/html", href=self.abs_url(self.index_name) or self.index_name)
         author = sub(root, "author")
         sub(author, "name", ", ".join(str(a) for a in (survey.get("citation") or {}).get("software", {}).get("authors", [])) or str(survey.get("short_title", "")))
-        for r in recs:
-            entry = sub(root, "entry")
-            sub(entry, "title", r.title)
-            page = f"{PAPERS_DIR}/{r.id}.html"
-            sub(entry, "id", self.abs_url(page) or model.primary_link(r))
-            sub(entry, "updated", when(r) + "T00:00:00Z")
-            sub(entry, "link", rel="alternate", type="text/html", href=self.abs_url(page) or page)
-            sub(entry, "link", rel="related", href=model.primary_link(r))
-            for a in r.get("authors") or []:
-                sub(sub(entry, "author"), "name", str(a))
-            sub(entry, "summary", str(r.get("summary", "")))
-            for t in model.record_tags(self.tax, r, [s for s in self.tags if self.kind(s) not in ("plain",)]):
-                sub(entry, "category", term=t.value, label=f"{t.label}: {t.value}")
         ET.indent(root)
-        return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+        head = '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode")
+        if not recs:
+            return head + "\n"
+        # The entries are serialised one at a time (no tree of every entry in memory), in the
+        # default namespace the feed declares, indented as one level below it.
+        kinds = [s for s in self.tags if self.kind(s) not in ("plain",)]
+
+        def entry(r: Record) -> str:
+            e = ET.Element("entry")
+            ET.SubElement(e, "title").text = r.title
+            page = f"{PAPERS_DIR}/{r.id}.html"
+            ET.SubElement(e, "id").text = self.abs_url(page) or model.primary_link(r)
+            ET.SubElement(e, "updated").text = when(r) + "T00:00:00Z"
+            ET.SubElement(e, "link", rel="alternate", type="text/html", href=self.abs_url(page) or page)
+            ET.SubElement(e, "link", rel="related", href=model.primary_link(r))
+            for a in r.get("authors") or []:
+                ET.SubElement(ET.SubElement(e, "author"), "name").text = str(a)
+            ET.SubElement(e, "summary").text = str(r.get("summary", ""))
+            for t in model.record_tags(self.tax, r, kinds):
+                ET.SubElement(e, "category", term=t.value, label=f"{t.label}: {t.value}")
+            ET.indent(e, level=1)
+            return ET.tostring(e, encoding="unicode")
+
+        assert head.endswith("\n</feed>")
+        return head[: -len("\n</feed>")] + "".join("\n  " + entry(r) for r in recs) + "\n</feed>\n"
 
 
 def site_files(
