@@ -186,6 +186,10 @@ class Staged:
                     path.unlink(missing_ok=True)
                 elif isinstance(old, str):
                     os.replace(old, path)
+                    # A rename between two links of one file does nothing: the file was not
+                    # replaced yet, and its kept link is left to remove.
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(old)
                 else:
                     atomic_write(path, old)
             raise
