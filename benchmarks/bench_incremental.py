@@ -9,7 +9,8 @@ On a copy of this repository's survey (its own cache folder, warmed by one build
 
 With ``--sizes`` it also builds synthetic corpora from scratch (benchmarks/bench_validate.py's
 records) and reports wall time and peak memory (targets: 10k < 15 s and 500 MB; 100k < 3 min
-and 1.5 GB). Each figure is the best of ``--runs`` runs; run from the repository root:
+and 1.5 GB; measurements and what stands in the way: benchmarks/build-scale.md). Each figure is
+the best of ``--runs`` runs; run from the repository root:
 
     python3 benchmarks/bench_incremental.py [--runs 3] [--sizes 10000]
 """

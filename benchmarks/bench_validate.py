@@ -25,8 +25,9 @@ sys.path.insert(0, str(REPO))
 from survey_tools.corpus.taxonomy import load_taxonomy  # noqa: E402
 from survey_tools.corpus.yamlio import dump_yaml  # noqa: E402
 
-# Titles are random draws from a vocabulary, as distinct as real titles are: near-identical
-# titles would (rightly) be reported as duplicates.
+# Titles and summaries are random draws from a vocabulary, as distinct as real ones are:
+# near-identical titles would (rightly) be reported as duplicates, and equal or near-equal
+# summaries as copied.
 _SYLLABLES = [
     "ra",
     "ko",
@@ -59,7 +60,9 @@ def synthetic_record(i: int, rng: random.Random, tax) -> dict:  # type: ignore[n
         "venue": "arXiv",
         "identifiers": {"arxiv": f"{(i % 25):02d}{(i % 12) + 1:02d}.{i:05d}"[-10:]},
         "links": [f"https://example.org/papers/{i}"],
-        "summary": "A synthetic record used to measure how fast the corpus validates.",
+        "summary": "A synthetic record about "
+        + " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 11)))
+        + ".",
         "notes": "generated",
     }
     del rec["identifiers"]  # synthetic ids would collide with the year check; links carry no id

@@ -1,14 +1,17 @@
 """``survey build``: validate, compute everything once, then write every generated file.
 
 The outputs and their generators are in :mod:`survey_tools.render.generators`. The build
-computes the shared context once, runs every generator in memory and writes nothing when
-validation or any generator fails; ``--check`` compares the same outputs with the files on disk.
+computes the shared context once, runs every generator and writes nothing when validation or any
+generator fails; ``--check`` compares the same outputs with the files on disk. The files of a
+generator that returns them lazily (the site's pages) are rendered one at a time as they are
+compared and staged (:class:`~survey_tools.fileio.Staged`), so a build never holds them all.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
+import os
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,12 +22,13 @@ from filelock import FileLock
 import survey_tools.buildcache as buildcache
 from survey_tools.cachedir import cache_dir
 from survey_tools.errors import InvalidInput, Problem, SurveyError
-from survey_tools.fileio import UnsafePath, atomic_write, confined, walk_confined
+from survey_tools.fileio import Staged, UnsafePath, confined, walk_confined
 from survey_tools.render.generators import (
     GENERATORS,
     INPUTS,
     REPORTS,
     BuildContext,
+    Lazy,
     Output,
     selected,
 )
@@ -39,9 +43,38 @@ OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers
 MANIFEST = f"{REPORTS}/outputs.txt"
 
 
+class Outputs(Mapping[str, bytes]):
+    """Every output of a build by path, in path order: the bytes of each file, those of a lazy
+    generator (:class:`~survey_tools.render.registry.Lazy`) rendered each time they are read."""
+
+    def __init__(self, files: Mapping[str, tuple[str, bytes | Callable[[], Output]]]) -> None:
+        self._files = dict(sorted(files.items()))  # path -> (generator, bytes or renderer)
+
+    def __getitem__(self, rel: str) -> bytes:
+        name, data = self._files[rel]
+        if not callable(data):
+            return data
+        try:
+            out = data()
+        except SurveyError:
+            raise
+        except Exception as err:  # a generator bug must not leave a half-built tree
+            raise SurveyError(f"generator {name!r} failed: {type(err).__name__}: {err}") from err
+        return out.encode("utf-8") if isinstance(out, str) else bytes(out)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def __contains__(self, rel: object) -> bool:
+        return rel in self._files
+
+
 @dataclass(frozen=True)
 class BuildPlan:
-    outputs: Mapping[str, bytes]
+    outputs: Outputs
     context: BuildContext
 
 
@@ -64,7 +97,8 @@ def make_context(root: Path | str) -> BuildContext:
 
 
 def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
-    """Every output of every generator, in memory; raise when anything is wrong."""
+    """Every output of every generator (a lazy generator's files rendered when read); raise
+    when anything is wrong."""
     ctx = ctx if ctx is not None else make_context(root)
     memo = buildcache.enabled()
     # A claim's status (holds, changed, contradicted) is reported, never a reason to refuse:
@@ -74,7 +108,7 @@ def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
     unmet = output_problems(ctx.taxonomy)
     if unmet:
         raise InvalidInput(unmet, "an output's requirements are not met; nothing was written")
-    outputs: dict[str, bytes] = {}
+    outputs: dict[str, tuple[str, bytes | Callable[[], Output]]] = {}
     owner: dict[str, str] = {}
     problems: list[Problem] = []
     for name in selected(ctx.taxonomy):
@@ -85,18 +119,24 @@ def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
             raise
         except Exception as err:  # a generator bug must not leave a half-built tree
             raise SurveyError(f"generator {name!r} failed: {type(err).__name__}: {err}") from err
-        for rel, data in produced.items():
+        for rel in produced:
+            data: bytes | Callable[[], Output]
+            if isinstance(produced, Lazy):
+                data = produced.renderer(rel)
+            else:
+                raw = produced[rel]
+                data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
             rel = Path(rel).as_posix()
             if rel.startswith(("/", "../")) or "/../" in rel:
                 problems.append(Problem(rel, 0, 0, "", f"generator {name!r} writes outside the survey folder"))
             elif rel in owner:
                 problems.append(Problem(rel, 0, 0, "", f"written by both {owner[rel]!r} and {name!r}"))
             owner[rel] = name
-            outputs[rel] = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+            outputs[rel] = (name, data)
     if problems:
         raise InvalidInput(problems, "generators disagree; nothing was written")
-    outputs[MANIFEST] = ("".join(f"{rel}\n" for rel in sorted(outputs))).encode("utf-8")
-    return BuildPlan(dict(sorted(outputs.items())), ctx)
+    outputs[MANIFEST] = ("build", ("".join(f"{rel}\n" for rel in sorted(outputs))).encode("utf-8"))
+    return BuildPlan(Outputs(outputs), ctx)
 
 
 def _memoised(ctx: BuildContext, name: str) -> Mapping[str, Output]:
@@ -163,13 +203,23 @@ def _is_leftover_tmp(rel: str) -> bool:
 
 
 def _leftover_tmps(root: Path, outputs: Mapping[str, bytes]) -> list[Path]:
-    """Temporary files a killed build left beside its outputs (removed by the next build)."""
-    found: set[Path] = set()
+    """Temporary files a killed build left beside its outputs (removed by the next build):
+    ``.NAME.RANDOM.tmp`` beside an output NAME. Each folder is listed once (a glob per output
+    listed the folder of 10,000 pages 10,000 times)."""
+    names: dict[Path, set[str]] = {}
     for rel in outputs:
         path = root / rel
-        folder = path.parent
-        if folder.is_dir() and not folder.is_symlink():
-            found.update(p for p in folder.glob(f".{path.name}.*.tmp") if not p.is_symlink())
+        names.setdefault(path.parent, set()).add(path.name)
+    found: list[Path] = []
+    for folder, here in names.items():
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        with os.scandir(folder) as entries:
+            for e in entries:
+                # mkstemp's random part has no dot: NAME is what lies before the last one.
+                if (e.name.startswith(".") and e.name.endswith(".tmp") and not e.is_symlink()
+                        and e.name[1:-4].rsplit(".", 1)[0] in here):
+                    found.append(folder / e.name)
     return sorted(found)
 
 
@@ -185,32 +235,57 @@ def _short_diff(rel: str, old: bytes, new: bytes, limit: int = 20) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
+def _scan(
+    root: Path, outputs: Mapping[str, bytes], staged: Staged | None = None
+) -> tuple[list[Stale], dict[str, str]]:
+    """Each output rendered once and compared with the disk: what differs (with a diff when
+    only comparing), what is left over or unsafe, and the hash of every output. With ``staged``,
+    each changed file is staged there, and each extra file marked for removal."""
+    stale: list[Stale] = []
+    hashes: dict[str, str] = {}
+    for rel in outputs:
+        try:
+            path = confined(root, rel)
+        except UnsafePath as err:
+            stale.append(Stale(rel, "unsafe", f"{err}\n"))
+            continue
+        data = outputs[rel]
+        hashes[rel] = buildcache.file_hash(data)
+        try:
+            current: bytes | None = path.read_bytes()
+        except OSError:
+            current = None
+        if current == data:
+            continue
+        if current is None:
+            stale.append(Stale(rel, "missing"))
+        else:
+            stale.append(Stale(rel, "stale", "" if staged is not None else _short_diff(rel, current, data)))
+        if staged is not None:
+            try:
+                staged.write(path, data)
+            except OSError as err:
+                err.filename = rel  # the output, not its temporary file
+                raise
+    extra, unsafe = _extras(root, outputs)
+    stale.extend(Stale(rel, "extra") for rel in extra)
+    if staged is not None:
+        for rel in extra:
+            staged.remove(confined(root, rel))
+    seen = {s.path for s in stale}
+    for rel, msg in unsafe:
+        if rel not in seen:
+            stale.append(Stale(rel, "unsafe", msg + "\n"))
+    return stale, hashes
+
+
 def compare(root: Path, outputs: Mapping[str, bytes]) -> list[Stale]:
     """Files on disk that differ from the generated ones, are missing, left over or unsafe.
 
     An output path that is (or passes through) a symbolic link, or anything among the generated
     folders that is not a regular file, is ``unsafe``: the build refuses to touch it.
     """
-    stale: list[Stale] = []
-    for rel, data in outputs.items():
-        try:
-            path = confined(root, rel)
-            current = path.read_bytes()
-        except UnsafePath as err:
-            stale.append(Stale(rel, "unsafe", f"{err}\n"))
-            continue
-        except OSError:
-            stale.append(Stale(rel, "missing"))
-            continue
-        if current != data:
-            stale.append(Stale(rel, "stale", _short_diff(rel, current, data)))
-    extra, unsafe = _extras(root, outputs)
-    stale.extend(Stale(rel, "extra") for rel in extra)
-    seen = {s.path for s in stale}
-    for rel, msg in unsafe:
-        if rel not in seen:
-            stale.append(Stale(rel, "unsafe", msg + "\n"))
-    return stale
+    return _scan(root, outputs)[0]
 
 
 @contextmanager
@@ -236,47 +311,43 @@ def build_lock(root: Path) -> Iterator[None]:
         lock.release()
 
 
-def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> list[str]:
-    """Write changed outputs atomically; on any failure restore every file already replaced.
+def write_outputs(root: Path, outputs: Mapping[str, bytes]) -> tuple[list[str], dict[str, str]]:
+    """Write changed outputs and remove extra files as one change (all of it, or on any failure
+    nothing: every file already replaced is restored); the paths written or removed, and the
+    hash of every output.
 
-    Nothing is written or deleted when any output path is unsafe (a symbolic link, a way out of
-    the survey, a pipe): every such path is named at once and the command fails.
+    Each output is rendered once, compared with its file and, when it differs, staged beside
+    it; the staged files are put in place at the end. Nothing is written or deleted when any
+    output path is unsafe (a symbolic link, a way out of the survey, a pipe): every such path is
+    named at once and the command fails.
     """
-    changes = compare(root, outputs)
-    unsafe = [s for s in changes if s.status == "unsafe"]
-    if unsafe:
-        raise InvalidInput(
-            [Problem(s.path, 0, 0, "", s.diff.strip()) for s in unsafe],
-            "unsafe output paths; nothing was written or deleted",
-        )
     for tmp in _leftover_tmps(root, outputs):
         tmp.unlink(missing_ok=True)
-    done: list[tuple[str, bytes | None]] = []
-    current = ""
-    try:
-        for s in changes:
-            current = s.path
-            path = confined(root, s.path)
-            old = path.read_bytes() if path.exists() else None
-            if s.status == "extra":
-                path.unlink()
-            else:
-                atomic_write(path, outputs[s.path])
-            done.append((s.path, old))
-    except BaseException as err:
-        for rel, old in reversed(done):
-            path = root / rel
-            if old is None:
-                path.unlink(missing_ok=True)
-            else:
-                atomic_write(path, old)
-        if isinstance(err, UnsafePath):  # appeared while writing (a race): still nothing kept
+    with Staged() as staged:
+        try:
+            changes, hashes = _scan(root, outputs, staged)
+            unsafe = [s for s in changes if s.status == "unsafe"]
+            if unsafe:
+                raise InvalidInput(
+                    [Problem(s.path, 0, 0, "", s.diff.strip()) for s in unsafe],
+                    "unsafe output paths; nothing was written or deleted",
+                )
+            staged.commit()
+        except UnsafePath as err:  # appeared while writing (a race): still nothing kept
             raise SurveyError(f"{err}; nothing was changed") from None
-        if isinstance(err, OSError):  # a read-only or full disk: a message, not a traceback
+        except OSError as err:  # a read-only or full disk: a message, not a traceback
             why = err.strerror or str(err)
-            raise SurveyError(f"cannot write {current}: {why}; nothing was changed") from None
-        raise
-    return [s.path for s in changes]
+            named = err.filename2 or err.filename  # os.replace names the target second
+            where = named if isinstance(named, str) else "the outputs"
+            raise SurveyError(f"cannot write {_relative(root, where)}: {why}; nothing was changed") from None
+    return [s.path for s in changes], hashes
+
+
+def _relative(root: Path, where: str) -> str:
+    try:
+        return Path(where).relative_to(root).as_posix()
+    except ValueError:
+        return where
 
 
 @dataclass(frozen=True)
@@ -322,15 +393,15 @@ def build(root: Path | str, check: bool = False) -> BuildResult:
         plan = plan_build(root, ctx)
         claims = {"total": len(ctx.claims.results), **ctx.claims.counts()}
         if check:
-            stale = tuple(compare(root, plan.outputs))
-            if memo and not stale:
-                buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
-            return BuildResult((), stale, len(plan.outputs), ctx, claims, corpus.cache_hits)
-        written = write_outputs(root, plan.outputs)
+            found, hashes = _scan(root, plan.outputs)
+            if memo and not found:
+                buildcache.write_manifest(root, key, hashes, {"claims": claims})
+            return BuildResult((), tuple(found), len(plan.outputs), ctx, claims, corpus.cache_hits)
+        written, hashes = write_outputs(root, plan.outputs)
         # What write_outputs deleted: the written paths no output produces (no second walk).
         removed = tuple(p for p in written if p not in plan.outputs)
         if memo:
-            buildcache.write_manifest(root, key, plan.outputs, {"claims": claims})
+            buildcache.write_manifest(root, key, hashes, {"claims": claims})
         return BuildResult(
             tuple(written), (), len(plan.outputs), ctx, claims, corpus.cache_hits, removed
         )

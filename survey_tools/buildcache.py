@@ -103,9 +103,9 @@ def read_manifest(root: Path) -> dict[str, Any] | None:
     return data if ok else None
 
 
-def write_manifest(root: Path, key: str, outputs: Mapping[str, bytes], summary: Mapping[str, Any]) -> None:
-    data = {"format": FORMAT, "key": key, "summary": dict(summary),
-            "outputs": {rel: file_hash(b) for rel, b in sorted(outputs.items())}}
+def write_manifest(root: Path, key: str, hashes: Mapping[str, str], summary: Mapping[str, Any]) -> None:
+    """The manifest of a build: its inputs' key and the hash (:func:`file_hash`) of every output."""
+    data = {"format": FORMAT, "key": key, "summary": dict(summary), "outputs": dict(sorted(hashes.items()))}
     _save(cache_dir(root) / MANIFEST, json.dumps(data, sort_keys=True).encode())
 
 

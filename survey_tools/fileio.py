@@ -1,5 +1,8 @@
 """Atomic file writes: a reader sees the old file or the whole new one, never a part.
 
+:func:`atomic_write` writes one file; :class:`Staged` writes many (a build's outputs) that are
+put in place together, or not at all.
+
 The file gets the permissions a plain ``open(path, "w")`` would give it: the mode the umask allows
 for a new file (0644 under umask 022), the existing mode for a file it replaces. (``mkstemp`` alone
 would leave every file 0600, unreadable to a web server or another user.)
@@ -12,7 +15,9 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import BinaryIO
 
 
 def _umask() -> int:
@@ -38,6 +43,42 @@ def mode_for(path: Path) -> int:
         return 0o666 & ~_umask()
 
 
+def _chunks(data: str | bytes | Iterable[bytes]) -> Iterable[bytes]:
+    if isinstance(data, str):
+        return (data.encode("utf-8"),)
+    if isinstance(data, bytes | bytearray | memoryview):
+        return (bytes(data),)
+    return data
+
+
+def _write_temp(path: Path, chunks: Iterable[bytes], mode: int) -> tuple[str, BinaryIO]:
+    """A temporary file beside ``path`` holding ``chunks``, flushed, still open (for fsync)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
+        fh = os.fdopen(fd, "wb", buffering=1 << 20)
+    except BaseException:
+        os.close(fd)
+        os.unlink(tmp)
+        raise
+    try:
+        for chunk in chunks:
+            fh.write(chunk)
+        fh.flush()
+    except BaseException:
+        fh.close()
+        os.unlink(tmp)
+        raise
+    return tmp, fh
+
+
+def _sync_close(fh: BinaryIO) -> None:
+    try:
+        os.fsync(fh.fileno())
+    finally:
+        fh.close()
+
+
 def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
 
@@ -46,26 +87,146 @@ def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, str):
-        chunks: Iterable[bytes] = (data.encode("utf-8"),)
-    elif isinstance(data, bytes | bytearray | memoryview):
-        chunks = (bytes(data),)
-    else:
-        chunks = data
-    mode = mode_for(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp, fh = _write_temp(path, _chunks(data), mode_for(path))
     try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb", buffering=1 << 20) as fh:
-            for chunk in chunks:
-                fh.write(chunk)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _sync_close(fh)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+class Staged:
+    """Many files written atomically as one change: each is staged beside its target, then
+    :meth:`commit` puts every one in place (and removes the files asked to be removed); if any
+    step fails, every file already replaced or removed is restored. :meth:`discard` (or leaving
+    the ``with`` block on an error before the commit) removes what was staged: nothing changed.
+
+    Only the staged files are in memory, never their contents: a build's hundred thousand pages
+    are written as they are rendered. Each staged file is fsynced before it is renamed, as
+    :func:`atomic_write` does, but on a few threads while the next files are rendered, so the
+    disk waits overlap (one at a time, a build of 10,000 pages waited 25 s on fsync).
+    """
+
+    _SYNC_THREADS = 16
+    _OPEN = 256  # staged files at most waiting for their fsync (each holds a file descriptor)
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[Path, str]] = []  # (target, temporary file)
+        self._remove: list[Path] = []
+        self._made: list[Path] = []  # folders created for staged files, parents first
+        self._pool: ThreadPoolExecutor | None = None
+        self._syncs: list[Future[None]] = []
+        self._synced = 0  # how many of _syncs are known to have finished
+        self._new_mode: int | None = None  # the umask's mode, read once
+
+    def __enter__(self) -> Staged:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.discard()
+
+    def _mode(self, path: Path) -> int:
+        try:
+            return stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            if self._new_mode is None:
+                self._new_mode = 0o666 & ~_umask()
+            return self._new_mode
+
+    def _mkdirs(self, folder: Path) -> None:
+        missing = []
+        while not folder.is_dir():
+            missing.append(folder)
+            folder = folder.parent
+        for d in reversed(missing):
+            d.mkdir()
+            self._made.append(d)
+
+    def write(self, path: Path, data: str | bytes | Iterable[bytes]) -> None:
+        """Stage ``data`` for ``path`` (a temporary file beside it; ``path`` is not touched yet)."""
+        self._mkdirs(path.parent)
+        tmp, fh = _write_temp(path, _chunks(data), self._mode(path))
+        self._staged.append((path, tmp))
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._SYNC_THREADS, thread_name_prefix="fsync")
+        self._syncs.append(self._pool.submit(_sync_close, fh))
+        while len(self._syncs) - self._synced > self._OPEN:
+            self._syncs[self._synced].result()
+            self._synced += 1
+
+    def remove(self, path: Path) -> None:
+        """Remove ``path`` at the commit."""
+        self._remove.append(path)
+
+    def _wait(self) -> None:
+        syncs, self._syncs, self._synced = self._syncs, [], 0
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        for f in syncs:
+            f.result()  # the first fsync that failed, raised
+
+    def commit(self) -> None:
+        """Put every staged file in place and remove the others; all or (restored) nothing."""
+        self._wait()
+        done: list[tuple[Path, str | bytes | None]] = []  # target, its old version (a link or bytes)
+        try:
+            for path, tmp in self._staged:
+                done.append((path, _keep(path)))
+                os.replace(tmp, path)
+            self._staged = []
+            for path in self._remove:
+                done.append((path, _keep(path)))
+                path.unlink()
+        except BaseException:
+            for path, old in reversed(done):
+                if old is None:
+                    path.unlink(missing_ok=True)
+                elif isinstance(old, str):
+                    os.replace(old, path)
+                    # A rename between two links of one file does nothing: the file was not
+                    # replaced yet, and its kept link is left to remove.
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(old)
+                else:
+                    atomic_write(path, old)
+            raise
+        finally:
+            self._remove = []
+        for _, old in done:
+            if isinstance(old, str):
+                with contextlib.suppress(OSError):
+                    os.unlink(old)
+        self._made = []
+
+    def discard(self) -> None:
+        """Remove every staged file and the folders made for them: nothing was changed."""
+        with contextlib.suppress(BaseException):
+            self._wait()
+        for _, tmp in self._staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        for d in reversed(self._made):
+            with contextlib.suppress(OSError):
+                d.rmdir()  # only when empty: a folder something else wrote into stays
+        self._staged, self._remove, self._made = [], [], []
+
+
+def _keep(path: Path) -> str | bytes | None:
+    """The current version of ``path``, kept to restore it: a hard link beside it (no copy of
+    its bytes), or its bytes where links are not possible; None when there is no file."""
+    if not os.path.lexists(path):
+        return None
+    fd, keep = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    os.unlink(keep)
+    try:
+        os.link(path, keep)
+    except OSError:
+        return path.read_bytes()
+    return keep
 
 
 class UnsafePath(ValueError):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,8 +152,8 @@ BLOCK_KEYS = 4
 SMALL_GROUP = 32
 
 
-def _candidate_groups(titles: list[str]) -> list[list[int]]:
-    """Groups of title indices that may be near-duplicates.
+def _candidate_groups(titles: Sequence[str]) -> list[list[int]]:
+    """Groups of title (or summary) indices that may be near-duplicates.
 
     Comparing every pair is quadratic (100k titles would be 5e9 comparisons), so titles are
     grouped by their rarest words: two titles at least 90% alike differ in at most a word or two,
@@ -173,6 +173,37 @@ def _candidate_groups(titles: list[str]) -> list[list[int]]:
         for k in keys:
             groups[k].append(i)
     return [g for g in groups.values() if len(g) > 1]
+
+
+def near_pairs(texts: Sequence[str], cutoff: float) -> dict[tuple[int, int], float]:
+    """Every pair ``(i, j)``, ``i < j``, of texts whose rapidfuzz ``ratio`` reaches ``cutoff``
+    (equal texts included), with that ratio.
+
+    Only the pairs of a :func:`_candidate_groups` group are scored, so the work grows with the
+    number of texts, not with its square (the titles of ``survey validate``, the summaries).
+    """
+    pairs: dict[tuple[int, int], float] = {}
+    for group in _candidate_groups(texts):
+        if len(group) <= SMALL_GROUP:
+            # Small groups (nearly all of them) are scored pair by pair: no NumPy import.
+            for x, i in enumerate(group):
+                for j in group[x + 1 :]:
+                    key = (i, j) if i < j else (j, i)
+                    if key not in pairs:
+                        score = fuzz.ratio(texts[i], texts[j], score_cutoff=cutoff)
+                        if score:
+                            pairs[key] = score
+            continue
+        sub = [texts[i] for i in group]
+        # cdist finds a large group's pairs in C; each one found is scored again exactly.
+        scores = process.cdist(sub, sub, scorer=fuzz.ratio, score_cutoff=cutoff, dtype="uint8")
+        for a, b in zip(*scores.nonzero(), strict=True):
+            i, j = group[int(a)], group[int(b)]
+            if i < j and (i, j) not in pairs:
+                score = fuzz.ratio(texts[i], texts[j], score_cutoff=cutoff)
+                if score:
+                    pairs[(i, j)] = score
+    return pairs
 
 
 def declared_distinct(tax: Taxonomy, rec: Record | Mapping[str, Any], collection: str | None = None) -> dict[str, str]:
@@ -244,24 +275,10 @@ def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
         return problems
 
     pairs: dict[tuple[int, int], float] = {}
-    for group in _candidate_groups(titles):
-        if len(group) <= SMALL_GROUP:
-            # Small groups (nearly all of them) are scored pair by pair: no NumPy import.
-            for x, i in enumerate(group):
-                for j in group[x + 1 :]:
-                    if titles[i] == titles[j]:
-                        continue  # equal titles: cross_check reports them
-                    score = title_similarity(titles[i], titles[j])
-                    if score:
-                        pairs[(i, j)] = pairs[(j, i)] = score
-            continue
-        sub = [titles[i] for i in group]
-        # cdist scores a large group's pairs in C.
-        scores = process.cdist(sub, sub, scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD)
-        for a, b in zip(*scores.nonzero(), strict=True):
-            i, j = group[int(a)], group[int(b)]
-            if i != j and titles[i] != titles[j] and title_similarity(titles[i], titles[j]):
-                pairs[(i, j)] = float(scores[a, b])
+    for (i, j), score in near_pairs(titles, FUZZY_THRESHOLD).items():
+        # Equal titles are cross_check's; titles with other numbers are other works.
+        if titles[i] != titles[j] and title_similarity(titles[i], titles[j]):
+            pairs[(i, j)] = pairs[(j, i)] = score
     for (i, j), score in sorted(pairs.items()):
         a, b = recs[i], recs[j]
         if (a.id, b.id) in declared or (b.id, a.id) in declared:

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rapidfuzz import fuzz, process
-
 from survey_tools.corpus.configs import data_config_problems
-from survey_tools.corpus.duplicates import cross_check, declared_problems, fuzzy_title_problems
+from survey_tools.corpus.duplicates import (
+    cross_check,
+    declared_problems,
+    fuzzy_title_problems,
+    near_pairs,
+)
 from survey_tools.corpus.identifiers import ids_from_url, normalize
 from survey_tools.corpus.loading import discover, load_corpus
 from survey_tools.corpus.records import Corpus, Record
@@ -236,26 +241,28 @@ def _summary_fields(coll: Collection) -> list[str]:
 
 
 def copied_summary_problems(corpus: Corpus) -> list[Problem]:
-    """A summary equal or nearly equal to another record's (each says what *its* work does)."""
+    """A summary equal or nearly equal to another record's (each says what *its* work does).
+
+    The pairs come from :func:`~survey_tools.corpus.duplicates.near_pairs`, the titles' blocking
+    by rare words: comparing every pair would be quadratic (10^10 comparisons at 100k records)."""
     tax = corpus.taxonomy
     out: list[Problem] = []
     for coll in tax.collections.values():
         for name in _summary_fields(coll):
             recs = [r for r in corpus.of(coll.name) if isinstance(r.get(name), str)]
             texts = [" ".join(str(r.get(name)).lower().split()) for r in recs]
-            if len(texts) < 2:
-                continue
-            scores = process.cdist(texts, texts, scorer=fuzz.ratio, score_cutoff=SUMMARY_SIMILARITY,
-                                   dtype="uint8")
-            for i, rec in enumerate(recs):
-                for j in scores[i].nonzero()[0]:
-                    if j == i:
-                        continue
-                    other = recs[int(j)]
-                    line, col = rec.where((name,))
-                    how = "the same as" if texts[i] == texts[int(j)] else f"{int(scores[i][j])}% similar to"
+            others: dict[int, list[tuple[int, float]]] = defaultdict(list)
+            for (i, j), score in near_pairs(texts, SUMMARY_SIMILARITY).items():
+                others[i].append((j, score))
+                others[j].append((i, score))
+            for i in sorted(others):
+                rec = recs[i]
+                line, col = rec.where((name,))
+                for j, score in sorted(others[i]):
+                    # The score as a whole percentage, rounded half up.
+                    how = "the same as" if texts[i] == texts[j] else f"{math.floor(score + 0.5)}% similar to"
                     out.append(Problem(rec.path, line, col, name, (
-                        f"{how} the {name} of {other.path}; write what this work does, in your own words")))
+                        f"{how} the {name} of {recs[j].path}; write what this work does, in your own words")))
     return out
 
 

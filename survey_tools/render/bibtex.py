@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 import bibtexparser
 from bibtexparser.library import Library
+from bibtexparser.middlewares import default_unparse_stack
 from bibtexparser.model import Entry, Field
 
 from survey_tools.corpus.records import Corpus, Record
@@ -174,11 +175,14 @@ def _entry(
 
 
 def _write(entries: list[Any]) -> str:
-    lib = Library(entries)
+    # The writer encloses each value in braces; it does so on copies of the entries made here
+    # (the entries stay as built, to be compared with the text read back), not on deep copies.
+    lib = Library([Entry(e.entry_type, e.key, [Field(f.key, f.value) for f in e.fields]) for e in entries])
     fmt = bibtexparser.BibtexFormat()
     fmt.indent = "  "
     fmt.block_separator = "\n"
-    return str(bibtexparser.write_string(lib, bibtex_format=fmt))
+    stack = default_unparse_stack(allow_inplace_modification=True)
+    return str(bibtexparser.write_string(lib, unparse_stack=stack, bibtex_format=fmt))
 
 
 def bibtex_entry(record: Record, taxonomy: Taxonomy) -> str:
@@ -196,7 +200,8 @@ def papers_bib(corpus: Corpus) -> str:
     )
     entries = [_entry(r, rules, no_author, corpus.taxonomy) for r in recs]
     text = header + _write(entries)
-    problems = check_bib(text, recs, no_author) + check_fields(text, entries)
+    lib = bibtexparser.parse_string(text)  # read back once, for both checks
+    problems = check_bib(lib, recs, no_author) + check_fields(lib, entries)
     if problems:
         raise BibtexError(f"{OUTPUT} does not read back as the records: {problems[0]}")
     return text
@@ -227,14 +232,14 @@ def _split_names(value: str) -> list[str]:
     return [x.strip() for x in out]
 
 
-def check_fields(text: str, entries: Sequence[Any]) -> list[str]:
+def check_fields(text: str | Library, entries: Sequence[Any]) -> list[str]:
     """Differences between the parsed file and the entries it was written from, field by field.
 
     Anything but entries and comment lines (a ``@preamble``, ``@string`` or explicit
     ``@comment``), a field more or less, or any value read back differently is reported: a value
-    that escaped its braces cannot go unnoticed.
+    that escaped its braces cannot go unnoticed. ``text`` may be given already parsed.
     """
-    lib = bibtexparser.parse_string(text)
+    lib = bibtexparser.parse_string(text) if isinstance(text, str) else text
     out: list[str] = [f"a parse error near line {b.start_line}" for b in lib.failed_blocks]
     for block in lib.blocks:
         if type(block).__name__ not in ("Entry", "ImplicitComment"):
@@ -255,9 +260,10 @@ def check_fields(text: str, entries: Sequence[Any]) -> list[str]:
     return out
 
 
-def check_bib(text: str, records: Sequence[Record], no_author: str = "Anonymous") -> list[str]:
-    """Differences between the parsed BibTeX and the records (empty when faithful)."""
-    lib = bibtexparser.parse_string(text)
+def check_bib(text: str | Library, records: Sequence[Record], no_author: str = "Anonymous") -> list[str]:
+    """Differences between the parsed BibTeX (``text``, or already parsed) and the records
+    (empty when faithful)."""
+    lib = bibtexparser.parse_string(text) if isinstance(text, str) else text
     out: list[str] = [f"a parse error near line {b.start_line}" for b in lib.failed_blocks]
     entries = {e.key: e for e in lib.entries}
     if len(lib.entries) != len(records):

@@ -106,6 +106,7 @@ def environment(overrides: Mapping[str, str] | None = None) -> jinja2.Environmen
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # the package's templates do not change during a build: no stat per page
     )
     env.filters.update(md=md, md_url=md_url, md_code=md_code, md_sentence=md_sentence, slug=slug,
                        in_sentence=in_sentence)

@@ -51,9 +51,18 @@ def default_group_by(tax: Taxonomy) -> str:
     return next((c.name for c in tax.retained.controlled if c.kind != "mapping"), "")
 
 
+# Axes resolved once per taxonomy version (every record's tags, on every page, ask again).
+_AXES: dict[tuple[str, str, str], Axis] = {}
+
+
 def axis(tax: Taxonomy, spec: str) -> Axis:
+    key = (str(tax.root), tax.digest, spec)
+    found = _AXES.get(key)
+    if found is not None:
+        return found
     try:
-        return resolve_axis(tax, spec)
+        _AXES[key] = found = resolve_axis(tax, spec)
+        return found
     except KeyError as err:
         raise InvalidInput(
             [Problem("taxonomy/survey.yaml", 0, 0, "survey", str(err.args[0]))], "unknown axis in survey.readme/site"

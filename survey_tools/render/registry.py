@@ -4,17 +4,44 @@ each declares it is drawn from. The generators themselves are in :mod:`.generato
 A generator is a function ``(BuildContext) -> {relative path: str | bytes}`` registered with
 :func:`register`. ``BuildContext`` is the computed :class:`~survey_tools.reports.compute.Survey`;
 a generator is a pure function of it: it returns file contents and never reads or writes a file.
+A generator of many files (the site's paper and tag pages) returns them as :class:`Lazy`: the
+paths at once, each file's contents rendered when the build asks for it, so that the build
+writes them one by one and never holds every rendered page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.reports.compute import Survey
 
 Output = str | bytes
 Generator = Callable[["BuildContext"], Mapping[str, Output]]
+
+
+
+class Lazy(Mapping[str, Output]):
+    """Files whose paths are known and whose contents are rendered on each access (not kept)."""
+
+    def __init__(self, render: Mapping[str, Callable[[], Output]]) -> None:
+        self._render = dict(render)
+
+    def __getitem__(self, rel: str) -> Output:
+        return self._render[rel]()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._render)
+
+    def __len__(self) -> int:
+        return len(self._render)
+
+    def __contains__(self, rel: object) -> bool:
+        return rel in self._render
+
+    def renderer(self, rel: str) -> Callable[[], Output]:
+        return self._render[rel]
+
 
 REPORTS = "reports"
 GENERATORS: dict[str, Generator] = {}

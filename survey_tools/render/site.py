@@ -20,7 +20,7 @@ import posixpath
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -32,6 +32,7 @@ from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
+from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
 from survey_tools.reports.axes import Axis, get_path, mode_of
 from survey_tools.reports.corrections import CorrectionsReport
@@ -66,6 +67,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # the package's templates do not change during a build: no stat per page
     )
     env.filters["count"] = lambda n: f"{int(n):,}"  # 100000 -> 100,000
     return env
@@ -743,25 +745,32 @@ class _Site:
         }
         return self.env.get_template("site/stats.html.j2").render(**ctx).strip("\n") + "\n"
 
-    def tag_pages(self) -> dict[str, str]:
-        """``tags/index.html`` and one page per value of every facet: its papers and count."""
+    def tag_pages(self) -> dict[str, Callable[[], str]]:
+        """``tags/index.html`` and one page per value of every facet (its papers and count), each
+        rendered when called."""
         facets = self._tag_values()
         short = str(self.tax.survey.get("short_title", ""))
         common = {"survey": self.tax.survey, "head_js": Markup(_asset("head.js")), "paper_js": Markup(bundle("paper.mjs"))}
-        out = {f"{TAGS_DIR}/index.html": self.env.get_template("site/tags.html.j2").render(
-            facets=facets, index_href=f"../{self.index_name}", css_href=f"../{CSS_FILE}", nav=self._nav("../"),
-            meta=self._page_meta(f"{TAGS_DIR}/index.html", f"Browse by tag · {short}"), **common).strip("\n") + "\n"}
+
+        def index() -> str:
+            return self.env.get_template("site/tags.html.j2").render(
+                facets=facets, index_href=f"../{self.index_name}", css_href=f"../{CSS_FILE}", nav=self._nav("../"),
+                meta=self._page_meta(f"{TAGS_DIR}/index.html", f"Browse by tag · {short}"), **common).strip("\n") + "\n"
+
+        def page(rel: str, f: Mapping[str, Any], v: Mapping[str, Any]) -> str:
+            recs = [{"id": r.id, "title": r.title, "url": model.primary_link(r), "summary": str(r.get("summary", "")),
+                     "year": r.get("year", "")} for r in v["records"]]
+            return self.env.get_template("site/tag.html.j2").render(
+                facet=f, value=v, records=recs, index_href=f"../../{self.index_name}", papers_href=f"../../{PAPERS_DIR}/",
+                css_href=f"../../{CSS_FILE}", nav=self._nav("../../"),
+                meta=self._page_meta(rel, f"{f['label']}: {v['label']} · {short}"), **common).strip("\n") + "\n"
+
+        out: dict[str, Callable[[], str]] = {f"{TAGS_DIR}/index.html": index}
         for f in facets:
             for v in f["values"]:
-                if not v["page"]:
-                    continue
-                recs = [{"id": r.id, "title": r.title, "url": model.primary_link(r), "summary": str(r.get("summary", "")),
-                         "year": r.get("year", "")} for r in v["records"]]
-                rel = f"{TAGS_DIR}/{v['page']}"
-                out[rel] = self.env.get_template("site/tag.html.j2").render(
-                    facet=f, value=v, records=recs, index_href=f"../../{self.index_name}", papers_href=f"../../{PAPERS_DIR}/",
-                    css_href=f"../../{CSS_FILE}", nav=self._nav("../../"),
-                    meta=self._page_meta(rel, f"{f['label']}: {v['label']} · {short}"), **common).strip("\n") + "\n"
+                if v["page"]:
+                    rel = f"{TAGS_DIR}/{v['page']}"
+                    out[rel] = partial(page, rel, f, v)
         return out
 
     def _page_meta(self, rel: str, title: str) -> dict[str, Any]:
@@ -801,21 +810,32 @@ class _Site:
         sub(root, "link", rel="alternate", type="text/html", href=self.abs_url(self.index_name) or self.index_name)
         author = sub(root, "author")
         sub(author, "name", ", ".join(str(a) for a in (survey.get("citation") or {}).get("software", {}).get("authors", [])) or str(survey.get("short_title", "")))
-        for r in recs:
-            entry = sub(root, "entry")
-            sub(entry, "title", r.title)
-            page = f"{PAPERS_DIR}/{r.id}.html"
-            sub(entry, "id", self.abs_url(page) or model.primary_link(r))
-            sub(entry, "updated", when(r) + "T00:00:00Z")
-            sub(entry, "link", rel="alternate", type="text/html", href=self.abs_url(page) or page)
-            sub(entry, "link", rel="related", href=model.primary_link(r))
-            for a in r.get("authors") or []:
-                sub(sub(entry, "author"), "name", str(a))
-            sub(entry, "summary", str(r.get("summary", "")))
-            for t in model.record_tags(self.tax, r, [s for s in self.tags if self.kind(s) not in ("plain",)]):
-                sub(entry, "category", term=t.value, label=f"{t.label}: {t.value}")
         ET.indent(root)
-        return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+        head = '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode")
+        if not recs:
+            return head + "\n"
+        # The entries are serialised one at a time (no tree of every entry in memory), in the
+        # default namespace the feed declares, indented as one level below it.
+        kinds = [s for s in self.tags if self.kind(s) not in ("plain",)]
+
+        def entry(r: Record) -> str:
+            e = ET.Element("entry")
+            ET.SubElement(e, "title").text = r.title
+            page = f"{PAPERS_DIR}/{r.id}.html"
+            ET.SubElement(e, "id").text = self.abs_url(page) or model.primary_link(r)
+            ET.SubElement(e, "updated").text = when(r) + "T00:00:00Z"
+            ET.SubElement(e, "link", rel="alternate", type="text/html", href=self.abs_url(page) or page)
+            ET.SubElement(e, "link", rel="related", href=model.primary_link(r))
+            for a in r.get("authors") or []:
+                ET.SubElement(ET.SubElement(e, "author"), "name").text = str(a)
+            ET.SubElement(e, "summary").text = str(r.get("summary", ""))
+            for t in model.record_tags(self.tax, r, kinds):
+                ET.SubElement(e, "category", term=t.value, label=f"{t.label}: {t.value}")
+            ET.indent(e, level=1)
+            return ET.tostring(e, encoding="unicode")
+
+        assert head.endswith("\n</feed>")
+        return head[: -len("\n</feed>")] + "".join("\n  " + entry(r) for r in recs) + "\n</feed>\n"
 
 
 def site_files(
@@ -826,20 +846,23 @@ def site_files(
     corrections: CorrectionsReport | None = None,
     figures: Sequence[Mapping[str, str]] = (),
     all_rows_limit: int = ALL_ROWS_LIMIT,
-) -> dict[str, str]:
-    """Every file of the site, keyed by its path relative to the index's folder. ``figures`` are
+) -> Lazy:
+    """Every file of the site, keyed by its path relative to the index's folder, each rendered
+    when it is read (:class:`~survey_tools.render.registry.Lazy`: the paper pages are never all
+    held at once). ``figures`` are
     the report figures ({title, path} with repository-relative paths) the statistics page shows;
     above ``all_rows_limit`` records the list draws a window of rows."""
     s = _Site(tax, corpus, stats, bibtex, corrections, figures, all_rows_limit)
-    out = {s.index_name: s.index(), CSS_FILE: _asset("page.css"), f"{PAPERS_DIR}/index.html": s.paper_list()}
+    out: dict[str, Callable[[], str]] = {
+        s.index_name: s.index, CSS_FILE: partial(_asset, "page.css"), f"{PAPERS_DIR}/index.html": s.paper_list}
     for rec in s.records:
-        out[f"{PAPERS_DIR}/{rec.id}.html"] = s.paper(rec)
+        out[f"{PAPERS_DIR}/{rec.id}.html"] = partial(s.paper, rec)
     if bibtex is not None:
-        out[BIB_FILE] = s.bib_js()
-    out[STATS_FILE] = s.stats_page()
+        out[BIB_FILE] = s.bib_js
+    out[STATS_FILE] = s.stats_page
     out.update(s.tag_pages())
-    out[FEED_FILE] = s.feed()
-    return out
+    out[FEED_FILE] = s.feed
+    return Lazy(out)
 
 
 def render_site(tax: Taxonomy, corpus: Corpus, stats: Stats, bibtex: BibtexFn | None = None) -> str:

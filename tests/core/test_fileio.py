@@ -1,4 +1,5 @@
-"""atomic_write gives files ordinary permissions: the umask's for a new file, the old mode kept."""
+"""atomic_write gives files ordinary permissions: the umask's for a new file, the old mode kept;
+Staged puts many files in place together, or (restored) none."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from survey_tools.build import build
-from survey_tools.fileio import atomic_write
+from survey_tools.fileio import Staged, atomic_write
 from survey_tools.traces.importers.convert import import_to
 
 
@@ -64,3 +65,67 @@ def test_an_imported_trace_is_readable(tmp_path: Path, umask_022: None) -> None:
     src = Path(__file__).resolve().parents[1] / "fixtures" / "who-and-when" / "hand-crafted-24.json"
     import_to("who-and-when", src, tmp_path / "run.trace.json")
     assert mode(tmp_path / "run.trace.json") == 0o644
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): p.read_text()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _only_visible(root: Path) -> dict[str, str]:
+    return {k: v for k, v in _tree(root).items() if not k.rsplit("/", 1)[-1].startswith(".")}
+
+
+def test_staged_files_appear_together_with_their_modes(tmp_path: Path, umask_022: None) -> None:
+    (tmp_path / "old.txt").write_text("old\n")
+    (tmp_path / "old.txt").chmod(0o600)
+    (tmp_path / "gone.txt").write_text("gone\n")
+    with Staged() as staged:
+        staged.write(tmp_path / "old.txt", "new\n")
+        staged.write(tmp_path / "a" / "b" / "page.html", b"<p>\n")
+        staged.remove(tmp_path / "gone.txt")
+        assert _only_visible(tmp_path) == {
+            "gone.txt": "gone\n",
+            "old.txt": "old\n",
+        }  # nothing in place yet
+        staged.commit()
+    assert _tree(tmp_path) == {"a/b/page.html": "<p>\n", "old.txt": "new\n"}
+    assert mode(tmp_path / "old.txt") == 0o600 and mode(tmp_path / "a" / "b" / "page.html") == 0o644
+
+
+def test_staged_files_discarded_leave_nothing(tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("keep\n")
+    with pytest.raises(RuntimeError), Staged() as staged:
+        staged.write(tmp_path / "keep.txt", "changed\n")
+        staged.write(tmp_path / "new" / "page.html", "page\n")
+        raise RuntimeError("a generator failed")
+    assert _tree(tmp_path) == {"keep.txt": "keep\n"}
+    assert not (tmp_path / "new").exists()
+
+
+def test_a_failed_commit_restores_every_replaced_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (tmp_path / name).write_text(f"old {name}\n")
+    real = os.replace
+    calls = {"n": 0}
+
+    def failing(src: str, dst: str) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:  # the third file cannot be put in place (a full disk, say)
+            raise OSError(28, "No space left on device", src, None, dst)
+        real(src, dst)
+
+    with Staged() as staged:
+        for name in ("a.txt", "b.txt", "c.txt"):
+            staged.write(tmp_path / name, f"new {name}\n")
+        staged.write(tmp_path / "d.txt", "new d.txt\n")
+        monkeypatch.setattr(os, "replace", failing)
+        with pytest.raises(OSError):
+            staged.commit()
+        monkeypatch.setattr(os, "replace", real)
+    assert _tree(tmp_path) == {name: f"old {name}\n" for name in ("a.txt", "b.txt", "c.txt")}

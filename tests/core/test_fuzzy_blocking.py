@@ -7,9 +7,10 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups
+from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, near_pairs
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.titles import normalize_title
+from survey_tools.corpus.validation import SUMMARY_SIMILARITY
 
 
 def _mutate(title: str, rng: random.Random) -> str:
@@ -56,3 +57,20 @@ def test_blocking_finds_every_near_duplicate_pair(repo: Path) -> None:
     expected = _pairs_by_brute_force(titles)
     assert len(expected) > 50  # the mutations do create near-duplicates
     assert _pairs_by_blocking(titles) == expected
+
+
+def test_summaries_near_pairs_are_every_pair_all_pairs_would_find(repo: Path) -> None:
+    # The summary check (copied summaries) pairs its texts through the same blocking; equal
+    # summaries are pairs too. Each real summary, a mutated copy and an exact copy of a few.
+    corpus = load_corpus(repo, use_cache=False)
+    texts = [
+        " ".join(str(r.get("summary")).lower().split()) for r in corpus.retained if r.get("summary")
+    ]
+    rng = random.Random(11)
+    texts += [_mutate(t, rng) for t in texts] + texts[:5]
+    scores = process.cdist(texts, texts, scorer=fuzz.ratio, score_cutoff=SUMMARY_SIMILARITY)
+    expected = {(int(i), int(j)) for i, j in zip(*scores.nonzero(), strict=True) if i < j}
+    assert len(expected) > 50
+    found = near_pairs(texts, SUMMARY_SIMILARITY)
+    assert set(found) == expected
+    assert all(found[p] == fuzz.ratio(texts[p[0]], texts[p[1]]) for p in found)
