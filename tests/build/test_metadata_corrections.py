@@ -4,6 +4,7 @@ counts, claims and the survey's CSV export keep the records' own values."""
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
@@ -61,15 +62,21 @@ def test_display_applies_metadata_and_counts_keep_the_records(survey: Path) -> N
     assert ctx.stats.to_dict() == plain.stats.to_dict()
 
 
+def _entry_line(readme: str, key: str) -> str:
+    """The README's detail line of record ``key`` (after the anchors the tables link to)."""
+    pattern = re.compile(rf"^  <br>(<a id=\"[^\"]+\"></a>)*`{re.escape(key)}` ")
+    return next(x for x in readme.splitlines() if pattern.match(x))
+
+
 def test_readme_page_and_bibtex_show_the_corrected_metadata(built: Path) -> None:
     readme = (built / "README.md").read_text(encoding="utf-8")
-    line = next(x for x in readme.splitlines() if x.startswith("  <br>`magrpo` "))
+    line = _entry_line(readme, "magrpo")
     assert "Year: 2026 · Venue: AAAI 2026" in line
     assert "[DOI](https://doi.org/10.1609/aaai.v40i38.40487)" in line
     assert "[OpenReview](https://openreview.net/forum?id=6oaLBJ6CcN)" in line
     for key, arxiv in (("comas2026", "2510.08529"), ("multiagent-finetuning2025", "2501.05707"),
                        ("sirius2025", "2502.04780"), ("spiral2026", "2506.24119")):
-        line = next(x for x in readme.splitlines() if x.startswith(f"  <br>`{key}` "))
+        line = _entry_line(readme, key)
         assert f"[arXiv](https://arxiv.org/abs/{arxiv})" in line
         page = (built / "reports" / "site" / "papers" / f"{key}.html").read_text(encoding="utf-8")
         assert f"arxiv: {arxiv}" in page
