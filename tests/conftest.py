@@ -35,6 +35,20 @@ SLOW_TESTS = frozenset({
     "tests/hardening/test_crash_safety.py",
     "tests/packaging/test_wheel.py",
     "tests/precommit/test_pre_commit.py",
+    "tests/diff/test_diff.py",  # a git repository and a build of each revision
+    "tests/github/test_ci.py::test_gitattributes_is_what_the_script_writes",
+    "tests/github/test_ci.py::test_every_output_is_generated_and_merges",
+    "tests/architecture/test_pure_renderers.py",
+    "tests/core/test_fileio.py::test_the_build_writes_readable_outputs",
+    "tests/core/test_contribution_checks.py::test_a_stale_correction_says_what_changed_and_the_command",
+    "tests/render/test_render_markdown.py::test_committed_readme_and_contributing_are_current",
+    "tests/screening/test_flow.py",
+    # `survey init` of whole lists, each then validated and built
+    "tests/init/test_new_survey_doc.py",
+    "tests/init/test_from_formats.py::test_it_validates_and_builds_twice_the_same",
+    "tests/init/test_taxonomy_changes.py",
+    "tests/init/test_outputs.py",
+    "tests/init/test_port.py::test_it_validates_and_builds",
     # a real outside program: ASReview and cffconvert in their own environments, a Ray
     # cluster, awesome-lint under Node.js, Chromium
     "tests/screening/test_asreview.py",
@@ -43,9 +57,16 @@ SLOW_TESTS = frozenset({
     "tests/render/test_render_awesome_lint.py",
     "tests/init/test_from_formats.py::test_readme_passes_awesome_lint",
     "tests/init/test_port.py::test_page_opens_in_chromium",
+    "tests/traces/test_real_tools.py",  # the OpenTelemetry SDK and the Agents SDK write traces
+    "tests/render/test_page_scripts.py",  # Node's test runner and eslint
+    # a hundred-megabyte input; commands that must stop at a deadline (they wait for it)
+    "tests/traces/test_trace_bad_input.py::test_hundred_megabyte_string",
+    "tests/links/test_hostile_links.py::test_the_command_deadline_bounds_links",
+    "tests/add/test_metadata.py::test_the_command_deadline_bounds_add",
     # property-based fuzzing (hundreds of generated inputs each)
     "tests/hardening/test_fuzz.py",
     "tests/config/test_config_fuzz.py",
+    "tests/traces/test_trace_properties.py",
 })
 # A test that takes one of these fixtures builds the whole real corpus first, or drives Chromium.
 SLOW_FIXTURES = frozenset({"built", "browser"})
