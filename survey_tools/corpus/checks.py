@@ -84,69 +84,16 @@ class _Explainer(SchemaExplainer):
         if v == "anyOf":
             return self.any_of(err)
         if v == "required":
-            missing = [
-                m
-                for m in err.validator_value
-                if not isinstance(err.instance, dict) or m not in err.instance
-            ]
-            out = []
-            why = self.why(err)
-            for m in missing:
-                field = _dotted([*path, m])
-                cf = self.coll.controlled_field(m) if not path else None
-                extra = (
-                    f" (one of: {', '.join(cf.ids)}{', ' + self.tax.na if cf.not_applicable else ''})"
-                    if cf
-                    else ""
-                )
-                if why:
-                    extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
-                out.append(self.problem(path, f"required field is missing{extra}", field=field))
-            return out
+            return self.missing(err, path)
         if v == "not" and inst == self.tax.untagged:
             cf = self.controlled(path)
             why = self.why(err).split(" is required ", 1)[-1]
             choose = f"; choose {self.expected(cf)}" if cf is not None else ""
             return [self.problem(path, f"not yet tagged (required {why}{choose})")]
         if v == "additionalProperties":
-            extras = [k for k in err.instance if k not in (err.schema.get("properties") or {})]
-            allowed = list((err.schema.get("properties") or {}).keys())
-            out = []
-            for k in extras:
-                what = "unknown field"
-                cf = self.controlled(path)
-                if cf is not None and cf.kind == "mapping":
-                    what = f"{k!r} is not a {cf.noun}"
-                    out.append(self.problem([*path, k], what + _hint(k, allowed), key=True))
-                else:
-                    out.append(self.problem([*path, k], what + _hint(k, allowed), key=True))
-            return out
+            return self.unknown_keys(err, path)
         if v == "enum":
-            cf = self.controlled(path)
-            choices = [str(c) for c in err.validator_value]
-            if inst == self.tax.untagged and cf is not None:
-                return [
-                    self.problem(
-                        path,
-                        f"not yet tagged (choose one of: {', '.join(cf.ids)}{', ' + self.tax.na if cf.not_applicable else ''})",
-                    )
-                ]
-            pf = self.plain.get(str(path[0])) if path else None
-            if cf is not None and cf.kind == "mapping" and len(path) >= 2:
-                noun = f"{cf.noun} mode"
-                choices = list(cf.mode_ids)
-            elif cf is not None:
-                noun = cf.noun
-            elif pf is not None and pf.type == "edition":
-                noun = "edition"
-            else:
-                noun = "allowed value"
-            article = "an" if noun[:1] in "aeiou" else "a"
-            return [
-                self.problem(
-                    path, f"{show(repr(inst))} is not {article} {noun}{_hint(inst, choices)}"
-                )
-            ]
+            return self.not_in_enum(err, path)
         if v == "type":
             want = err.validator_value
             want_s = (
@@ -157,6 +104,68 @@ class _Explainer(SchemaExplainer):
             return [self.problem(path, f"expected {want_s}, got {_describe_type(inst)}")]
         if v == "pattern":
             return [self.problem(path, self.pattern_message(path, inst))]
+        return self.out_of_bounds(err, path)
+
+    def missing(self, err: Any, path: list[Any]) -> list[Problem]:
+        # One problem per missing field, named by its dotted path; a controlled field lists its
+        # values, so the contributor can fill it in without opening the taxonomy.
+        missing = [
+            m
+            for m in err.validator_value
+            if not isinstance(err.instance, dict) or m not in err.instance
+        ]
+        out = []
+        why = self.why(err)
+        for m in missing:
+            field = _dotted([*path, m])
+            cf = self.coll.controlled_field(m) if not path else None
+            extra = f" (one of: {self.choices(cf)})" if cf else ""
+            if why:
+                extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
+            out.append(self.problem(path, f"required field is missing{extra}", field=field))
+        return out
+
+    def unknown_keys(self, err: Any, path: list[Any]) -> list[Problem]:
+        # Inside a mapping field the keys are values of the taxonomy, so a stray key is a wrong
+        # value (named by the field's noun), not a wrong field.
+        extras = [k for k in err.instance if k not in (err.schema.get("properties") or {})]
+        allowed = list((err.schema.get("properties") or {}).keys())
+        cf = self.controlled(path)
+        out = []
+        for k in extras:
+            what = "unknown field"
+            if cf is not None and cf.kind == "mapping":
+                what = f"{k!r} is not a {cf.noun}"
+            out.append(self.problem([*path, k], what + _hint(k, allowed), key=True))
+        return out
+
+    def not_in_enum(self, err: Any, path: list[Any]) -> list[Problem]:
+        inst = err.instance
+        cf = self.controlled(path)
+        choices = [str(c) for c in err.validator_value]
+        if inst == self.tax.untagged and cf is not None:
+            return [self.problem(path, f"not yet tagged (choose one of: {self.choices(cf)})")]
+        pf = self.plain.get(str(path[0])) if path else None
+        # The noun says which list the value was looked up in: a mode of a mapping field is
+        # checked against the modes, not the field's values.
+        if cf is not None and cf.kind == "mapping" and len(path) >= 2:
+            noun = f"{cf.noun} mode"
+            choices = list(cf.mode_ids)
+        elif cf is not None:
+            noun = cf.noun
+        elif pf is not None and pf.type == "edition":
+            noun = "edition"
+        else:
+            noun = "allowed value"
+        article = "an" if noun[:1] in "aeiou" else "a"
+        return [
+            self.problem(path, f"{show(repr(inst))} is not {article} {noun}{_hint(inst, choices)}")
+        ]
+
+    def out_of_bounds(self, err: Any, path: list[Any]) -> list[Problem]:
+        """Numbers, lengths and list items the schema bounds; any other keyword as it words it."""
+        v = err.validator
+        inst = err.instance
         if (
             v in ("minimum", "maximum")
             and path
@@ -164,14 +173,24 @@ class _Explainer(SchemaExplainer):
             and self.plain[str(path[0])].type == "year"
         ):
             return [self.problem(path, f"year {show(inst)} is not plausible (1900-2100)")]
-        if v in ("minLength", "maxLength") and isinstance(inst, str) and (
-            not inst.strip() or inst == self.tax.untagged
+        if (
+            v in ("minLength", "maxLength")
+            and isinstance(inst, str)
+            and (not inst.strip() or inst == self.tax.untagged)
         ):
             return []  # check_record says "must not be empty" / "must not be blank"
         if v == "minLength" and isinstance(inst, str):
-            return [self.problem(path, f"too short: {len(inst)} characters (at least {err.validator_value})")]
+            return [
+                self.problem(
+                    path, f"too short: {len(inst)} characters (at least {err.validator_value})"
+                )
+            ]
         if v == "maxLength" and isinstance(inst, str):
-            return [self.problem(path, f"too long: {len(inst):,} characters (at most {err.validator_value})")]
+            return [
+                self.problem(
+                    path, f"too long: {len(inst):,} characters (at most {err.validator_value})"
+                )
+            ]
         if v in ("minItems", "minLength"):
             return [self.problem(path, "must not be empty")]
         if v == "uniqueItems":
@@ -250,7 +269,12 @@ class _Explainer(SchemaExplainer):
             return shape + (f", {{}} for none, or {self.tax.na}" if specials else "")
         if cf.kind == "multi":
             return f"a list of {', '.join(cf.ids)}" + (f" or {self.tax.na}" if specials else "")
-        return "one of: " + ", ".join([*cf.ids, *specials])
+        return "one of: " + self.choices(cf)
+
+    def choices(self, cf: ControlledField) -> str:
+        """The values a field takes, the not-applicable sentinel last where the field allows it."""
+        specials = [self.tax.na] if cf.not_applicable else []
+        return ", ".join([*cf.ids, *specials])
 
 
 # Names Windows gives to devices, with any extension: a clone there fails on such a file.
