@@ -324,113 +324,142 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 rel, 1, 1, "", f"a record must be a mapping of fields, got {_describe_type(data)}"
             )
         ]
-    problems: list[Problem] = []
+    # The order is the order of the report: the file's name first, then the schema, then what
+    # only this module knows about the values.
+    problems = _file_name_problems(coll, rel, doc, data)
+    problems.extend(_schema_problems(tax, coll, rel, doc, data))
+    problems.extend(_field_problems(tax, coll, rel, doc, data))
+    problems.extend(_prose_problems(tax, coll, rel, doc, data))
+    problems.extend(_identifier_problems(tax, rel, doc, data))
+    problems.extend(_year_problems(coll, rel, doc, data))
+    return _dedupe(problems)
+
+
+def _at(rel: str, doc: YamlDocument, path: tuple[Any, ...], message: str) -> Problem:
+    """A problem pointing at the value under ``path``, named by its dotted path."""
+    line, col = doc.position(path)
+    return Problem(rel, line, col, _dotted(path), message)
+
+
+def _file_name_problems(
+    coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    # The file name is the record's id. At most one problem is said about it, the most basic
+    # first: a name that is no valid id makes the other two moot.
     name = rel.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0] if "." in name else name
     ident = data.get(coll.id_field)
     if not re.match(coll.id_pattern, stem):
-        problems.append(
-            Problem(
-                rel,
-                1,
-                1,
-                coll.id_field,
-                f"file name {stem!r} is not a valid {coll.id_field} (must match {coll.id_pattern})",
-            )
+        message = (
+            f"file name {stem!r} is not a valid {coll.id_field} (must match {coll.id_pattern})"
         )
-    elif stem.split(".", 1)[0].lower() in _WINDOWS_RESERVED:
-        problems.append(
-            Problem(
-                rel,
-                1,
-                1,
-                coll.id_field,
-                f"{stem!r} is a device name on Windows: a file named {name} cannot be checked out "
-                f"there (choose another {coll.id_field})",
-            )
+        return [Problem(rel, 1, 1, coll.id_field, message)]
+    if stem.split(".", 1)[0].lower() in _WINDOWS_RESERVED:
+        message = (
+            f"{stem!r} is a device name on Windows: a file named {name} cannot be checked out "
+            f"there (choose another {coll.id_field})"
         )
-    elif isinstance(ident, str) and ident != stem:
-        line, col = doc.position((coll.id_field,))
-        problems.append(
-            Problem(
-                rel, line, col, coll.id_field, f"{ident!r} does not match the file name {stem!r}"
-            )
-        )
+        return [Problem(rel, 1, 1, coll.id_field, message)]
+    if isinstance(ident, str) and ident != stem:
+        message = f"{ident!r} does not match the file name {stem!r}"
+        return [_at(rel, doc, (coll.id_field,), message)]
+    return []
 
+
+def _schema_problems(
+    tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
     vals = _validators(tax, coll.name)
-    if not vals.full.is_valid(data):
-        explainer = _Explainer(tax, coll, doc, rel)
-        for err in vals.full.iter_errors(data):
-            problems.extend(explainer.explain(err))
+    if vals.full.is_valid(data):
+        return []
+    # Only an invalid record pays for listing every error and for the explainer's lookups.
+    explainer = _Explainer(tax, coll, doc, rel)
+    problems: list[Problem] = []
+    for err in vals.full.iter_errors(data):
+        problems.extend(explainer.explain(err))
+    return problems
 
-    # Facts that must agree within the record: the schema cannot see these.
-    plain = {f.name: f for f in coll.fields}
-    for name, f in plain.items():
+
+def _field_problems(
+    tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    """Facts that must agree within the record: the schema cannot see these."""
+    problems: list[Problem] = []
+    for name, f in {f.name: f for f in coll.fields}.items():
         value = data.get(name)
         if f.required and value == tax.untagged:
             # `survey add` leaves prose it cannot know (the summary) untagged on purpose.
-            line, col = doc.position((name,))
-            problems.append(Problem(rel, line, col, name, "not yet tagged (write it in your own words)"))
+            problems.append(_at(rel, doc, (name,), "not yet tagged (write it in your own words)"))
         if f.type == "date" and isinstance(value, str) and _ISO_DATE.match(value):
             # The schema checks the shape; only the calendar knows that 2026-13-45 is no date.
             try:
                 datetime.date.fromisoformat(value)
             except ValueError:
-                line, col = doc.position((name,))
-                problems.append(Problem(rel, line, col, name, f"{value!r} is not a calendar date"))
+                problems.append(_at(rel, doc, (name,), f"{value!r} is not a calendar date"))
         if f.type in ("url", "url_list") and value is not None:
-            links = value if isinstance(value, list) else [value]
-            for i, link in enumerate(links):
-                if not isinstance(link, str):
-                    continue
-                unsafe = reference_problem(link)
-                # A published link to this machine or its network would have `survey links`
-                # (and every reader) probe it: links must name public hosts.
-                msg: str | None
-                if unsafe or not valid_url(link):
-                    why = "is not a well-formed http(s) URL" if not valid_url(link) else unsafe
-                    msg = f"{_clip(link)!r} {why}"
-                else:
-                    msg = private_url(link)
-                if msg:
-                    p = (name, i) if isinstance(value, list) else (name,)
-                    line, col = doc.position(p)
-                    problems.append(Problem(rel, line, col, _dotted(p), msg))
-    problems.extend(_prose_problems(tax, coll, rel, doc, data))
+            problems.extend(_link_problems(rel, doc, name, value))
+    return problems
+
+
+def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[Problem]:
+    problems: list[Problem] = []
+    links = value if isinstance(value, list) else [value]
+    for i, link in enumerate(links):
+        if not isinstance(link, str):
+            continue
+        unsafe = reference_problem(link)
+        # A published link to this machine or its network would have `survey links`
+        # (and every reader) probe it: links must name public hosts.
+        msg: str | None
+        if unsafe or not valid_url(link):
+            why = "is not a well-formed http(s) URL" if not valid_url(link) else unsafe
+            msg = f"{_clip(link)!r} {why}"
+        else:
+            msg = private_url(link)
+        if msg:
+            p = (name, i) if isinstance(value, list) else (name,)
+            problems.append(_at(rel, doc, p, msg))
+    return problems
+
+
+def _identifier_problems(
+    tax: Taxonomy, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
     idents = data.get("identifiers")
-    if isinstance(idents, dict):
-        for kind, value in idents.items():
-            unsafe = reference_problem(value) if isinstance(value, str) else None
-            if unsafe:
-                line, col = doc.position(("identifiers", kind))
-                problems.append(
-                    Problem(rel, line, col, f"identifiers.{kind}", f"{_clip(value)!r} {unsafe}")
-                )
-                continue
-            ik = tax.identifiers.get(str(kind))
-            if ik is not None and ik.normalize == "arxiv" and isinstance(value, str):
-                why = arxiv_format_problem(value)
-                if why:
-                    line, col = doc.position(("identifiers", kind))
-                    problems.append(
-                        Problem(rel, line, col, f"identifiers.{kind}", f"{value!r} is not a valid {ik.label}: {why}")
-                    )
+    if not isinstance(idents, dict):
+        return []
+    problems: list[Problem] = []
+    for kind, value in idents.items():
+        path = ("identifiers", kind)
+        unsafe = reference_problem(value) if isinstance(value, str) else None
+        if unsafe:
+            # An unsafe value is refused for that alone: its format is beside the point.
+            problems.append(_at(rel, doc, path, f"{_clip(value)!r} {unsafe}"))
+            continue
+        ik = tax.identifiers.get(str(kind))
+        if ik is not None and ik.normalize == "arxiv" and isinstance(value, str):
+            why = arxiv_format_problem(value)
+            if why:
+                problems.append(_at(rel, doc, path, f"{value!r} is not a valid {ik.label}: {why}"))
+    return problems
+
+
+def _year_problems(
+    coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    idents = data.get("identifiers")
     year = data.get("year")
-    if isinstance(idents, dict) and isinstance(year, int) and not isinstance(year, bool):
-        a = idents.get("arxiv")
-        ay = arxiv_year(a) if isinstance(a, str) else None
-        if ay is not None and not (ay <= year <= ay + ARXIV_YEAR_SLACK) and not _waived(coll, data, "year_fits_arxiv"):
-            line, col = doc.position(("year",))
-            problems.append(
-                Problem(
-                    rel,
-                    line,
-                    col,
-                    "year",
-                    f"{show(year)} does not fit arXiv id {a} (issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})",
-                )
-            )
-    return _dedupe(problems)
+    if not (isinstance(idents, dict) and isinstance(year, int) and not isinstance(year, bool)):
+        return []
+    a = idents.get("arxiv")
+    ay = arxiv_year(a) if isinstance(a, str) else None
+    if ay is None or ay <= year <= ay + ARXIV_YEAR_SLACK or _waived(coll, data, "year_fits_arxiv"):
+        return []
+    message = (
+        f"{show(year)} does not fit arXiv id {a} "
+        f"(issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})"
+    )
+    return [_at(rel, doc, ("year",), message)]
 
 
 def _waived(coll: Collection, data: Mapping[str, Any], check: str) -> bool:
