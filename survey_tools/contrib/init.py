@@ -190,18 +190,14 @@ def _url_separator(cells: Sequence[str]) -> str | None:
 def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[str]]:
     """The field every column becomes, and the warnings about what was inferred."""
     header = list(table.columns)
-    named = [*opts.controlled, *opts.lists, *opts.ignore, *([opts.id_field] if opts.id_field else [])]
-    unknown = [c for c in named if c not in header]
-    if unknown:
-        from survey_tools.corpus.explain import suggest
-
-        hints = [f"{c!r}" + (f" (did you mean {suggest(c, header)!r}?)" if suggest(c, header) else "") for c in unknown]
-        raise UsageError(f"no column {', '.join(hints)} in {table.file} (columns: {', '.join(header)})")
+    _check_named_columns(table, opts, header)
     warnings = list(table.warnings)
     controlled = list(opts.controlled)
     if table.format == "markdown" and "section" not in opts.ignore and "section" not in controlled:
         controlled.append("section")  # an awesome list's headings are its taxonomy
-    id_col = opts.id_field or next((c for c in header if slug(c) in _ID_NAMES and c not in opts.ignore), None)
+    id_col = opts.id_field or next(
+        (c for c in header if slug(c) in _ID_NAMES and c not in opts.ignore), None
+    )
     used: set[str] = set()
     out: list[_Column] = []
     for col in header:
@@ -217,65 +213,148 @@ def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[s
             out.append(_Column(col, name, "id", required=True))
             used.add(name)
             continue
-        flat = [c for c in cells if isinstance(c, str)]
         # required where every row has it, for the fields a new entry cannot do without
         required = all(_texts(c) for c in cells)
-        plain_required = required and _USUAL.get(slug(col)) in ("title", "links", "year")
         if listed and sep is None:
             sep = _list_separator(texts)
         if col in controlled:
-            name = slug(col)
-            c = _Column(col, name, "controlled", separator=sep, required=required)
             order = list(table.value_order.get(col, ()))
-            seen = order + [p for cell in cells for p in
-                            (_texts(cell) if isinstance(cell, tuple) else
-                             [x.strip() for x in (split_cell(cell, sep) if sep else [cell])])]
-            for p in seen:
-                if p and p not in c.values:
-                    vid = slug(p)
-                    while vid in c.labels and c.labels[vid] != p:
-                        vid += "_"
-                    c.values[p] = vid
-                    c.labels[vid] = p
-            out.append(c)
-            used.add(name)
+            out.append(_controlled_column(col, cells, sep, required, order))
+            used.add(slug(col))
             continue
-        name = _USUAL.get(slug(col), slug(col))
-        if name in used or name in _ID_NAMES:
-            name = slug(col) if slug(col) not in used and slug(col) not in _ID_NAMES else f"{slug(col)}_column"
-        if name == "authors" and sep is None and not listed:
-            sep = _author_separator(flat)
-            if sep is not None:
-                warnings.append(f"{col}: authors split on {sep.strip() or sep!r} into one name each "
-                                f"(say --list '{col}=SEP' for another separator)")
-        if sep is None and not listed:
-            url_sep = _url_separator(flat)
-            if url_sep is not None:
-                sep = url_sep
-                warnings.append(f"{col}: cells holding several URLs are split into a list of links")
+        out.append(_plain_column(col, cells, texts, sep, listed, required, used, warnings))
+    _add_id_and_title(table, out, warnings)
+    return out, warnings
+
+
+def _check_named_columns(table: Table, opts: InitOptions, header: list[str]) -> None:
+    # A misspelt column in an option would otherwise be silently a plain field.
+    named = [
+        *opts.controlled,
+        *opts.lists,
+        *opts.ignore,
+        *([opts.id_field] if opts.id_field else []),
+    ]
+    unknown = [c for c in named if c not in header]
+    if unknown:
+        from survey_tools.corpus.explain import suggest
+
+        hints = [
+            f"{c!r}" + (f" (did you mean {suggest(c, header)!r}?)" if suggest(c, header) else "")
+            for c in unknown
+        ]
+        raise UsageError(
+            f"no column {', '.join(hints)} in {table.file} (columns: {', '.join(header)})"
+        )
+
+
+def _controlled_column(
+    col: str, cells: list[Any], sep: str | None, required: bool, order: list[str]
+) -> _Column:
+    """A controlled field whose values are the column's distinct cells (or list items), in the
+    source's order where it gives one, else as first seen."""
+    c = _Column(col, slug(col), "controlled", separator=sep, required=required)
+    seen = order + [
+        p
+        for cell in cells
+        for p in (
+            _texts(cell)
+            if isinstance(cell, tuple)
+            else [x.strip() for x in (split_cell(cell, sep) if sep else [cell])]
+        )
+    ]
+    for p in seen:
+        if p and p not in c.values:
+            vid = slug(p)
+            # Two values that slug alike ("C++" and "C") still need ids of their own.
+            while vid in c.labels and c.labels[vid] != p:
+                vid += "_"
+            c.values[p] = vid
+            c.labels[vid] = p
+    return c
+
+
+def _plain_column(
+    col: str,
+    cells: list[Any],
+    texts: list[str],
+    sep: str | None,
+    listed: bool,
+    required: bool,
+    used: set[str],
+    warnings: list[str],
+) -> _Column:
+    flat = [c for c in cells if isinstance(c, str)]
+    plain_required = required and _USUAL.get(slug(col)) in ("title", "links", "year")
+    name = _USUAL.get(slug(col), slug(col))
+    if name in used or name in _ID_NAMES:
+        # A second "link" column, or one named like an id, keeps its own name.
+        name = (
+            slug(col)
+            if slug(col) not in used and slug(col) not in _ID_NAMES
+            else f"{slug(col)}_column"
+        )
+    if sep is None and not listed:
+        sep = _inferred_separator(col, name, flat, warnings)
+    used.add(name)
+    ftype = _column_type(col, name, flat, texts, sep, listed)
+    if name == "links" and ftype not in ("url", "url_list"):
+        # The README links an entry's `links`: a column of other text cannot be them.
+        name = slug(col) if slug(col) not in used else f"{slug(col)}_column"
         used.add(name)
+    if name == "authors" and ftype != "string_list":
+        ftype = "string_list"  # one author per cell
+    return _Column(
+        col,
+        name,
+        "plain",
+        type=ftype,
+        separator=sep,
+        required=plain_required or name == "title",
+    )
+
+
+def _inferred_separator(col: str, name: str, flat: list[str], warnings: list[str]) -> str | None:
+    """The separator of a column the list wrote as text but that holds several values, said in
+    a warning, since the guess may be wrong (None: one value per cell)."""
+    if name == "authors":
+        sep = _author_separator(flat)
         if sep is not None:
-            items = texts if listed else [p.strip() for c in flat for p in split_cell(c, sep) if p.strip()]
-            ftype = "url_list" if items and all(_URL.match(p) for p in items) else "string_list"
-        else:
-            ftype = _plain_type(flat, slug(col))
-            if name == "links":
-                ftype = "url_list" if ftype == "url" else ftype
-        if name == "links" and ftype not in ("url", "url_list"):
-            name = slug(col) if slug(col) not in used else f"{slug(col)}_column"
-            used.add(name)
-        if name == "authors" and ftype != "string_list":
-            ftype = "string_list"  # one author per cell
-        out.append(_Column(col, name, "plain", type=ftype, separator=sep, required=plain_required or name == "title"))
+            warnings.append(
+                f"{col}: authors split on {sep.strip() or sep!r} into one name each "
+                f"(say --list '{col}=SEP' for another separator)"
+            )
+            return sep
+    url_sep = _url_separator(flat)
+    if url_sep is not None:
+        warnings.append(f"{col}: cells holding several URLs are split into a list of links")
+    return url_sep
+
+
+def _column_type(
+    col: str, name: str, flat: list[str], texts: list[str], sep: str | None, listed: bool
+) -> str:
+    if sep is not None:
+        items = (
+            texts if listed else [p.strip() for c in flat for p in split_cell(c, sep) if p.strip()]
+        )
+        return "url_list" if items and all(_URL.match(p) for p in items) else "string_list"
+    ftype = _plain_type(flat, slug(col))
+    return "url_list" if name == "links" and ftype == "url" else ftype
+
+
+def _add_id_and_title(table: Table, out: list[_Column], warnings: list[str]) -> None:
+    # Every record needs a key (its file name) and a title (what the README shows).
     if not any(c.kind == "id" for c in out):
         out.append(_Column("key", "key", "id", required=True, generated=True))
-        warnings.append("no id column: keys are made from the titles (say --id FIELD to use a column)")
+        warnings.append(
+            "no id column: keys are made from the titles (say --id FIELD to use a column)"
+        )
     if not any(c.field == "title" for c in out):
         first = next((c for c in out if c.kind == "plain" and c.type in ("string", "text")), None)
         if first is None:
             raise UsageError(f"{table.file}: no column holds titles (name one 'title')")
         first.field = "title"
-    return out, warnings
 
 
 EXCLUDED = "excluded"
