@@ -386,53 +386,20 @@ def _field_file(c: _Column, collection: str) -> dict[str, Any]:
 def survey_config(opts: InitOptions, columns: list[_Column], collection: str) -> dict[str, Any]:
     id_col = next(c for c in columns if c.kind == "id")
     title_col = next((c for c in columns if c.field == "title"), id_col)
-    fields: dict[str, Any] = {}
-    # the key first: records read key, title, ... whether the list had ids or not
-    for c in sorted(columns, key=lambda c: c.kind != "id"):
-        if c.kind in ("id", "plain"):
-            spec: dict[str, Any] = {"type": c.type if c.kind == "plain" else "string"}
-            if c.required:
-                spec["required"] = True
-            spec["label"] = label_of(c.column)
-            spec["description"] = ("The key, made from the title when the record was imported." if c.generated
-                                   else f"The list's {c.column} column.")
-            fields[c.field] = spec
-    # Where `survey add` keeps looked-up identifiers and the source note (not CSV columns).
-    fields.setdefault("identifiers", {"type": "identifiers", "label": "Identifiers",
-                                      "description": "arXiv id, DOI and OpenReview id where known."})
-    fields.setdefault("notes", {"type": "text", "label": "Notes", "description": "Curation notes."})
-    # Two entries with the same title (or link) that are different works say so here.
-    fields.setdefault("not_duplicate_of", {"type": "key_reasons", "label": "Not a duplicate of",
-                                           "description": "Keys of entries that look the same but are different works, with the reason."})
-    # A record's explained exception to one check (a year the list gives that its arXiv id contradicts).
-    fields.setdefault("waive", {"type": "waivers", "label": "Waived checks",
-                                "description": "Checks that do not apply to this entry, each with the reason."})
+    fields = _record_fields(columns)
     controlled = [c.field for c in columns if c.kind == "controlled"]
     # Groups from a single-valued field: an entry in two groups would be listed (and linked) twice.
     group_by = next((c.field for c in columns if c.kind == "controlled" and not c.separator), "")
     short = opts.title if len(opts.title) <= 40 else opts.title[:40].rsplit(" ", 1)[0]
+    awesome_title = opts.awesome and not opts.title.lower().startswith("awesome")
     return {
         "survey": {
             "title": opts.title,
             "short_title": short,
             # "Awesome" and the badge only when asked: they are a claim about the list (awesome.re)
-            "list_title": title_case(f"Awesome {opts.title}" if opts.awesome and not opts.title.lower().startswith("awesome")
-                                     else opts.title),
+            "list_title": title_case(f"Awesome {opts.title}" if awesome_title else opts.title),
             "description": opts.description or f"A curated, machine-checked list: {opts.title}.",
-            "readme": {
-                **({"badge": {"image": "https://awesome.re/badge.svg", "link": "https://awesome.re"}} if opts.awesome else {}),
-                "group_by": group_by,
-                # an awesome list keeps its curated order; a list of dated works reads newest first
-                "entry_order": opts.entry_order or ("newest" if any(c.type == "year" for c in columns) else "title"),
-                "group_order": "taxonomy",
-                "sections": {"contents": "Contents", "maps": "Maps", "gaps": "Gaps", "figures": "Figures",
-                             "papers": "Entries", "exclusions": "Exclusion Log", "contributing": "Contributing"},
-                "rank_by": "",
-                "representatives": 3,
-                "maps": [{"axis": f} for f in controlled],
-                "tags": [f for f in controlled if f != group_by],
-                "exclusion_columns": [],
-            },
+            "readme": _readme_config(opts, columns, controlled, group_by),
             "site": {
                 "path": "reports/site/index.html",
                 "facets": list(controlled),
@@ -455,34 +422,134 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
                 "controlled": list(controlled),
                 "fields": fields,
             },
-            # An empty exclusion log: `survey exclude` works from the first day. Its ids are
-            # derived from the work (X-arxiv-2501-01234, X-url-<hash>), so that two pull requests
-            # excluding different works never pick the same one; numbered ids (X001) stay valid.
-            EXCLUDED: {
-                "label": "Exclusion log",
-                "folder": "exclusions",
-                "id_field": "exclusion_id",
-                "id_pattern": "^X([0-9]{3,}|-[a-z0-9][a-z0-9-]{2,79})$",
-                "title_field": "title",
-                "controlled": ["reason"],
-                "fields": {
-                    "exclusion_id": {"type": "string", "required": True, "label": "Id", "description": "The exclusion's id; equals the file name."},
-                    "title": {"type": "string", "required": True, "label": "Title", "description": "The excluded work's title."},
-                    "identifier": {"type": "string", "label": "Identifier", "description": "The work's identifier or URL."},
-                    "identifiers": {"type": "identifiers", "label": "Identifiers", "description": "Identifiers parsed from the identifier and URL, for duplicate checks."},
-                    "url": {"type": "url", "label": "URL", "description": "Where the work can be found."},
-                    "date_screened": {"type": "date", "required": True, "label": "Date", "description": "ISO date of the decision."},
-                    "note": {"type": "text", "required": True, "label": "Note", "description": "Why it was excluded, in the maintainers' own words."},
-                    "duplicate_of": {"type": "key_reasons", "label": "Duplicate of", "description": "The entry this one duplicates, with the reason."},
-                    "retained_record": {"type": "object", "label": "Former entry", "description": "The whole entry when it was moved from the list."},
-                },
-            },
+            EXCLUDED: _exclusion_collection(),
         },
         "identifiers": {
-            "arxiv": {"label": "arXiv id", "normalize": "arxiv",
-                      "pattern": "^([0-9]{4}\\.[0-9]{4,5}|[a-z-]+(\\.[A-Z]{2})?/[0-9]{7})$"},
+            "arxiv": {
+                "label": "arXiv id",
+                "normalize": "arxiv",
+                "pattern": "^([0-9]{4}\\.[0-9]{4,5}|[a-z-]+(\\.[A-Z]{2})?/[0-9]{7})$",
+            },
             "doi": {"label": "DOI", "normalize": "lower", "pattern": "^10\\.[0-9]{4,9}/\\S+$"},
-            "openreview": {"label": "OpenReview id", "normalize": "none", "pattern": "^[A-Za-z0-9_-]{6,}$"},
+            "openreview": {
+                "label": "OpenReview id",
+                "normalize": "none",
+                "pattern": "^[A-Za-z0-9_-]{6,}$",
+            },
+        },
+    }
+
+
+def _record_fields(columns: list[_Column]) -> dict[str, Any]:
+    """The entries' plain fields: the list's columns, then those the toolkit's commands fill."""
+    fields: dict[str, Any] = {}
+    # the key first: records read key, title, ... whether the list had ids or not
+    for c in sorted(columns, key=lambda c: c.kind != "id"):
+        if c.kind in ("id", "plain"):
+            fields[c.field] = _field_spec(
+                c.type if c.kind == "plain" else "string",
+                label_of(c.column),
+                "The key, made from the title when the record was imported."
+                if c.generated
+                else f"The list's {c.column} column.",
+                required=c.required,
+            )
+    # Where `survey add` keeps looked-up identifiers and the source note (not CSV columns).
+    fields.setdefault(
+        "identifiers",
+        _field_spec("identifiers", "Identifiers", "arXiv id, DOI and OpenReview id where known."),
+    )
+    fields.setdefault("notes", _field_spec("text", "Notes", "Curation notes."))
+    # Two entries with the same title (or link) that are different works say so here.
+    fields.setdefault(
+        "not_duplicate_of",
+        _field_spec(
+            "key_reasons",
+            "Not a duplicate of",
+            "Keys of entries that look the same but are different works, with the reason.",
+        ),
+    )
+    # A record's explained exception to one check (a year the list gives that its arXiv id contradicts).
+    fields.setdefault(
+        "waive",
+        _field_spec(
+            "waivers",
+            "Waived checks",
+            "Checks that do not apply to this entry, each with the reason.",
+        ),
+    )
+    return fields
+
+
+def _field_spec(kind: str, label: str, description: str, required: bool = False) -> dict[str, Any]:
+    """A plain field as survey.yaml writes it: type, required (only when it is), label, description."""
+    spec: dict[str, Any] = {"type": kind}
+    if required:
+        spec["required"] = True
+    spec["label"] = label
+    spec["description"] = description
+    return spec
+
+
+def _readme_config(
+    opts: InitOptions, columns: list[_Column], controlled: list[str], group_by: str
+) -> dict[str, Any]:
+    badge = {"image": "https://awesome.re/badge.svg", "link": "https://awesome.re"}
+    dated = any(c.type == "year" for c in columns)
+    return {
+        **({"badge": badge} if opts.awesome else {}),
+        "group_by": group_by,
+        # an awesome list keeps its curated order; a list of dated works reads newest first
+        "entry_order": opts.entry_order or ("newest" if dated else "title"),
+        "group_order": "taxonomy",
+        "sections": {
+            "contents": "Contents",
+            "maps": "Maps",
+            "gaps": "Gaps",
+            "figures": "Figures",
+            "papers": "Entries",
+            "exclusions": "Exclusion Log",
+            "contributing": "Contributing",
+        },
+        "rank_by": "",
+        "representatives": 3,
+        "maps": [{"axis": f} for f in controlled],
+        "tags": [f for f in controlled if f != group_by],
+        "exclusion_columns": [],
+    }
+
+
+# The exclusion log's fields: (name, type, label, description, required).
+_EXCLUSION_FIELDS = (
+    ("exclusion_id", "string", "Id", "The exclusion's id; equals the file name.", True),
+    ("title", "string", "Title", "The excluded work's title.", True),
+    ("identifier", "string", "Identifier", "The work's identifier or URL.", False),
+    ("identifiers", "identifiers", "Identifiers",
+     "Identifiers parsed from the identifier and URL, for duplicate checks.", False),
+    ("url", "url", "URL", "Where the work can be found.", False),
+    ("date_screened", "date", "Date", "ISO date of the decision.", True),
+    ("note", "text", "Note", "Why it was excluded, in the maintainers' own words.", True),
+    ("duplicate_of", "key_reasons", "Duplicate of",
+     "The entry this one duplicates, with the reason.", False),
+    ("retained_record", "object", "Former entry",
+     "The whole entry when it was moved from the list.", False),
+)  # fmt: skip
+
+
+def _exclusion_collection() -> dict[str, Any]:
+    # An empty exclusion log: `survey exclude` works from the first day. Its ids are
+    # derived from the work (X-arxiv-2501-01234, X-url-<hash>), so that two pull requests
+    # excluding different works never pick the same one; numbered ids (X001) stay valid.
+    return {
+        "label": "Exclusion log",
+        "folder": "exclusions",
+        "id_field": "exclusion_id",
+        "id_pattern": "^X([0-9]{3,}|-[a-z0-9][a-z0-9-]{2,79})$",
+        "title_field": "title",
+        "controlled": ["reason"],
+        "fields": {
+            name: _field_spec(kind, label, description, required=required)
+            for name, kind, label, description, required in _EXCLUSION_FIELDS
         },
     }
 
