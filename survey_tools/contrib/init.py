@@ -469,7 +469,8 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
             "Keys of entries that look the same but are different works, with the reason.",
         ),
     )
-    # A record's explained exception to one check (a year the list gives that its arXiv id contradicts).
+    # A record's explained exception to one check (a year the list gives that its arXiv id
+    # contradicts).
     fields.setdefault(
         "waive",
         _field_spec(
@@ -482,7 +483,8 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
 
 
 def _field_spec(kind: str, label: str, description: str, required: bool = False) -> dict[str, Any]:
-    """A plain field as survey.yaml writes it: type, required (only when it is), label, description."""
+    """A plain field as survey.yaml writes it: type, required (only when it is), label and
+    description, in that order."""
     spec: dict[str, Any] = {"type": kind}
     if required:
         spec["required"] = True
