@@ -620,12 +620,7 @@ def _row_record(
 
 
 def _bad_key_problems(
-    tax: Taxonomy,
-    coll: Collection,
-    lay: Layout,
-    record: dict[str, Any],
-    label: str,
-    line: int,
+    tax: Taxonomy, coll: Collection, lay: Layout, record: dict[str, Any], label: str, line: int
 ) -> list[Problem]:
     rid = record.get(coll.id_field)
     problems = [
