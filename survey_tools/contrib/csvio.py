@@ -521,13 +521,7 @@ def plan_import(
     The list may be a CSV file or any other format :mod:`survey_tools.contrib.sources` reads.
     Imported records name the edition the CSVs come from (default: the latest published one).
     """
-    problems: list[Problem] = []
-    ed = tax.editions
-    if ed is not None:
-        edition = edition or (ed.latest.id if ed.latest else ed.living.id)
-        if edition not in ed.ids or edition == ed.living.id:
-            known = ", ".join(e.id for e in ed.published)
-            raise UsageError(f"--edition {edition!r} is not a published edition (known: {known})")
+    edition = _import_edition(tax, edition)
     plan = ImportPlan()
     bib_index = _bib_index(read_bib(bib)) if bib else {}
     sources: list[tuple[Collection, Path]] = [(tax.retained, papers_csv)]
@@ -535,75 +529,138 @@ def plan_import(
         if tax.excluded is None:
             raise UsageError("the taxonomy defines no exclusion collection")
         sources.append((tax.excluded, excluded_csv))
-
+    problems: list[Problem] = []
     for coll, path in sources:
-        lay = with_every_field(tax, layout(tax, coll.name))
-        label = path.name
-        rows = _source_rows(lay, path, label)
-        problems.extend(rows.problems)
-        order: list[list[str]] = [[coll.id_field, *(c.column for c in lay.ignored)]]
-        plan.sentences.extend(f"{label}:{c.column}" for c in lay.columns if c.sentence)
-        generated = next((c for c in lay.columns if c.generated), None)
-        taken: set[str] = set()
-        if generated is not None:  # keys given in the list come first; made keys avoid them
-            taken = {row.get(generated.column, "").strip() for _, row in rows.rows} - {""}
-        lines: dict[str, int] = {}
-        for line, row in rows.rows:
-            record = _row_to_record(tax, coll, lay, row)
-            if generated is not None and not record.get(coll.id_field):
-                title = record.get(coll.title_field)
-                key = title_key(title if isinstance(title, str) else "", taken, coll.id_pattern)
-                taken.add(key)
-                record = {coll.id_field: key, **{k: v for k, v in record.items() if k != coll.id_field}}
-            if ed is not None and edition and ed.field in coll.field_names():
-                _insert_after(record, ed.field, edition, tax)
-            rid = record.get(coll.id_field)
-            if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
-                problems.append(
-                    Problem(
-                        label,
-                        line,
-                        0,
-                        coll.id_field,
-                        f"{_short(rid)} is not a valid {coll.id_field} (must match {coll.id_pattern})",
-                    )
-                )
-                # the row's other cells are still checked: every problem of every row at once
-                problems.extend(_tag_problems(tax, coll, lay, record, label, line))
-                problems.extend(p for p in _record_problems(tax, coll, lay, f"{coll.folder}/row-{line}.yaml", record, label, line)
-                                if p.field != next((c.column for c in lay.columns if c.field == coll.id_field), coll.id_field))
-                continue
-            problems.extend(_tag_problems(tax, coll, lay, record, label, line))
-            rel = f"{coll.folder}/{rid}.yaml"
-            if rel in plan.files:
-                problems.append(Problem(label, line, 0, coll.id_field, f"{rid!r} appears twice (first on line {lines[rel]})"))
-                continue
-            lines[rel] = line
-            if bib_index and coll is tax.retained:
-                entry = _match_bib(bib_index, record)
-                if entry is not None:
-                    names, complete = entry.authors
-                    if names:
-                        record["authors"] = names
-                        _insert_after(record, "authors_complete", complete, tax)
-                    doi = entry.fields.get("doi")
-                    if doi:
-                        ids = dict(record.get("identifiers") or {})
-                        ids.setdefault("doi", doi.strip().lower())
-                        record["identifiers"] = ids
-            _keep_own_fields(tax, coll, lay, row, rel, record)
-            _enrich_identifiers(tax, record)
-            _waive_year(tax, coll, record, plan, label, line)
-            problems.extend(_record_problems(tax, coll, lay, rel, record, label, line))
-            plan.files[rel] = record
-            order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
-        problems.extend(_same_titles(tax, coll, plan, [r for r in plan.files if r.startswith(f"{coll.folder}/")],
-                                     lines, label, options))
-        if len(order) > 1:  # no rows, no order to keep
-            plan.orders[lay.order] = _csv_text(order)
+        problems.extend(_import_file(tax, coll, path, plan, bib_index, edition, options))
     if problems:
         raise InvalidInput(problems, "nothing was imported")
     return plan
+
+
+def _import_edition(tax: Taxonomy, edition: str | None) -> str | None:
+    """The published edition the imported records name (default: the latest one)."""
+    ed = tax.editions
+    if ed is not None:
+        edition = edition or (ed.latest.id if ed.latest else ed.living.id)
+        if edition not in ed.ids or edition == ed.living.id:
+            known = ", ".join(e.id for e in ed.published)
+            raise UsageError(f"--edition {edition!r} is not a published edition (known: {known})")
+    return edition
+
+
+def _import_file(
+    tax: Taxonomy,
+    coll: Collection,
+    path: Path,
+    plan: ImportPlan,
+    bib_index: Mapping[str, BibEntry],
+    edition: str | None,
+    options: ImportOptions,
+) -> list[Problem]:
+    """The rows of one list into ``plan``; the problems of every row, none stopping the rest."""
+    lay = with_every_field(tax, layout(tax, coll.name))
+    label = path.name
+    rows = _source_rows(lay, path, label)
+    problems = list(rows.problems)
+    order: list[list[str]] = [[coll.id_field, *(c.column for c in lay.ignored)]]
+    plan.sentences.extend(f"{label}:{c.column}" for c in lay.columns if c.sentence)
+    generated = next((c for c in lay.columns if c.generated), None)
+    taken: set[str] = set()
+    if generated is not None:  # keys given in the list come first; made keys avoid them
+        taken = {row.get(generated.column, "").strip() for _, row in rows.rows} - {""}
+    lines: dict[str, int] = {}
+    for line, row in rows.rows:
+        record = _row_record(tax, coll, lay, row, generated, taken, edition)
+        rid = record.get(coll.id_field)
+        if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
+            problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
+            continue
+        problems.extend(_tag_problems(tax, coll, lay, record, label, line))
+        rel = f"{coll.folder}/{rid}.yaml"
+        if rel in plan.files:
+            message = f"{rid!r} appears twice (first on line {lines[rel]})"
+            problems.append(Problem(label, line, 0, coll.id_field, message))
+            continue
+        lines[rel] = line
+        if bib_index and coll is tax.retained:
+            _take_from_bib(tax, bib_index, record)
+        _keep_own_fields(tax, coll, lay, row, rel, record)
+        _enrich_identifiers(tax, record)
+        _waive_year(tax, coll, record, plan, label, line)
+        problems.extend(_record_problems(tax, coll, lay, rel, record, label, line))
+        plan.files[rel] = record
+        order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
+    rels = [r for r in plan.files if r.startswith(f"{coll.folder}/")]
+    problems.extend(_same_titles(tax, coll, plan, rels, lines, label, options))
+    if len(order) > 1:  # no rows, no order to keep
+        plan.orders[lay.order] = _csv_text(order)
+    return problems
+
+
+def _row_record(
+    tax: Taxonomy,
+    coll: Collection,
+    lay: Layout,
+    row: Mapping[str, str],
+    generated: Column | None,
+    taken: set[str],
+    edition: str | None,
+) -> dict[str, Any]:
+    """The record of one row, with a key made from its title where the list gives none."""
+    record = _row_to_record(tax, coll, lay, row)
+    if generated is not None and not record.get(coll.id_field):
+        title = record.get(coll.title_field)
+        key = title_key(title if isinstance(title, str) else "", taken, coll.id_pattern)
+        taken.add(key)
+        record = {coll.id_field: key, **{k: v for k, v in record.items() if k != coll.id_field}}
+    ed = tax.editions
+    if ed is not None and edition and ed.field in coll.field_names():
+        _insert_after(record, ed.field, edition, tax)
+    return record
+
+
+def _bad_key_problems(
+    tax: Taxonomy, coll: Collection, lay: Layout, record: dict[str, Any], label: str, line: int
+) -> list[Problem]:
+    rid = record.get(coll.id_field)
+    problems = [
+        Problem(
+            label,
+            line,
+            0,
+            coll.id_field,
+            f"{_short(rid)} is not a valid {coll.id_field} (must match {coll.id_pattern})",
+        )
+    ]
+    # the row's other cells are still checked: every problem of every row at once
+    problems.extend(_tag_problems(tax, coll, lay, record, label, line))
+    # The key was said above; the record check would say it again under the id column's name.
+    id_column = next((c.column for c in lay.columns if c.field == coll.id_field), coll.id_field)
+    rel = f"{coll.folder}/row-{line}.yaml"
+    problems.extend(
+        p
+        for p in _record_problems(tax, coll, lay, rel, record, label, line)
+        if p.field != id_column
+    )
+    return problems
+
+
+def _take_from_bib(
+    tax: Taxonomy, bib_index: Mapping[str, BibEntry], record: dict[str, Any]
+) -> None:
+    """The authors and DOI of the BibTeX entry that matches the record, where there is one."""
+    entry = _match_bib(bib_index, record)
+    if entry is None:
+        return
+    names, complete = entry.authors
+    if names:
+        record["authors"] = names
+        _insert_after(record, "authors_complete", complete, tax)
+    doi = entry.fields.get("doi")
+    if doi:
+        ids = dict(record.get("identifiers") or {})
+        ids.setdefault("doi", doi.strip().lower())
+        record["identifiers"] = ids
 
 
 def _keep_own_fields(tax: Taxonomy, coll: Collection, lay: Layout, row: Mapping[str, str], rel: str,

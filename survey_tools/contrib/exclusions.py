@@ -128,24 +128,8 @@ def plan_exclusion(
     coll = _excluded(tax)
     kept: list[str] = []
     if duplicate_of is not None:
-        other = corpus.by_id(tax.retained.name).get(duplicate_of)
-        if other is None or duplicate_of == ref:
-            raise UsageError(f"--duplicate-of {duplicate_of!r}: not another retained record's key")
-        field = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
-        if field is None:
-            raise UsageError(f"the {coll.label.lower()} declares no field of type key_reasons to hold "
-                             f"'duplicate of {duplicate_of}'")
-        tags = {**tags, field: {duplicate_of: f"duplicate of {duplicate_of}"}}
-        kept = [other.path]
-    if not note.strip():
-        raise UsageError("--note is required: say in your own words why the work is excluded")
-    missing = [c for c in coll.controlled if c.required and c.name not in tags]
-    if missing:
-        flags = flag_names(tax, coll)
-        # The shortest option that sets each field is the one contributors know.
-        names = [min((f for f, c in flags.items() if c.name == m.name), key=len) for m in missing]
-        raise UsageError(f"missing {', '.join('--' + n for n in names)}: every exclusion needs "
-                         f"its {', '.join(m.noun for m in missing)}")
+        tags, kept = _as_duplicate(corpus, coll, ref, tags, duplicate_of)
+    _require_note_and_tags(tax, coll, note, tags)
     day = date or dt.date.today().isoformat()
     try:
         dt.date.fromisoformat(day)
@@ -169,17 +153,7 @@ def plan_exclusion(
         remove = (rec.path,)
         moved_from = rec.path
     else:
-        values.update(_from_reference(ref))
-        arxiv_id = normalize_arxiv(ref)
-        # Known already? Say so before asking arXiv for a title.
-        refuse_duplicates(corpus, values, ref, ignore=kept)
-        if title:
-            values[coll.title_field] = title
-        elif arxiv_id and fetch is not None:
-            values[coll.title_field] = fetch(arxiv_id).title
-        else:
-            raise UsageError(f"--title is required for {ref!r} (only arXiv titles are looked up)")
-        refuse_duplicates(corpus, values, ref, ignore=kept)
+        _describe_new_work(corpus, coll, values, ref, title, fetch, kept)
         moved_from = None
     exclusion_id = new_id(corpus, coll, values)
     values[coll.id_field] = exclusion_id
@@ -188,7 +162,66 @@ def plan_exclusion(
     record = _ordered(coll, values)
     text = dump_yaml(record)
     _check(tax, coll, rel, text)
-    return Move(((rel, text),), remove, message, tuple(_drop_declarations(root, corpus, ref if remove else "")))
+    dropped = _drop_declarations(root, corpus, ref if remove else "")
+    return Move(((rel, text),), remove, message, tuple(dropped))
+
+
+def _as_duplicate(
+    corpus: Corpus, coll: Collection, ref: str, tags: Mapping[str, Any], duplicate_of: str
+) -> tuple[Mapping[str, Any], list[str]]:
+    """The tags with the declaration that ``ref`` duplicates ``duplicate_of``, and the record
+    files the duplicate checks must then ignore (the one it duplicates)."""
+    tax = corpus.taxonomy
+    other = corpus.by_id(tax.retained.name).get(duplicate_of)
+    if other is None or duplicate_of == ref:
+        raise UsageError(f"--duplicate-of {duplicate_of!r}: not another retained record's key")
+    field = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
+    if field is None:
+        raise UsageError(
+            f"the {coll.label.lower()} declares no field of type key_reasons to hold "
+            f"'duplicate of {duplicate_of}'"
+        )
+    return {**tags, field: {duplicate_of: f"duplicate of {duplicate_of}"}}, [other.path]
+
+
+def _require_note_and_tags(
+    tax: Taxonomy, coll: Collection, note: str, tags: Mapping[str, Any]
+) -> None:
+    if not note.strip():
+        raise UsageError("--note is required: say in your own words why the work is excluded")
+    missing = [c for c in coll.controlled if c.required and c.name not in tags]
+    if missing:
+        flags = flag_names(tax, coll)
+        # The shortest option that sets each field is the one contributors know.
+        names = [min((f for f, c in flags.items() if c.name == m.name), key=len) for m in missing]
+        raise UsageError(
+            f"missing {', '.join('--' + n for n in names)}: every exclusion needs "
+            f"its {', '.join(m.noun for m in missing)}"
+        )
+
+
+def _describe_new_work(
+    corpus: Corpus,
+    coll: Collection,
+    values: dict[str, Any],
+    ref: str,
+    title: str | None,
+    fetch: Callable[[str], ArxivPaper] | None,
+    kept: list[str],
+) -> None:
+    """Fill ``values`` with what the reference says of a work not in the list, and its title."""
+    values.update(_from_reference(ref))
+    arxiv_id = normalize_arxiv(ref)
+    # Known already? Say so before asking arXiv for a title.
+    refuse_duplicates(corpus, values, ref, ignore=kept)
+    if title:
+        values[coll.title_field] = title
+    elif arxiv_id and fetch is not None:
+        values[coll.title_field] = fetch(arxiv_id).title
+    else:
+        raise UsageError(f"--title is required for {ref!r} (only arXiv titles are looked up)")
+    # Again with the title: a work known by its title under another identifier.
+    refuse_duplicates(corpus, values, ref, ignore=kept)
 
 
 def _drop_declarations(root: Path, corpus: Corpus, key: str) -> list[tuple[str, str]]:

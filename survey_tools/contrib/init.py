@@ -190,18 +190,14 @@ def _url_separator(cells: Sequence[str]) -> str | None:
 def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[str]]:
     """The field every column becomes, and the warnings about what was inferred."""
     header = list(table.columns)
-    named = [*opts.controlled, *opts.lists, *opts.ignore, *([opts.id_field] if opts.id_field else [])]
-    unknown = [c for c in named if c not in header]
-    if unknown:
-        from survey_tools.corpus.explain import suggest
-
-        hints = [f"{c!r}" + (f" (did you mean {suggest(c, header)!r}?)" if suggest(c, header) else "") for c in unknown]
-        raise UsageError(f"no column {', '.join(hints)} in {table.file} (columns: {', '.join(header)})")
+    _check_named_columns(table, opts, header)
     warnings = list(table.warnings)
     controlled = list(opts.controlled)
     if table.format == "markdown" and "section" not in opts.ignore and "section" not in controlled:
         controlled.append("section")  # an awesome list's headings are its taxonomy
-    id_col = opts.id_field or next((c for c in header if slug(c) in _ID_NAMES and c not in opts.ignore), None)
+    id_col = opts.id_field or next(
+        (c for c in header if slug(c) in _ID_NAMES and c not in opts.ignore), None
+    )
     used: set[str] = set()
     out: list[_Column] = []
     for col in header:
@@ -217,65 +213,148 @@ def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[s
             out.append(_Column(col, name, "id", required=True))
             used.add(name)
             continue
-        flat = [c for c in cells if isinstance(c, str)]
         # required where every row has it, for the fields a new entry cannot do without
         required = all(_texts(c) for c in cells)
-        plain_required = required and _USUAL.get(slug(col)) in ("title", "links", "year")
         if listed and sep is None:
             sep = _list_separator(texts)
         if col in controlled:
-            name = slug(col)
-            c = _Column(col, name, "controlled", separator=sep, required=required)
             order = list(table.value_order.get(col, ()))
-            seen = order + [p for cell in cells for p in
-                            (_texts(cell) if isinstance(cell, tuple) else
-                             [x.strip() for x in (split_cell(cell, sep) if sep else [cell])])]
-            for p in seen:
-                if p and p not in c.values:
-                    vid = slug(p)
-                    while vid in c.labels and c.labels[vid] != p:
-                        vid += "_"
-                    c.values[p] = vid
-                    c.labels[vid] = p
-            out.append(c)
-            used.add(name)
+            out.append(_controlled_column(col, cells, sep, required, order))
+            used.add(slug(col))
             continue
-        name = _USUAL.get(slug(col), slug(col))
-        if name in used or name in _ID_NAMES:
-            name = slug(col) if slug(col) not in used and slug(col) not in _ID_NAMES else f"{slug(col)}_column"
-        if name == "authors" and sep is None and not listed:
-            sep = _author_separator(flat)
-            if sep is not None:
-                warnings.append(f"{col}: authors split on {sep.strip() or sep!r} into one name each "
-                                f"(say --list '{col}=SEP' for another separator)")
-        if sep is None and not listed:
-            url_sep = _url_separator(flat)
-            if url_sep is not None:
-                sep = url_sep
-                warnings.append(f"{col}: cells holding several URLs are split into a list of links")
+        out.append(_plain_column(col, cells, texts, sep, listed, required, used, warnings))
+    _add_id_and_title(table, out, warnings)
+    return out, warnings
+
+
+def _check_named_columns(table: Table, opts: InitOptions, header: list[str]) -> None:
+    # A misspelt column in an option would otherwise be silently a plain field.
+    named = [
+        *opts.controlled,
+        *opts.lists,
+        *opts.ignore,
+        *([opts.id_field] if opts.id_field else []),
+    ]
+    unknown = [c for c in named if c not in header]
+    if unknown:
+        from survey_tools.corpus.explain import suggest
+
+        hints = [
+            f"{c!r}" + (f" (did you mean {suggest(c, header)!r}?)" if suggest(c, header) else "")
+            for c in unknown
+        ]
+        raise UsageError(
+            f"no column {', '.join(hints)} in {table.file} (columns: {', '.join(header)})"
+        )
+
+
+def _controlled_column(
+    col: str, cells: list[Any], sep: str | None, required: bool, order: list[str]
+) -> _Column:
+    """A controlled field whose values are the column's distinct cells (or list items), in the
+    source's order where it gives one, else as first seen."""
+    c = _Column(col, slug(col), "controlled", separator=sep, required=required)
+    seen = order + [
+        p
+        for cell in cells
+        for p in (
+            _texts(cell)
+            if isinstance(cell, tuple)
+            else [x.strip() for x in (split_cell(cell, sep) if sep else [cell])]
+        )
+    ]
+    for p in seen:
+        if p and p not in c.values:
+            vid = slug(p)
+            # Two values that slug alike ("C++" and "C") still need ids of their own.
+            while vid in c.labels and c.labels[vid] != p:
+                vid += "_"
+            c.values[p] = vid
+            c.labels[vid] = p
+    return c
+
+
+def _plain_column(
+    col: str,
+    cells: list[Any],
+    texts: list[str],
+    sep: str | None,
+    listed: bool,
+    required: bool,
+    used: set[str],
+    warnings: list[str],
+) -> _Column:
+    flat = [c for c in cells if isinstance(c, str)]
+    plain_required = required and _USUAL.get(slug(col)) in ("title", "links", "year")
+    name = _USUAL.get(slug(col), slug(col))
+    if name in used or name in _ID_NAMES:
+        # A second "link" column, or one named like an id, keeps its own name.
+        name = (
+            slug(col)
+            if slug(col) not in used and slug(col) not in _ID_NAMES
+            else f"{slug(col)}_column"
+        )
+    if sep is None and not listed:
+        sep = _inferred_separator(col, name, flat, warnings)
+    used.add(name)
+    ftype = _column_type(col, name, flat, texts, sep, listed)
+    if name == "links" and ftype not in ("url", "url_list"):
+        # The README links an entry's `links`: a column of other text cannot be them.
+        name = slug(col) if slug(col) not in used else f"{slug(col)}_column"
         used.add(name)
+    if name == "authors" and ftype != "string_list":
+        ftype = "string_list"  # one author per cell
+    return _Column(
+        col,
+        name,
+        "plain",
+        type=ftype,
+        separator=sep,
+        required=plain_required or name == "title",
+    )
+
+
+def _inferred_separator(col: str, name: str, flat: list[str], warnings: list[str]) -> str | None:
+    """The separator of a column the list wrote as text but that holds several values, said in
+    a warning, since the guess may be wrong (None: one value per cell)."""
+    if name == "authors":
+        sep = _author_separator(flat)
         if sep is not None:
-            items = texts if listed else [p.strip() for c in flat for p in split_cell(c, sep) if p.strip()]
-            ftype = "url_list" if items and all(_URL.match(p) for p in items) else "string_list"
-        else:
-            ftype = _plain_type(flat, slug(col))
-            if name == "links":
-                ftype = "url_list" if ftype == "url" else ftype
-        if name == "links" and ftype not in ("url", "url_list"):
-            name = slug(col) if slug(col) not in used else f"{slug(col)}_column"
-            used.add(name)
-        if name == "authors" and ftype != "string_list":
-            ftype = "string_list"  # one author per cell
-        out.append(_Column(col, name, "plain", type=ftype, separator=sep, required=plain_required or name == "title"))
+            warnings.append(
+                f"{col}: authors split on {sep.strip() or sep!r} into one name each "
+                f"(say --list '{col}=SEP' for another separator)"
+            )
+            return sep
+    url_sep = _url_separator(flat)
+    if url_sep is not None:
+        warnings.append(f"{col}: cells holding several URLs are split into a list of links")
+    return url_sep
+
+
+def _column_type(
+    col: str, name: str, flat: list[str], texts: list[str], sep: str | None, listed: bool
+) -> str:
+    if sep is not None:
+        items = (
+            texts if listed else [p.strip() for c in flat for p in split_cell(c, sep) if p.strip()]
+        )
+        return "url_list" if items and all(_URL.match(p) for p in items) else "string_list"
+    ftype = _plain_type(flat, slug(col))
+    return "url_list" if name == "links" and ftype == "url" else ftype
+
+
+def _add_id_and_title(table: Table, out: list[_Column], warnings: list[str]) -> None:
+    # Every record needs a key (its file name) and a title (what the README shows).
     if not any(c.kind == "id" for c in out):
         out.append(_Column("key", "key", "id", required=True, generated=True))
-        warnings.append("no id column: keys are made from the titles (say --id FIELD to use a column)")
+        warnings.append(
+            "no id column: keys are made from the titles (say --id FIELD to use a column)"
+        )
     if not any(c.field == "title" for c in out):
         first = next((c for c in out if c.kind == "plain" and c.type in ("string", "text")), None)
         if first is None:
             raise UsageError(f"{table.file}: no column holds titles (name one 'title')")
         first.field = "title"
-    return out, warnings
 
 
 EXCLUDED = "excluded"
@@ -307,53 +386,20 @@ def _field_file(c: _Column, collection: str) -> dict[str, Any]:
 def survey_config(opts: InitOptions, columns: list[_Column], collection: str) -> dict[str, Any]:
     id_col = next(c for c in columns if c.kind == "id")
     title_col = next((c for c in columns if c.field == "title"), id_col)
-    fields: dict[str, Any] = {}
-    # the key first: records read key, title, ... whether the list had ids or not
-    for c in sorted(columns, key=lambda c: c.kind != "id"):
-        if c.kind in ("id", "plain"):
-            spec: dict[str, Any] = {"type": c.type if c.kind == "plain" else "string"}
-            if c.required:
-                spec["required"] = True
-            spec["label"] = label_of(c.column)
-            spec["description"] = ("The key, made from the title when the record was imported." if c.generated
-                                   else f"The list's {c.column} column.")
-            fields[c.field] = spec
-    # Where `survey add` keeps looked-up identifiers and the source note (not CSV columns).
-    fields.setdefault("identifiers", {"type": "identifiers", "label": "Identifiers",
-                                      "description": "arXiv id, DOI and OpenReview id where known."})
-    fields.setdefault("notes", {"type": "text", "label": "Notes", "description": "Curation notes."})
-    # Two entries with the same title (or link) that are different works say so here.
-    fields.setdefault("not_duplicate_of", {"type": "key_reasons", "label": "Not a duplicate of",
-                                           "description": "Keys of entries that look the same but are different works, with the reason."})
-    # A record's explained exception to one check (a year the list gives that its arXiv id contradicts).
-    fields.setdefault("waive", {"type": "waivers", "label": "Waived checks",
-                                "description": "Checks that do not apply to this entry, each with the reason."})
+    fields = _record_fields(columns)
     controlled = [c.field for c in columns if c.kind == "controlled"]
     # Groups from a single-valued field: an entry in two groups would be listed (and linked) twice.
     group_by = next((c.field for c in columns if c.kind == "controlled" and not c.separator), "")
     short = opts.title if len(opts.title) <= 40 else opts.title[:40].rsplit(" ", 1)[0]
+    awesome_title = opts.awesome and not opts.title.lower().startswith("awesome")
     return {
         "survey": {
             "title": opts.title,
             "short_title": short,
             # "Awesome" and the badge only when asked: they are a claim about the list (awesome.re)
-            "list_title": title_case(f"Awesome {opts.title}" if opts.awesome and not opts.title.lower().startswith("awesome")
-                                     else opts.title),
+            "list_title": title_case(f"Awesome {opts.title}" if awesome_title else opts.title),
             "description": opts.description or f"A curated, machine-checked list: {opts.title}.",
-            "readme": {
-                **({"badge": {"image": "https://awesome.re/badge.svg", "link": "https://awesome.re"}} if opts.awesome else {}),
-                "group_by": group_by,
-                # an awesome list keeps its curated order; a list of dated works reads newest first
-                "entry_order": opts.entry_order or ("newest" if any(c.type == "year" for c in columns) else "title"),
-                "group_order": "taxonomy",
-                "sections": {"contents": "Contents", "maps": "Maps", "gaps": "Gaps", "figures": "Figures",
-                             "papers": "Entries", "exclusions": "Exclusion Log", "contributing": "Contributing"},
-                "rank_by": "",
-                "representatives": 3,
-                "maps": [{"axis": f} for f in controlled],
-                "tags": [f for f in controlled if f != group_by],
-                "exclusion_columns": [],
-            },
+            "readme": _readme_config(opts, columns, controlled, group_by),
             "site": {
                 "path": "reports/site/index.html",
                 "facets": list(controlled),
@@ -376,34 +422,136 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
                 "controlled": list(controlled),
                 "fields": fields,
             },
-            # An empty exclusion log: `survey exclude` works from the first day. Its ids are
-            # derived from the work (X-arxiv-2501-01234, X-url-<hash>), so that two pull requests
-            # excluding different works never pick the same one; numbered ids (X001) stay valid.
-            EXCLUDED: {
-                "label": "Exclusion log",
-                "folder": "exclusions",
-                "id_field": "exclusion_id",
-                "id_pattern": "^X([0-9]{3,}|-[a-z0-9][a-z0-9-]{2,79})$",
-                "title_field": "title",
-                "controlled": ["reason"],
-                "fields": {
-                    "exclusion_id": {"type": "string", "required": True, "label": "Id", "description": "The exclusion's id; equals the file name."},
-                    "title": {"type": "string", "required": True, "label": "Title", "description": "The excluded work's title."},
-                    "identifier": {"type": "string", "label": "Identifier", "description": "The work's identifier or URL."},
-                    "identifiers": {"type": "identifiers", "label": "Identifiers", "description": "Identifiers parsed from the identifier and URL, for duplicate checks."},
-                    "url": {"type": "url", "label": "URL", "description": "Where the work can be found."},
-                    "date_screened": {"type": "date", "required": True, "label": "Date", "description": "ISO date of the decision."},
-                    "note": {"type": "text", "required": True, "label": "Note", "description": "Why it was excluded, in the maintainers' own words."},
-                    "duplicate_of": {"type": "key_reasons", "label": "Duplicate of", "description": "The entry this one duplicates, with the reason."},
-                    "retained_record": {"type": "object", "label": "Former entry", "description": "The whole entry when it was moved from the list."},
-                },
-            },
+            EXCLUDED: _exclusion_collection(),
         },
         "identifiers": {
-            "arxiv": {"label": "arXiv id", "normalize": "arxiv",
-                      "pattern": "^([0-9]{4}\\.[0-9]{4,5}|[a-z-]+(\\.[A-Z]{2})?/[0-9]{7})$"},
+            "arxiv": {
+                "label": "arXiv id",
+                "normalize": "arxiv",
+                "pattern": "^([0-9]{4}\\.[0-9]{4,5}|[a-z-]+(\\.[A-Z]{2})?/[0-9]{7})$",
+            },
             "doi": {"label": "DOI", "normalize": "lower", "pattern": "^10\\.[0-9]{4,9}/\\S+$"},
-            "openreview": {"label": "OpenReview id", "normalize": "none", "pattern": "^[A-Za-z0-9_-]{6,}$"},
+            "openreview": {
+                "label": "OpenReview id",
+                "normalize": "none",
+                "pattern": "^[A-Za-z0-9_-]{6,}$",
+            },
+        },
+    }
+
+
+def _record_fields(columns: list[_Column]) -> dict[str, Any]:
+    """The entries' plain fields: the list's columns, then those the toolkit's commands fill."""
+    fields: dict[str, Any] = {}
+    # the key first: records read key, title, ... whether the list had ids or not
+    for c in sorted(columns, key=lambda c: c.kind != "id"):
+        if c.kind in ("id", "plain"):
+            fields[c.field] = _field_spec(
+                c.type if c.kind == "plain" else "string",
+                label_of(c.column),
+                "The key, made from the title when the record was imported."
+                if c.generated
+                else f"The list's {c.column} column.",
+                required=c.required,
+            )
+    # Where `survey add` keeps looked-up identifiers and the source note (not CSV columns).
+    fields.setdefault(
+        "identifiers",
+        _field_spec("identifiers", "Identifiers", "arXiv id, DOI and OpenReview id where known."),
+    )
+    fields.setdefault("notes", _field_spec("text", "Notes", "Curation notes."))
+    # Two entries with the same title (or link) that are different works say so here.
+    fields.setdefault(
+        "not_duplicate_of",
+        _field_spec(
+            "key_reasons",
+            "Not a duplicate of",
+            "Keys of entries that look the same but are different works, with the reason.",
+        ),
+    )
+    # A record's explained exception to one check (a year the list gives that its arXiv id
+    # contradicts).
+    fields.setdefault(
+        "waive",
+        _field_spec(
+            "waivers",
+            "Waived checks",
+            "Checks that do not apply to this entry, each with the reason.",
+        ),
+    )
+    return fields
+
+
+def _field_spec(kind: str, label: str, description: str, required: bool = False) -> dict[str, Any]:
+    """A plain field as survey.yaml writes it: type, required (only when it is), label and
+    description, in that order."""
+    spec: dict[str, Any] = {"type": kind}
+    if required:
+        spec["required"] = True
+    spec["label"] = label
+    spec["description"] = description
+    return spec
+
+
+def _readme_config(
+    opts: InitOptions, columns: list[_Column], controlled: list[str], group_by: str
+) -> dict[str, Any]:
+    badge = {"image": "https://awesome.re/badge.svg", "link": "https://awesome.re"}
+    dated = any(c.type == "year" for c in columns)
+    return {
+        **({"badge": badge} if opts.awesome else {}),
+        "group_by": group_by,
+        # an awesome list keeps its curated order; a list of dated works reads newest first
+        "entry_order": opts.entry_order or ("newest" if dated else "title"),
+        "group_order": "taxonomy",
+        "sections": {
+            "contents": "Contents",
+            "maps": "Maps",
+            "gaps": "Gaps",
+            "figures": "Figures",
+            "papers": "Entries",
+            "exclusions": "Exclusion Log",
+            "contributing": "Contributing",
+        },
+        "rank_by": "",
+        "representatives": 3,
+        "maps": [{"axis": f} for f in controlled],
+        "tags": [f for f in controlled if f != group_by],
+        "exclusion_columns": [],
+    }
+
+
+# The exclusion log's fields: (name, type, label, description, required).
+_EXCLUSION_FIELDS = (
+    ("exclusion_id", "string", "Id", "The exclusion's id; equals the file name.", True),
+    ("title", "string", "Title", "The excluded work's title.", True),
+    ("identifier", "string", "Identifier", "The work's identifier or URL.", False),
+    ("identifiers", "identifiers", "Identifiers",
+     "Identifiers parsed from the identifier and URL, for duplicate checks.", False),
+    ("url", "url", "URL", "Where the work can be found.", False),
+    ("date_screened", "date", "Date", "ISO date of the decision.", True),
+    ("note", "text", "Note", "Why it was excluded, in the maintainers' own words.", True),
+    ("duplicate_of", "key_reasons", "Duplicate of",
+     "The entry this one duplicates, with the reason.", False),
+    ("retained_record", "object", "Former entry",
+     "The whole entry when it was moved from the list.", False),
+)  # fmt: skip
+
+
+def _exclusion_collection() -> dict[str, Any]:
+    # An empty exclusion log: `survey exclude` works from the first day. Its ids are
+    # derived from the work (X-arxiv-2501-01234, X-url-<hash>), so that two pull requests
+    # excluding different works never pick the same one; numbered ids (X001) stay valid.
+    return {
+        "label": "Exclusion log",
+        "folder": "exclusions",
+        "id_field": "exclusion_id",
+        "id_pattern": "^X([0-9]{3,}|-[a-z0-9][a-z0-9-]{2,79})$",
+        "title_field": "title",
+        "controlled": ["reason"],
+        "fields": {
+            name: _field_spec(kind, label, description, required=required)
+            for name, kind, label, description, required in _EXCLUSION_FIELDS
         },
     }
 

@@ -200,6 +200,10 @@ def index_of(corpus: Corpus, queue: Sequence[screening.Candidate]) -> KnownIndex
     return index
 
 
+# A paper found by the search, with the families that found it and their queries (in step).
+_Found = tuple[ArxivPaper, list[str], list[str]]
+
+
 def plan_search(
     root: Path,
     corpus: Corpus,
@@ -219,8 +223,48 @@ def plan_search(
     queue = screening.load_queue(root)
     index = index_of(corpus, queue)
     queries = {f.id: build_query(f, since, until) for f in families}
+    hits, found = _ask(families, queries, searcher, max_results, progress)
+    kinds = {k: 0 for k in (*corpus.taxonomy.collections, "queue")}
+    queue_by_rel = {c.rel: c for c in queue}
+    refreshed, new_papers = _sort_found(found, index, queue_by_rel, kinds)
+    day = today.isoformat()
+    fresh = [
+        screening.Candidate(
+            screening.candidate_data(p, f, q, day, 0.0), screening.file_name(p.arxiv_id)
+        )
+        for p, f, q in new_papers
+    ]
+    whole = [refreshed.get(c.rel, c) for c in queue] + fresh
+    ranker = ranker or ranking.train(corpus)
+    write = _scored_queue(whole, ranker.score([c.text() for c in whole]), queue_by_rel)
+    src = protocol.arxiv_source
+    run = {
+        "date": day,
+        "source": src.value or src.label if src else "arXiv",
+        "since": since.isoformat(),
+        "until": until.isoformat(),
+        "max_results": max_results,
+        "queries": queries,
+        "hits": hits,
+        "unique": len(found),
+        "duplicates": kinds,
+        "new": len(fresh),
+    }
+    write[screening.RUNS] = dump_yaml([*screening.read_log(root, screening.RUNS), run])
+    return RunPlan(queries, hits, len(found), kinds, [c.id for c in fresh], write, run)
+
+
+def _ask(
+    families: Sequence[Family],
+    queries: Mapping[str, str],
+    searcher: ArxivSearcher,
+    max_results: int,
+    progress: Callable[[Iterable[Any], int], Iterable[Any]],
+) -> tuple[dict[str, int], dict[str, _Found]]:
+    """Each family's hits, and every paper found once, by arXiv id, with the families that
+    found it: the run log counts both."""
     hits: dict[str, int] = {}
-    found: dict[str, tuple[ArxivPaper, list[str], list[str]]] = {}
+    found: dict[str, _Found] = {}
     for fam in families:
         q = queries[fam.id]
         n = 0
@@ -232,10 +276,19 @@ def plan_search(
                 entry[2].append(q)
             del total
         hits[fam.id] = n
-    kinds = {k: 0 for k in (*corpus.taxonomy.collections, "queue")}
+    return hits, found
+
+
+def _sort_found(
+    found: Mapping[str, _Found],
+    index: KnownIndex,
+    queue_by_rel: Mapping[str, screening.Candidate],
+    kinds: dict[str, int],
+) -> tuple[dict[str, screening.Candidate], list[_Found]]:
+    """The queue's candidates found again (with every family that finds them) and the papers
+    not known at all; ``kinds`` counts the known ones by where they are known."""
     refreshed: dict[str, screening.Candidate] = {}
-    new_papers: list[tuple[ArxivPaper, list[str], list[str]]] = []
-    queue_by_rel = {c.rel: c for c in queue}
+    new_papers: list[_Found] = []
     for aid in sorted(found):
         paper, fams, qs = found[aid]
         data: dict[str, Any] = {"title": paper.title, "identifiers": {"arxiv": aid}}
@@ -244,6 +297,7 @@ def plan_search(
         m = index.match(data, refs=[aid, f"arXiv:{aid}"])
         if m is None:
             new_papers.append((paper, fams, qs))
+            # Known from now on: a later hit with the same title or DOI is not queued twice.
             index.add(Known(screening.file_name(aid), "queue", aid, paper.title), data)
             continue
         known, _why = m
@@ -259,29 +313,29 @@ def plan_search(
                     q_list.append(q)
             d["families"], d["queries"] = fam_list, q_list
             refreshed[known.ref] = screening.Candidate(d, known.ref)
-    day = today.isoformat()
-    fresh = [screening.Candidate(screening.candidate_data(p, f, q, day, 0.0), screening.file_name(p.arxiv_id))
-             for p, f, q in new_papers]
-    whole = [refreshed.get(c.rel, c) for c in queue] + fresh
-    ranker = ranker or ranking.train(corpus)
-    scores = ranker.score([c.text() for c in whole])
+    return refreshed, new_papers
+
+
+def _scored_queue(
+    whole: Sequence[screening.Candidate],
+    scores: Sequence[float],
+    queue_by_rel: Mapping[str, screening.Candidate],
+) -> dict[str, str]:
+    """The queue files to write, each with its new score; a candidate whose data and score are
+    unchanged is not rewritten."""
     write: dict[str, str] = {}
     for c, s in zip(whole, scores, strict=True):
         d = dict(c.data)
         d["score"] = s
         text = screening.dump_candidate(d)
-        if c.rel in queue_by_rel and c.data == queue_by_rel[c.rel].data and queue_by_rel[c.rel].score == s:
+        if (
+            c.rel in queue_by_rel
+            and c.data == queue_by_rel[c.rel].data
+            and queue_by_rel[c.rel].score == s
+        ):
             continue  # unchanged: not rewritten
         write[c.rel] = text
-    src = protocol.arxiv_source
-    run = {
-        "date": day, "source": src.value or src.label if src else "arXiv",
-        "since": since.isoformat(), "until": until.isoformat(), "max_results": max_results,
-        "queries": queries, "hits": hits, "unique": len(found),
-        "duplicates": kinds, "new": len(fresh),
-    }
-    write[screening.RUNS] = dump_yaml([*screening.read_log(root, screening.RUNS), run])
-    return RunPlan(queries, hits, len(found), kinds, [c.id for c in fresh], write, run)
+    return write
 
 
 def run_summary(plan: RunPlan, labels: Mapping[str, str]) -> list[str]:

@@ -84,69 +84,16 @@ class _Explainer(SchemaExplainer):
         if v == "anyOf":
             return self.any_of(err)
         if v == "required":
-            missing = [
-                m
-                for m in err.validator_value
-                if not isinstance(err.instance, dict) or m not in err.instance
-            ]
-            out = []
-            why = self.why(err)
-            for m in missing:
-                field = _dotted([*path, m])
-                cf = self.coll.controlled_field(m) if not path else None
-                extra = (
-                    f" (one of: {', '.join(cf.ids)}{', ' + self.tax.na if cf.not_applicable else ''})"
-                    if cf
-                    else ""
-                )
-                if why:
-                    extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
-                out.append(self.problem(path, f"required field is missing{extra}", field=field))
-            return out
+            return self.missing(err, path)
         if v == "not" and inst == self.tax.untagged:
             cf = self.controlled(path)
             why = self.why(err).split(" is required ", 1)[-1]
             choose = f"; choose {self.expected(cf)}" if cf is not None else ""
             return [self.problem(path, f"not yet tagged (required {why}{choose})")]
         if v == "additionalProperties":
-            extras = [k for k in err.instance if k not in (err.schema.get("properties") or {})]
-            allowed = list((err.schema.get("properties") or {}).keys())
-            out = []
-            for k in extras:
-                what = "unknown field"
-                cf = self.controlled(path)
-                if cf is not None and cf.kind == "mapping":
-                    what = f"{k!r} is not a {cf.noun}"
-                    out.append(self.problem([*path, k], what + _hint(k, allowed), key=True))
-                else:
-                    out.append(self.problem([*path, k], what + _hint(k, allowed), key=True))
-            return out
+            return self.unknown_keys(err, path)
         if v == "enum":
-            cf = self.controlled(path)
-            choices = [str(c) for c in err.validator_value]
-            if inst == self.tax.untagged and cf is not None:
-                return [
-                    self.problem(
-                        path,
-                        f"not yet tagged (choose one of: {', '.join(cf.ids)}{', ' + self.tax.na if cf.not_applicable else ''})",
-                    )
-                ]
-            pf = self.plain.get(str(path[0])) if path else None
-            if cf is not None and cf.kind == "mapping" and len(path) >= 2:
-                noun = f"{cf.noun} mode"
-                choices = list(cf.mode_ids)
-            elif cf is not None:
-                noun = cf.noun
-            elif pf is not None and pf.type == "edition":
-                noun = "edition"
-            else:
-                noun = "allowed value"
-            article = "an" if noun[:1] in "aeiou" else "a"
-            return [
-                self.problem(
-                    path, f"{show(repr(inst))} is not {article} {noun}{_hint(inst, choices)}"
-                )
-            ]
+            return self.not_in_enum(err, path)
         if v == "type":
             want = err.validator_value
             want_s = (
@@ -157,6 +104,68 @@ class _Explainer(SchemaExplainer):
             return [self.problem(path, f"expected {want_s}, got {_describe_type(inst)}")]
         if v == "pattern":
             return [self.problem(path, self.pattern_message(path, inst))]
+        return self.out_of_bounds(err, path)
+
+    def missing(self, err: Any, path: list[Any]) -> list[Problem]:
+        # One problem per missing field, named by its dotted path; a controlled field lists its
+        # values, so the contributor can fill it in without opening the taxonomy.
+        missing = [
+            m
+            for m in err.validator_value
+            if not isinstance(err.instance, dict) or m not in err.instance
+        ]
+        out = []
+        why = self.why(err)
+        for m in missing:
+            field = _dotted([*path, m])
+            cf = self.coll.controlled_field(m) if not path else None
+            extra = f" (one of: {self.choices(cf)})" if cf else ""
+            if why:
+                extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
+            out.append(self.problem(path, f"required field is missing{extra}", field=field))
+        return out
+
+    def unknown_keys(self, err: Any, path: list[Any]) -> list[Problem]:
+        # Inside a mapping field the keys are values of the taxonomy, so a stray key is a wrong
+        # value (named by the field's noun), not a wrong field.
+        extras = [k for k in err.instance if k not in (err.schema.get("properties") or {})]
+        allowed = list((err.schema.get("properties") or {}).keys())
+        cf = self.controlled(path)
+        out = []
+        for k in extras:
+            what = "unknown field"
+            if cf is not None and cf.kind == "mapping":
+                what = f"{k!r} is not a {cf.noun}"
+            out.append(self.problem([*path, k], what + _hint(k, allowed), key=True))
+        return out
+
+    def not_in_enum(self, err: Any, path: list[Any]) -> list[Problem]:
+        inst = err.instance
+        cf = self.controlled(path)
+        choices = [str(c) for c in err.validator_value]
+        if inst == self.tax.untagged and cf is not None:
+            return [self.problem(path, f"not yet tagged (choose one of: {self.choices(cf)})")]
+        pf = self.plain.get(str(path[0])) if path else None
+        # The noun says which list the value was looked up in: a mode of a mapping field is
+        # checked against the modes, not the field's values.
+        if cf is not None and cf.kind == "mapping" and len(path) >= 2:
+            noun = f"{cf.noun} mode"
+            choices = list(cf.mode_ids)
+        elif cf is not None:
+            noun = cf.noun
+        elif pf is not None and pf.type == "edition":
+            noun = "edition"
+        else:
+            noun = "allowed value"
+        article = "an" if noun[:1] in "aeiou" else "a"
+        return [
+            self.problem(path, f"{show(repr(inst))} is not {article} {noun}{_hint(inst, choices)}")
+        ]
+
+    def out_of_bounds(self, err: Any, path: list[Any]) -> list[Problem]:
+        """Numbers, lengths and list items the schema bounds; any other keyword as it words it."""
+        v = err.validator
+        inst = err.instance
         if (
             v in ("minimum", "maximum")
             and path
@@ -164,14 +173,24 @@ class _Explainer(SchemaExplainer):
             and self.plain[str(path[0])].type == "year"
         ):
             return [self.problem(path, f"year {show(inst)} is not plausible (1900-2100)")]
-        if v in ("minLength", "maxLength") and isinstance(inst, str) and (
-            not inst.strip() or inst == self.tax.untagged
+        if (
+            v in ("minLength", "maxLength")
+            and isinstance(inst, str)
+            and (not inst.strip() or inst == self.tax.untagged)
         ):
             return []  # check_record says "must not be empty" / "must not be blank"
         if v == "minLength" and isinstance(inst, str):
-            return [self.problem(path, f"too short: {len(inst)} characters (at least {err.validator_value})")]
+            return [
+                self.problem(
+                    path, f"too short: {len(inst)} characters (at least {err.validator_value})"
+                )
+            ]
         if v == "maxLength" and isinstance(inst, str):
-            return [self.problem(path, f"too long: {len(inst):,} characters (at most {err.validator_value})")]
+            return [
+                self.problem(
+                    path, f"too long: {len(inst):,} characters (at most {err.validator_value})"
+                )
+            ]
         if v in ("minItems", "minLength"):
             return [self.problem(path, "must not be empty")]
         if v == "uniqueItems":
@@ -250,7 +269,12 @@ class _Explainer(SchemaExplainer):
             return shape + (f", {{}} for none, or {self.tax.na}" if specials else "")
         if cf.kind == "multi":
             return f"a list of {', '.join(cf.ids)}" + (f" or {self.tax.na}" if specials else "")
-        return "one of: " + ", ".join([*cf.ids, *specials])
+        return "one of: " + self.choices(cf)
+
+    def choices(self, cf: ControlledField) -> str:
+        """The values a field takes, the not-applicable sentinel last where the field allows it."""
+        specials = [self.tax.na] if cf.not_applicable else []
+        return ", ".join([*cf.ids, *specials])
 
 
 # Names Windows gives to devices, with any extension: a clone there fails on such a file.
@@ -300,113 +324,142 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 rel, 1, 1, "", f"a record must be a mapping of fields, got {_describe_type(data)}"
             )
         ]
-    problems: list[Problem] = []
+    # The order is the order of the report: the file's name first, then the schema, then what
+    # only this module knows about the values.
+    problems = _file_name_problems(coll, rel, doc, data)
+    problems.extend(_schema_problems(tax, coll, rel, doc, data))
+    problems.extend(_field_problems(tax, coll, rel, doc, data))
+    problems.extend(_prose_problems(tax, coll, rel, doc, data))
+    problems.extend(_identifier_problems(tax, rel, doc, data))
+    problems.extend(_year_problems(coll, rel, doc, data))
+    return _dedupe(problems)
+
+
+def _at(rel: str, doc: YamlDocument, path: tuple[Any, ...], message: str) -> Problem:
+    """A problem pointing at the value under ``path``, named by its dotted path."""
+    line, col = doc.position(path)
+    return Problem(rel, line, col, _dotted(path), message)
+
+
+def _file_name_problems(
+    coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    # The file name is the record's id. At most one problem is said about it, the most basic
+    # first: a name that is no valid id makes the other two moot.
     name = rel.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0] if "." in name else name
     ident = data.get(coll.id_field)
     if not re.match(coll.id_pattern, stem):
-        problems.append(
-            Problem(
-                rel,
-                1,
-                1,
-                coll.id_field,
-                f"file name {stem!r} is not a valid {coll.id_field} (must match {coll.id_pattern})",
-            )
+        message = (
+            f"file name {stem!r} is not a valid {coll.id_field} (must match {coll.id_pattern})"
         )
-    elif stem.split(".", 1)[0].lower() in _WINDOWS_RESERVED:
-        problems.append(
-            Problem(
-                rel,
-                1,
-                1,
-                coll.id_field,
-                f"{stem!r} is a device name on Windows: a file named {name} cannot be checked out "
-                f"there (choose another {coll.id_field})",
-            )
+        return [Problem(rel, 1, 1, coll.id_field, message)]
+    if stem.split(".", 1)[0].lower() in _WINDOWS_RESERVED:
+        message = (
+            f"{stem!r} is a device name on Windows: a file named {name} cannot be checked out "
+            f"there (choose another {coll.id_field})"
         )
-    elif isinstance(ident, str) and ident != stem:
-        line, col = doc.position((coll.id_field,))
-        problems.append(
-            Problem(
-                rel, line, col, coll.id_field, f"{ident!r} does not match the file name {stem!r}"
-            )
-        )
+        return [Problem(rel, 1, 1, coll.id_field, message)]
+    if isinstance(ident, str) and ident != stem:
+        message = f"{ident!r} does not match the file name {stem!r}"
+        return [_at(rel, doc, (coll.id_field,), message)]
+    return []
 
+
+def _schema_problems(
+    tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
     vals = _validators(tax, coll.name)
-    if not vals.full.is_valid(data):
-        explainer = _Explainer(tax, coll, doc, rel)
-        for err in vals.full.iter_errors(data):
-            problems.extend(explainer.explain(err))
+    if vals.full.is_valid(data):
+        return []
+    # Only an invalid record pays for listing every error and for the explainer's lookups.
+    explainer = _Explainer(tax, coll, doc, rel)
+    problems: list[Problem] = []
+    for err in vals.full.iter_errors(data):
+        problems.extend(explainer.explain(err))
+    return problems
 
-    # Facts that must agree within the record: the schema cannot see these.
-    plain = {f.name: f for f in coll.fields}
-    for name, f in plain.items():
+
+def _field_problems(
+    tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    """Facts that must agree within the record: the schema cannot see these."""
+    problems: list[Problem] = []
+    for name, f in {f.name: f for f in coll.fields}.items():
         value = data.get(name)
         if f.required and value == tax.untagged:
             # `survey add` leaves prose it cannot know (the summary) untagged on purpose.
-            line, col = doc.position((name,))
-            problems.append(Problem(rel, line, col, name, "not yet tagged (write it in your own words)"))
+            problems.append(_at(rel, doc, (name,), "not yet tagged (write it in your own words)"))
         if f.type == "date" and isinstance(value, str) and _ISO_DATE.match(value):
             # The schema checks the shape; only the calendar knows that 2026-13-45 is no date.
             try:
                 datetime.date.fromisoformat(value)
             except ValueError:
-                line, col = doc.position((name,))
-                problems.append(Problem(rel, line, col, name, f"{value!r} is not a calendar date"))
+                problems.append(_at(rel, doc, (name,), f"{value!r} is not a calendar date"))
         if f.type in ("url", "url_list") and value is not None:
-            links = value if isinstance(value, list) else [value]
-            for i, link in enumerate(links):
-                if not isinstance(link, str):
-                    continue
-                unsafe = reference_problem(link)
-                # A published link to this machine or its network would have `survey links`
-                # (and every reader) probe it: links must name public hosts.
-                msg: str | None
-                if unsafe or not valid_url(link):
-                    why = "is not a well-formed http(s) URL" if not valid_url(link) else unsafe
-                    msg = f"{_clip(link)!r} {why}"
-                else:
-                    msg = private_url(link)
-                if msg:
-                    p = (name, i) if isinstance(value, list) else (name,)
-                    line, col = doc.position(p)
-                    problems.append(Problem(rel, line, col, _dotted(p), msg))
-    problems.extend(_prose_problems(tax, coll, rel, doc, data))
+            problems.extend(_link_problems(rel, doc, name, value))
+    return problems
+
+
+def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[Problem]:
+    problems: list[Problem] = []
+    links = value if isinstance(value, list) else [value]
+    for i, link in enumerate(links):
+        if not isinstance(link, str):
+            continue
+        unsafe = reference_problem(link)
+        # A published link to this machine or its network would have `survey links`
+        # (and every reader) probe it: links must name public hosts.
+        msg: str | None
+        if unsafe or not valid_url(link):
+            why = "is not a well-formed http(s) URL" if not valid_url(link) else unsafe
+            msg = f"{_clip(link)!r} {why}"
+        else:
+            msg = private_url(link)
+        if msg:
+            p = (name, i) if isinstance(value, list) else (name,)
+            problems.append(_at(rel, doc, p, msg))
+    return problems
+
+
+def _identifier_problems(
+    tax: Taxonomy, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
     idents = data.get("identifiers")
-    if isinstance(idents, dict):
-        for kind, value in idents.items():
-            unsafe = reference_problem(value) if isinstance(value, str) else None
-            if unsafe:
-                line, col = doc.position(("identifiers", kind))
-                problems.append(
-                    Problem(rel, line, col, f"identifiers.{kind}", f"{_clip(value)!r} {unsafe}")
-                )
-                continue
-            ik = tax.identifiers.get(str(kind))
-            if ik is not None and ik.normalize == "arxiv" and isinstance(value, str):
-                why = arxiv_format_problem(value)
-                if why:
-                    line, col = doc.position(("identifiers", kind))
-                    problems.append(
-                        Problem(rel, line, col, f"identifiers.{kind}", f"{value!r} is not a valid {ik.label}: {why}")
-                    )
+    if not isinstance(idents, dict):
+        return []
+    problems: list[Problem] = []
+    for kind, value in idents.items():
+        path = ("identifiers", kind)
+        unsafe = reference_problem(value) if isinstance(value, str) else None
+        if unsafe:
+            # An unsafe value is refused for that alone: its format is beside the point.
+            problems.append(_at(rel, doc, path, f"{_clip(value)!r} {unsafe}"))
+            continue
+        ik = tax.identifiers.get(str(kind))
+        if ik is not None and ik.normalize == "arxiv" and isinstance(value, str):
+            why = arxiv_format_problem(value)
+            if why:
+                problems.append(_at(rel, doc, path, f"{value!r} is not a valid {ik.label}: {why}"))
+    return problems
+
+
+def _year_problems(
+    coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    idents = data.get("identifiers")
     year = data.get("year")
-    if isinstance(idents, dict) and isinstance(year, int) and not isinstance(year, bool):
-        a = idents.get("arxiv")
-        ay = arxiv_year(a) if isinstance(a, str) else None
-        if ay is not None and not (ay <= year <= ay + ARXIV_YEAR_SLACK) and not _waived(coll, data, "year_fits_arxiv"):
-            line, col = doc.position(("year",))
-            problems.append(
-                Problem(
-                    rel,
-                    line,
-                    col,
-                    "year",
-                    f"{show(year)} does not fit arXiv id {a} (issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})",
-                )
-            )
-    return _dedupe(problems)
+    if not (isinstance(idents, dict) and isinstance(year, int) and not isinstance(year, bool)):
+        return []
+    a = idents.get("arxiv")
+    ay = arxiv_year(a) if isinstance(a, str) else None
+    if ay is None or ay <= year <= ay + ARXIV_YEAR_SLACK or _waived(coll, data, "year_fits_arxiv"):
+        return []
+    message = (
+        f"{show(year)} does not fit arXiv id {a} "
+        f"(issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})"
+    )
+    return [_at(rel, doc, ("year",), message)]
 
 
 def _waived(coll: Collection, data: Mapping[str, Any], check: str) -> bool:

@@ -18,6 +18,7 @@ from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.configs import checked
 from survey_tools.corpus.protocol_schema import PROTOCOL_FILE
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
+from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import InvalidInput, Problem
 
 
@@ -87,8 +88,10 @@ def load_protocol(tax: Taxonomy) -> Protocol:
     """Read and check ``taxonomy/protocol.yaml``; raise InvalidInput listing every problem."""
     doc = tax.document(PROTOCOL_FILE)
     if doc is None:
-        raise InvalidInput([Problem(PROTOCOL_FILE, 0, 0, "", "missing: this survey has no search protocol")],
-                           f"no {PROTOCOL_FILE}")
+        raise InvalidInput(
+            [Problem(PROTOCOL_FILE, 0, 0, "", "missing: this survey has no search protocol")],
+            f"no {PROTOCOL_FILE}",
+        )
     if doc.problems:
         raise InvalidInput(doc.problems, f"{PROTOCOL_FILE} cannot be read")
     data = doc.data
@@ -98,67 +101,106 @@ def load_protocol(tax: Taxonomy) -> Protocol:
     if problems:
         raise InvalidInput(problems, f"{PROTOCOL_FILE} is invalid")
     assert isinstance(data, dict)
+    problems = _cross_check(tax, doc, data)
+    if problems:
+        raise InvalidInput(problems, f"{PROTOCOL_FILE} is invalid")
+    return _protocol(data)
 
-    def bad(p: tuple[Any, ...], msg: str) -> None:
-        line, col = doc.position(p)
-        problems.append(Problem(PROTOCOL_FILE, line, col, ".".join(map(str, p)), msg))
 
-    fields: dict[str, ControlledField | None] = {}
+class _Problems:
+    """The problems of a schema-valid protocol, each pointing at its value in the file."""
+
+    def __init__(self, doc: YamlDocument) -> None:
+        self.doc = doc
+        self.found: list[Problem] = []
+        # role -> the exclusion log's field that holds it (None: the file names no such field)
+        self.fields: dict[str, ControlledField | None] = {}
+
+    def bad(self, p: tuple[Any, ...], msg: str) -> None:
+        line, col = self.doc.position(p)
+        self.found.append(Problem(PROTOCOL_FILE, line, col, ".".join(map(str, p)), msg))
+
+    def check_value(self, p: tuple[Any, ...], role: str, value: Any) -> None:
+        cf = self.fields.get(role)
+        if cf is None or value is None or value in cf.ids:
+            return
+        hint = suggest(value, cf.ids)
+        did_you_mean = f" (did you mean {hint!r}?)" if hint else ""
+        self.bad(p, f"{value!r} is not a {cf.noun}{did_you_mean}")
+
+
+def _cross_check(tax: Taxonomy, doc: YamlDocument, data: dict[str, Any]) -> list[Problem]:
+    """What the schema cannot say: names from the taxonomy, unique ids, a real date."""
+    out = _Problems(doc)
     excluded = tax.excluded
     for role, name in data["fields"].items():
         cf = excluded.controlled_field(str(name)) if excluded else None
         if cf is None:
-            bad(("fields", role), f"{name!r} is not a controlled field of the exclusion log")
-        fields[role] = cf
-
-    def check_value(p: tuple[Any, ...], role: str, value: Any) -> None:
-        cf = fields.get(role)
-        if cf is None or value is None or value in cf.ids:
-            return
-        hint = suggest(value, cf.ids)
-        bad(p, f"{value!r} is not a {cf.noun}" + (f" (did you mean {hint!r}?)" if hint else ""))
-
+            out.bad(("fields", role), f"{name!r} is not a controlled field of the exclusion log")
+        out.fields[role] = cf
     try:
         dt.date.fromisoformat(data["protocol"]["edition_cutoff"])
     except ValueError:
-        bad(("protocol", "edition_cutoff"), f"{data['protocol']['edition_cutoff']!r} is not a date")
+        cutoff = data["protocol"]["edition_cutoff"]
+        out.bad(("protocol", "edition_cutoff"), f"{cutoff!r} is not a date")
     seen: set[str] = set()
     for i, s in enumerate(data["sources"]):
         if s["id"] in seen:
-            bad(("sources", i, "id"), f"{s['id']!r} is used twice")
+            out.bad(("sources", i, "id"), f"{s['id']!r} is used twice")
         seen.add(s["id"])
-        check_value(("sources", i, "value"), "source", s.get("value"))
-    seen = set()
-    for i, f in enumerate(data["families"]):
+        out.check_value(("sources", i, "value"), "source", s.get("value"))
+    _check_families(out, data["families"])
+    for i, r in enumerate(data["exclusion"]):
+        out.check_value(("exclusion", i, "reason"), "reason", r.get("reason"))
+    screening = data.get("screening") or {}
+    for role in ("exclude_stage", "retain_stage"):
+        out.check_value(("screening", role), "stage", screening.get(role))
+    return out.found
+
+
+def _check_families(out: _Problems, families: list[dict[str, Any]]) -> None:
+    seen: set[str] = set()
+    for i, f in enumerate(families):
         if f["id"] in seen:
-            bad(("families", i, "id"), f"{f['id']!r} is used twice")
+            out.bad(("families", i, "id"), f"{f['id']!r} is used twice")
         seen.add(f["id"])
-        check_value(("families", i, "query_family"), "query_family", f.get("query_family"))
+        out.check_value(("families", i, "query_family"), "query_family", f.get("query_family"))
+        # A term the query does not use would be reported as searched while it never was.
         used = {t for group in f["query"] for t in group}
         for j, t in enumerate(f["terms"]):
             if t not in used:
-                bad(("families", i, "terms", j), f"the term {t!r} is in no group of the family's query")
+                out.bad(
+                    ("families", i, "terms", j),
+                    f"the term {t!r} is in no group of the family's query",
+                )
         for j, group in enumerate(f["query"]):
             for k, t in enumerate(group):
                 if '"' in t:
-                    bad(("families", i, "query", j, k), "a term cannot contain a double quote")
-    for i, r in enumerate(data["exclusion"]):
-        check_value(("exclusion", i, "reason"), "reason", r.get("reason"))
-    screening = data.get("screening") or {}
-    for role in ("exclude_stage", "retain_stage"):
-        check_value(("screening", role), "stage", screening.get(role))
-    if problems:
-        raise InvalidInput(problems, f"{PROTOCOL_FILE} is invalid")
+                    out.bad(("families", i, "query", j, k), "a term cannot contain a double quote")
+
+
+def _protocol(data: dict[str, Any]) -> Protocol:
     meta = data["protocol"]
     search = data.get("search") or {}
+    screening = data.get("screening") or {}
     return Protocol(
-        title=meta["title"], document=meta.get("document", ""), dated=meta.get("dated", ""),
-        edition_cutoff=meta["edition_cutoff"], design=meta.get("design", ""),
+        title=meta["title"],
+        document=meta.get("document", ""),
+        dated=meta.get("dated", ""),
+        edition_cutoff=meta["edition_cutoff"],
+        design=meta.get("design", ""),
         fields=dict(data["fields"]),
-        sources=tuple(Source(s["id"], s["label"], s.get("value"), s.get("search")) for s in data["sources"]),
+        sources=tuple(
+            Source(s["id"], s["label"], s.get("value"), s.get("search")) for s in data["sources"]
+        ),
         families=tuple(
-            Family(f["id"], f["label"], tuple(f["terms"]), tuple(tuple(g) for g in f["query"]),
-                   f.get("query_family"))
+            Family(
+                f["id"],
+                f["label"],
+                tuple(f["terms"]),
+                tuple(tuple(g) for g in f["query"]),
+                f.get("query_family"),
+            )
             for f in data["families"]
         ),
         inclusion=tuple(data["inclusion"]),

@@ -174,10 +174,10 @@ def _build(loader: Any, doc: YamlDocument, positions: bool = True) -> Any:
     Without ``positions`` no line numbers are kept (the fast pass for valid files).
     """
     values = doc.values
-    keys = doc.keys
     # A frame: [container, path, pending key (mappings)]
     stack: list[list[Any]] = []
     root: Any = None
+    # Bound once: this loop runs for every event of every record.
     scalar_ev = yaml.ScalarEvent
     map_start = yaml.MappingStartEvent
     seq_start = yaml.SequenceStartEvent
@@ -189,76 +189,27 @@ def _build(loader: Any, doc: YamlDocument, positions: bool = True) -> Any:
         kind = type(event)
         if kind is scalar_ev:
             if event.anchor is not None:
-                raise _Refused(event.start_mark, "anchors and aliases are not allowed in records")
-            if stack:
-                frame = stack[-1]
-                container = frame[0]
-                if type(container) is dict and frame[2] is _NO_KEY:
-                    value = event.value
-                    if value == "<<" and event.implicit[0]:
-                        raise _Refused(
-                            event.start_mark, "merge keys (<<) are not allowed in records"
-                        )
-                    key = _scalar(event)
-                    if not isinstance(key, str):
-                        # Keys are names (records are JSON-shaped): `1:` or `yes:` is the text
-                        # as written, so the schema names it as an unknown field.
-                        key = value
-                    if key in container:
-                        if not positions:
-                            raise _NeedPositions
-                        first = keys.get((*frame[1], key), (0, 0))[0]
-                        raise _Refused(
-                            event.start_mark,
-                            f"duplicate key {key!r} (first defined on line {first})",
-                        )
-                    if positions:
-                        keys[(*frame[1], key)] = _pos(event.start_mark)
-                    frame[2] = key
-                    continue
-                value = _scalar(event)
-                if type(container) is list:
-                    if positions:
-                        values[(*frame[1], len(container))] = _pos(event.start_mark)
-                    container.append(value)
-                else:
-                    key = frame[2]
-                    container[key] = value
-                    if positions:
-                        values[(*frame[1], key)] = _pos(event.start_mark)
-                    frame[2] = _NO_KEY
-                continue
-            if positions:
-                values[()] = _pos(event.start_mark)
-            return _scalar(event)
-        if kind is map_start or kind is seq_start:
-            if event.anchor is not None:
-                raise _Refused(event.start_mark, "anchors and aliases are not allowed in records")
-            is_map = kind is map_start
-            expected = _TAG + ("map" if is_map else "seq")
-            if event.tag not in (None, "!", expected):
-                raise _Refused(
-                    event.start_mark,
-                    f"the tag {event.tag!r} is not allowed (only plain YAML values are)",
-                )
-            if len(stack) >= MAX_DEPTH:
-                raise _Refused(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
-            new: Any = {} if is_map else []
+                raise _Refused(event.start_mark, _NO_ANCHORS)
             if not stack:
-                path: tuple[Any, ...] = ()
+                if positions:
+                    values[()] = _pos(event.start_mark)
+                return _scalar(event)
+            frame = stack[-1]
+            if type(frame[0]) is dict and frame[2] is _NO_KEY:
+                frame[2] = _mapping_key(event, frame, doc, positions)
+                continue
+            path = _put(frame, _scalar(event))
+            if positions:
+                values[path] = _pos(event.start_mark)
+        elif kind is map_start or kind is seq_start:
+            new = _new_container(event, kind is map_start, len(stack))
+            if not stack:
+                path = ()
                 root = new
             else:
-                frame = stack[-1]
-                container = frame[0]
-                if type(container) is list:
-                    path = (*frame[1], len(container))
-                    container.append(new)
-                else:
-                    if frame[2] is _NO_KEY:
-                        raise _Refused(event.start_mark, "mapping keys must be plain strings")
-                    path = (*frame[1], frame[2])
-                    container[frame[2]] = new
-                    frame[2] = _NO_KEY
+                if type(stack[-1][0]) is dict and stack[-1][2] is _NO_KEY:
+                    raise _Refused(event.start_mark, "mapping keys must be plain strings")
+                path = _put(stack[-1], new)
             if positions:
                 values[path] = _pos(event.start_mark)
             stack.append([new, path, _NO_KEY])
@@ -267,9 +218,62 @@ def _build(loader: Any, doc: YamlDocument, positions: bool = True) -> Any:
             if not stack:
                 return root
         elif kind is yaml.AliasEvent:
-            raise _Refused(event.start_mark, "anchors and aliases are not allowed in records")
+            raise _Refused(event.start_mark, _NO_ANCHORS)
         else:  # pragma: no cover - the parser emits nothing else inside a document
             raise _Refused(event.start_mark, "unexpected YAML event")
+
+
+_NO_ANCHORS = "anchors and aliases are not allowed in records"
+
+
+def _mapping_key(
+    event: yaml.ScalarEvent, frame: list[Any], doc: YamlDocument, positions: bool
+) -> Any:
+    """The key a scalar names in the mapping of ``frame``, refused when it merges or repeats."""
+    value = event.value
+    if value == "<<" and event.implicit[0]:
+        raise _Refused(event.start_mark, "merge keys (<<) are not allowed in records")
+    key = _scalar(event)
+    if not isinstance(key, str):
+        # Keys are names (records are JSON-shaped): `1:` or `yes:` is the text as written, so
+        # the schema names it as an unknown field.
+        key = value
+    if key in frame[0]:
+        if not positions:
+            raise _NeedPositions
+        first = doc.keys.get((*frame[1], key), (0, 0))[0]
+        raise _Refused(event.start_mark, f"duplicate key {key!r} (first defined on line {first})")
+    if positions:
+        doc.keys[(*frame[1], key)] = _pos(event.start_mark)
+    return key
+
+
+def _new_container(event: Any, is_map: bool, depth: int) -> Any:
+    """An empty mapping or list for a start event, unless its anchor, tag or depth is refused."""
+    if event.anchor is not None:
+        raise _Refused(event.start_mark, _NO_ANCHORS)
+    expected = _TAG + ("map" if is_map else "seq")
+    if event.tag not in (None, "!", expected):
+        raise _Refused(
+            event.start_mark,
+            f"the tag {event.tag!r} is not allowed (only plain YAML values are)",
+        )
+    if depth >= MAX_DEPTH:
+        raise _Refused(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
+    return {} if is_map else []
+
+
+def _put(frame: list[Any], value: Any) -> Path_:
+    """Add ``value`` to the frame's list, or under its pending key; the path it now has."""
+    container = frame[0]
+    if type(container) is list:
+        path = (*frame[1], len(container))
+        container.append(value)
+        return path
+    key = frame[2]
+    container[key] = value
+    frame[2] = _NO_KEY
+    return (*frame[1], key)
 
 
 def _decode(raw: bytes, rel: str) -> tuple[str | None, Problem | None]:
