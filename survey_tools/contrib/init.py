@@ -183,7 +183,9 @@ def _url_separator(cells: Sequence[str]) -> str | None:
         seps.update(b.strip(" ") or (" " if "\n" not in b else "\n") for b in between)
     if not seps:
         return None
-    sep = sorted(seps, key=len)[-1]
+    # The longest separator wins; among equally long ones the order is fixed, not the set's
+    # (which moves with PYTHONHASHSEED: `survey init` must write the same files every run).
+    sep = max(seps, key=lambda s: (len(s), s))
     return sep if sep in ("\n", " ") else f"{sep.strip()} "
 
 

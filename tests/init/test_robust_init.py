@@ -207,3 +207,22 @@ def test_near_identical_titles_and_shared_links_are_reported_then_declarable(tmp
     root, out, code = _init(tmp_path, source, "--distinct-titles")
     assert code == 0, out
     assert run(root, "validate").exit_code == 0
+
+
+def test_url_separator_does_not_depend_on_the_hash_seed() -> None:
+    """A column separating URLs with a space in one cell and a comma in another gets one
+    separator whatever PYTHONHASHSEED is."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from survey_tools.contrib.init import _url_separator\n"
+        "print(repr(_url_separator(['https://a.org/1 https://b.org/2', 'https://c.org/3,https://d.org/4'])))\n"
+    )
+    seen = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip()
+        for seed in range(6)
+    }
+    assert seen == {"', '"}
