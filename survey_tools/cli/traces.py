@@ -12,7 +12,6 @@ from typing import Any
 import click
 
 from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
-from survey_tools.fileio import atomic_write
 from survey_tools.traces.batch import (
     expand_inputs,
     measure_all,
@@ -23,10 +22,7 @@ from survey_tools.traces.batch import (
     render_table,
 )
 from survey_tools.traces.importers import FORMATS
-from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
-from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
-from survey_tools.traces.scale import to_parquet, to_parquet_ray
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
 from survey_tools.traces.validate import check_file
@@ -75,6 +71,8 @@ def _emit(text: str, out: Path | None) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
+        from survey_tools.fileio import atomic_write
+
         atomic_write(out, text)
 
 
@@ -239,6 +237,10 @@ def metrics_cmd(
     (in Parquet: a row with valid = false); the exit code is then 1.
     """
 
+    # Imported here, not at the top: `survey trace validate` starts without them.
+    from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
+    from survey_tools.traces.scale import to_parquet, to_parquet_ray
+
     paths = expand_inputs(files)
     if fmt == "parquet":
         if output is None:
@@ -340,6 +342,8 @@ def import_cmd(
         raise UsageError("several inputs need -o FOLDER")
     if len(paths) > 1 and output is not None and output.exists() and not output.is_dir():
         raise UsageError(f"-o {output}: several inputs need a folder, not a file")
+    from survey_tools.traces.importers.convert import import_to
+
     failed = 0
     folder = output is not None and (len(paths) > 1 or output.is_dir())
     for p in paths:
@@ -412,6 +416,8 @@ def export_cmd(
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
+        from survey_tools.fileio import atomic_write
+
         atomic_write(output, data)
     for note in result.notes:
         click.echo(f"{trace_file}: {profile}: {note}", err=True)
