@@ -5,6 +5,7 @@ Each command parses options and calls the library (:mod:`survey_tools.traces`).
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,6 @@ from typing import Any
 import click
 
 from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
-from survey_tools.fileio import atomic_write
 from survey_tools.traces.batch import (
     expand_inputs,
     measure_all,
@@ -23,10 +23,7 @@ from survey_tools.traces.batch import (
     render_table,
 )
 from survey_tools.traces.importers import FORMATS
-from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
-from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
-from survey_tools.traces.scale import to_parquet, to_parquet_ray
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
 from survey_tools.traces.validate import check_file
@@ -75,7 +72,24 @@ def _emit(text: str, out: Path | None) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
+        from survey_tools.fileio import atomic_write
+
         atomic_write(out, text)
+
+
+def _leave_to_exit(value: Any) -> None:
+    """Let ``value`` live until the process ends instead of freeing it now.
+
+    The last trace's columns are a few million Python strings; freeing them takes a
+    quarter of a second of CPU time just before the process exits, which frees its
+    memory anyway. At exit the interpreter clears modules and collects cycles, but
+    not the objects ``gc.freeze()`` moved out of the collector's reach: a cycle
+    holding ``value`` is never torn down. Only a command about to exit calls this.
+    """
+    box: list[Any] = [value]
+    box.append(box)
+    del box
+    gc.freeze()
 
 
 def _progress_wanted(flag: bool | None, n: int) -> bool:
@@ -131,7 +145,13 @@ def validate_cmd(
     if profile == "survey-v1":
         reports = [check_file_v1(p, limit=max_problems, limits=limits) for p in paths]
     else:
-        reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
+        reports = []
+        trace = None
+        for path in paths:
+            trace = None  # the previous trace goes before the next is read
+            report, trace = check_file(path, limit=max_problems, limits=limits)
+            reports.append(report)
+        _leave_to_exit(trace)
     bad = [r for r in reports if not r.ok]
     if fmt == "json":
         click.echo(
@@ -239,6 +259,10 @@ def metrics_cmd(
     (in Parquet: a row with valid = false); the exit code is then 1.
     """
 
+    # Imported here, not at the top: `survey trace validate` starts without them.
+    from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
+    from survey_tools.traces.scale import to_parquet, to_parquet_ray
+
     paths = expand_inputs(files)
     if fmt == "parquet":
         if output is None:
@@ -340,6 +364,8 @@ def import_cmd(
         raise UsageError("several inputs need -o FOLDER")
     if len(paths) > 1 and output is not None and output.exists() and not output.is_dir():
         raise UsageError(f"-o {output}: several inputs need a folder, not a file")
+    from survey_tools.traces.importers.convert import import_to
+
     failed = 0
     folder = output is not None and (len(paths) > 1 or output.is_dir())
     for p in paths:
@@ -412,6 +438,8 @@ def export_cmd(
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
+        from survey_tools.fileio import atomic_write
+
         atomic_write(output, data)
     for note in result.notes:
         click.echo(f"{trace_file}: {profile}: {note}", err=True)

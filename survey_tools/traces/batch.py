@@ -14,7 +14,6 @@ from typing import Any
 from survey_tools.csvcells import spreadsheet_safe
 from survey_tools.errors import UsageError
 from survey_tools.traces.limits import DEFAULT_LIMITS, Limits
-from survey_tools.traces.metrics import compute, flat_row
 from survey_tools.traces.problems import TraceReport
 from survey_tools.traces.validate import check_file
 
@@ -60,6 +59,8 @@ def measure_file(
     report, trace = check_file(path, limit=limit, limits=limits)
     if trace is None or not report.ok:
         return Measured(path, report, None)
+    from survey_tools.traces.metrics import compute  # not on the validate path
+
     return Measured(path, report, compute(trace, max_taint_paths=max_taint_paths))
 
 
@@ -123,6 +124,8 @@ def render_json(value: Any) -> str:
 
 def render_table(m: dict[str, Any], fields: tuple[str, ...], *, max_list: int = 12) -> str:
     """One trace as ``metric  value`` lines, lists abbreviated."""
+
+    from survey_tools.traces.metrics import flat_row
 
     row = flat_row(m)
     lines = [(k, _cell(row[k])) for k in fields]

@@ -20,6 +20,7 @@ RFC 8259 section 8.1 allows parsers to do; a UTF-16 mark gets its own message.
 
 from __future__ import annotations
 
+import mmap
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +29,9 @@ DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 DEFAULT_MAX_STRING_BYTES = 16 * 1024 * 1024
 UTF8_BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+# A file's bytes: read, or the file mapped into memory.
+Buffer = bytes | mmap.mmap
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,7 @@ def strip_bom(data: bytes) -> bytes:
     return data[len(UTF8_BOM) :] if data.startswith(UTF8_BOM) else data
 
 
-def _unescaped_quotes(data: bytes) -> np.ndarray:
+def _unescaped_quotes(data: Buffer) -> np.ndarray:
     arr = np.frombuffer(data, dtype=np.uint8)
     q = np.flatnonzero(arr == 34)
     after_bs = q[(q > 0) & (arr[np.maximum(q - 1, 0)] == 92)]
@@ -78,7 +82,7 @@ def _unescaped_quotes(data: bytes) -> np.ndarray:
     return q
 
 
-def long_string(data: bytes, limit: int) -> tuple[int, int] | None:
+def long_string(data: Buffer, limit: int) -> tuple[int, int] | None:
     """(offset of the opening quote, length in bytes) of the first JSON string in
     ``data`` longer than ``limit`` bytes, or None."""
     block = max(1, limit // 2)
@@ -100,13 +104,13 @@ def long_string(data: bytes, limit: int) -> tuple[int, int] | None:
     return None
 
 
-def string_problem(data: bytes, limits: Limits) -> tuple[str, int, int] | None:
+def string_problem(data: Buffer, limits: Limits) -> tuple[str, int, int] | None:
     """(message, line, column) for a string over the limit, or None."""
     found = long_string(data, limits.max_string_bytes)
     if found is None:
         return None
     pos, length = found
-    line = data.count(b"\n", 0, pos) + 1
+    line = data[:pos].count(b"\n") + 1  # a slice: a mapped file has no count()
     col = pos - data.rfind(b"\n", 0, pos)
     return (
         f"a string of {mib(length)} is over the {mib(limits.max_string_bytes)} limit "

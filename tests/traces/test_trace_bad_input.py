@@ -159,3 +159,27 @@ def test_cli_never_shows_a_traceback_on_any_invalid_example() -> None:
             assert res.exit_code == 1, (cmd, path, res.output)
             assert isinstance(res.exception, SystemExit), (cmd, path, res.exception)
             assert "Traceback" not in res.output
+
+
+def test_a_file_is_checked_as_its_bytes_are(tmp_path: Path) -> None:
+    # check_file maps the file into memory (check_bytes gets bytes): every path
+    # through the decoder must say the same for both.
+    ok = json.dumps(MINIMAL).encode()
+    cases = {
+        "empty": b"",
+        "valid": ok,
+        "bom": b"\xef\xbb\xbf" + ok,
+        "bom-invalid": b"\xef\xbb\xbf" + ok.replace(b'"stop"', b'"halt"'),
+        "duplicate-key": ok.replace(b'"trace_id": "t"', b'"trace_id": "t", "trace_id": "u"'),
+        "slow-path": ok.replace(b'"t": 0', b'"t": -1'),
+        "truncated": ok[:-5],
+        "long-string": ok.replace(b'"task_id": "t"', b'"task_id": "\n' + b"x" * 64 + b'"'),
+    }
+    small = Limits(max_string_bytes=32)
+    for name, data in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(data)
+        from_file, _ = check_file(path, name="t.json", limit=0, limits=small)
+        from_bytes, _ = check_bytes(data, "t.json", limit=0, limits=small)
+        assert from_file.to_dict() == from_bytes.to_dict(), name
+        assert (name in ("valid", "bom")) == from_file.ok, name

@@ -8,13 +8,10 @@ facts they rely on are in docs/trace-formats.md.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import orjson
-
-from survey_tools.traces.importers.common import ImportFailed, ImportResult
-from survey_tools.traces.importers.openai_agents import import_export
-from survey_tools.traces.importers.otel import import_otlp
-from survey_tools.traces.importers.who_and_when import import_log
+if TYPE_CHECKING:
+    from survey_tools.traces.importers.common import ImportResult
 
 # ``openinference`` names the same reader as ``otel``: OpenInference spans are OTLP
 # spans, told apart span by span by their ``openinference.span.kind`` attribute.
@@ -25,6 +22,14 @@ def run_import(
     fmt: str, path: str, read: Callable[[], bytes], *, keep_content: bool = False
 ) -> list[ImportResult]:
     """Import one input with the importer of ``fmt``: one result per trace it holds."""
+    # Imported here: the CLI needs FORMATS on every command, the importers only here.
+    import orjson
+
+    from survey_tools.traces.importers.common import ImportFailed
+    from survey_tools.traces.importers.openai_agents import import_export
+    from survey_tools.traces.importers.otel import import_otlp
+    from survey_tools.traces.importers.who_and_when import import_log
+
     if fmt == "who-and-when":
         try:
             doc = orjson.loads(read())
