@@ -5,7 +5,6 @@ Each command parses options and calls the library (:mod:`survey_tools.traces`).
 
 from __future__ import annotations
 
-import gc
 import sys
 from pathlib import Path
 from typing import Any
@@ -77,21 +76,6 @@ def _emit(text: str, out: Path | None) -> None:
         atomic_write(out, text)
 
 
-def _leave_to_exit(value: Any) -> None:
-    """Let ``value`` live until the process ends instead of freeing it now.
-
-    The last trace's columns are a few million Python strings; freeing them takes a
-    quarter of a second of CPU time just before the process exits, which frees its
-    memory anyway. At exit the interpreter clears modules and collects cycles, but
-    not the objects ``gc.freeze()`` moved out of the collector's reach: a cycle
-    holding ``value`` is never torn down. Only a command about to exit calls this.
-    """
-    box: list[Any] = [value]
-    box.append(box)
-    del box
-    gc.freeze()
-
-
 def _progress_wanted(flag: bool | None, n: int) -> bool:
     if flag is not None:
         return flag and n > 1
@@ -145,13 +129,7 @@ def validate_cmd(
     if profile == "survey-v1":
         reports = [check_file_v1(p, limit=max_problems, limits=limits) for p in paths]
     else:
-        reports = []
-        trace = None
-        for path in paths:
-            trace = None  # the previous trace goes before the next is read
-            report, trace = check_file(path, limit=max_problems, limits=limits)
-            reports.append(report)
-        _leave_to_exit(trace)
+        reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
     bad = [r for r in reports if not r.ok]
     if fmt == "json":
         click.echo(
