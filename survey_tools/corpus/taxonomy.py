@@ -296,6 +296,8 @@ FORMER_FIELD = "retained_record"
 SURVEY_FILE = "taxonomy/survey.yaml"
 CSV_FILE = "taxonomy/csv.yaml"
 COMMANDS_FILE = "taxonomy/commands.yaml"
+# files.audit's default (as survey.schema.yaml says): the second reader's spot check.
+AUDIT_FILE = "data/audit/spotcheck.csv"
 _CSV_KEYS = ("na", "list_separator")
 
 
