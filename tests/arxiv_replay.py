@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_httpserver import HTTPServer
+from loopback import LoopbackServer as HTTPServer
 from werkzeug import Request, Response
 
 RECORDED = Path(__file__).resolve().parent / "fixtures" / "arxiv-api"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from pytest_httpserver import HTTPServer
+from loopback import LoopbackServer as HTTPServer
 
 from survey_tools.cli import cli
 from survey_tools.contrib.metadata import CrossrefClient, OpenReviewClient

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from pytest_httpserver import HTTPServer
+from loopback import LoopbackServer as HTTPServer
 from werkzeug import Request, Response
 
 LARGE = 200 * 1024 * 1024  # what /large claims and would send: 200 MiB

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
-from pytest_httpserver import HTTPServer
+from loopback import LoopbackServer as HTTPServer
 from test_refresh import run, survey  # noqa: F401 - the survey fixture
 from werkzeug import Request, Response
 

@@ -7,7 +7,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from pytest_httpserver import HTTPServer
+from loopback import LoopbackServer as HTTPServer
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from pytest_httpserver import HTTPServer
+from loopback import LoopbackServer as HTTPServer
 from werkzeug import Request, Response
 
 from survey_tools.net import addresses

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pytest_httpserver import HTTPServer
+from loopback import LoopbackServer as HTTPServer
 from search_server import SearchServer, answer
 from survey_copy import copy_edition
 
