@@ -39,7 +39,8 @@ def validate(
     Prints one line per problem as FILE:LINE:COL: FIELD: MESSAGE and exits 0 when clean,
     1 when any record is invalid, 2 on a usage error.
     """
-    report = validate_corpus(root_of(ctx), list(paths) or None, require=require)
+    tax = load_taxonomy(root_of(ctx))
+    report = validate_corpus(root_of(ctx), list(paths) or None, require=require, tax=tax)
     if fmt == "json":
         echo_json(report.to_dict())
     else:
@@ -48,7 +49,7 @@ def validate(
         n = len(report.problems)
         summary = f"{report.checked} files checked, {n} problem{'s' if n != 1 else ''}"
         click.echo(summary, err=True)
-        warning = repository_warning(load_taxonomy(root_of(ctx))) if not paths else None
+        warning = repository_warning(tax) if not paths else None
         if warning:
             click.echo(f"warning: {warning}", err=True)
     sys.exit(EXIT_OK if report.ok else EXIT_INVALID)

@@ -14,8 +14,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-import jsonschema
-
 from survey_tools.corpus.explain import TYPE_NAMES as _TYPE_NAMES
 from survey_tools.corpus.explain import SchemaExplainer, show
 from survey_tools.corpus.explain import describe_type as _describe_type
@@ -26,6 +24,7 @@ from survey_tools.corpus.explain import (
 )
 from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
 from survey_tools.corpus.record_schema import record_schema
+from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, ControlledField, Taxonomy
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
@@ -38,12 +37,11 @@ ARXIV_YEAR_SLACK = 3
 
 
 class _Validators:
-    # One validator (jsonschema) answers "valid?" and explains an invalid record. A second,
-    # jsonschema-rs, used to answer first: benchmarks/bench_speed_machinery.py measured no gain
-    # on a realistic corpus (2,000 records: 3.0-3.3 s CPU with it, 2.5-3.1 s without), so it went.
+    # jsonschema-rs answers "valid?", jsonschema explains an invalid record (schema_validator.py
+    # says why, and what keeps the two in agreement).
     def __init__(self, tax: Taxonomy, collection: str) -> None:
         self.schema = record_schema(tax, collection)
-        self.full = jsonschema.Draft202012Validator(self.schema)
+        self.full = SchemaValidator(self.schema)
 
 
 _VALIDATORS: dict[tuple[str, str, str], _Validators] = {}

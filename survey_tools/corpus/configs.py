@@ -20,10 +20,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 from survey_tools.corpus.explain import SchemaExplainer
+from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
 from survey_tools.errors import Problem
 
@@ -62,10 +62,8 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @cache
-def _validator(name: str) -> Any:
-    # One validator both answers and explains (no jsonschema-rs twin: it bought nothing on
-    # files this small; see corpus/checks.py).
-    return jsonschema.Draft202012Validator(config_schemas()[name].schema)
+def _validator(name: str) -> SchemaValidator:
+    return SchemaValidator(config_schemas()[name].schema)
 
 
 def check_document(name: str, doc: YamlDocument, rel: str) -> list[Problem]:

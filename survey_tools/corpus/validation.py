@@ -66,14 +66,16 @@ def validate_corpus(
     root: Path | str,
     paths: Sequence[Path] | None = None,
     require: Sequence[str] = (),
+    tax: Taxonomy | None = None,
 ) -> Report:
     """Check every record (or only those in ``paths``) and return every problem found.
 
     Cross-record checks always look at the whole corpus, so that a new file is compared with
-    every existing one; with ``paths``, only problems in those files are reported.
+    every existing one; with ``paths``, only problems in those files are reported. ``tax`` is
+    the survey's taxonomy when the caller has loaded it already.
     """
     root = Path(root)
-    tax = load_taxonomy(root)
+    tax = load_taxonomy(root) if tax is None else tax
     corpus = load_corpus(root, tax)
     report = report_for(corpus, paths, require)
     if not paths:  # the whole folder: its configuration files too
