@@ -142,11 +142,11 @@ def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
 def _memoised(ctx: BuildContext, name: str) -> Mapping[str, Output]:
     """A generator that declares its inputs: its files from the cache when those are unchanged."""
     key = buildcache.generator_key(name, INPUTS[name](ctx))
-    found = buildcache.load_outputs(ctx.root, name, key)
+    found = buildcache.load_outputs(name, key)
     if found is not None:
         return found
     produced = {rel: d.encode("utf-8") if isinstance(d, str) else bytes(d) for rel, d in GENERATORS[name](ctx).items()}
-    buildcache.store_outputs(ctx.root, name, key, produced)
+    buildcache.store_outputs(name, key, produced)
     return produced
 
 

@@ -9,7 +9,9 @@ plus the versions that shape them (this toolkit's own files, the rendering libra
   ``build --check`` are done after validation: nothing is computed or rendered again;
 - the **outputs of a generator** that declares its inputs (``register(name, inputs=...)``):
   when what it is drawn from is unchanged (e.g. the figures, when only a summary changed), its
-  files are taken from the cache instead of being drawn again.
+  files are taken from the cache instead of being drawn again. These are content-addressed and
+  shared by every survey folder on the machine (a clone or worktree elsewhere draws nothing
+  its twin drew); the newest ``KEEP_OUTPUTS`` entries of each generator are kept.
 
 A cache entry that is missing, unreadable or does not hash to what it says is ignored: the
 build then renders, so a damaged cache costs time, never correctness. ``SURVEY_NO_CACHE=1``
@@ -19,8 +21,10 @@ turns all of this off (and the parse cache with it).
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from functools import cache
 from importlib import metadata
@@ -28,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools._version import __version__
-from survey_tools.cachedir import cache_dir
+from survey_tools.cachedir import cache_base, cache_dir
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import AUDIT_FILE
@@ -36,6 +40,7 @@ from survey_tools.fileio import atomic_write
 
 MANIFEST = "build-manifest.json"
 OUTPUTS = "outputs"
+KEEP_OUTPUTS = 8
 FORMAT = 1
 # Libraries whose version changes the bytes of an output (figures, templates, BibTeX, YAML).
 SHAPING = ("matplotlib", "jinja2", "bibtexparser", "PyYAML", "numpy", "pandas", "markupsafe")
@@ -125,25 +130,36 @@ def generator_key(name: str, inputs: bytes) -> str:
     return _h(toolkit_digest().encode(), name.encode(), inputs)
 
 
-def load_outputs(root: Path, name: str, key: str) -> dict[str, bytes] | None:
+def outputs_folder() -> Path:
+    """Where generators' outputs are kept, by key: one folder for every survey on the machine."""
+    return cache_base() / OUTPUTS
+
+
+def load_outputs(name: str, key: str) -> dict[str, bytes] | None:
     """A generator's files from the cache, or None (absent, unreadable or not matching)."""
-    path = cache_dir(root) / OUTPUTS / f"{name}-{key}.json"
+    path = outputs_folder() / f"{name}-{key}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         files = {str(rel): base64.b64decode(entry["data"]) for rel, entry in data.items()}
         if any(file_hash(files[rel]) != data[rel]["hash"] for rel in files):
             return None
+        os.utime(path)  # used now: the last to go when old entries are pruned
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
     return files
 
 
-def store_outputs(root: Path, name: str, key: str, files: Mapping[str, bytes]) -> None:
-    folder = cache_dir(root) / OUTPUTS
+def store_outputs(name: str, key: str, files: Mapping[str, bytes]) -> None:
+    folder = outputs_folder()
     data = {rel: {"hash": file_hash(b), "data": base64.b64encode(b).decode()} for rel, b in files.items()}
     _save(folder / f"{name}-{key}.json", json.dumps(data, sort_keys=True).encode())
-    for old in folder.glob(f"{name}-*.json"):  # one entry per generator: the latest
-        if old.name != f"{name}-{key}.json":
+    entries = []
+    for old in folder.glob(f"{name}-*.json"):
+        with contextlib.suppress(OSError):
+            entries.append((old.stat().st_mtime_ns, old.name, old))
+    # The newest KEEP_OUTPUTS of this generator stay (the one just written among them).
+    for _, oname, old in sorted(entries, reverse=True)[KEEP_OUTPUTS:]:
+        if oname != f"{name}-{key}.json":
             old.unlink(missing_ok=True)
 
 

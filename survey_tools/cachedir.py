@@ -1,10 +1,15 @@
-"""Where the toolkit keeps its cache (parsed records, the build lock): outside the survey folder.
+"""Where the toolkit keeps its cache (parsed records, drawn figures, the build lock): outside the
+survey folder.
 
 The cache lives in the user's cache directory (``$XDG_CACHE_HOME/survey-tools`` or
-``~/.cache/survey-tools`` on Linux, the platform's equivalent elsewhere, found by platformdirs),
-one subfolder per survey folder, named after the folder and a hash of its absolute path. The
-environment variable ``SURVEY_CACHE_DIR`` replaces the base folder (for example a folder a CI
-cache keeps between runs); ``SURVEY_NO_CACHE=1`` turns the parse cache off.
+``~/.cache/survey-tools`` on Linux, the platform's equivalent elsewhere, found by platformdirs).
+What is keyed by content alone is shared by every survey folder: ``records/`` (the parse cache,
+one file per taxonomy digest) and ``outputs/`` (generators' files by the hash of their inputs),
+so a second clone or worktree of a survey starts warm. What belongs to one folder (the build
+lock, the last build's manifest, the links cache) is in a subfolder per survey folder, named
+after the folder and a hash of its absolute path. The environment variable ``SURVEY_CACHE_DIR``
+replaces the base folder (for example a folder a CI cache keeps between runs);
+``SURVEY_NO_CACHE=1`` turns the parse cache and the build cache off.
 
 Nothing is written inside the survey folder itself, so a pre-commit hook or a CI check leaves a
 clean ``git status`` behind.

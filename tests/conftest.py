@@ -17,9 +17,11 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 ARTIFACT = FIXTURES / "survey-artifact"
 
-# Tests must not leave a parse cache behind: off by default, and whatever cache a test turns on
-# (and the build lock) goes to a throw-away folder instead of the user's cache directory.
-os.environ.setdefault("SURVEY_NO_CACHE", "1")
+# The caches are on, as for a user, in a throw-away folder per test process (``_cache_in_tmp``)
+# instead of the user's cache directory: the parses and drawn figures of the survey's files are
+# shared by the hundreds of copies the tests make of it, as they are by a user's clones. A test
+# that needs a cold run sets SURVEY_NO_CACHE=1 itself.
+os.environ.setdefault("SURVEY_NO_CACHE", "0")
 
 
 # The slow part of the suite: `python3 -m pytest -q -m "not slow"` leaves it out (the developers'

@@ -1,9 +1,9 @@
 """Reading a survey folder: find the record files, parse and check each, build the corpus.
 
-Parsing dominates the cost (a 100k-record corpus is ~26 s of YAML on one core), so files are
-parsed on every core and the result of each file is cached in the user's cache directory (see
-:mod:`survey_tools.cachedir`; never inside the survey folder), keyed by the file's bytes and the
-taxonomy's digest: a changed file or taxonomy is always re-read, an unchanged one never is.
+Parsing and checking dominate the cost, so the result of each file is cached in the user's cache
+directory (see :mod:`survey_tools.cachedir`; never inside the survey folder), keyed by the
+file's path in the survey, its bytes and the taxonomy's digest: a changed file or taxonomy is
+always re-read, an unchanged one never is, whichever clone of the survey it sits in.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from survey_tools._version import __version__
-from survey_tools.cachedir import cache_dir
+from survey_tools.cachedir import cache_base
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
@@ -176,8 +176,16 @@ def _read(root: Path, rel: str) -> bytes | Problem:
         return Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}")
 
 
-def _cache_path(root: Path) -> Path:
-    return cache_dir(root) / "records.msgpack"
+# Entries of files this folder no longer has (another clone's, an earlier edit's) kept beside the
+# current ones, newest first: enough for a few worktrees of a survey, bounded for a big one.
+_KEEP_OTHERS = 2000
+
+
+def _cache_path(tax: Taxonomy) -> Path:
+    # Named by the taxonomy's digest, not by the folder: what a file's check yields depends only
+    # on its path in the survey, its bytes and the taxonomy, so a clone or worktree of the same
+    # survey elsewhere on the machine reads the parses another one made.
+    return cache_base() / "records" / f"{tax.digest}.msgpack"
 
 
 # The cache is data, never code: MessagePack decoded into these exact types (a wrong type makes
@@ -208,9 +216,9 @@ def _entry_check(tax: Taxonomy, key: bytes, result: Result) -> bytes:
     return hashlib.blake2b(body, digest_size=16, key=tax.digest.encode()[:64]).digest()
 
 
-def _load_cache(root: Path, tax: Taxonomy) -> dict[bytes, Result]:
+def _load_cache(tax: Taxonomy) -> dict[bytes, Result]:
     try:
-        cached = _DECODER.decode(_cache_path(root).read_bytes())
+        cached = _DECODER.decode(_cache_path(tax).read_bytes())
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return {}
     if (cached.format, cached.version, cached.taxonomy) != (_CACHE_FORMAT, __version__, tax.digest):
@@ -224,7 +232,7 @@ def _load_cache(root: Path, tax: Taxonomy) -> dict[bytes, Result]:
     return out
 
 
-def _save_cache(root: Path, tax: Taxonomy, entries: dict[bytes, Result]) -> None:
+def _save_cache(tax: Taxonomy, entries: dict[bytes, Result]) -> None:
     # An unwritable cache folder still validates; it only re-parses next time.
     try:
         rows = [
@@ -235,7 +243,8 @@ def _save_cache(root: Path, tax: Taxonomy, entries: dict[bytes, Result]) -> None
     except (TypeError, OverflowError, ValueError):
         return  # a value MessagePack cannot hold (a 64-digit integer): parse again next time
     with contextlib.suppress(OSError, ValueError):
-        atomic_write(_cache_path(root), body)
+        _cache_path(tax).parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(_cache_path(tax), body)
 
 
 def cache_enabled() -> bool:
@@ -254,7 +263,7 @@ def load_corpus(
         tax = load_taxonomy(root)
     refs, problems = discover(tax, paths)
     use_cache = cache_enabled() if use_cache is None else use_cache
-    cache = _load_cache(root, tax) if use_cache else {}
+    cache = _load_cache(tax) if use_cache else {}
     results: dict[str, Result] = {}
     todo: list[tuple[str, str, bytes]] = []
     digests: dict[str, bytes] = {}
@@ -279,10 +288,12 @@ def load_corpus(
         results[rel] = _check_bytes(tax, tax.collection(cname), rel, raw)
     if use_cache:
         current = {digests[rel]: results[rel] for rel in digests if rel in results}
-        # A full run prunes entries of files that changed or went away; a partial run keeps them.
-        entries = current if paths is None else {**cache, **current}
+        # This run's files first, then the others the cache held (other folders', older
+        # versions'), up to _KEEP_OTHERS of them: the oldest go.
+        others = [(k, v) for k, v in cache.items() if k not in current][:_KEEP_OTHERS]
+        entries = {**current, **dict(others)}
         if todo or len(entries) != len(cache):
-            _save_cache(root, tax, entries)
+            _save_cache(tax, entries)
     by_coll: dict[str, list[Record]] = {name: [] for name in tax.collections}
     for cname, rel in refs:
         found = results.get(rel)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from survey_tools.build import build, plan_build
-from survey_tools.buildcache import MANIFEST, OUTPUTS
+from survey_tools.buildcache import MANIFEST, outputs_folder
 from survey_tools.cachedir import cache_dir
 
 
@@ -43,7 +43,7 @@ def test_incremental_builds_write_what_a_full_build_writes(
     first = build(survey)
     assert first.context is not None and first.written
     assert (cache_dir(survey) / MANIFEST).is_file()
-    figures = sorted((cache_dir(survey) / OUTPUTS).glob("figures-*.json"))
+    figures = sorted(outputs_folder().glob("figures-*.json"))
     assert len(figures) == 1
 
     # Unchanged: validated, then nothing computed (no survey value) and nothing written.
@@ -56,14 +56,14 @@ def test_incremental_builds_write_what_a_full_build_writes(
     edited = build(survey)
     assert "README.md" in edited.written
     assert not any(rel.startswith("reports/figures/") for rel in edited.written)
-    assert sorted((cache_dir(survey) / OUTPUTS).glob("figures-*.json")) == figures
+    assert sorted(outputs_folder().glob("figures-*.json")) == figures
     _full_build_equals_disk(survey, monkeypatch)
 
     # A tag changes: the figures are drawn again, and still equal a full build's.
     _edit(record, r"^verified: .*$", "verified: partial")
     retagged = build(survey)
     assert retagged.context is not None
-    assert sorted((cache_dir(survey) / OUTPUTS).glob("figures-*.json")) != figures
+    assert sorted(outputs_folder().glob("figures-*.json")) != figures
     _full_build_equals_disk(survey, monkeypatch)
     assert build(survey, check=True).ok
 
@@ -71,7 +71,7 @@ def test_incremental_builds_write_what_a_full_build_writes(
 @pytest.mark.slow
 def test_a_damaged_cache_is_ignored(survey: Path, cached: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build(survey)
-    for entry in (cache_dir(survey) / OUTPUTS).glob("*.json"):
+    for entry in outputs_folder().glob("*.json"):
         entry.write_text('{"reports/figures/x.svg": {"hash": "0", "data": "AAAA"}}', encoding="utf-8")
     (cache_dir(survey) / MANIFEST).write_text("not json", encoding="utf-8")
     (survey / "README.md").write_text("stale\n", encoding="utf-8")

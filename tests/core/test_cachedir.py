@@ -57,8 +57,30 @@ def test_validate_and_build_write_nothing_into_the_survey(
     build(corpus_copy, check=True)
     assert files(corpus_copy) == before
     kept = {p.name for p in cache_dir(corpus_copy).iterdir()}
-    # The parse cache, the lock, and the incremental build's manifest and cached outputs.
-    assert kept == {"records.msgpack", "build.lock", "build-manifest.json", "outputs"}
+    # The folder's own: the lock and the incremental build's manifest; what is keyed by
+    # content alone (parses, drawn figures) is shared by every folder.
+    assert kept == {"build.lock", "build-manifest.json"}
+    shared = {p.name for p in (tmp_path / "cache").iterdir()}
+    assert {"records", "outputs", cache_dir(corpus_copy).name} <= shared
+
+
+def test_a_second_clone_starts_warm(
+    corpus_copy: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("SURVEY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("SURVEY_NO_CACHE", "0")
+    first = load_corpus(corpus_copy, use_cache=True)
+    clone = tmp_path / "elsewhere" / "survey"
+    shutil.copytree(corpus_copy, clone)
+    second = load_corpus(clone, use_cache=True)
+    assert first.cache_hits == 0 and second.cache_hits == second.files == first.files > 100
+    assert second.problems == first.problems
+    # An edited file in the clone is read again; the first folder's entry of it stays.
+    rec = sorted((clone / "corpus").glob("*.yaml"))[0]
+    rec.write_text(rec.read_text(encoding="utf-8").replace("\nyear:", "\nyear: 1999\nyearx:", 1), encoding="utf-8")
+    edited = load_corpus(clone, use_cache=True)
+    assert edited.cache_hits == first.files - 1 and edited.problems
+    assert load_corpus(corpus_copy, use_cache=True).cache_hits == first.files
 
 
 def test_an_unwritable_cache_still_validates(

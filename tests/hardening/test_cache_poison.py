@@ -24,7 +24,7 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def cache_file(tmp_path: Path) -> Path:
-    (found,) = (tmp_path / "cache").rglob("records.msgpack")
+    (found,) = (tmp_path / "cache" / "records").glob("*.msgpack")
     return found
 
 

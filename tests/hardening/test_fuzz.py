@@ -265,7 +265,7 @@ def test_parse_cache_any_bytes(raw: bytes) -> None:
     if not _FRESH:
         _FRESH.append(load_corpus(root, use_cache=False))
     fresh = _FRESH[0]
-    path = _cache_path(root)
+    path = _cache_path(fresh.taxonomy)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(raw)
     got = load_corpus(root, use_cache=True)  # must not raise, whatever the bytes

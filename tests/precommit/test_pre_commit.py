@@ -107,7 +107,7 @@ def test_a_good_change_passes_and_leaves_the_tree_clean(repos: tuple[Path, Path,
     assert re.search(r"survey build --check\.+Passed", out), out
     assert git(consumer, "status", "--porcelain", "--ignored", "--untracked-files=all") == before
     # the cache went to the user's cache directory, not into the repository
-    assert list((Path(env["XDG_CACHE_HOME"]) / "survey-tools").glob("consumer-*/records.msgpack"))
+    assert list((Path(env["XDG_CACHE_HOME"]) / "survey-tools").glob("records/*.msgpack"))
     git(consumer, "commit", "-qm", "reword c3")
     assert git(consumer, "status", "--porcelain", "--ignored", "--untracked-files=all") == ""
 
