@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -493,7 +494,8 @@ def title_key(title: str, taken: set[str], pattern: str) -> str:
     words = [w for w in re.sub(r"[^a-z0-9 ]+", " ", normalize_title(title)).split() if w not in _KEY_STOPWORDS]
     base = "-".join(words[:6])[:60].strip("-") or "entry"
     rx = re.compile(pattern)
-    for key in [base, *(f"{base}-{n}" for n in range(2, 100_000))]:
+    # Lazily: the list of every candidate was 100,000 strings built for each imported row.
+    for key in itertools.chain([base], (f"{base}-{n}" for n in range(2, 100_000))):
         if key not in taken and rx.match(key):
             return key
     raise UsageError(f"cannot make a free key from the title {title!r}")

@@ -216,30 +216,29 @@ def _entry_check(tax: Taxonomy, key: bytes, result: Result) -> bytes:
     return hashlib.blake2b(body, digest_size=16, key=tax.digest.encode()[:64]).digest()
 
 
-def _load_cache(tax: Taxonomy) -> dict[bytes, Result]:
+def _load_cache(tax: Taxonomy) -> dict[bytes, _Entry]:
+    """The cache's entries by key, not yet verified: an entry's hash is checked when it is used
+    (:func:`_verified`), so a run pays for the files it has, not for every entry kept."""
     try:
         cached = _DECODER.decode(_cache_path(tax).read_bytes())
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return {}
     if (cached.format, cached.version, cached.taxonomy) != (_CACHE_FORMAT, __version__, tax.digest):
         return {}
-    out: dict[bytes, Result] = {}
-    for e in cached.entries:
-        result: Result = (e.data, e.problems, e.positions)
-        if _entry_check(tax, e.key, result) != e.check:
-            return {}  # one entry that does not match its hash: trust none of them
-        out[e.key] = result
-    return out
+    return {e.key: e for e in cached.entries}
 
 
-def _save_cache(tax: Taxonomy, entries: dict[bytes, Result]) -> None:
-    # An unwritable cache folder still validates; it only re-parses next time.
+def _verified(tax: Taxonomy, entry: _Entry) -> Result | None:
+    result: Result = (entry.data, entry.problems, entry.positions)
+    return result if _entry_check(tax, entry.key, result) == entry.check else None
+
+
+def _save_cache(tax: Taxonomy, current: dict[bytes, Result], others: list[_Entry]) -> None:
+    # An unwritable cache folder still validates; it only re-parses next time. Entries kept
+    # from before keep the hash they came with: one edited on disk is still caught when used.
     try:
-        rows = [
-            _Entry(k, r[0], list(r[1]), dict(r[2]), _entry_check(tax, k, r))
-            for k, r in entries.items()
-        ]
-        body = _ENCODER.encode(_CacheFile(_CACHE_FORMAT, __version__, tax.digest, rows))
+        rows = [_Entry(k, r[0], list(r[1]), dict(r[2]), _entry_check(tax, k, r)) for k, r in current.items()]
+        body = _ENCODER.encode(_CacheFile(_CACHE_FORMAT, __version__, tax.digest, rows + others))
     except (TypeError, OverflowError, ValueError):
         return  # a value MessagePack cannot hold (a 64-digit integer): parse again next time
     with contextlib.suppress(OSError, ValueError):
@@ -256,6 +255,7 @@ def load_corpus(
     tax: Taxonomy | None = None,
     paths: Sequence[Path] | None = None,
     use_cache: bool | None = None,
+    _distrust: bool = False,
 ) -> Corpus:
     """Parse and check every record file; the corpus keeps the valid-looking records and all problems."""
     root = Path(root)
@@ -263,7 +263,7 @@ def load_corpus(
         tax = load_taxonomy(root)
     refs, problems = discover(tax, paths)
     use_cache = cache_enabled() if use_cache is None else use_cache
-    cache = _load_cache(tax) if use_cache else {}
+    cache = _load_cache(tax) if use_cache and not _distrust else {}
     results: dict[str, Result] = {}
     todo: list[tuple[str, str, bytes]] = []
     digests: dict[str, bytes] = {}
@@ -276,7 +276,11 @@ def load_corpus(
         # The cache key includes the path: problems name their file.
         d = _digest(rel.encode() + b"\0" + raw)
         digests[rel] = d
-        hit = cache.get(d)
+        entry = cache.get(d)
+        hit = _verified(tax, entry) if entry is not None else None
+        if entry is not None and hit is None:
+            # One entry that does not match its hash: trust none of the cache.
+            return load_corpus(root, tax, paths, use_cache=use_cache, _distrust=True)
         if hit is not None:
             results[rel] = hit
             hits += 1
@@ -290,10 +294,9 @@ def load_corpus(
         current = {digests[rel]: results[rel] for rel in digests if rel in results}
         # This run's files first, then the others the cache held (other folders', older
         # versions'), up to _KEEP_OTHERS of them: the oldest go.
-        others = [(k, v) for k, v in cache.items() if k not in current][:_KEEP_OTHERS]
-        entries = {**current, **dict(others)}
-        if todo or len(entries) != len(cache):
-            _save_cache(tax, entries)
+        others = [e for k, e in cache.items() if k not in current][:_KEEP_OTHERS]
+        if todo or len(current) + len(others) != len(cache):
+            _save_cache(tax, current, others)
     by_coll: dict[str, list[Record]] = {name: [] for name in tax.collections}
     for cname, rel in refs:
         found = results.get(rel)
