@@ -169,24 +169,28 @@ def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str,
 
 
 def with_defaults(schema: Mapping[str, Any], data: Any, root: Mapping[str, Any] | None = None) -> Any:
-    """``data`` with every documented default filled in where a key is missing (a deep copy)."""
+    """``data`` with every documented default filled in where a key is missing (a deep copy).
+
+    Each value is copied once, where the walk reaches it (copying every level before walking
+    into it copied the deepest values once per level)."""
     root = root or schema
     schema = _resolve(schema, root)
     if not isinstance(data, dict):
         return copy.deepcopy(data)
-    out = {k: copy.deepcopy(v) for k, v in data.items()}
     props = schema.get("properties") or {}
+    extra = schema.get("additionalProperties")
+    out: dict[Any, Any] = {}
+    for key, value in data.items():
+        if key in props:
+            out[key] = with_defaults(props[key], value, root)
+        elif isinstance(extra, dict):  # a mapping of named entries (collections, identifiers, ...)
+            out[key] = with_defaults(extra, value, root)
+        else:
+            out[key] = copy.deepcopy(value)
     for key, sub in props.items():
         sub = _resolve(sub, root)
         if key not in out and "default" in sub:
-            out[key] = copy.deepcopy(sub["default"])
-        if key in out:
-            out[key] = with_defaults(sub, out[key], root)
-    extra = schema.get("additionalProperties")
-    if isinstance(extra, dict):  # a mapping of named entries (collections, identifiers, ...)
-        for key in out:
-            if key not in props:
-                out[key] = with_defaults(extra, out[key], root)
+            out[key] = with_defaults(sub, sub["default"], root)
     return out
 
 

@@ -59,7 +59,9 @@ ALL_ROWS_LIMIT = 3000
 SKIP_OFFSCREEN_FROM = 1000
 
 
+@lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
+    # One for the process: each template is compiled once, not once per build.
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("survey_tools.render", "templates"),
         autoescape=True,  # every record string is untrusted text
