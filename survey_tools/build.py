@@ -386,7 +386,11 @@ def build(root: Path | str, check: bool = False) -> BuildResult:
         manifest = buildcache.read_manifest(root) if memo else None
         if (manifest is not None and manifest["key"] == key and buildcache.outputs_unchanged(root, manifest)
                 and _extras(root, manifest["outputs"]) == ([], [])):
-            # Nothing the outputs are drawn from changed, and they are on disk as written.
+            # Nothing the outputs are drawn from changed, and they are on disk as written; a
+            # killed build's temporary files still go, as a full build removes them.
+            if not check:
+                for tmp in _leftover_tmps(root, manifest["outputs"]):
+                    tmp.unlink(missing_ok=True)
             summary = manifest["summary"]
             return BuildResult((), (), len(manifest["outputs"]), None, summary["claims"], corpus.cache_hits)
         ctx = survey_of(corpus, validation)

@@ -103,8 +103,16 @@ def test_unexpected_files_in_the_site_are_reported_then_removed(built: tuple[Pat
     assert not (root / "reports/site/phish.html").exists()
 
 
-def test_a_killed_builds_temporary_files_are_cleaned_up(built: tuple[Path, Path]) -> None:
+# Both builds: the full one, and the incremental one that finds nothing changed (it once
+# returned before the sweep, leaving a killed build's files behind).
+@pytest.mark.parametrize("no_cache", ["1", "0"])
+def test_a_killed_builds_temporary_files_are_cleaned_up(
+    built: tuple[Path, Path], no_cache: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root, _ = built
+    monkeypatch.setenv("SURVEY_NO_CACHE", no_cache)
+    if no_cache == "0":
+        assert survey("build", root=root)[0] == 0  # the manifest of an up-to-date tree
     left = [root / ".README.md.k2j3h4.tmp", root / "reports/site/.index.html.abc123.tmp"]
     for p in left:
         p.write_text("half")
