@@ -1,7 +1,10 @@
-"""The pre-commit hooks, run for real by ``pre-commit try-repo`` in a scratch survey repository.
+"""The pre-commit hooks, run for real by ``pre-commit run`` in a scratch survey repository whose
+``.pre-commit-config.yaml`` names a scratch copy of this project as its hook repository.
 
 pre-commit clones the hook repository, makes a virtualenv and pip-installs the package into it,
-exactly as it does for a user. Tests never touch the internet, so pip is told to use no index
+exactly as it does for a user, and keeps it in its store (``PRE_COMMIT_HOME``) for the next run,
+as it does for a user: the environments are built once for this module. (``try-repo`` built
+them again at every call, in a throw-away store: 50 s a test.) Tests never touch the internet, so pip is told to use no index
 (``PIP_NO_INDEX``): the package's dependencies are found where this test run already has them
 (``PYTHONPATH`` = this interpreter's site-packages), and the build backend (setuptools) among the
 wheels virtualenv seeds new environments from (``PIP_FIND_LINKS``). Everything else - the hook definitions, the ``language: python``
@@ -45,9 +48,14 @@ def hook_repo(dest: Path) -> Path:
     return dest
 
 
-def consumer_repo(dest: Path) -> Path:
-    """A survey repository that uses the hooks: a copy of this survey, committed and built."""
+def consumer_repo(dest: Path, hooks: Path) -> Path:
+    """A survey repository that uses the hooks: a copy of this survey, committed and built, with
+    a pre-commit configuration naming the hook repository at its commit."""
     dest.mkdir()
+    rev = git(hooks, "rev-parse", "HEAD").strip()
+    config = {"repos": [{"repo": str(hooks), "rev": rev,
+                         "hooks": [{"id": "survey-validate"}, {"id": "survey-build-check"}]}]}
+    (dest / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     for name in ("taxonomy", "corpus", "exclusions", "data", "reports", ".github"):
         if (REPO / name).exists():
             shutil.copytree(REPO / name, dest / name)
@@ -74,12 +82,15 @@ def repos(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[st
         PIP_DISABLE_PIP_VERSION_CHECK="1",
         PYTHONPATH=os.pathsep.join(site),
     )
-    return hook_repo(base / "hooks"), consumer_repo(base / "consumer"), env
+    hooks = hook_repo(base / "hooks")
+    return hooks, consumer_repo(base / "consumer", hooks), env
 
 
 def try_repo(hooks: Path, consumer: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``pre-commit run`` in ``consumer``, as its contributor's commit runs it."""
+    assert (consumer / ".pre-commit-config.yaml").is_file() and hooks.is_dir()
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks), "--color", "never"],
+        [sys.executable, "-m", "pre_commit", "run", "--color", "never"],
         cwd=consumer, env=env, capture_output=True, text=True, timeout=600,
     )
 
