@@ -61,8 +61,16 @@ SLOW_TESTS = frozenset({
     "tests/init/test_port.py::test_page_opens_in_chromium",
     "tests/traces/test_real_tools.py",  # the OpenTelemetry SDK and the Agents SDK write traces
     "tests/render/test_page_scripts.py",  # Node's test runner and eslint
-    # a hundred-megabyte input; commands that must stop at a deadline (they wait for it)
+    # a hundred-megabyte input (each hostile case written 100 MiB long: 700 MB a run); commands
+    # that must stop at a deadline (they wait for it)
     "tests/traces/test_trace_bad_input.py::test_hundred_megabyte_string",
+    "tests/hardening/test_hostile.py::test_hostile_case[audit/huge-cell]",
+    "tests/hardening/test_hostile.py::test_hostile_case[claims/huge-scalar]",
+    "tests/hardening/test_hostile.py::test_hostile_case[csv/huge-cell]",
+    "tests/hardening/test_hostile.py::test_hostile_case[importers/otel-huge]",
+    "tests/hardening/test_hostile.py::test_hostile_case[records/huge-scalar]",
+    "tests/hardening/test_hostile.py::test_hostile_case[taxonomy/huge-field-file]",
+    "tests/hardening/test_hostile.py::test_hostile_case[traces/huge-string]",
     "tests/links/test_hostile_links.py::test_the_command_deadline_bounds_links",
     "tests/add/test_metadata.py::test_the_command_deadline_bounds_add",
     # property-based fuzzing (hundreds of generated inputs each)
@@ -76,7 +84,7 @@ SLOW_FIXTURES = frozenset({"built", "browser"})
 
 def _listed_slow(nodeid: str) -> bool:
     path, _, name = nodeid.partition("::")
-    return path in SLOW_TESTS or f"{path}::{name.partition('[')[0]}" in SLOW_TESTS
+    return path in SLOW_TESTS or nodeid in SLOW_TESTS or f"{path}::{name.partition('[')[0]}" in SLOW_TESTS
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
