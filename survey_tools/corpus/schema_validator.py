@@ -31,7 +31,6 @@ SPACES = (
     "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
     "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
-_SPACE_CLASS = SPACES
 
 
 class _Untranslatable(Exception):
@@ -49,11 +48,11 @@ def python_pattern_for_rust(pattern: str) -> str:
         if ch == "\\" and i + 1 < len(pattern):
             nxt = pattern[i + 1]
             if nxt == "s":
-                out.append(_SPACE_CLASS if in_class else f"[{_SPACE_CLASS}]")
+                out.append(SPACES if in_class else f"[{SPACES}]")
             elif nxt == "S":
                 if in_class:  # a negated class inside a class has no plain spelling
                     raise _Untranslatable(pattern)
-                out.append(f"[^{_SPACE_CLASS}]")
+                out.append(f"[^{SPACES}]")
             else:
                 out.append(pattern[i : i + 2])
             i += 2

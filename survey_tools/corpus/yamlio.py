@@ -420,10 +420,8 @@ def _parsed_config(raw: bytes, rel: str) -> YamlDocument:
         doc: YamlDocument = pickle.loads(kept)
         return doc
     doc = parse_yaml_bytes(raw, rel)
-    try:
-        _PARSED[key] = pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)
-    except RecursionError:  # nesting pickle cannot walk: parsed again next time
-        return doc
+    # Nesting is capped at MAX_DEPTH by the parse, well within what pickle walks.
+    _PARSED[key] = pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)
     if len(_PARSED) > _PARSED_ENTRIES:
         _PARSED.popitem(last=False)
     return doc
