@@ -43,7 +43,7 @@ OUTPUTS = "outputs"
 KEEP_OUTPUTS = 8
 FORMAT = 1
 # Libraries whose version changes the bytes of an output (figures, templates, BibTeX, YAML).
-SHAPING = ("matplotlib", "jinja2", "bibtexparser", "PyYAML", "numpy", "pandas", "markupsafe")
+SHAPING = ("matplotlib", "jinja2", "bibtexparser", "PyYAML", "numpy", "markupsafe")
 # Files the build reads besides the records and the configuration files.
 OTHER_INPUTS = ("screening/runs.yaml", "screening/decisions.yaml", "docs/traces.md")
 PACKAGE = Path(__file__).resolve().parent

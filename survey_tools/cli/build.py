@@ -1,7 +1,7 @@
 """Commands over the build stage: build, stats, gaps, claims, corrections, agreement.
 
-Each command calls the library and prints its result; pandas and matplotlib are imported only
-inside the library functions that need them.
+Each command calls the library and prints its result; matplotlib is imported only inside the
+library functions that draw (a figure missing from the outputs cache).
 """
 
 from __future__ import annotations

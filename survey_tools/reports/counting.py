@@ -1,12 +1,13 @@
 """Counting records over one axis or two crossed axes: :class:`Table` and :func:`tabulate`.
 
 Statistics, gap maps, figures and corrections all count through here. Row and column totals
-count distinct records, so a record in two cells counts once. pandas is imported inside
-:func:`tabulate`, so importing this module stays cheap.
+count distinct records, so a record in two cells counts once. :meth:`Table.to_frame` hands a
+table to pandas for analysis in a notebook; the build itself never imports pandas.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +78,18 @@ class Table:
         out["total"] = self.total
         return out
 
+    def to_frame(self) -> Any:
+        """The counts as a pandas ``DataFrame`` (one row per row value, one column per column
+        value, or one ``count`` column), indexed by value ids, for analysis in a notebook."""
+        import pandas as pd  # only here: the build and the CLI never need it
+
+        cols_name = self.cols.spec if self.cols is not None else None
+        return pd.DataFrame(
+            [list(row) for row in self.counts],
+            index=pd.Index(list(self.row_values), name=self.rows.spec, dtype=object),
+            columns=pd.Index(list(self.col_values), name=cols_name, dtype=object),
+        )
+
     @staticmethod
     def _vals(axis: Axis, values: Sequence[str]) -> list[dict[str, str]]:
         return [{"id": v, "label": axis.label_of(v)} for v in values]
@@ -122,34 +135,31 @@ def _record_cells(
                 yield r, c
 
 
-def _grid(
-    df: Any, row_values: tuple[str, ...], col_values: tuple[str, ...]
-) -> tuple[list[list[int]], list[int], list[int], int]:
-    """Distinct records per cell, per row, per column and in all (``df``: rid, r, c)."""
-    if df.empty:
-        return (
-            [[0] * len(col_values) for _ in row_values],
-            [0] * len(row_values),
-            [0] * len(col_values),
-            0,
-        )
-    grid = df.groupby(["r", "c"], sort=False)["rid"].nunique().unstack(fill_value=0)
-    grid = grid.reindex(index=list(row_values), columns=list(col_values), fill_value=0)
-    counts = grid.astype(int).values.tolist()
-    row_s = df.groupby("r", sort=False)["rid"].nunique().reindex(list(row_values), fill_value=0)
-    col_s = df.groupby("c", sort=False)["rid"].nunique().reindex(list(col_values), fill_value=0)
-    return counts, [int(x) for x in row_s], [int(x) for x in col_s], int(df["rid"].nunique())
+def _count(
+    records: Sequence[Record], rows: Axis, cols: Axis | None, untagged: str, keep_cells: bool
+) -> tuple[Counter[tuple[str, str]], Counter[str], Counter[str], int, dict[tuple[str, str], list[str]]]:
+    """Distinct records per cell, per row, per column and in all, in one pass over the records.
 
-
-def _cell_records(df: Any, records: Sequence[Record]) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The record ids of each non-empty cell."""
-    cells: dict[tuple[str, str], tuple[str, ...]] = {}
-    if df.empty:
-        return cells
-    ids = [r.id for r in records]
-    for (r, c), group in df.groupby(["r", "c"], sort=False)["rid"]:
-        cells[(str(r), str(c))] = tuple(sorted({ids[i] for i in group}))
-    return cells
+    Each record's cells are made distinct first, so a record counts once in a cell, a row, a
+    column and the total however many of its values fall there.
+    """
+    cell_n: Counter[tuple[str, str]] = Counter()
+    row_n: Counter[str] = Counter()
+    col_n: Counter[str] = Counter()
+    ids: dict[tuple[str, str], list[str]] = {}
+    total = 0
+    for rec in records:
+        mine = set(_record_cells(rec, rows, cols, untagged))
+        if not mine:
+            continue
+        total += 1
+        cell_n.update(mine)
+        row_n.update({r for r, _ in mine})
+        col_n.update({c for _, c in mine})
+        if keep_cells:
+            for cell in mine:
+                ids.setdefault(cell, []).append(rec.id)
+    return cell_n, row_n, col_n, total, ids
 
 
 def tabulate(
@@ -161,22 +171,14 @@ def tabulate(
     title: str = "",
     keep_cells: bool = False,
 ) -> Table:
-    """Count ``records`` over one axis or two; pandas does the grouping."""
-    # pandas (~250 ms) only when statistics are computed: the CLI must start fast without it.
-    import pandas as pd
+    """Count ``records`` over one axis or two.
 
-    rids: list[int] = []
-    rvals: list[str] = []
-    cvals: list[str] = []
-    for i, rec in enumerate(records):
-        for r, c in _record_cells(rec, rows, cols, tax.untagged):
-            rids.append(i)
-            rvals.append(r)
-            cvals.append(c)
-    df = pd.DataFrame({"rid": rids, "r": rvals, "c": cvals})
-    row_values = _ordered(rows, df["r"].unique())
-    col_values = ("count",) if cols is None else _ordered(cols, df["c"].unique())
-    counts, row_tot, col_tot, total = _grid(df, row_values, col_values)
+    Plain counting in one pass: the tables are a few dozen small cross-tabs, where a data-frame
+    group-by cost a 0.4 s import and ~10 ms a table (benchmarks/build-scale.md).
+    """
+    cell_n, row_n, col_n, total, ids = _count(records, rows, cols, tax.untagged, keep_cells)
+    row_values = _ordered(rows, row_n)
+    col_values = ("count",) if cols is None else _ordered(cols, col_n)
     if not title:
         title = rows.label if cols is None else f"{rows.label} × {cols.label}"
     return Table(
@@ -187,11 +189,11 @@ def tabulate(
         cols=cols,
         row_values=row_values,
         col_values=col_values,
-        counts=tuple(tuple(int(x) for x in row) for row in counts),
-        row_totals=tuple(row_tot),
-        col_totals=tuple(col_tot),
+        counts=tuple(tuple(cell_n[(r, c)] for c in col_values) for r in row_values),
+        row_totals=tuple(row_n[r] for r in row_values),
+        col_totals=tuple(col_n[c] for c in col_values),
         total=total,
-        cells=_cell_records(df, records) if keep_cells else {},
+        cells={cell: tuple(sorted(set(v))) for cell, v in ids.items()},
     )
 
 
