@@ -29,7 +29,7 @@ import jinja2
 from markupsafe import Markup
 
 from survey_tools.corpus.records import Corpus, Record
-from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.render.registry import Lazy
@@ -352,10 +352,10 @@ class _Site:
             cols[name] = vals
         return cols
 
-    def index_context(self) -> dict[str, Any]:
+    def _coded(self) -> tuple[list[list[Any]], list[list[int]], list[list[Any]], list[list[int]]]:
+        """The page's rows in codes: each column's distinct (text, sort key) cells with each
+        record's position among them, and each record's facet values with their counts."""
         tax, conf, recs = self.tax, self.conf, self.records
-        ret = tax.retained
-        col_tables: list[list[Any]] = []
         cells: list[list[int]] = []
         col_pos: list[dict[tuple[str, Any], int]] = [{} for _ in self.columns]
         for r in recs:
@@ -367,14 +367,32 @@ class _Site:
                     pos[(text, key)] = len(pos)
                 row.append(pos[(text, key)])
             cells.append(row)
-        for pos in col_pos:
-            col_tables.append([[t, k] for (t, k), _ in sorted(pos.items(), key=lambda kv: kv[1])])
+        col_tables = [[[t, k] for (t, k), _ in sorted(pos.items(), key=lambda kv: kv[1])] for pos in col_pos]
         fvals = [[f.of(tax, r) for f in self.facets] for r in recs]
         counts = [[0] * len(f.values) for f in self.facets]
         for row_f in fvals:
             for fi, vs in enumerate(row_f):
                 for v in vs:
                     counts[fi][v] += 1
+        return col_tables, cells, fvals, counts
+
+    def _facet_data(self) -> list[dict[str, Any]]:
+        """The facets as the page's script reads them (each value as a short array)."""
+        return [
+            {
+                "name": f.name,
+                "label": f.label,
+                "keys": f.keys,
+                "values": [[v["key"], v["id"], v["label"], v["level"], v.get("sentinel", 0)] for v in f.values],
+                "badges": f.badges,
+            }
+            for f in self.facets
+        ]
+
+    def index_context(self) -> dict[str, Any]:
+        tax, recs = self.tax, self.records
+        ret = tax.retained
+        col_tables, cells, fvals, counts = self._coded()
         links = [[[model.primary_link(r)]] + [[lk["url"], lk["label"]] for lk in model.secondary_links(r, tax)] for r in recs]
         years = [y for y in (r.get(self.range.field) for r in recs) if isinstance(y, int)] if self.range else []
         year_span = [min(years), max(years)] if years else []
@@ -384,16 +402,7 @@ class _Site:
             "title": ret.title_field,
             "byline": self.byline,
             "search": [[name, fields.get(name, name)] for name in self.search],
-            "facets": [
-                {
-                    "name": f.name,
-                    "label": f.label,
-                    "keys": f.keys,
-                    "values": [[v["key"], v["id"], v["label"], v["level"], v.get("sentinel", 0)] for v in f.values],
-                    "badges": f.badges,
-                }
-                for f in self.facets
-            ],
+            "facets": self._facet_data(),
             "columns": [
                 {"name": ax.spec, "label": ax.label, "values": t, "inByline": ax.spec in self.byline}
                 for ax, t in zip(self.columns, col_tables, strict=True)
@@ -517,45 +526,9 @@ class _Site:
                 continue
             details.append({"label": f.label, "parts": _detail_value(raw)})
         tags = []
-        decisions = []
         specs = list(dict.fromkeys([*self.tags, *(ax.spec for f in self.facets for ax in f.axes)]))
-        for cf in ret.controlled:
-            if cf.kind == "mapping":
-                raw = rec.get(cf.name)
-                if isinstance(raw, Mapping):
-                    for k, v in raw.items():
-                        item = v if isinstance(v, Mapping) else {}
-                        mode = mode_of(v)
-                        mode_label = next((m.label for m in cf.modes if m.id == mode), mode)
-                        ev = item.get("evidence")
-                        second = item.get("second_reading")
-                        second = second if isinstance(second, Mapping) else {}
-                        second_mode = str(second.get("how") or "")
-                        decisions.append(
-                            {
-                                "field": cf.label,
-                                "label": cf.label_of(str(k)),
-                                # the value's definition from the taxonomy (O5: what counts as learned)
-                                "definition": getattr(cf.value(str(k)), "description", ""),
-                                "mode": mode_label,
-                                "evidence": str(ev) if ev else "",
-                                "evidence_is_url": _is_url(ev),
-                                "reason": str(item.get("reason") or ""),
-                                "second": {
-                                    "mode": next((m.label for m in cf.modes if m.id == second_mode), second_mode),
-                                    "disagrees": second_mode != mode,
-                                    "by": str(second.get("by") or ""),
-                                    "date": str(second.get("date") or ""),
-                                    "read": str(second.get("read") or ""),
-                                    "reason": str(second.get("reason") or ""),
-                                }
-                                if second_mode
-                                else None,
-                            }
-                        )
-                continue
-            if cf.name not in specs:
-                specs.append(cf.name)
+        specs += [cf.name for cf in ret.controlled if cf.kind != "mapping" and cf.name not in specs]
+        decisions = [d for cf in ret.controlled if cf.kind == "mapping" for d in self._decisions(cf, rec)]
         for t in model.record_tags(tax, rec, [s for s in specs if self.kind(s) not in ("keys", "plain")]):
             if self.kind(t.axis) != "plain":
                 tags.append(t)
@@ -591,6 +564,45 @@ class _Site:
             "head_js": Markup(_asset("head.js")),
             "paper_js": Markup(bundle("paper.mjs")),
         }
+
+    @staticmethod
+    def _decisions(cf: ControlledField, rec: Record) -> list[dict[str, Any]]:
+        """A mapping field's entries (O1-O5: how each sub-decision is made), with their evidence
+        and any second reading, as the paper page lists them."""
+        raw = rec.get(cf.name)
+        if not isinstance(raw, Mapping):
+            return []
+        out = []
+        for k, v in raw.items():
+            item = v if isinstance(v, Mapping) else {}
+            mode = mode_of(v)
+            ev = item.get("evidence")
+            second = item.get("second_reading")
+            second = second if isinstance(second, Mapping) else {}
+            second_mode = str(second.get("how") or "")
+            out.append(
+                {
+                    "field": cf.label,
+                    "label": cf.label_of(str(k)),
+                    # the value's definition from the taxonomy (O5: what counts as learned)
+                    "definition": getattr(cf.value(str(k)), "description", ""),
+                    "mode": next((m.label for m in cf.modes if m.id == mode), mode),
+                    "evidence": str(ev) if ev else "",
+                    "evidence_is_url": _is_url(ev),
+                    "reason": str(item.get("reason") or ""),
+                    "second": {
+                        "mode": next((m.label for m in cf.modes if m.id == second_mode), second_mode),
+                        "disagrees": second_mode != mode,
+                        "by": str(second.get("by") or ""),
+                        "date": str(second.get("date") or ""),
+                        "read": str(second.get("read") or ""),
+                        "reason": str(second.get("reason") or ""),
+                    }
+                    if second_mode
+                    else None,
+                }
+            )
+        return out
 
     def _curation(self, rec: Record) -> dict[str, Any]:
         """When the record entered the list, and the corrections proposed or applied to it."""

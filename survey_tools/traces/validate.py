@@ -331,20 +331,32 @@ class ToolPairs:
 
 
 def pair_tools(tb: Table) -> ToolPairs:
+    """Each tool_result with the tool_call it answers: by ``call_id`` where it has one, else
+    the oldest unanswered earlier call of its tool."""
     call_code, res_code = EVENT_CODE["tool_call"], EVENT_CODE["tool_result"]
     ok = np.isfinite(tb.t) & (tb.tool >= 0)
     calls = np.flatnonzero((tb.etype == call_code) & ok)
     results = np.flatnonzero((tb.etype == res_code) & ok)
-    cid = tb.call_id
+    cid_arr = np.fromiter(map(is_not, tb.call_id, repeat(None)), bool, len(tb.call_id))
     problems: list[tuple[int, str]] = []
-    names = tb.names.names
+    by_id_r, by_id_c = _pair_by_id(tb, calls, results[cid_arr[results]], cid_arr, problems)
+    fifo_results, fifo_pairs = _pair_in_order(tb, calls[~cid_arr[calls]], results[~cid_arr[results]], problems)
+    return ToolPairs(
+        np.concatenate([by_id_r, fifo_results.astype(np.int64)]),
+        np.concatenate([by_id_c, fifo_pairs.astype(np.int64)]),
+        problems,
+    )
 
-    cid_arr = np.fromiter(map(is_not, cid, repeat(None)), bool, len(cid))
+
+def _pair_by_id(
+    tb: Table, calls: np.ndarray, named: np.ndarray, cid_arr: np.ndarray, problems: list[tuple[int, str]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Results naming a ``call_id`` (``named``) with the first call of that id; a result whose
+    call is missing, of another tool or later than it is a problem."""
+    cid, names = tb.call_id, tb.names.names
     rev = calls[cid_arr[calls]].tolist()[::-1]
     # Built from the end, so the first call with an id wins.
     by_id: dict[str, int] = dict(zip(map(cid.__getitem__, rev), rev, strict=True))
-    has_id = cid_arr[results]
-    named = results[has_id]
     keys = list(map(cid.__getitem__, named.tolist()))
     matched = np.fromiter(map(by_id.get, keys, repeat(-1)), np.int64, len(keys))
     safe = np.maximum(matched, 0)
@@ -367,58 +379,56 @@ def pair_tools(tb: Table) -> ToolPairs:
                 f"tool_call at t={_fmt_t(tb.t[c])}"
             )
         problems.append((r, msg))
-    by_id_r, by_id_c = named[good], matched[good]
+    return named[good], matched[good]
 
-    # Without call ids: each result answers the oldest unanswered earlier call of its
-    # tool. Per tool, walk calls (+1) and results (-1) in time order; the number of
-    # unanswered calls is that walk clamped at zero, which is the plain prefix sum
-    # minus its running minimum, so the whole matching runs vectorised.
-    fifo_calls = calls[~cid_arr[calls]]
-    fifo_res = results[~has_id]
-    if fifo_res.size:
-        seq = np.concatenate([fifo_calls, fifo_res])
-        is_res = np.concatenate([np.zeros(fifo_calls.size, bool), np.ones(fifo_res.size, bool)])
-        order = np.lexsort((seq, is_res, tb.t[seq], tb.tool[seq]))
-        seq, is_res = seq[order], is_res[order]
-        tool = tb.tool[seq].astype(np.int64)
-        start = np.searchsorted(tool, tool, side="left")  # first position of each tool
-        step = np.where(is_res, -1, 1)
-        total = np.cumsum(step)
-        local = total - (total[start] - step[start])  # prefix sum within the tool
-        # Running minimum within each tool: shift each tool's values below all earlier
-        # tools' so one global running minimum never looks across a tool boundary.
-        big = np.int64(4 * (seq.size + 1))
-        group = np.cumsum(np.r_[True, tool[1:] != tool[:-1]]) - 1
-        run_min = np.minimum.accumulate(local - group * big) + group * big
-        waiting = local - np.minimum(run_min, 0)  # unanswered calls after each step
-        before = np.where(start == np.arange(seq.size), 0, np.r_[0, waiting[:-1]])
-        answered = is_res & (before >= 1)
-        # The j-th answered result of a tool takes the tool's j-th call.
-        calls_in_order = seq[~is_res]
-        calls_before: np.ndarray = np.cumsum(~is_res) - (~is_res)
-        res_rank: np.ndarray = np.cumsum(answered) - answered
-        first_call = calls_before[start]
-        first_res: np.ndarray = res_rank[start]
-        pick = first_call + (res_rank - first_res)
-        fifo_results = seq[answered]
-        fifo_pairs = calls_in_order[pick[answered]]
-        for k in np.flatnonzero(is_res & ~answered).tolist():
-            r = int(seq[k])
-            problems.append(
-                (
-                    r,
-                    f"tool_result of {_short(names[tb.tool[r]])} at "
-                    f"t={_fmt_t(tb.t[r])} answers no earlier, unanswered "
-                    f"tool_call of that tool",
-                )
+
+def _pair_in_order(
+    tb: Table, fifo_calls: np.ndarray, fifo_res: np.ndarray, problems: list[tuple[int, str]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Results without a call id: each answers the oldest unanswered earlier call of its tool.
+
+    Per tool, walk calls (+1) and results (-1) in time order; the number of unanswered calls
+    is that walk clamped at zero, which is the plain prefix sum minus its running minimum, so
+    the whole matching runs vectorised.
+    """
+    if not fifo_res.size:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    names = tb.names.names
+    seq = np.concatenate([fifo_calls, fifo_res])
+    is_res = np.concatenate([np.zeros(fifo_calls.size, bool), np.ones(fifo_res.size, bool)])
+    order = np.lexsort((seq, is_res, tb.t[seq], tb.tool[seq]))
+    seq, is_res = seq[order], is_res[order]
+    tool = tb.tool[seq].astype(np.int64)
+    start = np.searchsorted(tool, tool, side="left")  # first position of each tool
+    step = np.where(is_res, -1, 1)
+    total = np.cumsum(step)
+    local = total - (total[start] - step[start])  # prefix sum within the tool
+    # Running minimum within each tool: shift each tool's values below all earlier
+    # tools' so one global running minimum never looks across a tool boundary.
+    big = np.int64(4 * (seq.size + 1))
+    group = np.cumsum(np.r_[True, tool[1:] != tool[:-1]]) - 1
+    run_min = np.minimum.accumulate(local - group * big) + group * big
+    waiting = local - np.minimum(run_min, 0)  # unanswered calls after each step
+    before = np.where(start == np.arange(seq.size), 0, np.r_[0, waiting[:-1]])
+    answered = is_res & (before >= 1)
+    # The j-th answered result of a tool takes the tool's j-th call.
+    calls_in_order = seq[~is_res]
+    calls_before: np.ndarray = np.cumsum(~is_res) - (~is_res)
+    res_rank: np.ndarray = np.cumsum(answered) - answered
+    first_call = calls_before[start]
+    first_res: np.ndarray = res_rank[start]
+    pick = first_call + (res_rank - first_res)
+    for k in np.flatnonzero(is_res & ~answered).tolist():
+        r = int(seq[k])
+        problems.append(
+            (
+                r,
+                f"tool_result of {_short(names[tb.tool[r]])} at "
+                f"t={_fmt_t(tb.t[r])} answers no earlier, unanswered "
+                f"tool_call of that tool",
             )
-    else:
-        fifo_results = fifo_pairs = np.zeros(0, dtype=np.int64)
-    return ToolPairs(
-        np.concatenate([by_id_r, fifo_results.astype(np.int64)]),
-        np.concatenate([by_id_c, fifo_pairs.astype(np.int64)]),
-        problems,
-    )
+        )
+    return seq[answered], calls_in_order[pick[answered]]
 
 
 # ---------------------------------------------------------------------------

@@ -176,26 +176,10 @@ def _ag2(entries: list[dict[str, Any]], b: Builder, keep: bool) -> tuple[list[in
     return primary, "CaptainAgent (AG2)"
 
 
-def import_log(doc: Any, *, source: str, keep_content: bool = False) -> ImportResult:
-    entries = _entries(doc)
-    b = Builder()
-    magentic = _is_magentic(entries)
-    primary, system = (_magentic if magentic else _ag2)(entries, b, keep_content)
-
-    # The run ends at the last entry: make sure there is an aggregate, then stop.
-    t_end = float(len(entries) - 1)
-    orch = "Orchestrator" if magentic else "manager"
-    last = primary[-1]
-    if b.events[last][1] == "aggregate":
-        agg = last
-    else:
-        agg = b.add(t_end, "aggregate", orch, role="orchestrator")
-        b.edge(last, agg, "aggregate")
-    stop = b.add(t_end, "stop", b.events[agg][2], role="orchestrator")
-    b.edge(agg, stop, "causal")
-
-    # Dependencies: the history is one conversation, each entry answers the one before
-    # it; delegations and returns get their specific kinds.
+def _link(b: Builder, primary: list[int]) -> None:
+    """Dependencies: the history is one conversation, each entry answers the one before it;
+    delegations and returns get their specific kinds, and a spawn leads to the spawned agent's
+    next event."""
     for a, c in zip(primary, primary[1:], strict=False):
         ka, kc = b.events[a][1], b.events[c][1]
         kind = "causal"
@@ -214,6 +198,27 @@ def import_log(doc: Any, *, source: str, keep_content: bool = False) -> ImportRe
             if nxt is not None:
                 b.edge(k, nxt, "spawn")
     b.dedupe_edges()
+
+
+def import_log(doc: Any, *, source: str, keep_content: bool = False) -> ImportResult:
+    entries = _entries(doc)
+    b = Builder()
+    magentic = _is_magentic(entries)
+    primary, system = (_magentic if magentic else _ag2)(entries, b, keep_content)
+
+    # The run ends at the last entry: make sure there is an aggregate, then stop.
+    t_end = float(len(entries) - 1)
+    orch = "Orchestrator" if magentic else "manager"
+    last = primary[-1]
+    if b.events[last][1] == "aggregate":
+        agg = last
+    else:
+        agg = b.add(t_end, "aggregate", orch, role="orchestrator")
+        b.edge(last, agg, "aggregate")
+    stop = b.add(t_end, "stop", b.events[agg][2], role="orchestrator")
+    b.edge(agg, stop, "causal")
+
+    _link(b, primary)
 
     meta: dict[str, Any] = {
         "source_format": "who-and-when",
