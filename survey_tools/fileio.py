@@ -15,7 +15,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
 
@@ -72,6 +72,14 @@ def _write_temp(path: Path, chunks: Iterable[bytes], mode: int) -> tuple[str, Bi
     return tmp, fh
 
 
+def _fsync_file(path: str) -> None:
+    fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))  # Windows commits only writable handles
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _sync_close(fh: BinaryIO) -> None:
     try:
         os.fsync(fh.fileno())
@@ -104,21 +112,17 @@ class Staged:
     the ``with`` block on an error before the commit) removes what was staged: nothing changed.
 
     Only the staged files are in memory, never their contents: a build's hundred thousand pages
-    are written as they are rendered. Each staged file is fsynced before it is renamed, as
-    :func:`atomic_write` does, but on a few threads while the next files are rendered, so the
-    disk waits overlap (one at a time, a build of 10,000 pages waited 25 s on fsync).
+    are written as they are rendered. Every staged file is on the disk before the first rename,
+    as :func:`atomic_write` makes sure of one: :meth:`commit` fsyncs them all first, on a few
+    threads. Each staged file is closed once written, so a build holds no file descriptors.
     """
 
     _SYNC_THREADS = 16
-    _OPEN = 256  # staged files at most waiting for their fsync (each holds a file descriptor)
 
     def __init__(self) -> None:
         self._staged: list[tuple[Path, str]] = []  # (target, temporary file)
         self._remove: list[Path] = []
         self._made: list[Path] = []  # folders created for staged files, parents first
-        self._pool: ThreadPoolExecutor | None = None
-        self._syncs: list[Future[None]] = []
-        self._synced = 0  # how many of _syncs are known to have finished
         self._new_mode: int | None = None  # the umask's mode, read once
 
     def __enter__(self) -> Staged:
@@ -149,28 +153,31 @@ class Staged:
         self._mkdirs(path.parent)
         tmp, fh = _write_temp(path, _chunks(data), self._mode(path))
         self._staged.append((path, tmp))
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self._SYNC_THREADS, thread_name_prefix="fsync")
-        self._syncs.append(self._pool.submit(_sync_close, fh))
-        while len(self._syncs) - self._synced > self._OPEN:
-            self._syncs[self._synced].result()
-            self._synced += 1
+        fh.close()
+
+    def _sync(self) -> None:
+        """Every staged file on the disk before the first rename (raises the first failure).
+
+        The fsyncs run on a few threads, so their waits on the disk overlap; nothing else runs
+        meanwhile. (A system-wide sync(2) would be quicker for many files but waits for every
+        other program's writes too.)
+        """
+        tmps = [tmp for _, tmp in self._staged]
+        if len(tmps) <= 1:
+            for tmp in tmps:
+                _fsync_file(tmp)
+            return
+        with ThreadPoolExecutor(min(self._SYNC_THREADS, len(tmps)), thread_name_prefix="fsync") as pool:
+            for _ in pool.map(_fsync_file, tmps):
+                pass
 
     def remove(self, path: Path) -> None:
         """Remove ``path`` at the commit."""
         self._remove.append(path)
 
-    def _wait(self) -> None:
-        syncs, self._syncs, self._synced = self._syncs, [], 0
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
-        for f in syncs:
-            f.result()  # the first fsync that failed, raised
-
     def commit(self) -> None:
         """Put every staged file in place and remove the others; all or (restored) nothing."""
-        self._wait()
+        self._sync()
         done: list[tuple[Path, str | bytes | None]] = []  # target, its old version (a link or bytes)
         try:
             for path, tmp in self._staged:
@@ -203,8 +210,6 @@ class Staged:
 
     def discard(self) -> None:
         """Remove every staged file and the folders made for them: nothing was changed."""
-        with contextlib.suppress(BaseException):
-            self._wait()
         for _, tmp in self._staged:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)

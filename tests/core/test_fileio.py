@@ -129,3 +129,34 @@ def test_a_failed_commit_restores_every_replaced_file(
             staged.commit()
         monkeypatch.setattr(os, "replace", real)
     assert _tree(tmp_path) == {name: f"old {name}\n" for name in ("a.txt", "b.txt", "c.txt")}
+
+
+def test_every_staged_file_is_synced_before_the_first_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Durability cannot be seen without pulling the plug: record the order of the calls instead.
+    synced: set[int] = set()
+    seen: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        synced.add(os.fstat(fd).st_ino)
+        real_fsync(fd)
+
+    synced_at_first: set[int] = set()
+
+    def replace(src: str, dst: str) -> None:
+        if not seen:
+            synced_at_first.update(synced)
+        seen.append(src)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    with Staged() as staged:
+        for i in range(40):
+            staged.write(tmp_path / "pages" / f"p{i}.html", f"page {i}\n")
+        inodes = {os.stat(tmp).st_ino for _, tmp in staged._staged}
+        staged.commit()
+    assert len(seen) == 40 and inodes <= synced_at_first
+    assert _tree(tmp_path) == {f"pages/p{i}.html": f"page {i}\n" for i in range(40)}
