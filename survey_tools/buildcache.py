@@ -35,7 +35,6 @@ from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base, cache_dir
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import AUDIT_FILE
 from survey_tools.fileio import atomic_write
 
 MANIFEST = "build-manifest.json"
@@ -81,7 +80,7 @@ def input_key(corpus: Corpus) -> str:
     tax = corpus.taxonomy
     parts = [toolkit_digest().encode(), corpus.digest.encode(),
              (tax.configs.digest if tax.configs else "").encode()]
-    audit = tax.data_file("audit", AUDIT_FILE)
+    audit = tax.data_file("audit")
     queue = tax.root / "screening" / "queue"
     others = [*OTHER_INPUTS, audit, *(p.relative_to(tax.root).as_posix() for p in sorted(queue.glob("*")))]
     for rel in others:

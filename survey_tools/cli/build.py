@@ -17,7 +17,7 @@ from survey_tools.build import build as run_build
 from survey_tools.cli.common import echo_json, output_format, root_of
 from survey_tools.contrib.corrections_edit import settle as settle_correction
 from survey_tools.corpus.loading import load_corpus
-from survey_tools.corpus.taxonomy import AUDIT_FILE, load_taxonomy
+from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.views import known_keys
 from survey_tools.errors import EXIT_INVALID
 from survey_tools.reports.agreement import agreement_text, compute_agreement
@@ -176,7 +176,7 @@ def agreement(ctx: click.Context, audit_csv: Path | None, fmt: str) -> None:
     """
     root = root_of(ctx)
     tax = load_taxonomy(root)
-    rel = str(audit_csv) if audit_csv else tax.data_file("audit", AUDIT_FILE)
+    rel = str(audit_csv) if audit_csv else tax.data_file("audit")
     path = audit_csv if audit_csv else root / rel
     keys = known_keys(load_corpus(root, tax))
     report = compute_agreement(tax, path, rel, keys)

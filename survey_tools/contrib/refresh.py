@@ -383,7 +383,7 @@ def write(root: Path, report: RefreshReport) -> RefreshReport:
     proposed: list[str] = []
     if proposals:
         tax = report.taxonomy
-        rel = tax.data_file("corrections", "data/corrections.yaml")
+        rel = tax.data_file("corrections")
         path = tax_root / rel
         existing = load_corrections(tax)
         have = existing[1] if existing else ()

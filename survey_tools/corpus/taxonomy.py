@@ -21,7 +21,6 @@ from survey_tools.corpus.configs import (
     config_path,
     config_schemas,
     data_config_paths,
-    defaults,
     with_defaults,
 )
 from survey_tools.corpus.explain import hint
@@ -243,9 +242,10 @@ class Taxonomy:
         """Whether the survey has ``rel`` (one of ``PRESENCE_FILES``), as the load found it."""
         return self.configs is not None and rel in self.configs.present
 
-    def data_file(self, key: str, default: str) -> str:
-        """Where the survey keeps the data file ``files.<key>`` of survey.yaml (else ``default``)."""
-        return str(self.files.get(key, default))
+    def data_file(self, key: str) -> str:
+        """Where the survey keeps the data file ``files.<key>`` of survey.yaml (its default, from
+        survey.schema.yaml, when survey.yaml does not say)."""
+        return str(self.files[key])
 
     def has_config(self, name: str) -> bool:
         """Whether the survey has the configuration file of schema ``name`` (claims, corrections,
@@ -296,8 +296,6 @@ FORMER_FIELD = "retained_record"
 SURVEY_FILE = "taxonomy/survey.yaml"
 CSV_FILE = "taxonomy/csv.yaml"
 COMMANDS_FILE = "taxonomy/commands.yaml"
-# files.audit's default (as survey.schema.yaml says): the second reader's spot check.
-AUDIT_FILE = "data/audit/spotcheck.csv"
 _CSV_KEYS = ("na", "list_separator")
 
 
@@ -636,8 +634,6 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
     if found:  # shapes first: the code below may then trust every type the schema promises
         raise TaxonomyError(found, "the taxonomy is invalid")
     d = doc.data if isinstance(doc.data, dict) else {}
-    sentinels = d.get("sentinels") or {}
-
     # The schema guarantees every shape below (collections a non-empty mapping, field types
     # from PLAIN_TYPES, whole-number bounds, identifiers and placeholders well formed) and its
     # defaults are filled in here, so that no default is written twice; this function checks
@@ -649,7 +645,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
     _commands(reader, collections, problems)
     # The data configuration files and the protocol are read here too (not part of the digest,
     # which keys the records' parse cache): their own loaders check them against the taxonomy.
-    for rel in data_config_paths(d.get("files") or {}).values():
+    for rel in data_config_paths(filled["files"]).values():
         reader.read(rel, hashed=False)
     reader.read_texts(problems)
     if collections:
@@ -662,10 +658,10 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         raise TaxonomyError(problems, "the taxonomy is invalid")
     return Taxonomy(
         root=root,
-        survey=defaults("survey", d, "survey"),  # every documented key, at its default if unset
-        na=str(sentinels.get("not_applicable", "NA")),
-        untagged=str(sentinels.get("untagged", "untagged")),
-        files=d.get("files") or {},
+        survey=filled["survey"],  # every documented key, at its default if unset
+        na=str(filled["sentinels"]["not_applicable"]),
+        untagged=str(filled["sentinels"]["untagged"]),
+        files=filled["files"],  # each data file where the survey keeps it, else its default
         collections=collections,
         identifiers=idents,
         csv_layout=csv_layout,

@@ -187,7 +187,7 @@ def closed_edition_problems(corpus: Corpus) -> list[Problem]:
                         out.append(Problem(rec.path, fl, fc, fact, (
                             f"differs from what {edition.label} ({edition.id}) published; its records "
                             f"keep their facts: restore the value and propose the change in "
-                            f"{tax.files.get('corrections', 'data/corrections.yaml')} (kind: metadata, "
+                            f"{tax.data_file('corrections')} (kind: metadata, "
                             f"with the page you read as evidence), then run `survey corrections`")))
     return out
 

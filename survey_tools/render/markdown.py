@@ -454,7 +454,7 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = (), protocol
         "can_move": ex is not None and FORMER_FIELD in {f.name for f in ex.fields},
         "former_field": FORMER_FIELD,
         "editions": tax.editions if tax.editions and tax.editions.latest else None,
-        "claims_file": str(tax.files.get("claims", "data/claims.yaml")),
+        "claims_file": tax.data_file("claims"),
         "reports_file": str(tax.files.get("reports", "data/reports.yaml")),
         "protocol": protocol,
         "repo": repository(tax),

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import AUDIT_FILE, Taxonomy
+from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import known_keys
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.tables import md, md_table
@@ -218,7 +218,7 @@ def compute_agreement(
 def load_agreement(corpus: Corpus, caveat: str = "") -> AgreementReport | None:
     """The survey's audit file (``files.audit``) compared; ``None`` when the survey has none."""
     tax = corpus.taxonomy
-    rel = tax.data_file("audit", AUDIT_FILE)
+    rel = tax.data_file("audit")
     if not (tax.root / rel).is_file():
         return None
     report = compute_agreement(tax, tax.root / rel, rel, known_keys(corpus))

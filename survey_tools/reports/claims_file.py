@@ -161,7 +161,7 @@ class ClaimsFile:
 
 def load_claims_file(tax: Taxonomy) -> ClaimsFile:
     """Read the claims file; :class:`InvalidInput` lists every problem, each naming its claim."""
-    rel = tax.data_file("claims", "data/claims.yaml")
+    rel = tax.data_file("claims")
     doc = tax.document(rel)
     if doc is None:
         return ClaimsFile(rel, ())

@@ -122,7 +122,7 @@ class CorrectionsReport:
 def load_corrections(tax: Taxonomy) -> tuple[str, tuple[Correction, ...]] | None:
     """Read the corrections file; ``None`` when there is none yet. :class:`InvalidInput` lists
     every problem, each naming its correction."""
-    rel = tax.data_file("corrections", "data/corrections.yaml")
+    rel = tax.data_file("corrections")
     doc = tax.document(rel)
     if doc is None:
         return None

@@ -45,7 +45,7 @@ class ReportConfig:
 
 def load_config(tax: Taxonomy) -> ReportConfig:
     """Read and check the report configuration; every problem at once, with file and line."""
-    rel = tax.data_file("reports", "data/reports.yaml")
+    rel = tax.data_file("reports")
     doc = tax.document(rel)
     if doc is None:
         return ReportConfig(path=rel)
