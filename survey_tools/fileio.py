@@ -162,14 +162,9 @@ class Staged:
         meanwhile. (A system-wide sync(2) would be quicker for many files but waits for every
         other program's writes too.)
         """
-        tmps = [tmp for _, tmp in self._staged]
-        if len(tmps) <= 1:
-            for tmp in tmps:
-                _fsync_file(tmp)
-            return
-        with ThreadPoolExecutor(min(self._SYNC_THREADS, len(tmps)), thread_name_prefix="fsync") as pool:
-            for _ in pool.map(_fsync_file, tmps):
-                pass
+        with ThreadPoolExecutor(self._SYNC_THREADS, thread_name_prefix="fsync") as pool:
+            for _ in pool.map(_fsync_file, [tmp for _, tmp in self._staged]):
+                pass  # a worker thread starts only when a file waits for it
 
     def remove(self, path: Path) -> None:
         """Remove ``path`` at the commit."""

@@ -455,11 +455,11 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = (), protocol
         "former_field": FORMER_FIELD,
         "editions": tax.editions if tax.editions and tax.editions.latest else None,
         "claims_file": tax.data_file("claims"),
-        "reports_file": str(tax.files.get("reports", "data/reports.yaml")),
+        "reports_file": tax.data_file("reports"),
         "protocol": protocol,
         "repo": repository(tax),
         "record_template": record_template(tax),
-        "corrections_file": str(tax.files.get("corrections", "data/corrections.yaml")),
+        "corrections_file": tax.data_file("corrections"),
         "version": __version__,
         "distribution": DISTRIBUTION,
         # the survey's own script of a pull request's checks, when it has one (this repository's)
