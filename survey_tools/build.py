@@ -243,9 +243,10 @@ def _scan(
     each changed file is staged there, and each extra file marked for removal."""
     stale: list[Stale] = []
     hashes: dict[str, str] = {}
+    safe: set[str] = set()  # folders already seen to be real ones
     for rel in outputs:
         try:
-            path = confined(root, rel)
+            path = confined(root, rel, safe)
         except UnsafePath as err:
             stale.append(Stale(rel, "unsafe", f"{err}\n"))
             continue

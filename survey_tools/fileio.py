@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import stat
 import tempfile
 from collections.abc import Iterable
@@ -105,6 +106,11 @@ def atomic_write(path: Path | str, data: str | bytes | Iterable[bytes]) -> None:
         raise
 
 
+# A staged file: new (never an existing name), written only, never through a link.
+_CREATE = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+           | getattr(os, "O_CLOEXEC", 0))
+
+
 class Staged:
     """Many files written atomically as one change: each is staged beside its target, then
     :meth:`commit` puts every one in place (and removes the files asked to be removed); if any
@@ -123,21 +129,14 @@ class Staged:
         self._staged: list[tuple[Path, str]] = []  # (target, temporary file)
         self._remove: list[Path] = []
         self._made: list[Path] = []  # folders created for staged files, parents first
-        self._new_mode: int | None = None  # the umask's mode, read once
+        self._token = secrets.token_hex(4)  # this change's temporary files: .NAME.<token><n>.tmp
+        self._count = 0
 
     def __enter__(self) -> Staged:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.discard()
-
-    def _mode(self, path: Path) -> int:
-        try:
-            return stat.S_IMODE(os.stat(path).st_mode)
-        except FileNotFoundError:
-            if self._new_mode is None:
-                self._new_mode = 0o666 & ~_umask()
-            return self._new_mode
 
     def _mkdirs(self, folder: Path) -> None:
         missing = []
@@ -148,12 +147,46 @@ class Staged:
             d.mkdir()
             self._made.append(d)
 
+    def _create(self, path: Path) -> tuple[str, int]:
+        """A new, empty temporary file ``.NAME.XXXX.tmp`` beside ``path``, open for writing.
+
+        Named from a random token and a counter rather than by ``mkstemp`` (which draws a new
+        random name, and its 0600 mode needs an fchmod, for every file): O_EXCL still refuses
+        any name that exists, and O_NOFOLLOW a link planted there. A new file gets the mode
+        the umask allows, as a plain ``open`` would.
+        """
+        while True:
+            self._count += 1
+            tmp = os.path.join(path.parent, f".{path.name}.{self._token}{self._count:x}.tmp")
+            try:
+                return tmp, os.open(tmp, _CREATE, 0o666)
+            except FileExistsError:
+                continue
+
     def write(self, path: Path, data: str | bytes | Iterable[bytes]) -> None:
         """Stage ``data`` for ``path`` (a temporary file beside it; ``path`` is not touched yet)."""
         self._mkdirs(path.parent)
-        tmp, fh = _write_temp(path, _chunks(data), self._mode(path))
+        try:
+            mode: int | None = stat.S_IMODE(os.stat(path).st_mode)  # a replaced file keeps its mode
+        except FileNotFoundError:
+            mode = None
+        tmp, fd = self._create(path)
+        try:
+            if mode is not None:
+                if hasattr(os, "fchmod"):
+                    os.fchmod(fd, mode)
+                else:  # Windows before Python 3.13
+                    os.chmod(tmp, mode)
+            for chunk in _chunks(data):
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view):]
+        except BaseException:
+            os.close(fd)
+            os.unlink(tmp)
+            raise
+        os.close(fd)
         self._staged.append((path, tmp))
-        fh.close()
 
     def _sync(self) -> None:
         """Every staged file on the disk before the first rename (raises the first failure).
@@ -233,21 +266,27 @@ class UnsafePath(ValueError):
     """A path the toolkit must not write, delete or read through (a link or a way out)."""
 
 
-def confined(root: Path | str, rel: str) -> Path:
+def confined(root: Path | str, rel: str, safe: set[str] | None = None) -> Path:
     """``root / rel``, provided no part of it is a symbolic link or leads outside ``root``.
 
     A pull request can replace an output folder with a link to ``../../somewhere``; writing or
     deleting through it would touch files outside the survey. Each existing component is checked
     with ``lstat`` (a link is refused whatever it points at), and the relative path must not
     climb out. Raises :class:`UnsafePath` naming the offending component.
+
+    ``safe`` remembers the folders found to be real ones, for a caller that checks many paths
+    under the same few folders in one pass (a build's 10,000 pages share two): each folder is
+    looked at once, not once per file below it.
     """
-    root = Path(root)
     parts = Path(rel).parts
     if not parts or Path(rel).is_absolute() or ".." in parts:
         raise UnsafePath(f"{rel}: not a path inside the survey folder")
-    current = root
+    last = len(parts) - 1
+    current = os.fspath(root)
     for i, part in enumerate(parts):
-        current = current / part
+        current = os.path.join(current, part)
+        if safe is not None and i < last and current in safe:
+            continue
         try:
             st = os.lstat(current)
         except FileNotFoundError:
@@ -260,11 +299,14 @@ def confined(root: Path | str, rel: str) -> Path:
                 f"{shown} is a symbolic link; outputs are written only into real folders and "
                 f"files inside the survey (remove the link and run the command again)"
             )
-        if i < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
-            raise UnsafePath(f"{shown} is not a folder")
-        if i == len(parts) - 1 and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+        if i < last:
+            if not stat.S_ISDIR(st.st_mode):
+                raise UnsafePath(f"{shown} is not a folder")
+            if safe is not None:
+                safe.add(current)
+        elif not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
             raise UnsafePath(f"{shown} is not a regular file (a pipe, device or socket)")
-    return root.joinpath(*parts)
+    return Path(os.path.join(os.fspath(root), *parts))
 
 
 def walk_confined(

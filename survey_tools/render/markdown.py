@@ -29,6 +29,7 @@ from survey_tools.corpus.taxonomy import (
 )
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
+from survey_tools.render.templating import make_environment
 from survey_tools.reports.gaps import GapReport
 from survey_tools.reports.stats import Stats
 from survey_tools.reports.tables import md, md_cell, md_code, md_table
@@ -108,15 +109,8 @@ def _environment(overrides: tuple[tuple[str, str], ...]) -> jinja2.Environment:
     package = jinja2.PackageLoader("survey_tools.render", "templates")
     loader: jinja2.BaseLoader = (jinja2.ChoiceLoader([jinja2.DictLoader(dict(overrides)), package])
                                  if overrides else package)
-    env = jinja2.Environment(
-        loader=loader,
-        autoescape=False,  # Markdown: escaping is explicit, through the md filters below
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        auto_reload=False,  # the package's templates do not change during a build: no stat per page
-    )
+    # Markdown: escaping is explicit, through the md filters below.
+    env = make_environment(loader, autoescape=False)
     env.filters.update(md=md, md_url=md_url, md_code=md_code, md_sentence=md_sentence, slug=slug,
                        in_sentence=in_sentence)
     # A key in a map cell: its hyphens do not break the line ("kimi-k2-6" stays on one line).

@@ -34,6 +34,7 @@ from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
+from survey_tools.render.templating import make_environment
 from survey_tools.reports.axes import Axis, get_path, mode_of
 from survey_tools.reports.corrections import CorrectionsReport
 from survey_tools.reports.stats import Stats
@@ -62,15 +63,8 @@ SKIP_OFFSCREEN_FROM = 1000
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     # One for the process: each template is compiled once, not once per build.
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("survey_tools.render", "templates"),
-        autoescape=True,  # every record string is untrusted text
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        auto_reload=False,  # the package's templates do not change during a build: no stat per page
-    )
+    # Autoescaped: every record string is untrusted text.
+    env = make_environment(jinja2.PackageLoader("survey_tools.render", "templates"), autoescape=True)
     env.filters["count"] = lambda n: f"{int(n):,}"  # 100000 -> 100,000
     return env
 
