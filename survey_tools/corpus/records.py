@@ -21,6 +21,12 @@ class Record:
     # Line and column of each value down to depth two ("title", "identifiers.arxiv"), kept
     # from the one parse of the file so that cross-record problems can point into it.
     positions: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    # The record's categories along each axis it was asked about (``Axis.extract``): the
+    # statistics, filters, README, pages and feed ask about the same record up to a hundred
+    # times. Never passed in, so a record made from another by ``replace`` starts empty.
+    axis_values: dict[tuple[str, str], tuple[str, ...]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def get(self, name: str, default: Any = None) -> Any:
         return self.data.get(name, default)

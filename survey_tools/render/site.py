@@ -86,7 +86,7 @@ def _sentinel_label(conf: Mapping[str, Any], value: str) -> str:
     return str(labels.get(value, value))
 
 
-def _record_values(tax: Taxonomy, ax: Axis, rec: Record) -> list[str]:
+def _record_values(tax: Taxonomy, ax: Axis, rec: Record) -> Sequence[str]:
     if ax.kind == "keys":
         raw = get_path(rec.data, ax.field)
         if isinstance(raw, Mapping):

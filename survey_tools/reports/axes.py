@@ -35,8 +35,19 @@ class Axis:
     def label_of(self, value: str) -> str:
         return self.labels.get(value, value)
 
-    def extract(self, rec: Record, untagged: str) -> list[str]:
-        """The categories of one record (several for multi-valued fields, none for ``{}``)."""
+    def extract(self, rec: Record, untagged: str) -> tuple[str, ...]:
+        """The categories of one record (several for multi-valued fields, none for ``{}``).
+
+        Worked out once per record and axis (a record's data never changes; an axis's name
+        stands for one definition within the taxonomy the record was read against).
+        """
+        key = (self.spec, untagged)
+        found = rec.axis_values.get(key)
+        if found is None:
+            found = rec.axis_values[key] = tuple(self._extract(rec, untagged))
+        return found
+
+    def _extract(self, rec: Record, untagged: str) -> list[str]:
         raw = get_path(rec.data, self.field)
         if raw is None:
             return [untagged]
