@@ -126,8 +126,11 @@ def test_patterns_include_whitespace_classes() -> None:
     assert any("\\s" in p or "\\S" in p for p in PATTERNS), PATTERNS
 
 
+# No lone surrogates (category Cs): no file can hold one. UTF-8 cannot encode them, and the YAML
+# reader refuses a "\ud800" escape (tests/core/test_records.py); jsonschema-rs cannot take them.
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(PATTERNS), st.text(alphabet=st.sampled_from(TRICKY) | st.characters(), max_size=12),
+@given(st.sampled_from(PATTERNS),
+       st.text(alphabet=st.sampled_from(TRICKY) | st.characters(exclude_categories=["Cs"]), max_size=12),
        st.sampled_from(["", "http://", "https://a.b/", "10.1234/", "E-", "2026-11-23"]))
 def test_each_pattern_matches_as_python_does(pattern: str, tail: str, head: str) -> None:
     text = head + tail

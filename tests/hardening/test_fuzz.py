@@ -72,6 +72,17 @@ def test_record_random_text(text: str) -> None:
     _check(text.encode("utf-8", "surrogatepass"))
 
 
+@pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "\\U0000d800"])
+def test_a_lone_surrogate_escape_is_refused_before_any_check(escape: str) -> None:
+    # A lone surrogate cannot be encoded (jsonschema-rs, the JSON outputs and the files would
+    # all fail on it): the YAML reader refuses the escape with the line and column.
+    raw = VALID.replace("title: ", f'title: "{escape}" #', 1).encode("utf-8")
+    problems = _check(raw)
+    assert [(p[1], p[4]) for p in problems] == [
+        (VALID.splitlines().index(next(x for x in VALID.splitlines() if x.startswith("title: "))) + 1,
+         "YAML syntax error: found invalid Unicode character escape code")], problems
+
+
 @given(values)
 def test_record_random_yaml_document(data: Any) -> None:
     _check(dump_yaml(data).encode("utf-8"))
