@@ -25,7 +25,7 @@ from survey_tools.corpus.examples import example_reference
 from survey_tools.corpus.record_schema import schema_files
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.render import model
-from survey_tools.render.bibtex import OUTPUT, bibtex_entry, papers_bib
+from survey_tools.render.bibtex import OUTPUT, Bibliography, bibliography, papers_bib
 from survey_tools.render.citation import OUTPUT as CITATION
 from survey_tools.render.citation import citation_cff
 from survey_tools.render.issue_form import ISSUE_FORM, issue_form
@@ -182,15 +182,19 @@ def site(ctx: BuildContext) -> Mapping[str, Output]:
     path = _site_path(ctx.taxonomy)
     folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
     on = selected(ctx.taxonomy)
-    bib = bibtex_entry if "bib" in on else None
+    bib = (lambda rec, _tax: _bibliography(ctx).texts[rec.id]) if "bib" in on else None
     figures = _figures(ctx) if "figures" in on else []
     files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib, ctx.corrections, figures)
     return Lazy({folder + rel: files.renderer(rel) for rel in files})
 
 
+def _bibliography(ctx: BuildContext) -> Bibliography:
+    return ctx.derived("bibliography", lambda: bibliography(ctx.display))
+
+
 @register("bib")
 def _papers_bib(ctx: BuildContext) -> Mapping[str, Output]:
-    return {OUTPUT: papers_bib(ctx.display)}
+    return {OUTPUT: papers_bib(ctx.display, _bibliography(ctx))}
 
 
 @register("citation")

@@ -306,6 +306,8 @@ class _Site:
         self._kinds: dict[str, str] = {}
         self.env = environment()  # one environment: templates are compiled once per build
         self._bib: dict[str, str] = {}
+        self._facet_values: list[dict[str, Any]] | None = None
+        self._paper_shared: dict[str, Any] | None = None
 
     def added(self, rec: Record) -> str:
         raw = rec.get(self.added_field) if self.added_field else None
@@ -507,33 +509,50 @@ class _Site:
         return html.strip("\n") + "\n"
 
     # --- one page per paper -----------------------------------------------------------------
+    def _paper_common(self) -> dict[str, Any]:
+        """What every paper page shares (its links, navigation, scripts and which tags it
+        shows), worked out for the first page only."""
+        if self._paper_shared is None:
+            tax, ret = self.tax, self.tax.retained
+            specs = list(dict.fromkeys([*self.tags, *(ax.spec for f in self.facets for ax in f.axes)]))
+            specs += [cf.name for cf in ret.controlled if cf.kind != "mapping" and cf.name not in specs]
+            self._paper_shared = {
+                "hidden": {ret.id_field, ret.title_field, "authors", "authors_complete", "links", "summary"},
+                "tag_specs": [s for s in specs if self.kind(s) not in ("keys", "plain")],
+                "mappings": [cf for cf in ret.controlled if cf.kind == "mapping"],
+                "page": {
+                    "survey": tax.survey,
+                    "project_links": _project_links(tax, f"{self.folder}/{PAPERS_DIR}/x.html"),
+                    "nav": self._nav("../"),
+                    "css_href": f"../{CSS_FILE}",
+                    "index_href": f"../{self.index_name}",
+                    "head_js": Markup(_asset("head.js")),
+                    "paper_js": Markup(bundle("paper.mjs")),
+                },
+            }
+        return self._paper_shared
+
     def paper_context(self, rec: Record) -> dict[str, Any]:
         tax = self.tax
         ret = tax.retained
-        shown = {ret.id_field, ret.title_field, "authors", "authors_complete", "links", "summary"}
+        common = self._paper_common()
         details = []
         for f in ret.fields:
-            if f.name in shown:
+            if f.name in common["hidden"]:
                 continue
             raw = rec.get(f.name)
             if raw is None or raw == "" or raw == [] or raw == {}:
                 continue
             details.append({"label": f.label, "parts": _detail_value(raw)})
-        tags = []
-        specs = list(dict.fromkeys([*self.tags, *(ax.spec for f in self.facets for ax in f.axes)]))
-        specs += [cf.name for cf in ret.controlled if cf.kind != "mapping" and cf.name not in specs]
-        decisions = [d for cf in ret.controlled if cf.kind == "mapping" for d in self._decisions(cf, rec)]
-        for t in model.record_tags(tax, rec, [s for s in specs if self.kind(s) not in ("keys", "plain")]):
-            if self.kind(t.axis) != "plain":
-                tags.append(t)
+        decisions = [d for cf in common["mappings"] for d in self._decisions(cf, rec)]
+        tags = model.record_tags(tax, rec, common["tag_specs"])
         authors = model.display_authors(rec)
         rel = rec.path if isinstance(rec.path, str) and rec.path else f"{ret.folder}/{rec.id}.yaml"
         repo = self.repo
         title = f"Record {rec.id}: "
         body = f"Record: {rec.id} ({rel})\n\nWhat is wrong:\n"
-        index_href = f"../{self.index_name}"
         return {
-            "survey": tax.survey,
+            **common["page"],
             "rec": {
                 "id": rec.id,
                 "title": model.display(rec.title),
@@ -550,13 +569,7 @@ class _Site:
             "bibtex": self.entry(rec),
             "edit_url": repo["edit"] + rel if repo else "",
             "report_url": f"{repo['issues']}?title={quote(title)}&body={quote(body)}" if repo else "",
-            "project_links": _project_links(tax, f"{self.folder}/{PAPERS_DIR}/x.html"),
-            "nav": self._nav("../"),
-            "css_href": f"../{CSS_FILE}",
-            "index_href": index_href,
             "meta": self._paper_meta(rec, authors),
-            "head_js": Markup(_asset("head.js")),
-            "paper_js": Markup(bundle("paper.mjs")),
         }
 
     @staticmethod
@@ -701,7 +714,13 @@ class _Site:
         return f"{quote(f.keys[v['key']], safe=':')}={quote(str(v['id']), safe=':')}"
 
     def _tag_values(self) -> list[dict[str, Any]]:
-        """Every facet with each value's count, its list view and its own page (sentinels have none)."""
+        """Every facet with each value's count, its list view and its own page (sentinels have none);
+        worked out once for the statistics page and the tag pages."""
+        if self._facet_values is None:
+            self._facet_values = self._count_tag_values()
+        return self._facet_values
+
+    def _count_tag_values(self) -> list[dict[str, Any]]:
         members = self._members()
         out = []
         for fi, f in enumerate(self.facets):
@@ -765,11 +784,19 @@ class _Site:
                 facets=facets, index_href=f"../{self.index_name}", css_href=f"../{CSS_FILE}", nav=self._nav("../"),
                 meta=self._page_meta(f"{TAGS_DIR}/index.html", f"Browse by tag · {short}"), **common).strip("\n") + "\n"
 
+        item_template = self.env.get_template("site/_tag_item.html.j2")
+        papers_href = f"../../{PAPERS_DIR}/"
+        items: dict[str, Markup] = {}  # a paper's line, the same on each of its tag pages
+
+        def item(r: Record) -> Markup:
+            if r.id not in items:
+                rec = {"id": r.id, "title": r.title, "url": model.primary_link(r), "year": r.get("year", "")}
+                items[r.id] = Markup(item_template.render(r=rec, papers_href=papers_href))
+            return items[r.id]
+
         def page(rel: str, f: Mapping[str, Any], v: Mapping[str, Any]) -> str:
-            recs = [{"id": r.id, "title": r.title, "url": model.primary_link(r), "summary": str(r.get("summary", "")),
-                     "year": r.get("year", "")} for r in v["records"]]
             return self.env.get_template("site/tag.html.j2").render(
-                facet=f, value=v, records=recs, index_href=f"../../{self.index_name}", papers_href=f"../../{PAPERS_DIR}/",
+                facet=f, value=v, items=[item(r) for r in v["records"]], index_href=f"../../{self.index_name}",
                 css_href=f"../../{CSS_FILE}", nav=self._nav("../../"),
                 meta=self._page_meta(rel, f"{f['label']}: {v['label']} · {short}"), **common).strip("\n") + "\n"
 

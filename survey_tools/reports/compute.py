@@ -12,9 +12,11 @@ Every report can be asked of a view: the living list (the default) or a publishe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from survey_tools.corpus.configs import data_config_problems
 from survey_tools.corpus.loading import load_corpus
@@ -37,6 +39,8 @@ from survey_tools.reports.gaps import GapReport, compute_gaps
 from survey_tools.reports.report_config import ReportConfig, load_config
 from survey_tools.reports.stats import Search, Stats, compute_stats, search_of
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class Survey:
@@ -58,6 +62,7 @@ class Survey:
     # Reports of other views, computed when first asked for.
     _views: dict[str, Survey] = field(default_factory=dict, compare=False, repr=False)
     _stats: dict[str, Stats] = field(default_factory=dict, compare=False, repr=False)
+    _derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def taxonomy(self) -> Taxonomy:  # the taxonomy the corpus was read with
@@ -96,6 +101,14 @@ class Survey:
             self._views[edition] = _reports(self.root, self.corpus, self.validation, self.config, edition,
                                             self.agreement, self._search)
         return self._views[edition]
+
+    def derived(self, key: str, compute: Callable[[], T]) -> T:
+        """A value an output layer derives from this survey, computed when first asked for and
+        then shared by every output showing it (``papers.bib`` and the site's pages show the
+        same BibTeX entries). ``key`` names what ``compute`` computes."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return cast(T, self._derived[key])
 
     @property
     def _search(self) -> Search:

@@ -10,7 +10,19 @@ import pytest
 from survey_tools.build import make_context
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Record
-from survey_tools.render.bibtex import bibtex_entry, check_bib, detex, escape, papers_bib, unescape
+from survey_tools.render.bibtex import (
+    _entry,
+    _no_author,
+    _rules,
+    _write,
+    bibliography,
+    bibtex_entry,
+    check_bib,
+    detex,
+    escape,
+    papers_bib,
+    unescape,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,6 +39,17 @@ def test_real_corpus_reads_back(corpus) -> None:  # type: ignore[no-untyped-def]
     assert [e.key for e in lib.entries] == sorted(r.id for r in corpus.retained)
     assert check_bib(text, corpus.retained) == []
     assert text == papers_bib(corpus)  # deterministic
+
+
+def test_each_entry_written_alone_is_its_text_in_the_file(corpus) -> None:  # type: ignore[no-untyped-def]
+    # papers.bib is the entries written one by one and joined (each is written once, for the
+    # file and the site's pages): the same text as the writer gives for all of them at once.
+    tax = corpus.taxonomy
+    bib = bibliography(corpus)
+    together = _write([_entry(r, _rules(tax), _no_author(tax), tax) for r in bib.records])
+    assert together == "\n".join(bib.texts[r.id] for r in bib.records)
+    assert papers_bib(corpus).endswith(together)
+    assert all(bib.texts[r.id] == bibtex_entry(r, tax) for r in corpus.retained)
 
 
 def test_committed_file_is_current() -> None:
