@@ -11,6 +11,7 @@ import datetime
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -477,6 +478,8 @@ _MERGED = re.compile(r"\s[-–—;&]\s|;|\s+and\s+")
 
 
 def _control_problem(value: str, multiline: bool) -> str | None:
+    if _CONTROL.search(value) is None:  # nearly every value: no iterator, no match objects
+        return None
     for m in _CONTROL.finditer(value):
         ch = m.group()
         if ch == "\n" and multiline:
@@ -509,12 +512,35 @@ def _scalars(value: Any, path: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...
             yield from _scalars(v, (*path, i))
 
 
+def _has_control(value: Any) -> bool:
+    """Whether any string of a record (mapping keys too) holds a character ``_CONTROL`` names:
+    one walk without paths, so that the paths are built only for the few records that do."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if _CONTROL.search(v) is not None:
+                return True
+        elif isinstance(v, dict):
+            stack.extend(k for k in v if isinstance(k, str))
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
+@lru_cache(maxsize=8)
+def _placeholder_patterns(placeholders: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str] | None], ...]:
+    # A word is matched as a whole word, any case; anything else as written.
+    return tuple(
+        (p, re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])", re.IGNORECASE) if p.isalnum() else None)
+        for p in placeholders
+    )
+
+
 def _placeholder(tax: Taxonomy, text: str) -> str | None:
-    for p in tax.placeholders:
-        if p.isalnum():
-            if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text, re.IGNORECASE):
-                return p
-        elif p in text:
+    for p, rx in _placeholder_patterns(tuple(tax.placeholders)):
+        if (rx.search(text) is not None) if rx is not None else (p in text):
             return p
     return None
 
@@ -541,7 +567,7 @@ def _prose_problems(
         out.append(Problem(rel, line, col, _dotted(path), message))
 
     plain = {f.name: f for f in coll.fields}
-    for path, text, is_key in _scalars(data, ()):
+    for path, text, is_key in _scalars(data, ()) if _has_control(data) else ():
         top = plain.get(str(path[0])) if path else None
         if top is not None and top.name == FORMER_FIELD and len(path) > 1 and tax.retained is not coll:
             # a retained record kept whole in the exclusion log: its fields keep their own types

@@ -166,10 +166,11 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
     if ax.kind == "keys":
         assert ax.cf is not None
         out["modes"] = [{"id": m.id, "label": m.label} for m in ax.cf.modes]
+        held = model.mapping_index(ax, recs)
         for v in ax.cf.values:
             cells = []
             for m in ax.cf.modes:
-                members = model.mapping_members(ax, recs, v.id, m.id)
+                members = held.get((v.id, m.id), [])
                 view = _view(page, ax.spec, f"{v.id}:{m.id}")
                 cells.append({"count": model.count(stats, ax.cf.name, v.id, m.id), **_codes(members, limit, view)})
             out["rows"].append({"id": v.id, "label": v.label, "description": v.description, "modes": cells})
@@ -180,8 +181,9 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
         tfield = tax.find_field(str(typical.get("field", ""))) if typical else None
         out["members_label"] = ax.cf.label
         out["typical_label"] = f"Typical {tfield.noun}" if tfield else ""
+        by_group = model.members_by_value(tax, ax, recs)
         for g in ax.group.values:
-            members = model.members_of(tax, ax, recs, g.id)
+            members = by_group.get(g.id, [])
             t = str(g.extra.get(str(typical.get("key", "")), "")) if typical else ""
             out["rows"].append(
                 {
@@ -195,8 +197,9 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
             )
         return out
     assert ax.cf is not None
+    by_value = model.members_by_value(tax, ax, recs)
     for v in ax.cf.values:
-        members = model.members_of(tax, ax, recs, v.id)
+        members = by_value.get(v.id, [])
         out["rows"].append(
             {"id": v.id, "label": v.label, "description": v.description, "count": model.count(stats, ax.cf.name, v.id),
              **_codes(members, limit, _view(page, ax.spec, v.id))}
@@ -337,8 +340,9 @@ def readme_context(
         assert group_ax.cf is not None
         group_label = group_ax.label
         order = entry_order(tax, str(conf.get("entry_order", "title")))
+        by_value = model.members_by_value(tax, group_ax, retained)
         for v in group_ax.cf.values:
-            recs = order(model.members_of(tax, group_ax, retained, v.id))
+            recs = order(by_value.get(v.id, []))
             if recs:
                 groups.append({"id": v.id, "label": v.label, "description": v.description, "entries": [_entry(tax, r, tags, new) for r in recs]})
         if conf.get("group_order") == "label":

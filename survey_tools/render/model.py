@@ -132,6 +132,7 @@ def identifier_urls(rec: Record, tax: Taxonomy, links: Sequence[str] = ()) -> li
 def record_tags(tax: Taxonomy, rec: Record, specs: Sequence[str]) -> list[Tag]:
     """The record's tags along ``specs``; not-applicable and untagged values are left out."""
     out: list[Tag] = []
+    sentinels = (tax.na, tax.untagged)
     for spec in specs:
         ax = axis(tax, spec)
         if ax.kind == "keys":
@@ -142,9 +143,9 @@ def record_tags(tax: Taxonomy, rec: Record, specs: Sequence[str]) -> list[Tag]:
             parts = [f"{ax.label_of(str(k))} ({modes.get(mode_of(v), mode_of(v))})" for k, v in raw.items()]
             out.append(Tag(spec, ax.label, ", ".join(parts)))
             continue
-        values = [v for v in ax.extract(rec, tax.untagged) if not is_sentinel(tax, v)]
-        if values:
-            out.append(Tag(spec, ax.label, ", ".join(ax.label_of(v) for v in values)))
+        labels = [ax.label_of(v) for v in ax.extract(rec, tax.untagged) if v not in sentinels]
+        if labels:
+            out.append(Tag(spec, ax.label, ", ".join(labels)))
     return out
 
 
@@ -163,17 +164,25 @@ def ranked(tax: Taxonomy, records: Sequence[Record], rank_by: str) -> list[Recor
     return sorted(records, key=key)
 
 
-def members_of(tax: Taxonomy, ax: Axis, records: Sequence[Record], value: str) -> list[Record]:
-    return [r for r in records if value in ax.extract(r, tax.untagged)]
+def members_by_value(tax: Taxonomy, ax: Axis, records: Sequence[Record]) -> dict[str, list[Record]]:
+    """Each value's records, in the order of ``records``, found in one pass (a map or the
+    README's grouping asks for every value's)."""
+    out: dict[str, list[Record]] = {}
+    for r in records:
+        for v in dict.fromkeys(ax.extract(r, tax.untagged)):
+            out.setdefault(v, []).append(r)
+    return out
 
 
-def mapping_members(ax: Axis, records: Sequence[Record], key: str, mode: str) -> list[Record]:
-    """Records whose mapping field holds ``key`` made in ``mode`` (O2 learned)."""
-    out = []
+def mapping_index(ax: Axis, records: Sequence[Record]) -> dict[tuple[str, str], list[Record]]:
+    """The records holding each (key, mode) of a mapping field (O2 learned), in the order of
+    ``records``."""
+    out: dict[tuple[str, str], list[Record]] = {}
     for r in records:
         raw = get_path(r.data, ax.field)
-        if isinstance(raw, Mapping) and key in raw and mode_of(raw[key]) == mode:
-            out.append(r)
+        if isinstance(raw, Mapping):
+            for k, v in raw.items():
+                out.setdefault((str(k), mode_of(v)), []).append(r)
     return out
 
 
