@@ -252,8 +252,11 @@ def _scan(
             continue
         data = outputs[rel]
         hashes[rel] = buildcache.file_hash(data)
+        absent = False
         try:
             current: bytes | None = path.read_bytes()
+        except FileNotFoundError:
+            current, absent = None, True
         except OSError:
             current = None
         if current == data:
@@ -264,7 +267,7 @@ def _scan(
             stale.append(Stale(rel, "stale", "" if staged is not None else _short_diff(rel, current, data)))
         if staged is not None:
             try:
-                staged.write(path, data)
+                staged.write(path, data, new=absent)
             except OSError as err:
                 err.filename = rel  # the output, not its temporary file
                 raise

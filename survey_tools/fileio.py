@@ -131,6 +131,7 @@ class Staged:
         self._made: list[Path] = []  # folders created for staged files, parents first
         self._token = secrets.token_hex(4)  # this change's temporary files: .NAME.<token><n>.tmp
         self._count = 0
+        self._folders: set[str] = set()  # folders known to exist (found or made)
 
     def __enter__(self) -> Staged:
         return self
@@ -139,6 +140,9 @@ class Staged:
         self.discard()
 
     def _mkdirs(self, folder: Path) -> None:
+        key = os.fspath(folder)
+        if key in self._folders:  # seen by an earlier write of this change
+            return
         missing = []
         while not folder.is_dir():
             missing.append(folder)
@@ -146,6 +150,7 @@ class Staged:
         for d in reversed(missing):
             d.mkdir()
             self._made.append(d)
+        self._folders.add(key)
 
     def _create(self, path: Path) -> tuple[str, int]:
         """A new, empty temporary file ``.NAME.XXXX.tmp`` beside ``path``, open for writing.
@@ -163,13 +168,19 @@ class Staged:
             except FileExistsError:
                 continue
 
-    def write(self, path: Path, data: str | bytes | Iterable[bytes]) -> None:
-        """Stage ``data`` for ``path`` (a temporary file beside it; ``path`` is not touched yet)."""
+    def write(self, path: Path, data: str | bytes | Iterable[bytes], new: bool = False) -> None:
+        """Stage ``data`` for ``path`` (a temporary file beside it; ``path`` is not touched yet).
+
+        ``new``: the caller just found no file at ``path`` (a cold build's 10,000 pages), so
+        there is no mode to keep and no need to look again.
+        """
         self._mkdirs(path.parent)
-        try:
-            mode: int | None = stat.S_IMODE(os.stat(path).st_mode)  # a replaced file keeps its mode
-        except FileNotFoundError:
-            mode = None
+        mode: int | None = None
+        if not new:
+            try:
+                mode = stat.S_IMODE(os.stat(path).st_mode)  # a replaced file keeps its mode
+            except FileNotFoundError:
+                pass
         tmp, fd = self._create(path)
         try:
             if mode is not None:
@@ -245,6 +256,7 @@ class Staged:
             with contextlib.suppress(OSError):
                 d.rmdir()  # only when empty: a folder something else wrote into stays
         self._staged, self._remove, self._made = [], [], []
+        self._folders = set()
 
 
 def _keep(path: Path) -> str | bytes | None:

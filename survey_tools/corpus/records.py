@@ -24,7 +24,7 @@ class Record:
     # The record's categories along each axis it was asked about (``Axis.extract``): the
     # statistics, filters, README, pages and feed ask about the same record up to a hundred
     # times. Never passed in, so a record made from another by ``replace`` starts empty.
-    axis_values: dict[tuple[str, str], tuple[str, ...]] = field(
+    axis_values: dict[str, tuple[str, ...]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
 

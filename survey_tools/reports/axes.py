@@ -15,6 +15,20 @@ from survey_tools.corpus.records import Record
 from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
 
 MODE_SUFFIX = ".mode"  # `subdecisions.mode`: the modes of a mapping field
+_UNTAGGED = "\0untagged"  # in a record's memo: the sentinel its values were worked out with
+# Records share their categories: 100,000 records hold a few thousand distinct value lists. Each
+# is kept once (up to a bound, so that a long-lived process does not grow without end).
+_SHARED: dict[tuple[str, ...], tuple[str, ...]] = {}
+_SHARED_MAX = 200_000
+
+
+def _shared(values: tuple[str, ...]) -> tuple[str, ...]:
+    found = _SHARED.get(values)
+    if found is not None:
+        return found
+    if len(_SHARED) < _SHARED_MAX:
+        _SHARED[values] = values
+    return values
 
 
 @dataclass(frozen=True)
@@ -38,13 +52,19 @@ class Axis:
     def extract(self, rec: Record, untagged: str) -> tuple[str, ...]:
         """The categories of one record (several for multi-valued fields, none for ``{}``).
 
-        Worked out once per record and axis (a record's data never changes; an axis's name
-        stands for one definition within the taxonomy the record was read against).
+        Worked out once per record and axis and kept on the record (a record's data never
+        changes; an axis's name stands for one definition within the taxonomy the record was
+        read against).
         """
-        key = (self.spec, untagged)
-        found = rec.axis_values.get(key)
+        memo = rec.axis_values
+        kept = memo.get(_UNTAGGED)
+        if kept is None:
+            memo[_UNTAGGED] = kept = (untagged,)
+        elif kept[0] != untagged:
+            return tuple(self._extract(rec, untagged))  # another sentinel than the memo's: not kept
+        found = memo.get(self.spec)
         if found is None:
-            found = rec.axis_values[key] = tuple(self._extract(rec, untagged))
+            found = memo[self.spec] = _shared(tuple(self._extract(rec, untagged)))
         return found
 
     def _extract(self, rec: Record, untagged: str) -> list[str]:
