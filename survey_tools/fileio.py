@@ -15,8 +15,8 @@ import os
 import secrets
 import stat
 import tempfile
+import threading
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
 
@@ -177,10 +177,8 @@ class Staged:
         self._mkdirs(path.parent)
         mode: int | None = None
         if not new:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 mode = stat.S_IMODE(os.stat(path).st_mode)  # a replaced file keeps its mode
-            except FileNotFoundError:
-                pass
         tmp, fd = self._create(path)
         try:
             if mode is not None:
@@ -203,12 +201,31 @@ class Staged:
         """Every staged file on the disk before the first rename (raises the first failure).
 
         The fsyncs run on a few threads, so their waits on the disk overlap; nothing else runs
-        meanwhile. (A system-wide sync(2) would be quicker for many files but waits for every
-        other program's writes too.)
+        meanwhile. Each thread takes the next file from one shared list (no future or lock per
+        file: at 10,000 files those were a third of a second). (A system-wide sync(2) would be
+        quicker for many files but waits for every other program's writes too.)
         """
-        with ThreadPoolExecutor(self._SYNC_THREADS, thread_name_prefix="fsync") as pool:
-            for _ in pool.map(_fsync_file, [tmp for _, tmp in self._staged]):
-                pass  # a worker thread starts only when a file waits for it
+        pending = iter([tmp for _, tmp in self._staged])  # next() on it is atomic under the GIL
+        failures: list[BaseException] = []
+
+        def work() -> None:
+            for tmp in pending:
+                if failures:
+                    return
+                try:
+                    _fsync_file(tmp)
+                except BaseException as err:  # handed to the committing thread, which raises it
+                    failures.append(err)
+                    return
+
+        workers = [threading.Thread(target=work, name=f"fsync-{i}", daemon=True)
+                   for i in range(min(self._SYNC_THREADS, len(self._staged)))]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        if failures:
+            raise failures[0]
 
     def remove(self, path: Path) -> None:
         """Remove ``path`` at the commit."""
@@ -290,8 +307,9 @@ def confined(root: Path | str, rel: str, safe: set[str] | None = None) -> Path:
     under the same few folders in one pass (a build's 10,000 pages share two): each folder is
     looked at once, not once per file below it.
     """
-    parts = Path(rel).parts
-    if not parts or Path(rel).is_absolute() or ".." in parts:
+    given = Path(rel)
+    parts = given.parts
+    if not parts or given.is_absolute() or ".." in parts:
         raise UnsafePath(f"{rel}: not a path inside the survey folder")
     last = len(parts) - 1
     current = os.fspath(root)
