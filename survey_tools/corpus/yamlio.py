@@ -12,6 +12,7 @@ import hashlib
 import math
 import pickle
 import re
+import sys
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -163,6 +164,9 @@ def _scalar(event: yaml.ScalarEvent) -> Any:
 
 
 _NO_KEY = object()
+# Short strings are mostly the controlled values every record repeats; longer ones (titles,
+# summaries, URLs) are each record's own.
+_SHARED_CHARS = 24
 
 
 class _NeedPositions(Exception):
@@ -201,7 +205,10 @@ def _build(loader: Any, doc: YamlDocument, positions: bool = True) -> Any:
             if type(frame[0]) is dict and frame[2] is _NO_KEY:
                 frame[2] = _mapping_key(event, frame, doc, positions)
                 continue
-            path = _put(frame, _scalar(event))
+            value = _scalar(event)
+            if type(value) is str and len(value) <= _SHARED_CHARS:
+                value = sys.intern(value)  # a tag value ("team", "R1"): one string for every record
+            path = _put(frame, value)
             if positions:
                 values[path] = _pos(event.start_mark)
         elif kind is map_start or kind is seq_start:
@@ -241,6 +248,8 @@ def _mapping_key(
         # Keys are names (records are JSON-shaped): `1:` or `yes:` is the text as written, so
         # the schema names it as an unknown field.
         key = value
+    # Every record names the same fields: one string each for all of them, not one a record.
+    key = sys.intern(key)
     if key in frame[0]:
         if not positions:
             raise _NeedPositions
