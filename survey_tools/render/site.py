@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache, partial
 from importlib import resources
@@ -826,51 +825,33 @@ class _Site:
 
         # Newest first; papers of the same day by title (self.records is in title order).
         recs = sorted(self.records, key=when, reverse=True)
-        ns = "http://www.w3.org/2005/Atom"
-        ET.register_namespace("", ns)
-        root = ET.Element(f"{{{ns}}}feed")
         survey = self.tax.survey
-
-        def sub(parent: ET.Element, tag: str, text: str = "", **attrs: str) -> ET.Element:
-            e = ET.SubElement(parent, f"{{{ns}}}{tag}", attrs)
-            if text:
-                e.text = text
-            return e
-
-        sub(root, "title", f"{survey.get('list_title', '')}: additions")
-        sub(root, "subtitle", str(survey.get("description", "")))
-        sub(root, "id", self.abs_url(FEED_FILE) or str(survey.get("url", "")) + "#additions")
-        sub(root, "updated", (when(recs[0]) if recs else "1970-01-01") + "T00:00:00Z")
-        sub(root, "link", rel="self", href=self.abs_url(FEED_FILE) or FEED_FILE)
-        sub(root, "link", rel="alternate", type="text/html", href=self.abs_url(self.index_name) or self.index_name)
-        author = sub(root, "author")
-        sub(author, "name", ", ".join(str(a) for a in (survey.get("citation") or {}).get("software", {}).get("authors", [])) or str(survey.get("short_title", "")))
-        ET.indent(root)
-        head = '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode")
-        if not recs:
-            return head + "\n"
-        # The entries are serialised one at a time (no tree of every entry in memory), in the
-        # default namespace the feed declares, indented as one level below it.
         kinds = [s for s in self.tags if self.kind(s) not in ("plain",)]
 
-        def entry(r: Record) -> str:
-            e = ET.Element("entry")
-            ET.SubElement(e, "title").text = r.title
+        def entry(r: Record) -> dict[str, Any]:
             page = f"{PAPERS_DIR}/{r.id}.html"
-            ET.SubElement(e, "id").text = self.abs_url(page) or model.primary_link(r)
-            ET.SubElement(e, "updated").text = when(r) + "T00:00:00Z"
-            ET.SubElement(e, "link", rel="alternate", type="text/html", href=self.abs_url(page) or page)
-            ET.SubElement(e, "link", rel="related", href=model.primary_link(r))
-            for a in r.get("authors") or []:
-                ET.SubElement(ET.SubElement(e, "author"), "name").text = str(a)
-            ET.SubElement(e, "summary").text = str(r.get("summary", ""))
-            for t in model.record_tags(self.tax, r, kinds):
-                ET.SubElement(e, "category", term=t.value, label=f"{t.label}: {t.value}")
-            ET.indent(e, level=1)
-            return ET.tostring(e, encoding="unicode")
+            return {
+                "title": r.title,
+                "id": self.abs_url(page) or model.primary_link(r),
+                "updated": when(r) + "T00:00:00Z",
+                "page": self.abs_url(page) or page,
+                "related": model.primary_link(r),
+                "authors": [str(a) for a in r.get("authors") or []],
+                "summary": str(r.get("summary", "")),
+                "tags": model.record_tags(self.tax, r, kinds),
+            }
 
-        assert head.endswith("\n</feed>")
-        return head[: -len("\n</feed>")] + "".join("\n  " + entry(r) for r in recs) + "\n</feed>\n"
+        authors = (survey.get("citation") or {}).get("software", {}).get("authors", [])
+        return self.env.get_template("site/feed.xml.j2").render(
+            title=f"{survey.get('list_title', '')}: additions",
+            subtitle=str(survey.get("description", "")),
+            id=self.abs_url(FEED_FILE) or str(survey.get("url", "")) + "#additions",
+            updated=(when(recs[0]) if recs else "1970-01-01") + "T00:00:00Z",
+            self_href=self.abs_url(FEED_FILE) or FEED_FILE,
+            alternate_href=self.abs_url(self.index_name) or self.index_name,
+            author=", ".join(str(a) for a in authors) or str(survey.get("short_title", "")),
+            entries=map(entry, recs),
+        )
 
 
 def site_files(
