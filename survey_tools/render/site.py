@@ -521,8 +521,9 @@ class _Site:
                 "mappings": [cf for cf in ret.controlled if cf.kind == "mapping"],
                 "page": {
                     "survey": tax.survey,
-                    "project_links": _project_links(tax, f"{self.folder}/{PAPERS_DIR}/x.html"),
-                    "nav": self._nav("../"),
+                    "links_html": Markup(self.env.get_template("site/_paper_links.html.j2").render(
+                        project_links=_project_links(tax, f"{self.folder}/{PAPERS_DIR}/x.html"), nav=self._nav("../")
+                    ).rstrip("\n")),
                     "css_href": f"../{CSS_FILE}",
                     "index_href": f"../{self.index_name}",
                     "head_js": Markup(_asset("head.js")),
