@@ -15,6 +15,7 @@ through jinja2's autoescaping (HTML) or :func:`script_json` (JSON inside a scrip
 
 from __future__ import annotations
 
+import io
 import json
 import posixpath
 import re
@@ -843,7 +844,10 @@ class _Site:
             }
 
         authors = (survey.get("citation") or {}).get("software", {}).get("authors", [])
-        return self.env.get_template("site/feed.xml.j2").render(
+        # Written piece by piece into one buffer: render() would first hold every piece (a few
+        # million strings at 100,000 papers) in a list to join.
+        out = io.StringIO()
+        for piece in self.env.get_template("site/feed.xml.j2").generate(
             title=f"{survey.get('list_title', '')}: additions",
             subtitle=str(survey.get("description", "")),
             id=self.abs_url(FEED_FILE) or str(survey.get("url", "")) + "#additions",
@@ -852,7 +856,9 @@ class _Site:
             alternate_href=self.abs_url(self.index_name) or self.index_name,
             author=", ".join(str(a) for a in authors) or str(survey.get("short_title", "")),
             entries=map(entry, recs),
-        )
+        ):
+            out.write(piece)
+        return out.getvalue()
 
 
 def site_files(
