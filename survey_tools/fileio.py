@@ -127,6 +127,7 @@ class Staged:
 
     def __init__(self) -> None:
         self._staged: list[tuple[Path, str]] = []  # (target, temporary file)
+        self._new: set[str] = set()  # temporary files of targets the caller found missing
         self._remove: list[Path] = []
         self._made: list[Path] = []  # folders created for staged files, parents first
         self._token = secrets.token_hex(4)  # this change's temporary files: .NAME.<token><n>.tmp
@@ -196,6 +197,8 @@ class Staged:
             raise
         os.close(fd)
         self._staged.append((path, tmp))
+        if new:
+            self._new.add(tmp)
 
     def _sync(self) -> None:
         """Every staged file on the disk before the first rename (raises the first failure).
@@ -237,9 +240,10 @@ class Staged:
         done: list[tuple[Path, str | bytes | None]] = []  # target, its old version (a link or bytes)
         try:
             for path, tmp in self._staged:
-                done.append((path, _keep(path)))
+                # Nothing to keep where the caller found no file (a cold build's 10,000 pages).
+                done.append((path, None if tmp in self._new else _keep(path)))
                 os.replace(tmp, path)
-            self._staged = []
+            self._staged, self._new = [], set()
             for path in self._remove:
                 done.append((path, _keep(path)))
                 path.unlink()
@@ -273,6 +277,7 @@ class Staged:
             with contextlib.suppress(OSError):
                 d.rmdir()  # only when empty: a folder something else wrote into stays
         self._staged, self._remove, self._made = [], [], []
+        self._new = set()
         self._folders = set()
 
 
@@ -358,17 +363,18 @@ def walk_confined(
         return [], []
     files: list[str] = []
     problems: list[tuple[str, str]] = []
-    stack = [base]
+    # Each entry's relative path is its folder's and its name (no pathlib per entry: a folder
+    # of 10,000 pages).
+    stack = [(base, Path(rel_dir).as_posix())]
     while stack:
-        folder = stack.pop()
+        folder, folder_rel = stack.pop()
         try:
             entries = list(os.scandir(folder))
         except OSError as err:
-            where = folder.relative_to(root).as_posix()
-            problems.append((where, f"{where}: cannot list: {err.strerror}"))
+            problems.append((folder_rel, f"{folder_rel}: cannot list: {err.strerror}"))
             continue
         for entry in entries:
-            rel = Path(entry.path).relative_to(root).as_posix()
+            rel = f"{folder_rel}/{entry.name}"
             if entry.is_symlink():
                 problems.append(
                     (
@@ -378,7 +384,7 @@ def walk_confined(
                     )
                 )
             elif entry.is_dir(follow_symlinks=False):
-                stack.append(Path(entry.path))
+                stack.append((Path(entry.path), rel))
             elif entry.is_file(follow_symlinks=False):
                 files.append(rel)
             else:
