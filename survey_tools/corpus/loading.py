@@ -23,7 +23,7 @@ import msgspec
 from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base
 from survey_tools.corpus.checks import check_record
-from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.records import Corpus, Record, one_copy
 from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
 from survey_tools.errors import InvalidInput, Problem, UsageError
@@ -142,23 +142,9 @@ def _not_a_record_file(entry: os.DirEntry[str]) -> str | None:
     return None
 
 
-# Records laid out alike hold the same names and the same (line, column) pairs: each is kept
-# once for all of them (100,000 records held 30 of each, about 3 KB a record), up to a bound so
-# that a long-lived process does not grow without end.
-_PAIRS: dict[tuple[int, int], tuple[int, int]] = {}
-_PAIRS_MAX = 100_000
-
-
 def _shared_positions(positions: Mapping[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
-    out: dict[str, tuple[int, int]] = {}
-    for name, pair in positions.items():
-        kept = _PAIRS.get(pair)
-        if kept is None:
-            kept = (pair[0], pair[1])
-            if len(_PAIRS) < _PAIRS_MAX:
-                _PAIRS[kept] = kept
-        out[sys.intern(name)] = kept
-    return out
+    # Records laid out alike hold the same names and (line, column) pairs: one copy of each.
+    return {sys.intern(name): one_copy((pair[0], pair[1])) for name, pair in positions.items()}
 
 
 def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Result:

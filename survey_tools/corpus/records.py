@@ -4,10 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import Problem
+
+H = TypeVar("H", bound=tuple[Any, ...])
+
+# Records laid out alike repeat the same small values: (line, column) pairs, lists of tag values.
+# Each distinct one is kept once for all of them (100,000 records held about 60 each); the table
+# stops growing at a bound, so that a long-lived process does not grow without end.
+_ONE_COPY: dict[Any, Any] = {}
+_ONE_COPY_MAX = 300_000
+
+
+def one_copy(value: H) -> H:
+    """The copy of ``value`` (a tuple of strings or of whole numbers) every record shares;
+    ``value`` itself the first time."""
+    found = _ONE_COPY.get(value)
+    if found is not None:
+        return found
+    if len(_ONE_COPY) < _ONE_COPY_MAX:
+        _ONE_COPY[value] = value
+    return value
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import json
 import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -306,8 +306,6 @@ class _Site:
         self._kinds: dict[str, str] = {}
         self.env = environment()  # one environment: templates are compiled once per build
         self._bib: dict[str, str] = {}
-        self._facet_values: list[dict[str, Any]] | None = None
-        self._paper_shared: dict[str, Any] | None = None
 
     def added(self, rec: Record) -> str:
         raw = rec.get(self.added_field) if self.added_field else None
@@ -509,34 +507,33 @@ class _Site:
         return html.strip("\n") + "\n"
 
     # --- one page per paper -----------------------------------------------------------------
+    @cached_property
     def _paper_common(self) -> dict[str, Any]:
         """What every paper page shares (its links, navigation, scripts and which tags it
         shows), worked out for the first page only."""
-        if self._paper_shared is None:
-            tax, ret = self.tax, self.tax.retained
-            specs = list(dict.fromkeys([*self.tags, *(ax.spec for f in self.facets for ax in f.axes)]))
-            specs += [cf.name for cf in ret.controlled if cf.kind != "mapping" and cf.name not in specs]
-            self._paper_shared = {
-                "hidden": {ret.id_field, ret.title_field, "authors", "authors_complete", "links", "summary"},
-                "tag_specs": [s for s in specs if self.kind(s) not in ("keys", "plain")],
-                "mappings": [cf for cf in ret.controlled if cf.kind == "mapping"],
-                "page": {
-                    "survey": tax.survey,
-                    "links_html": Markup(self.env.get_template("site/_paper_links.html.j2").render(
-                        project_links=_project_links(tax, f"{self.folder}/{PAPERS_DIR}/x.html"), nav=self._nav("../")
-                    ).rstrip("\n")),
-                    "css_href": f"../{CSS_FILE}",
-                    "index_href": f"../{self.index_name}",
-                    "head_js": Markup(_asset("head.js")),
-                    "paper_js": Markup(bundle("paper.mjs")),
-                },
-            }
-        return self._paper_shared
+        tax, ret = self.tax, self.tax.retained
+        specs = list(dict.fromkeys([*self.tags, *(ax.spec for f in self.facets for ax in f.axes)]))
+        specs += [cf.name for cf in ret.controlled if cf.kind != "mapping" and cf.name not in specs]
+        return {
+            "hidden": {ret.id_field, ret.title_field, "authors", "authors_complete", "links", "summary"},
+            "tag_specs": [s for s in specs if self.kind(s) not in ("keys", "plain")],
+            "mappings": [cf for cf in ret.controlled if cf.kind == "mapping"],
+            "page": {
+                "survey": tax.survey,
+                "links_html": Markup(self.env.get_template("site/_paper_links.html.j2").render(
+                    project_links=_project_links(tax, f"{self.folder}/{PAPERS_DIR}/x.html"), nav=self._nav("../")
+                ).rstrip("\n")),
+                "css_href": f"../{CSS_FILE}",
+                "index_href": f"../{self.index_name}",
+                "head_js": Markup(_asset("head.js")),
+                "paper_js": Markup(bundle("paper.mjs")),
+            },
+        }
 
     def paper_context(self, rec: Record) -> dict[str, Any]:
         tax = self.tax
         ret = tax.retained
-        common = self._paper_common()
+        common = self._paper_common
         details = []
         for f in ret.fields:
             if f.name in common["hidden"]:
@@ -714,14 +711,10 @@ class _Site:
     def _hash_of(self, f: _Facet, v: Mapping[str, Any]) -> str:
         return f"{quote(f.keys[v['key']], safe=':')}={quote(str(v['id']), safe=':')}"
 
+    @cached_property
     def _tag_values(self) -> list[dict[str, Any]]:
         """Every facet with each value's count, its list view and its own page (sentinels have none);
         worked out once for the statistics page and the tag pages."""
-        if self._facet_values is None:
-            self._facet_values = self._count_tag_values()
-        return self._facet_values
-
-    def _count_tag_values(self) -> list[dict[str, Any]]:
         members = self._members()
         out = []
         for fi, f in enumerate(self.facets):
@@ -762,7 +755,7 @@ class _Site:
             "survey": self.tax.survey,
             "headline": [{"label": k.replace("_", " ").capitalize(), "n": v} for k, v in self.stats.headline.items()],
             "additions": self._additions(),
-            "facets": self._tag_values(),
+            "facets": self._tag_values,
             "figures": figs,
             "index_href": self.index_name,
             "css_href": CSS_FILE,
@@ -776,7 +769,7 @@ class _Site:
     def tag_pages(self) -> dict[str, Callable[[], str]]:
         """``tags/index.html`` and one page per value of every facet (its papers and count), each
         rendered when called."""
-        facets = self._tag_values()
+        facets = self._tag_values
         short = str(self.tax.survey.get("short_title", ""))
         common = {"survey": self.tax.survey, "head_js": Markup(_asset("head.js")), "paper_js": Markup(bundle("paper.mjs"))}
 
@@ -832,12 +825,13 @@ class _Site:
 
         def entry(r: Record) -> dict[str, Any]:
             page = f"{PAPERS_DIR}/{r.id}.html"
+            address, link = self.abs_url(page), model.primary_link(r)
             return {
                 "title": r.title,
-                "id": self.abs_url(page) or model.primary_link(r),
+                "id": address or link,
                 "updated": when(r) + "T00:00:00Z",
-                "page": self.abs_url(page) or page,
-                "related": model.primary_link(r),
+                "page": address or page,
+                "related": link,
                 "authors": [str(a) for a in r.get("authors") or []],
                 "summary": str(r.get("summary", "")),
                 "tags": model.record_tags(self.tax, r, kinds),

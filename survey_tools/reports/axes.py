@@ -11,24 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from survey_tools.corpus.records import Record
+from survey_tools.corpus.records import Record, one_copy
 from survey_tools.corpus.taxonomy import ControlledField, Group, Taxonomy
 
 MODE_SUFFIX = ".mode"  # `subdecisions.mode`: the modes of a mapping field
 _UNTAGGED = "\0untagged"  # in a record's memo: the sentinel its values were worked out with
-# Records share their categories: 100,000 records hold a few thousand distinct value lists. Each
-# is kept once (up to a bound, so that a long-lived process does not grow without end).
-_SHARED: dict[tuple[str, ...], tuple[str, ...]] = {}
-_SHARED_MAX = 200_000
-
-
-def _shared(values: tuple[str, ...]) -> tuple[str, ...]:
-    found = _SHARED.get(values)
-    if found is not None:
-        return found
-    if len(_SHARED) < _SHARED_MAX:
-        _SHARED[values] = values
-    return values
 
 
 @dataclass(frozen=True)
@@ -64,7 +51,7 @@ class Axis:
             return tuple(self._extract(rec, untagged))  # another sentinel than the memo's: not kept
         found = memo.get(self.spec)
         if found is None:
-            found = memo[self.spec] = _shared(tuple(self._extract(rec, untagged)))
+            found = memo[self.spec] = one_copy(tuple(self._extract(rec, untagged)))
         return found
 
     def _extract(self, rec: Record, untagged: str) -> list[str]:
