@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from filelock import FileLock
 import survey_tools.buildcache as buildcache
 from survey_tools.cachedir import cache_dir
 from survey_tools.errors import InvalidInput, Problem, SurveyError
-from survey_tools.fileio import Staged, UnsafePath, confined, walk_confined
+from survey_tools.fileio import Staged, UnsafePath, confined, confined_stat, walk_confined
 from survey_tools.render.generators import (
     GENERATORS,
     INPUTS,
@@ -246,25 +247,30 @@ def _scan(
     safe: set[str] = set()  # folders already seen to be real ones
     for rel in outputs:
         try:
-            path = confined(root, rel, safe)
+            path, st = confined_stat(root, rel, safe)
         except UnsafePath as err:
             stale.append(Stale(rel, "unsafe", f"{err}\n"))
             continue
         data = outputs[rel]
         hashes[rel] = buildcache.file_hash(data)
-        absent = False
-        try:
-            current: bytes | None = path.read_bytes()
-        except FileNotFoundError:
-            current, absent = None, True
-        except OSError:
-            current = None
-        if current == data:
-            continue
-        if current is None:
+        absent = st is None
+        current: bytes | None = None
+        # Nothing to open for a missing file (a cold build's 10,000 pages), and nothing to read
+        # of one whose size already says it differs, when it is only to be replaced.
+        resized = staged is not None and st is not None and stat.S_ISREG(st.st_mode) and st.st_size != len(data)
+        if not (absent or resized):
+            try:
+                current = path.read_bytes()
+            except FileNotFoundError:
+                absent = True
+            except OSError:
+                pass
+            if current == data:
+                continue
+        if current is None and not resized:
             stale.append(Stale(rel, "missing"))
         else:
-            stale.append(Stale(rel, "stale", "" if staged is not None else _short_diff(rel, current, data)))
+            stale.append(Stale(rel, "stale", "" if staged is not None else _short_diff(rel, current or b"", data)))
         if staged is not None:
             try:
                 staged.write(path, data, new=absent)

@@ -312,12 +312,22 @@ def confined(root: Path | str, rel: str, safe: set[str] | None = None) -> Path:
     under the same few folders in one pass (a build's 10,000 pages share two): each folder is
     looked at once, not once per file below it.
     """
+    return confined_stat(root, rel, safe)[0]
+
+
+def confined_stat(
+    root: Path | str, rel: str, safe: set[str] | None = None
+) -> tuple[Path, os.stat_result | None]:
+    """:func:`confined`, and the ``lstat`` of the path it checked last: None when nothing is
+    there yet. A build looks at 10,000 outputs this way and needs not open a missing one, nor
+    read one whose size already says it differs."""
     given = Path(rel)
     parts = given.parts
     if not parts or given.is_absolute() or ".." in parts:
         raise UnsafePath(f"{rel}: not a path inside the survey folder")
     last = len(parts) - 1
     current = os.fspath(root)
+    path = Path(os.path.join(current, *parts))
     for i, part in enumerate(parts):
         current = os.path.join(current, part)
         if safe is not None and i < last and current in safe:
@@ -325,7 +335,7 @@ def confined(root: Path | str, rel: str, safe: set[str] | None = None) -> Path:
         try:
             st = os.lstat(current)
         except FileNotFoundError:
-            break  # the rest will be created by us as real folders
+            return path, None  # the rest will be created by us as real folders
         except OSError as err:
             raise UnsafePath(f"{rel}: cannot inspect {current}: {err.strerror or err}") from None
         shown = "/".join(parts[: i + 1])
@@ -341,7 +351,9 @@ def confined(root: Path | str, rel: str, safe: set[str] | None = None) -> Path:
                 safe.add(current)
         elif not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
             raise UnsafePath(f"{shown} is not a regular file (a pipe, device or socket)")
-    return Path(os.path.join(os.fspath(root), *parts))
+        else:
+            return path, st
+    return path, None  # pragma: no cover - the loop returns at its last part
 
 
 def walk_confined(
