@@ -54,8 +54,9 @@ def build(ctx: click.Context, check: bool, fmt: str) -> None:
         else:
             click.echo(f"all {result.outputs} outputs are up to date", err=True)
     else:
-        for rel in result.written:
-            click.echo(f"{'removed' if rel in result.removed else 'wrote'} {rel}")
+        if result.written:  # one write, not one a file: a cold build of 10,000 records lists them all
+            removed = set(result.removed)
+            click.echo("\n".join(f"{'removed' if rel in removed else 'wrote'} {rel}" for rel in result.written))
         click.echo(f"{len(result.written)} of {result.outputs} outputs changed", err=True)
     if check and result.stale:
         sys.exit(EXIT_INVALID)
