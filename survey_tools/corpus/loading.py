@@ -169,17 +169,27 @@ def _read(root: Path, rel: str) -> bytes | Problem:
             return Problem(rel, 0, 0, "", _LINK_MESSAGE)
         return Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}")
     try:
-        with open(fd, "rb", closefd=True) as fh:
-            st = os.fstat(fh.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                return Problem(rel, 0, 0, "", "is not a regular file; records are regular files")
-            if st.st_size > MAX_FILE_BYTES:  # refused by size: a 100 MB file is never read
-                return Problem(
-                    rel, 1, 1, "", f"file is {st.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
-                )
-            return fh.read()
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return Problem(rel, 0, 0, "", "is not a regular file; records are regular files")
+        if st.st_size > MAX_FILE_BYTES:  # refused by size: a 100 MB file is never read
+            return Problem(
+                rel, 1, 1, "", f"file is {st.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+            )
+        # One os.read of the size fstat gave, rather than a file object, whose set-up asks the
+        # file whether it is a terminal and where it stands, and which reads once more to meet
+        # the end: four system calls fewer a record.
+        data = os.read(fd, st.st_size + 1)
+        if len(data) > st.st_size:  # it grew since: the rest too, as a file object would
+            chunks = [data]
+            while chunk := os.read(fd, 1 << 16):
+                chunks.append(chunk)
+            data = b"".join(chunks)
+        return data
     except OSError as err:
         return Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}")
+    finally:
+        os.close(fd)
 
 
 # Entries of files this folder no longer has (another clone's, an earlier edit's) kept beside the
