@@ -11,6 +11,7 @@ name that resolves differently the second time cannot slip through.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import re
@@ -92,8 +93,12 @@ def why_private(ip: IPAddress) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def private_host(host: str) -> str | None:
-    """Why a URL's host is local without asking DNS (a local name or a non-public literal)."""
+    """Why a URL's host is local without asking DNS (a local name or a non-public literal).
+
+    Kept per host: a corpus names a few hosts thousands of times, and telling a name from an
+    address costs ``ipaddress`` two exceptions each time."""
     h = host.lower().rstrip(".")
     if h in _LOCAL_NAMES or h.endswith(_LOCAL_SUFFIXES):
         return "a name of the local machine or network"
