@@ -54,6 +54,29 @@ def test_check_lists_stale_missing_and_extra_with_a_diff(built: Path, tmp_path: 
     assert CliRunner().invoke(cli, ["--root", str(root), "build", "--check"]).exit_code == 0
 
 
+def test_a_changed_output_is_found_and_replaced_whatever_its_size(built: Path, tmp_path: Path) -> None:
+    """The build reads an output only when its size matches (a size that differs says it changed)
+    and opens none that is missing: each case is still found, listed and replaced."""
+    root = tmp_path / "copy"
+    shutil.copytree(built, root)
+    expected = _snapshot(root)
+    same_size = root / "reports" / "STATS.md"
+    text = same_size.read_bytes()
+    flipped = text.replace(b"|", b"!", 1)
+    assert flipped != text and len(flipped) == len(text)
+    same_size.write_bytes(flipped)
+    (root / "reports" / "stats.json").write_bytes(b"{}\n")  # another size
+    (root / "reports" / "GAPS.md").unlink()
+    (root / "reports" / "claims.json").write_bytes(b"")  # empty
+    checked = {s.path: s.status for s in build(root, check=True).stale}
+    assert checked == {"reports/STATS.md": "stale", "reports/stats.json": "stale",
+                       "reports/GAPS.md": "missing", "reports/claims.json": "stale"}
+    result = build(root)
+    assert sorted(result.written) == sorted(checked)
+    assert _snapshot(root) == expected
+    assert build(root, check=True).stale == ()
+
+
 def test_invalid_record_fails_the_build_and_writes_nothing(built: Path, tmp_path: Path) -> None:
     root = tmp_path / "copy"
     shutil.copytree(built, root)

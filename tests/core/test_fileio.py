@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from survey_tools.build import build
-from survey_tools.fileio import Staged, atomic_write
+from survey_tools.fileio import Staged, UnsafePath, atomic_write, confined, confined_stat
 from survey_tools.traces.importers.convert import import_to
 
 
@@ -160,3 +160,30 @@ def test_every_staged_file_is_synced_before_the_first_rename(
         staged.commit()
     assert len(seen) == 40 and inodes <= synced_at_first
     assert _tree(tmp_path) == {f"pages/p{i}.html": f"page {i}\n" for i in range(40)}
+
+
+def test_confined_stat_gives_the_last_lstat_or_none(tmp_path: Path) -> None:
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "a.md").write_bytes(b"12345")
+    path, st = confined_stat(tmp_path, "reports/a.md")
+    assert path == tmp_path / "reports" / "a.md" and st is not None and st.st_size == 5
+    assert confined_stat(tmp_path, "reports/missing.md") == (tmp_path / "reports" / "missing.md", None)
+    # a folder not made yet: nothing below it exists either
+    assert confined_stat(tmp_path, "new/deeper/b.md") == (tmp_path / "new" / "deeper" / "b.md", None)
+    safe: set[str] = set()
+    assert confined_stat(tmp_path, "reports/a.md", safe)[1] is not None
+    assert safe == {str(tmp_path / "reports")}
+    assert confined(tmp_path, "reports/a.md") == path
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="symbolic links")
+@pytest.mark.parametrize("rel", ["linked/a.md", "reports/link.md", "../outside.md"])
+def test_confined_stat_refuses_what_confined_refuses(tmp_path: Path, rel: str) -> None:
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "linked").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "reports" / "link.md").symlink_to(tmp_path / "elsewhere" / "x.md")
+    with pytest.raises(UnsafePath):
+        confined_stat(tmp_path, rel)
+    with pytest.raises(UnsafePath):
+        confined(tmp_path, rel)
