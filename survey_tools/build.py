@@ -267,10 +267,12 @@ def _scan(
                 pass
             if current == data:
                 continue
-        if current is None and not resized:
+        if resized:
+            stale.append(Stale(rel, "stale"))
+        elif current is None:
             stale.append(Stale(rel, "missing"))
         else:
-            stale.append(Stale(rel, "stale", "" if staged is not None else _short_diff(rel, current or b"", data)))
+            stale.append(Stale(rel, "stale", "" if staged is not None else _short_diff(rel, current, data)))
         if staged is not None:
             try:
                 staged.write(path, data, new=absent)
