@@ -26,11 +26,11 @@ from survey_tools.errors import InvalidInput, Problem, SurveyError
 from survey_tools.fileio import Staged, UnsafePath, confined, confined_stat, walk_confined
 from survey_tools.render.generators import (
     GENERATORS,
-    INPUTS,
     REPORTS,
     BuildContext,
     Lazy,
     Output,
+    Parts,
     selected,
 )
 from survey_tools.render.requirements import output_problems
@@ -115,7 +115,9 @@ def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
     for name in selected(ctx.taxonomy):
         gen = GENERATORS[name]
         try:
-            produced = _memoised(ctx, name) if memo and name in INPUTS else gen(ctx)
+            produced = gen(ctx)
+            if memo and isinstance(produced, Parts):
+                produced = _memoised(name, produced)
         except SurveyError:
             raise
         except Exception as err:  # a generator bug must not leave a half-built tree
@@ -140,15 +142,20 @@ def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
     return BuildPlan(Outputs(outputs), ctx)
 
 
-def _memoised(ctx: BuildContext, name: str) -> Mapping[str, Output]:
-    """A generator that declares its inputs: its files from the cache when those are unchanged."""
-    key = buildcache.generator_key(name, INPUTS[name](ctx))
-    found = buildcache.load_outputs(name, key)
-    if found is not None:
-        return found
-    produced = {rel: d.encode("utf-8") if isinstance(d, str) else bytes(d) for rel, d in GENERATORS[name](ctx).items()}
-    buildcache.store_outputs(name, key, produced)
-    return produced
+def _memoised(name: str, produced: Parts) -> dict[str, bytes]:
+    """The files of a generator drawn in parts: each part's files from the cache while its
+    inputs are unchanged, drawn (and kept) otherwise."""
+    files: dict[str, bytes] = {}
+    for part_name, part in produced.parts.items():
+        entry = f"{name}-{part_name}"
+        key = buildcache.generator_key(entry, part.inputs)
+        found = buildcache.load_outputs(entry, key)
+        if found is None or set(found) != set(part.paths):
+            found = {rel: d.encode("utf-8") if isinstance(d, str) else bytes(d)
+                     for rel, d in produced.drawn(part_name).items()}
+            buildcache.store_outputs(entry, key, found)
+        files.update(found)
+    return files
 
 
 def owned_dirs(outputs: Mapping[str, bytes]) -> tuple[str, ...]:

@@ -7,11 +7,12 @@ plus the versions that shape them (this toolkit's own files, the rendering libra
   files, the screening logs, the audit file) and a hash of every output it wrote. When the
   inputs' key is unchanged and every output on disk still has its recorded hash, ``build`` and
   ``build --check`` are done after validation: nothing is computed or rendered again;
-- the **outputs of a generator** that declares its inputs (``register(name, inputs=...)``):
-  when what it is drawn from is unchanged (e.g. the figures, when only a summary changed), its
-  files are taken from the cache instead of being drawn again. These are content-addressed and
-  shared by every survey folder on the machine (a clone or worktree elsewhere draws nothing
-  its twin drew); the newest ``KEEP_OUTPUTS`` entries of each generator are kept.
+- the **files of each part** of a generator drawn in parts (``render.registry.Parts``: one
+  part a figure, keyed by the labels and numbers it shows): while what a part is drawn from is
+  unchanged (a summary, a link or a tag no figure counts was edited), its files are taken from
+  the cache instead of being drawn again. These are content-addressed and shared by every
+  survey folder on the machine (a clone or worktree elsewhere draws nothing its twin drew); the
+  newest ``KEEP_OUTPUTS`` entries of each part are kept.
 
 A cache entry that is missing, unreadable or does not hash to what it says is ignored: the
 build then renders, so a damaged cache costs time, never correctness. ``SURVEY_NO_CACHE=1``
@@ -25,6 +26,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import metadata
@@ -153,7 +155,12 @@ def store_outputs(name: str, key: str, files: Mapping[str, bytes]) -> None:
     data = {rel: {"hash": file_hash(b), "data": base64.b64encode(b).decode()} for rel, b in files.items()}
     _save(folder / f"{name}-{key}.json", json.dumps(data, sort_keys=True).encode())
     entries = []
+    # Exactly this entry's files: a glob would also match those of a part whose name only
+    # starts with this one's ("credit" and "credit-ladder").
+    mine = re.compile(re.escape(name) + r"-[0-9a-f]{40}\.json")
     for old in folder.glob(f"{name}-*.json"):
+        if not mine.fullmatch(old.name):
+            continue
         with contextlib.suppress(OSError):
             entries.append((old.stat().st_mtime_ns, old.name, old))
     # The newest KEEP_OUTPUTS of this generator stay (the one just written among them).

@@ -17,7 +17,6 @@ To add an output, write a function here (or in a module this one imports) and re
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 
@@ -40,12 +39,13 @@ from survey_tools.render.registry import (
     ALWAYS,
     CONFIG_DOCS,
     GENERATORS,
-    INPUTS,
     REPORTS,
     BuildContext,
     Generator,
     Lazy,
     Output,
+    Part,
+    Parts,
     register,
     selected,
 )
@@ -54,7 +54,7 @@ from survey_tools.reports.agreement import agreement_outputs
 from survey_tools.reports.claims_output import claims_markdown
 from survey_tools.reports.corrections import corrections_outputs
 from survey_tools.reports.gaps import gaps_outputs
-from survey_tools.reports.plots import plot_outputs
+from survey_tools.reports.plots import figure_paths, figures
 from survey_tools.reports.stats_output import stats_outputs
 
 
@@ -109,33 +109,14 @@ def _agreement_out(ctx: BuildContext) -> Mapping[str, Output]:
     return agreement_outputs(ctx.agreement, REPORTS) if ctx.agreement is not None else {}
 
 
-# Prose and links: never drawn in a figure (figures count records by their tags and years).
-_NOT_DRAWN = ("text", "url", "url_list", "person_list", "evidence")
-
-
-def _figure_inputs(ctx: BuildContext) -> bytes:
-    """What the figures are drawn from, as a hash: the configuration, and every record without
-    the fields no figure shows, so that editing a title, summary or link does not redraw them.
-    Hashed record by record (one JSON text of every record was 100 MB at 100k records)."""
-    tax = ctx.taxonomy
-    named = json.dumps(list(ctx.config.plots), sort_keys=True, default=str)
-    dropped = {
-        coll.name: {f.name for f in coll.fields if f.type in _NOT_DRAWN and f.name not in named}
-        for coll in tax.collections.values()
-    }
-    living = ctx.stats.living.to_dict() if ctx.stats.living else None
-    configs = tax.configs.digest if tax.configs else ""
-    h = hashlib.blake2b(digest_size=32)
-    h.update(json.dumps([tax.digest, configs, named, living], sort_keys=True, default=str).encode())
-    for r in ctx.corpus:
-        shown = {k: v for k, v in r.data.items() if k not in dropped.get(r.collection, ())}
-        h.update(b"\n" + json.dumps([r.collection, r.id, shown], sort_keys=True, default=str).encode())
-    return h.digest()
-
-
-@register("figures", inputs=_figure_inputs)
-def _plots(ctx: BuildContext) -> Mapping[str, Output]:
-    return plot_outputs(ctx.corpus, ctx.stats, ctx.config, f"{REPORTS}/figures")
+@register("figures")
+def _plots(ctx: BuildContext) -> Parts:
+    # One part a figure, keyed by what it shows: an edit that changes no figure's numbers or
+    # labels (a summary, a link, a tag no figure counts) draws nothing again.
+    return Parts({
+        f.name: Part(figure_paths(f, f"{REPORTS}/figures"), f.inputs(), f.draw)
+        for f in figures(ctx.corpus, ctx.stats, ctx.config)
+    })
 
 
 # --- the published views ---------------------------------------------------------------------
@@ -211,5 +192,5 @@ def _github(ctx: BuildContext) -> Mapping[str, Output]:
 
 
 # The registry's names, importable from here as before the split (build and tests use them).
-__all__ = ["ALWAYS", "CONFIG_DOCS", "GENERATORS", "INPUTS", "REPORTS", "BuildContext", "Generator",
-           "Lazy", "Output", "config_reference", "issue_form", "register", "selected"]
+__all__ = ["ALWAYS", "CONFIG_DOCS", "GENERATORS", "REPORTS", "BuildContext", "Generator",
+           "Lazy", "Output", "Part", "Parts", "config_reference", "issue_form", "register", "selected"]

@@ -6,12 +6,15 @@ A generator is a function ``(BuildContext) -> {relative path: str | bytes}`` reg
 a generator is a pure function of it: it returns file contents and never reads or writes a file.
 A generator of many files (the site's paper and tag pages) returns them as :class:`Lazy`: the
 paths at once, each file's contents rendered when the build asks for it, so that the build
-writes them one by one and never holds every rendered page.
+writes them one by one and never holds every rendered page. A generator of files that are
+expensive to draw (the figures) returns them as :class:`Parts`: each part names what it is drawn
+from, and the build takes a part's files from its cache while those inputs are unchanged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.reports.compute import Survey
@@ -43,29 +46,59 @@ class Lazy(Mapping[str, Output]):
         return self._render[rel]
 
 
+@dataclass(frozen=True)
+class Part:
+    """Files drawn together (a figure's SVG and PNG) from what ``inputs`` holds: equal inputs,
+    equal files. ``render`` returns the files' contents in the order of ``paths``."""
+
+    paths: tuple[str, ...]
+    inputs: bytes
+    render: Callable[[], Sequence[Output]]
+
+
+class Parts(Mapping[str, Output]):
+    """Files drawn in parts, each declaring its inputs (:class:`Part`). Read as a mapping, a
+    part is drawn once, when the first of its files is read; the build instead takes each
+    part's files from its cache while the part's inputs are unchanged (``build._memoised``),
+    so editing one record draws again only the parts whose inputs it changed."""
+
+    def __init__(self, parts: Mapping[str, Part]) -> None:
+        self.parts = dict(parts)
+        self._part_of = {rel: name for name, part in self.parts.items() for rel in part.paths}
+        self._drawn: dict[str, dict[str, Output]] = {}
+
+    def drawn(self, name: str) -> dict[str, Output]:
+        """The files of part ``name``, drawn on the first call."""
+        if name not in self._drawn:
+            part = self.parts[name]
+            self._drawn[name] = dict(zip(part.paths, part.render(), strict=True))
+        return self._drawn[name]
+
+    def __getitem__(self, rel: str) -> Output:
+        return self.drawn(self._part_of[rel])[rel]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._part_of)
+
+    def __len__(self) -> int:
+        return len(self._part_of)
+
+    def __contains__(self, rel: object) -> bool:
+        return rel in self._part_of
+
+
 REPORTS = "reports"
 GENERATORS: dict[str, Generator] = {}
-# Generators that declare what they are drawn from: (survey) -> bytes that change whenever their
-# output could. The build takes their files from its cache when those bytes are unchanged.
-INPUTS: dict[str, Callable[[BuildContext], bytes]] = {}
 # Written whatever survey.yaml `outputs:` says: validation and the key reference depend on them.
 ALWAYS = ("schemas", "config-docs")
 CONFIG_DOCS = "taxonomy/README.md"
 
 
-def register(name: str, inputs: Callable[[BuildContext], bytes] | None = None) -> Callable[[Generator], Generator]:
-    """Register ``fn`` as the generator ``name`` (a later registration under a name replaces it).
-
-    ``inputs`` (optional) returns everything the output is drawn from, as bytes: the build then
-    renders it again only when those change (worth it for expensive outputs such as figures).
-    """
+def register(name: str) -> Callable[[Generator], Generator]:
+    """Register ``fn`` as the generator ``name`` (a later registration under a name replaces it)."""
 
     def deco(fn: Generator) -> Generator:
         GENERATORS[name] = fn
-        if inputs is not None:
-            INPUTS[name] = inputs
-        else:
-            INPUTS.pop(name, None)
         return fn
 
     return deco

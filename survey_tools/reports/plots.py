@@ -1,15 +1,21 @@
 """Figures from the statistics, as deterministic SVG and PNG bytes (matplotlib, Agg).
 
 Which figures to draw is configuration (``plots:`` in the report configuration); each kind
-reads the axes it is given. Determinism: a fixed SVG hash salt, no date or software metadata,
-text kept as text in SVG. Colours come from the Okabe-Ito palette (safe for colour-blind
-readers) and the sequential ``cividis`` map.
+reads the axes it is given. A figure is made in two steps: :func:`figures` computes what each
+one shows (its labels, numbers and titles: a :class:`Figure`, cheap), and :meth:`Figure.draw`
+draws that with matplotlib (the expensive part). The build keeps each figure's files under a
+hash of what it shows, so a figure is drawn again only when its own numbers or labels change.
+Determinism: a fixed SVG hash salt, no date or software metadata, text kept as text in SVG.
+Colours come from the Okabe-Ito palette (safe for colour-blind readers) and the sequential
+``cividis`` map.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from survey_tools.corpus.records import Corpus
@@ -58,96 +64,62 @@ def _save(fig: Any) -> tuple[bytes, bytes]:
     return svg.getvalue(), png.getvalue()
 
 
-def _heatmap(t: Table) -> Any:
+# --- what each kind shows (labels, numbers, titles: JSON-shaped) ------------------------------
+
+
+def _heatmap_data(t: Table) -> dict[str, Any]:
     assert t.cols is not None
     # Not-applicable and untagged cells would dominate the colour scale: they are left out.
     rows = [r for r in t.row_values if r not in t.rows.sentinels]
     cols = [c for c in t.col_values if c not in t.cols.sentinels]
-    data = [[t.count(r, c) for c in cols] for r in rows]
-    fig = _figure(1.0 + 0.8 * len(cols), 1.0 + 0.45 * len(rows))
-    ax = fig.add_subplot()
-    top = max((max(r) for r in data), default=0) or 1
-    im = ax.imshow(data, cmap="cividis", vmin=0, vmax=top, aspect="auto")
-    ax.set_xticks(range(len(cols)), [t.cols.label_of(c) for c in cols], rotation=35, ha="right")
-    ax.set_yticks(range(len(rows)), [t.rows.label_of(r) for r in rows])
-    for i, row in enumerate(data):
-        for j, n in enumerate(row):
-            ax.text(j, i, str(n) if n else "·", ha="center", va="center", color="white" if n < top * 0.55 else "black")
-    ax.set_xlabel(t.cols.label)
-    ax.set_ylabel(t.rows.label)
-    ax.set_title(f"{t.rows.label} × {t.cols.label} (records; not-applicable left out)")
-    ax.spines[:].set_visible(False)
-    fig.colorbar(im, ax=ax, shrink=0.8, label="records")
-    return fig
+    return {
+        "rows": [t.rows.label_of(r) for r in rows],
+        "cols": [t.cols.label_of(c) for c in cols],
+        "counts": [[t.count(r, c) for c in cols] for r in rows],
+        "xlabel": t.cols.label,
+        "ylabel": t.rows.label,
+        "title": f"{t.rows.label} × {t.cols.label} (records; not-applicable left out)",
+    }
 
 
-def _ladder(t: Table, na: str, untagged: str) -> Any:
+def _ladder_data(t: Table, na: str, untagged: str) -> dict[str, Any]:
     vals = [v for v in t.row_values if v not in (na, untagged)]
-    counts = [t.count(v) for v in vals]
-    fig = _figure(7, 0.6 + 0.45 * len(vals))
-    ax = fig.add_subplot()
-    ys = list(range(len(vals)))
-    ax.barh(ys, counts, color=OKABE_ITO[0])
-    ax.set_yticks(ys, [t.rows.label_of(v) for v in vals])
-    ax.invert_yaxis()  # finest unit on top, coarsest at the bottom
-    for y, n in zip(ys, counts, strict=True):
-        ax.text(n + 0.3, y, str(n), va="center")
     rest = [f"{s}: {t.count(s)}" for s in (na, untagged) if s in t.row_values and t.count(s)]
-    ax.set_xlabel("records" + (f" (not shown: {', '.join(rest)})" if rest else ""))
-    ax.set_title(f"{t.title}: fine to coarse")
-    return fig
+    return {
+        "labels": [t.rows.label_of(v) for v in vals],
+        "counts": [t.count(v) for v in vals],
+        "xlabel": "records" + (f" (not shown: {', '.join(rest)})" if rest else ""),
+        "title": f"{t.title}: fine to coarse",
+    }
 
 
-def _modes(t: Table, na: str, untagged: str) -> Any:
+def _modes_data(t: Table, na: str, untagged: str) -> dict[str, Any]:
     assert t.cols is not None
     rows = [r for r in t.row_values if r not in (na, untagged)]
     modes = [c for c in t.col_values if c not in (na, untagged)]
-    fig = _figure(7, 0.8 + 0.5 * len(rows))
-    ax = fig.add_subplot()
-    ys = list(range(len(rows)))
-    left = [0] * len(rows)
-    for k, m in enumerate(modes):
-        vals = [t.count(r, m) for r in rows]
-        ax.barh(ys, vals, left=left, color=OKABE_ITO[k % len(OKABE_ITO)], label=t.cols.label_of(m))
-        for y, (x0, n) in enumerate(zip(left, vals, strict=True)):
-            if n:
-                ax.text(x0 + n / 2, y, str(n), ha="center", va="center", color="white" if k == 0 else "black")
-        left = [a + b for a, b in zip(left, vals, strict=True)]
-    ax.set_yticks(ys, [t.rows.label_of(r) for r in rows])
-    ax.invert_yaxis()
-    ax.set_xlabel("records")
-    ax.set_title(f"{t.title}: {' vs '.join(t.cols.label_of(m).lower() for m in modes)}")
-    ax.legend(frameon=False, loc="lower right")
-    return fig
+    return {
+        "rows": [t.rows.label_of(r) for r in rows],
+        "modes": [t.cols.label_of(m) for m in modes],
+        "counts": [[t.count(r, m) for r in rows] for m in modes],  # one list a mode
+        "title": f"{t.title}: {' vs '.join(t.cols.label_of(m).lower() for m in modes)}",
+    }
 
 
-def _stacked(t: Table) -> Any:
+def _stacked_data(t: Table) -> dict[str, Any]:
     assert t.cols is not None
     xs = list(t.col_values)  # e.g. years
     stacks = [r for r in t.row_values if any(t.count(r, x) for x in xs)]
-    fig = _figure(max(6.0, 0.55 * len(xs) + 2), 4.2)
-    ax = fig.add_subplot()
-    bottom = [0] * len(xs)
-    pos = list(range(len(xs)))
-    for k, s in enumerate(stacks):
-        vals = [t.count(s, x) for x in xs]
-        ax.bar(pos, vals, bottom=bottom, color=OKABE_ITO[k % len(OKABE_ITO)], label=t.rows.label_of(s), width=0.75)
-        bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
-    for x, n in zip(pos, bottom, strict=True):
-        ax.text(x, n + 0.3, str(n), ha="center")
-    ax.set_xticks(pos, [t.cols.label_of(x) for x in xs], rotation=45, ha="right")
-    ax.set_ylabel("records")
-    ax.set_xlabel(t.cols.label)
-    ax.set_title(f"Records per {t.cols.label.lower()} by {t.rows.label.lower()}")
-    if stacks:  # an empty survey has nothing to name
-        ax.legend(frameon=False, fontsize=8, loc="upper left")
-    return fig
+    return {
+        "xs": [t.cols.label_of(x) for x in xs],
+        "stacks": [t.rows.label_of(s) for s in stacks],
+        "counts": [[t.count(s, x) for x in xs] for s in stacks],  # one list a stack
+        "xlabel": t.cols.label,
+        "title": f"Records per {t.cols.label.lower()} by {t.rows.label.lower()}",
+    }
 
 
-def _flow(stats: Stats, corpus: Corpus, field: str, total_key: str) -> Any:
+def _flow_data(stats: Stats, corpus: Corpus, field: str, total_key: str) -> dict[str, Any]:
     """A PRISMA-style flow: screened → excluded at each stage in order → retained."""
-    import matplotlib.patches as mpatches  # lazy: see _figure
-
     tax = corpus.taxonomy
     t = stats.table(field)
     retained = len(corpus.retained)
@@ -161,7 +133,119 @@ def _flow(stats: Stats, corpus: Corpus, field: str, total_key: str) -> Any:
         screened = retained + len(edition)
         stages = [(t.rows.label_of(v), sum(str(r.get(field)) == v for r in edition)) for v in t.row_values
                   if v in t.rows.values]
-    stages = [(lab, n) for lab, n in stages if lab not in (tax.na, tax.untagged)]
+    return {
+        "screened": screened,
+        "stages": [[lab, n] for lab, n in stages if lab not in (tax.na, tax.untagged)],
+        "retained": retained,
+        "retained_label": tax.retained.label,
+    }
+
+
+def _prisma_data(stats: Stats, corpus: Corpus, field: str) -> dict[str, Any]:
+    """The living list's PRISMA 2020 flow: identification (search runs), screening, inclusion."""
+    flow = stats.living
+    if flow is None:
+        return {"flow": None}
+    tax = corpus.taxonomy
+    fams = {f.id: f.label for f in stats.protocol.families} if stats.protocol else {}
+    stage_lines = [f"{lab}: {n}" for _k, lab, n in ordered(flow.excluded_by_stage, tax, field)]
+    reason_field = stats.protocol.fields["reason"] if stats.protocol else "reason"
+    reason_lines = [f"{lab}: {n}" for _k, lab, n in ordered(flow.excluded_by_reason, tax, reason_field)]
+    return {
+        "flow": {
+            "identified": f"Records identified from {flow.source}\n{flow.runs} runs, {flow.first_run} to "
+                          f"{flow.last_run}\nn = {flow.identified}",
+            "hits": "Hits per query family\n" + "\n".join(f"{fams.get(k, k)}: {n}" for k, n in flow.per_family.items()),
+            "duplicates": f"Duplicates removed (already retained,\nexcluded or queued): n = {flow.duplicates}",
+            "screened": f"Records screened\nn = {flow.screened}",
+            "excluded": f"Records excluded: n = {flow.excluded}\n" + ("\n".join([*stage_lines, *reason_lines]) or "none"),
+            "included": f"{tax.retained.label} (included)\nn = {flow.included}",
+            "awaiting": f"Awaiting screening in the queue\nn = {flow.awaiting}",
+        }
+    }
+
+
+# --- drawing what a kind shows ----------------------------------------------------------------
+
+
+def _heatmap(d: Mapping[str, Any]) -> Any:
+    data, rows, cols = d["counts"], d["rows"], d["cols"]
+    fig = _figure(1.0 + 0.8 * len(cols), 1.0 + 0.45 * len(rows))
+    ax = fig.add_subplot()
+    top = max((max(r) for r in data), default=0) or 1
+    im = ax.imshow(data, cmap="cividis", vmin=0, vmax=top, aspect="auto")
+    ax.set_xticks(range(len(cols)), cols, rotation=35, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    for i, row in enumerate(data):
+        for j, n in enumerate(row):
+            ax.text(j, i, str(n) if n else "·", ha="center", va="center", color="white" if n < top * 0.55 else "black")
+    ax.set_xlabel(d["xlabel"])
+    ax.set_ylabel(d["ylabel"])
+    ax.set_title(d["title"])
+    ax.spines[:].set_visible(False)
+    fig.colorbar(im, ax=ax, shrink=0.8, label="records")
+    return fig
+
+
+def _ladder(d: Mapping[str, Any]) -> Any:
+    labels, counts = d["labels"], d["counts"]
+    fig = _figure(7, 0.6 + 0.45 * len(labels))
+    ax = fig.add_subplot()
+    ys = list(range(len(labels)))
+    ax.barh(ys, counts, color=OKABE_ITO[0])
+    ax.set_yticks(ys, labels)
+    ax.invert_yaxis()  # finest unit on top, coarsest at the bottom
+    for y, n in zip(ys, counts, strict=True):
+        ax.text(n + 0.3, y, str(n), va="center")
+    ax.set_xlabel(d["xlabel"])
+    ax.set_title(d["title"])
+    return fig
+
+
+def _modes(d: Mapping[str, Any]) -> Any:
+    rows = d["rows"]
+    fig = _figure(7, 0.8 + 0.5 * len(rows))
+    ax = fig.add_subplot()
+    ys = list(range(len(rows)))
+    left = [0] * len(rows)
+    for k, (label, vals) in enumerate(zip(d["modes"], d["counts"], strict=True)):
+        ax.barh(ys, vals, left=left, color=OKABE_ITO[k % len(OKABE_ITO)], label=label)
+        for y, (x0, n) in enumerate(zip(left, vals, strict=True)):
+            if n:
+                ax.text(x0 + n / 2, y, str(n), ha="center", va="center", color="white" if k == 0 else "black")
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax.set_yticks(ys, rows)
+    ax.invert_yaxis()
+    ax.set_xlabel("records")
+    ax.set_title(d["title"])
+    ax.legend(frameon=False, loc="lower right")
+    return fig
+
+
+def _stacked(d: Mapping[str, Any]) -> Any:
+    xs = d["xs"]
+    fig = _figure(max(6.0, 0.55 * len(xs) + 2), 4.2)
+    ax = fig.add_subplot()
+    bottom = [0] * len(xs)
+    pos = list(range(len(xs)))
+    for k, (label, vals) in enumerate(zip(d["stacks"], d["counts"], strict=True)):
+        ax.bar(pos, vals, bottom=bottom, color=OKABE_ITO[k % len(OKABE_ITO)], label=label, width=0.75)
+        bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
+    for x, n in zip(pos, bottom, strict=True):
+        ax.text(x, n + 0.3, str(n), ha="center")
+    ax.set_xticks(pos, xs, rotation=45, ha="right")
+    ax.set_ylabel("records")
+    ax.set_xlabel(d["xlabel"])
+    ax.set_title(d["title"])
+    if d["stacks"]:  # an empty survey has nothing to name
+        ax.legend(frameon=False, fontsize=8, loc="upper left")
+    return fig
+
+
+def _flow(d: Mapping[str, Any]) -> Any:
+    import matplotlib.patches as mpatches  # lazy: see _figure
+
+    stages = d["stages"]
     n = len(stages)
     fig = _figure(8, 1.3 + 1.1 * (n + 1))
     ax = fig.add_subplot()
@@ -173,8 +257,8 @@ def _flow(stats: Stats, corpus: Corpus, field: str, total_key: str) -> Any:
         ax.add_patch(mpatches.FancyBboxPatch((x, y - 0.35), w, 0.7, boxstyle="round,pad=0.05", fc=colour, ec="#333333"))
         ax.text(x + w / 2, y, text, ha="center", va="center", fontsize=10)
 
-    remaining = screened
-    box(0.3, 0.3, 4.6, f"Records screened\nn = {screened}", "#D9EAF7")
+    remaining = d["screened"]
+    box(0.3, 0.3, 4.6, f"Records screened\nn = {remaining}", "#D9EAF7")
     y = 0.3
     for lab, k in stages:
         y_next = y - 1.1
@@ -186,18 +270,14 @@ def _flow(stats: Stats, corpus: Corpus, field: str, total_key: str) -> Any:
         y = y_next
     y_end = y - 1.1
     ax.annotate("", xy=(2.6, y_end + 0.4), xytext=(2.6, y - 0.42), arrowprops={"arrowstyle": "->", "color": "#333333"})
-    box(0.3, y_end, 4.6, f"{tax.retained.label}\nn = {retained}", "#D4EDDA")
+    box(0.3, y_end, 4.6, f"{d['retained_label']}\nn = {d['retained']}", "#D4EDDA")
     ax.set_title("Screening flow (from the exclusion log)")
     return fig
 
 
-def _prisma(stats: Stats, corpus: Corpus, field: str) -> Any:
-    """The living list's PRISMA 2020 flow: identification (search runs), screening, inclusion."""
+def _prisma(d: Mapping[str, Any]) -> Any:
     import matplotlib.patches as mpatches
 
-    tax = corpus.taxonomy
-    flow = stats.living
-    fams = {f.id: f.label for f in stats.protocol.families} if stats.protocol else {}
     fig = _figure(9, 6.2)
     ax = fig.add_subplot()
     ax.set_xlim(0, 10)
@@ -211,28 +291,46 @@ def _prisma(stats: Stats, corpus: Corpus, field: str) -> Any:
     def arrow(x0: float, y0: float, x1: float, y1: float) -> None:
         ax.annotate("", xy=(x1, y1), xytext=(x0, y0), arrowprops={"arrowstyle": "->", "color": "#333333"})
 
+    flow = d["flow"]
     if flow is None:
         ax.text(5, -2.4, "No search has run yet (survey search)", ha="center", va="center", fontsize=11)
         ax.set_title("Living list: PRISMA 2020 flow")
         return fig
-    hits = "\n".join(f"{fams.get(k, k)}: {n}" for k, n in flow.per_family.items())
-    box(0.2, 0.0, 4.4, 0.9, f"Records identified from {flow.source}\n{flow.runs} runs, {flow.first_run} to {flow.last_run}\nn = {flow.identified}", "#D9EAF7")
-    box(5.3, 0.0, 4.5, 1.5, f"Hits per query family\n{hits}", "#F3F3F3")
+    box(0.2, 0.0, 4.4, 0.9, flow["identified"], "#D9EAF7")
+    box(5.3, 0.0, 4.5, 1.5, flow["hits"], "#F3F3F3")
     arrow(2.4, -0.5, 2.4, -1.1)
     arrow(2.4, -0.8, 5.3, -0.8)
-    box(5.3, -1.15, 4.5, 0.55, f"Duplicates removed (already retained,\nexcluded or queued): n = {flow.duplicates}", "#FBE3D6")
-    box(0.2, -1.5, 4.4, 0.7, f"Records screened\nn = {flow.screened}", "#EEEEEE")
-    stage_lines = [f"{lab}: {n}" for _k, lab, n in ordered(flow.excluded_by_stage, tax, field)]
-    reason_field = stats.protocol.fields["reason"] if stats.protocol else "reason"
-    reason_lines = [f"{lab}: {n}" for _k, lab, n in ordered(flow.excluded_by_reason, tax, reason_field)]
-    detail = "\n".join([*stage_lines, *reason_lines]) or "none"
+    box(5.3, -1.15, 4.5, 0.55, flow["duplicates"], "#FBE3D6")
+    box(0.2, -1.5, 4.4, 0.7, flow["screened"], "#EEEEEE")
     arrow(4.6, -1.5, 5.3, -2.3)
-    box(5.3, -2.6, 4.5, 1.6, f"Records excluded: n = {flow.excluded}\n{detail}", "#FBE3D6")
+    box(5.3, -2.6, 4.5, 1.6, flow["excluded"], "#FBE3D6")
     arrow(2.4, -1.9, 2.4, -3.6)
-    box(0.2, -4.0, 4.4, 0.7, f"{tax.retained.label} (included)\nn = {flow.included}", "#D4EDDA")
-    box(5.3, -4.4, 4.5, 0.6, f"Awaiting screening in the queue\nn = {flow.awaiting}", "#FFF4CE")
+    box(0.2, -4.0, 4.4, 0.7, flow["included"], "#D4EDDA")
+    box(5.3, -4.4, 4.5, 0.6, flow["awaiting"], "#FFF4CE")
     ax.set_title("Living list: PRISMA 2020 flow (search runs and screening decisions)")
     return fig
+
+
+_DRAW: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+    "heatmap": _heatmap, "ladder": _ladder, "modes": _modes, "stacked": _stacked, "flow": _flow, "prisma": _prisma,
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One configured figure: its name and kind, and everything it shows (``data``, JSON-shaped)."""
+
+    name: str
+    kind: str
+    data: Mapping[str, Any]
+
+    def inputs(self) -> bytes:
+        """What the figure's files are drawn from: equal bytes, equal files."""
+        return json.dumps([self.kind, self.data], sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+
+    def draw(self) -> tuple[bytes, bytes]:
+        """The figure's SVG and PNG bytes."""
+        return _save(_DRAW[self.kind](self.data))
 
 
 def _bad(config: ReportConfig, i: int, key: str, msg: str) -> Problem:
@@ -240,9 +338,9 @@ def _bad(config: ReportConfig, i: int, key: str, msg: str) -> Problem:
     return Problem(config.path, line, col, f"plots[{i}].{key}", msg)
 
 
-def plot_outputs(corpus: Corpus, stats: Stats, config: ReportConfig, prefix: str = "reports/figures") -> dict[str, bytes]:
-    """Draw every configured figure; ``{path: bytes}`` for its SVG and PNG."""
-    out: dict[str, bytes] = {}
+def figures(corpus: Corpus, stats: Stats, config: ReportConfig) -> list[Figure]:
+    """What every configured figure shows, in configuration order (nothing is drawn)."""
+    out: list[Figure] = []
     problems: list[Problem] = []
     for i, spec in enumerate(config.plots):
         kind, name = spec.get("kind"), str(spec.get("name", f"plot-{i + 1}"))
@@ -253,32 +351,43 @@ def plot_outputs(corpus: Corpus, stats: Stats, config: ReportConfig, prefix: str
         try:
             if view:  # a figure of one edition: its own records and counts
                 vcorpus = corpus_view(corpus, view)
-                fig = _draw(kind, spec, vcorpus, compute_stats(vcorpus, config, (stats.protocol, stats.living)), config)
+                data = _data(kind, spec, vcorpus, compute_stats(vcorpus, config, (stats.protocol, stats.living)), config)
             else:
-                fig = _draw(kind, spec, corpus, stats, config)
+                data = _data(kind, spec, corpus, stats, config)
         except KeyError as err:
             problems.append(_bad(config, i, "kind", f"{err.args[0]}"))
             continue
-        svg, png = _save(fig)
-        out[f"{prefix}/{name}.svg"] = svg
-        out[f"{prefix}/{name}.png"] = png
+        out.append(Figure(name, str(kind), data))
     if problems:
         raise InvalidInput(problems, f"{config.path} is invalid")
     return out
 
 
-def _draw(kind: str, spec: Mapping[str, Any], corpus: Corpus, stats: Stats, config: ReportConfig) -> Any:
+def figure_paths(fig: Figure, prefix: str = "reports/figures") -> tuple[str, str]:
+    return f"{prefix}/{fig.name}.svg", f"{prefix}/{fig.name}.png"
+
+
+def plot_outputs(corpus: Corpus, stats: Stats, config: ReportConfig, prefix: str = "reports/figures") -> dict[str, bytes]:
+    """Draw every configured figure; ``{path: bytes}`` for its SVG and PNG."""
+    out: dict[str, bytes] = {}
+    for fig in figures(corpus, stats, config):
+        svg_path, png_path = figure_paths(fig, prefix)
+        out[svg_path], out[png_path] = fig.draw()
+    return out
+
+
+def _data(kind: str, spec: Mapping[str, Any], corpus: Corpus, stats: Stats, config: ReportConfig) -> dict[str, Any]:
     tax = corpus.taxonomy
     if kind == "heatmap":
         ra, ca = resolve_axis(tax, str(spec["rows"])), resolve_axis(tax, str(spec["cols"]))
-        return _heatmap(tabulate(tax, corpus.of(ra.collection), ra, ca))
+        return _heatmap_data(tabulate(tax, corpus.of(ra.collection), ra, ca))
     if kind == "ladder":
-        return _ladder(stats.table(str(spec["field"])), tax.na, tax.untagged)
+        return _ladder_data(stats.table(str(spec["field"])), tax.na, tax.untagged)
     if kind == "modes":
-        return _modes(stats.table(str(spec["field"])), tax.na, tax.untagged)
+        return _modes_data(stats.table(str(spec["field"])), tax.na, tax.untagged)
     if kind == "stacked":
         ra, ca = resolve_axis(tax, str(spec["stack"])), resolve_axis(tax, str(spec["x"]))
-        return _stacked(tabulate(tax, corpus.of(ra.collection), ra, ca))
+        return _stacked_data(tabulate(tax, corpus.of(ra.collection), ra, ca))
     if kind == "prisma":
-        return _prisma(stats, corpus, str(spec["field"]))
-    return _flow(stats, corpus, str(spec["field"]), config.headline_total)
+        return _prisma_data(stats, corpus, str(spec["field"]))
+    return _flow_data(stats, corpus, str(spec["field"]), config.headline_total)

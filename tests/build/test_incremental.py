@@ -1,5 +1,5 @@
-"""The incremental build: unchanged inputs are not computed again, unchanged figures are not
-drawn again, and the files on disk are always byte for byte those of a full build."""
+"""The incremental build: unchanged inputs are not computed again, a figure is drawn again only
+when what it shows changed, and the files on disk are always byte for byte those of a full build."""
 
 from __future__ import annotations
 
@@ -43,29 +43,55 @@ def test_incremental_builds_write_what_a_full_build_writes(
     first = build(survey)
     assert first.context is not None and first.written
     assert (cache_dir(survey) / MANIFEST).is_file()
-    figures = sorted(outputs_folder().glob("figures-*.json"))
-    assert len(figures) == 1
+    figures = _figure_entries()
+    assert sorted(figures) == NAMES  # one cache entry a figure, under what it shows
 
     # Unchanged: validated, then nothing computed (no survey value) and nothing written.
     again = build(survey, check=True)
     assert again.ok and again.context is None and again.outputs == first.outputs
 
     # A summary changes: the README and the page change, the figures come from the cache.
-    record = sorted((survey / "corpus").glob("*.yaml"))[0]
+    record = survey / "corpus" / "agent-lightning.yaml"
     _edit(record, r"^summary: .*$", "summary: A sentence written for the incremental build test.")
     edited = build(survey)
     assert "README.md" in edited.written
     assert not any(rel.startswith("reports/figures/") for rel in edited.written)
-    assert sorted(outputs_folder().glob("figures-*.json")) == figures
+    assert _figure_entries() == figures
     _full_build_equals_disk(survey, monkeypatch)
 
-    # A tag changes: the figures are drawn again, and still equal a full build's.
+    # A tag no figure counts changes: the tables and pages change, no figure is drawn again.
     _edit(record, r"^verified: .*$", "verified: partial")
     retagged = build(survey)
-    assert retagged.context is not None
-    assert sorted(outputs_folder().glob("figures-*.json")) != figures
+    assert retagged.context is not None and "reports/STATS.md" in retagged.written
+    assert _figure_entries() == figures
+    _full_build_equals_disk(survey, monkeypatch)
+
+    # A tag one figure counts changes (records per year by category): that figure alone is
+    # drawn again (a new cache entry beside its old one), and still equals a full build's.
+    _edit(record, r"^category: framework$", "category: benchmark")
+    recategorised = build(survey)
+    assert sorted(rel for rel in recategorised.written if rel.startswith("reports/figures/")) == [
+        "reports/figures/papers-per-year.png", "reports/figures/papers-per-year.svg"]
+    now = _figure_entries()
+    assert {n: now[n] for n in NAMES if n != "papers-per-year"} == {
+        n: figures[n] for n in NAMES if n != "papers-per-year"}
+    assert len(now["papers-per-year"]) == 2 and figures["papers-per-year"][0] in now["papers-per-year"]
     _full_build_equals_disk(survey, monkeypatch)
     assert build(survey, check=True).ok
+
+
+NAMES = ["credit-ladder", "living-flow", "papers-per-year", "reward-credit-heatmap", "screening-flow",
+         "subdecision-coverage"]
+
+
+def _figure_entries() -> dict[str, list[str]]:
+    """The figures' cache entries, by figure name."""
+    out: dict[str, list[str]] = {}
+    for entry in sorted(outputs_folder().glob("figures-*.json")):
+        name = re.fullmatch(r"figures-(.+)-[0-9a-f]{40}\.json", entry.name)
+        assert name, entry.name
+        out.setdefault(name[1], []).append(entry.name)
+    return out
 
 
 @pytest.mark.slow
@@ -112,3 +138,20 @@ def test_toolkit_digest_covers_every_shipped_file(tmp_path: Path, monkeypatch: p
     module.write_text("export const a = 2;\n")
     assert digest() != before
     buildcache.toolkit_digest.cache_clear()
+
+
+def test_a_part_keeps_its_newest_entries_and_leaves_other_parts_alone(cached: Path) -> None:
+    """Each part keeps its newest KEEP_OUTPUTS entries; pruning one part never removes the entries
+    of another part whose name merely starts with its name ("credit" and "credit-ladder")."""
+    from survey_tools.buildcache import KEEP_OUTPUTS, generator_key, load_outputs, store_outputs
+
+    other = generator_key("figures-credit-ladder", b"kept")
+    store_outputs("figures-credit-ladder", other, {"reports/figures/credit-ladder.svg": b"<svg/>"})
+    keys = []
+    for i in range(KEEP_OUTPUTS + 3):
+        keys.append(generator_key("figures-credit", str(i).encode()))
+        store_outputs("figures-credit", keys[-1], {"reports/figures/credit.svg": str(i).encode()})
+    assert load_outputs("figures-credit-ladder", other) == {"reports/figures/credit-ladder.svg": b"<svg/>"}
+    # The last one written is there; in all, KEEP_OUTPUTS of this part's entries are.
+    assert load_outputs("figures-credit", keys[-1]) == {"reports/figures/credit.svg": str(KEEP_OUTPUTS + 2).encode()}
+    assert len([k for k in keys if load_outputs("figures-credit", k) is not None]) == KEEP_OUTPUTS
