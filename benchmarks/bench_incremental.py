@@ -67,13 +67,14 @@ def best(cmd: list[str], env: dict[str, str], runs: int, before: object = None) 
     return min(out)
 
 
-def edit(path: Path, pattern: str, values: tuple[str, str]) -> object:
+def edit(path: Path, pattern: str, values: tuple[str, ...]) -> object:
     state = {"i": 0}
 
-    def step() -> None:  # alternate between two values so that every run changes the record
+    def step() -> None:  # the next value at every run, so that every run changes the record
         state["i"] += 1
         text = path.read_text(encoding="utf-8")
-        path.write_text(re.sub(pattern, values[state["i"] % 2], text, count=1, flags=re.M), encoding="utf-8")
+        path.write_text(re.sub(pattern, values[state["i"] % len(values)], text, count=1, flags=re.M),
+                        encoding="utf-8")
 
     return step
 
@@ -93,11 +94,18 @@ def real_corpus(runs: int) -> list[tuple[str, float, str]]:
         one = best([*base, "build"], env, runs, summary)
         tag = edit(record, r"^verified: .*$", ("verified: partial", "verified: 'no'"))
         retag = best([*base, "build"], env, runs, tag)
+        # A category no run has used yet (the record's own is framework): the records-per-year-by-
+        # category figure shows new numbers at every run, so it is drawn again every time (the
+        # other five come from the cache). Four values: up to four runs draw.
+        category = edit(record, r"^category: .*$",
+                        tuple(f"category: {c}" for c in ("classical_marl", "benchmark", "survey", "industry")))
+        redrawn = best([*base, "build"], env, runs, category)
     return [
         ("survey validate (warm)", validate, "1.00x"),
         ("survey build --check, unchanged", check, f"{check / validate:.2f}x (target <= 2.5x)"),
         ("survey build, one summary edited", one, f"{one / validate:.2f}x (target <= 4x)"),
-        ("survey build, one tag edited (figures redrawn)", retag, f"{retag / validate:.2f}x"),
+        ("survey build, a tag no figure counts edited", retag, f"{retag / validate:.2f}x"),
+        ("survey build, a category edited (1 figure drawn)", redrawn, f"{redrawn / validate:.2f}x"),
     ]
 
 
