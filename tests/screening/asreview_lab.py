@@ -12,6 +12,10 @@ toolkit uses, so it cannot share the toolkit's environment)::
         IRRELEVANT lists (POST /api/projects/<id>/record/<n>), and downloads the dataset export
         in every format LAB offers (GET /api/projects/<id>/export_dataset?format=csv|tsv|xlsx|ris)
         into OUTDIR/asreview-export.<ext>; prints JSON with the version and the files.
+    ASREVIEW_PYTHON tests/screening/asreview_lab.py batch JOBS.json
+        runs a JSON list of the commands above in one process (``["read", EXPORT]`` or
+        ``["label", EXPORT, OUTDIR, RELEVANT, IRRELEVANT]``) and prints the list of their
+        results: LAB's import and start-up (4 s) are paid once for all of them.
 
 Nothing here imports survey_tools: this file runs only in ASReview's environment. The committed
 files in tests/fixtures/asreview/ were written by the ``label`` command (see SOURCES.md there).
@@ -104,14 +108,27 @@ def label(path: str, outdir: str, relevant: list[str], irrelevant: list[str]) ->
     return {"asreview": asreview.__version__, "files": files}
 
 
-def main(argv: list[str]) -> int:
+def _one(argv: list[str]) -> dict | None:
     if argv[:1] == ["read"] and len(argv) == 2:
-        print(json.dumps(read(argv[1]), default=str))
-        return 0
+        return read(argv[1])
     if argv[:1] == ["label"] and len(argv) == 5:
         split = [x for x in argv[3].split(",") if x], [x for x in argv[4].split(",") if x]
-        print(json.dumps(label(argv[1], argv[2], *split)))
-        return 0
+        return label(argv[1], argv[2], *split)
+    return None
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["batch"] and len(argv) == 2:
+        jobs = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
+        results = [_one([str(x) for x in job]) for job in jobs]
+        if all(r is not None for r in results):
+            print(json.dumps(results, default=str))
+            return 0
+    else:
+        result = _one(argv)
+        if result is not None:
+            print(json.dumps(result, default=str))
+            return 0
     print(__doc__, file=sys.stderr)
     return 2
 

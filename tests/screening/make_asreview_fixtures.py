@@ -16,15 +16,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 from click.testing import CliRunner  # noqa: E402
-from search_server import SearchServer, _handler  # noqa: E402
+from search_server import search_service  # noqa: E402
 from survey_copy import copy_edition  # noqa: E402
 
 from survey_tools.cli import cli  # noqa: E402
@@ -34,16 +32,13 @@ OUT = HERE.parent / "fixtures" / "asreview"
 
 def main(asreview_python: str) -> None:
     os.environ["SURVEY_ARXIV_DELAY"] = "0"
-    state = SearchServer()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/api/query"
+    os.environ["SURVEY_NET_ALLOW"] = "127.0.0.1"  # the loopback search server
     work = Path(tempfile.mkdtemp(prefix="asreview-fixtures-"))
     try:
         root = copy_edition(work / "survey")
-        r = CliRunner().invoke(cli, ["--root", str(root), "search", "--since", "2025-01-01", "--arxiv-url", url,
-                                     "--delay", "0", "--backoff", "0", "--timeout", "2"])
+        with search_service() as server:
+            r = CliRunner().invoke(cli, ["--root", str(root), "search", "--since", "2025-01-01", "--arxiv-url",
+                                         server.url, "--delay", "0", "--backoff", "0", "--timeout", "2"])
         assert r.exit_code == 0, r.output
         OUT.mkdir(parents=True, exist_ok=True)
         for fmt, ext in (("asreview", "csv"), ("ris", "ris")):
@@ -56,7 +51,6 @@ def main(asreview_python: str) -> None:
             for made in sorted(lab_dir.iterdir()):
                 shutil.copyfile(made, OUT / f"lab-from-{ext}{made.suffix}")
     finally:
-        server.shutdown()
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loopback import LoopbackServer as HTTPServer
 from werkzeug import Request, Response
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,3 +56,19 @@ def answer(state: SearchServer, request: Request) -> Response:
     if state.mode == "truncated":
         body = body[: len(body) // 2]
     return Response(body, status=200, content_type="application/atom+xml; charset=utf-8")
+
+
+@contextmanager
+def search_service() -> Iterator[SearchServer]:
+    """The loopback arXiv search server, running while the block runs."""
+    state = SearchServer()
+    server = HTTPServer(host="127.0.0.1", threaded=True)
+    server.expect_request("/api/query").respond_with_handler(lambda r: answer(state, r))
+    server.start()
+    state.url = server.url_for("/api/query")
+    try:
+        yield state
+    finally:
+        state.release.set()
+        server.clear()
+        server.stop()

@@ -4,7 +4,8 @@ and its own reader reads our export.
 `tests/fixtures/asreview/` holds files ASReview LAB 3.0.8 wrote from our export of the `queued`
 survey (made by `asreview_lab.py label`, see SOURCES.md): two candidates labelled relevant, two
 irrelevant, two left unseen, from a project made from our CSV and one made from our RIS. The
-tests marked with `asreview_python` run LAB again (its web API, in-process) when it is installed.
+tests that take `lab_runs` run LAB again (its web API, in-process, one LAB process for all of
+them) when it is installed.
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rispy
 import yaml
 from click.testing import CliRunner
-from search_server import SearchServer
+from lab_python import find_asreview_python
+from search_server import SearchServer, search_service
+from survey_copy import copy_edition
 
 from survey_tools.cli import cli
 
@@ -164,17 +168,42 @@ def test_ris_journal_articles_name_their_journal(queued: Path, tmp_path: Path) -
 # --- with ASReview LAB itself ----------------------------------------------------------------
 
 
-def lab(python: str, *args: str, cwd: Path) -> dict:
+def lab(python: str, jobs: list[list[str]], cwd: Path) -> list[dict]:
+    """LAB's results for ``jobs`` (asreview_lab.py commands), all run in one LAB process."""
+    spec = cwd / "jobs.json"
+    spec.write_text(json.dumps(jobs), encoding="utf-8")
     # LAB's dataset plugins leave a cache file in the working folder: run it in a temporary one.
-    res = subprocess.run([python, str(LAB), *args], capture_output=True, text=True, timeout=600, cwd=cwd)
+    res = subprocess.run([python, str(LAB), "batch", str(spec)], capture_output=True, text=True, timeout=600, cwd=cwd)
     assert res.returncode == 0, res.stderr[-3000:]
     return json.loads(res.stdout)
 
 
-def test_lab_reads_our_export(queued: Path, tmp_path: Path, asreview_python: str) -> None:
-    out = tmp_path / "asreview.csv"
-    assert run(queued, "screen", "export", "--format", "asreview", str(out)).exit_code == 0
-    seen = lab(asreview_python, "read", str(out), cwd=tmp_path)
+@pytest.fixture(scope="module")
+def lab_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What LAB made of our exports of one queued survey: how its reader sees our CSV, and the
+    files it exported after a screener labelled a project made from our CSV and one made from
+    our RIS. One LAB process for the three (its start-up is most of each run's time)."""
+    python = find_asreview_python()
+    work = tmp_path_factory.mktemp("lab")
+    with pytest.MonkeyPatch.context() as mp, search_service() as server:
+        mp.setenv("SURVEY_NET_ALLOW", "127.0.0.1")
+        mp.setenv("SURVEY_ARXIV_DELAY", "0")
+        mp.delenv("SURVEY_ARXIV_URL", raising=False)
+        queued = copy_edition(work / "survey")
+        r = run(queued, "search", "--since", "2025-01-01", "--arxiv-url", server.url, *FAST)
+        assert r.exit_code == 0, r.output
+    ours = {"csv": work / "ours.csv", "ris": work / "ours.ris"}
+    for source, fmt in (("csv", "asreview"), ("ris", "ris")):
+        assert run(queued, "screen", "export", "--format", fmt, str(ours[source])).exit_code == 0
+    labels = [",".join(RELEVANT), ",".join(IRRELEVANT)]
+    read, *made = lab(python, [["read", str(ours["csv"])],
+                               *(["label", str(ours[s]), str(work / f"lab-{s}"), *labels] for s in ("csv", "ris"))],
+                      cwd=work)
+    return {"queued": queued, "read": read, "made": {s: (work / f"lab-{s}", m) for s, m in zip(("csv", "ris"), made, strict=True)}}
+
+
+def test_lab_reads_our_export(lab_runs: dict[str, Any]) -> None:
+    seen = lab_runs["read"]
     rows = seen["rows"]
     assert seen["n"] == len(rows) >= 122
     assert sum(r["included"] == 1 for r in rows) >= 84 and sum(r["included"] is None for r in rows) == 6
@@ -184,18 +213,13 @@ def test_lab_reads_our_export(queued: Path, tmp_path: Path, asreview_python: str
 
 
 @pytest.mark.parametrize("source", ["csv", "ris"])
-def test_lab_labels_and_exports_every_format(queued: Path, tmp_path: Path, asreview_python: str,
-                                             source: str) -> None:
-    ours = tmp_path / f"ours.{source}"
-    fmt = "asreview" if source == "csv" else "ris"
-    assert run(queued, "screen", "export", "--format", fmt, str(ours)).exit_code == 0
-    made = lab(asreview_python, "label", str(ours), str(tmp_path / "lab"), ",".join(RELEVANT), ",".join(IRRELEVANT),
-               cwd=tmp_path)
+def test_lab_labels_and_exports_every_format(lab_runs: dict[str, Any], tmp_path: Path, source: str) -> None:
+    folder, made = lab_runs["made"][source]
     assert made["files"] == [f"asreview-export.{x}" for x in ("csv", "tsv", "xlsx", "ris")]
     for name in made["files"]:
         root = tmp_path / f"survey-{name}"
-        shutil.copytree(queued, root)
-        r = run(root, "screen", "import-labels", str(tmp_path / "lab" / name), "--date", "2026-05-12")
+        shutil.copytree(lab_runs["queued"], root)
+        r = run(root, "screen", "import-labels", str(folder / name), "--date", "2026-05-12")
         assert r.exit_code == 0, (name, r.output)
         assert r.stdout.startswith("retained 2, excluded 2; 2 unlabelled stay in the queue"), (name, r.stdout)
         assert queue_ids(root) == ["2507.90003", "2507.90006"], name
