@@ -16,7 +16,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-export PYTHONDONTWRITEBYTECODE=1
+# Python's own default, as on a user's machine: compiled modules are kept (__pycache__ is
+# ignored by git and by the toolkit's digest), so the suite's many `survey` subprocesses do not
+# each compile the package again (0.3 s a `survey diff`; 7.5 -> 4.4 s to collect the tests).
+unset PYTHONDONTWRITEBYTECODE
 
 STEPS=(install system ruff mypy actionlint validate build-check awesome-lint page-scripts test)
 # A pull request carries records; its outputs are regenerated on main after the merge, so the
@@ -68,7 +71,7 @@ step_install-survey() {
 step_system() {
   # Debian's Chromium drives the browsing-page tests (Playwright's own download is not used);
   # awesome-lint comes from the pinned package-lock.json.
-  # shellcheck lets actionlint check the workflows' shell scripts too.
+  # actionlint checks the workflows' shell scripts with shellcheck when it is installed.
   local packages=()
   if [ -z "${SURVEY_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
     packages+=(chromium)
