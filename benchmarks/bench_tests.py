@@ -3,6 +3,8 @@
 The developers' quick loop is ``python3 -m pytest -q -m "not slow"`` (targets: under 60 s on a
 quiet machine); the full suite, the README's test command, runs everything (under 150 s). The
 machine's load average is printed with the times: on a busy machine both grow with the load.
+The runs keep compiled modules (``PYTHONDONTWRITEBYTECODE`` is removed from their environment),
+as a user's Python and ``tools/ci.sh`` do.
 
     python3 benchmarks/bench_tests.py [--quick-only]
 """
@@ -27,6 +29,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick-only", action="store_true")
     args = ap.parse_args()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     print(f"{os.cpu_count()} CPUs\n")
     print("| run | wall s | load before | load after | result |")
     print("| --- | ---: | ---: | ---: | --- |")
@@ -35,7 +38,7 @@ def main() -> None:
             continue
         before = os.getloadavg()[0]
         t = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=False)
+        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - t
         last = (proc.stdout.strip().splitlines() or ["?"])[-1]
         print(f"| {name} | {wall:.0f} | {before:.1f} | {os.getloadavg()[0]:.1f} | {last} |")
