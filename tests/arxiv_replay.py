@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from loopback import LoopbackServer as HTTPServer
+from loopback import serving
 from werkzeug import Request, Response
 
 RECORDED = Path(__file__).resolve().parent / "fixtures" / "arxiv-api"
@@ -68,13 +68,6 @@ class ArxivServer:
 def serve_arxiv() -> Iterator[ArxivServer]:
     """Serve the recordings on 127.0.0.1 (a free port) until the block ends."""
     state = ArxivServer()
-    server = HTTPServer(host="127.0.0.1", threaded=True)
-    server.expect_request("/api/query").respond_with_handler(state.answer)
-    server.start()
-    state.url = server.url_for("/api/query")
-    try:
+    with serving("/api/query", state.answer, state.release.set) as url:
+        state.url = url
         yield state
-    finally:
-        state.release.set()
-        server.clear()
-        server.stop()

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from loopback import LoopbackServer as HTTPServer
+from loopback import serving
 from werkzeug import Request, Response
 
 REPO = Path(__file__).resolve().parents[2]
@@ -62,13 +62,6 @@ def answer(state: SearchServer, request: Request) -> Response:
 def search_service() -> Iterator[SearchServer]:
     """The loopback arXiv search server, running while the block runs."""
     state = SearchServer()
-    server = HTTPServer(host="127.0.0.1", threaded=True)
-    server.expect_request("/api/query").respond_with_handler(lambda r: answer(state, r))
-    server.start()
-    state.url = server.url_for("/api/query")
-    try:
+    with serving("/api/query", lambda r: answer(state, r), state.release.set) as url:
+        state.url = url
         yield state
-    finally:
-        state.release.set()
-        server.clear()
-        server.stop()
