@@ -72,7 +72,7 @@ class SurveyGroup(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         limit = formatter.width - 6 - max(len(name) for name in _MODULE_OF)
         rows = [
-            (name, click.utils.make_default_short_help(SHORT_HELP[name], limit))
+            (name, click.Command(name, help=SHORT_HELP[name]).get_short_help_str(limit))
             for name in self.list_commands(ctx)
         ]
         with formatter.section("Commands"):
