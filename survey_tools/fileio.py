@@ -351,9 +351,7 @@ def confined_stat(
                 safe.add(current)
         elif not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
             raise UnsafePath(f"{shown} is not a regular file (a pipe, device or socket)")
-        else:
-            return path, st
-    return path, None  # pragma: no cover - the loop returns at its last part
+    return path, st  # the last part is never skipped: st is its lstat
 
 
 def walk_confined(

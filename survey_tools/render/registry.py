@@ -13,6 +13,7 @@ from, and the build takes a part's files from its cache while those inputs are u
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -56,16 +57,20 @@ class Part:
     render: Callable[[], Sequence[Output]]
 
 
-class Parts(Mapping[str, Output]):
-    """Files drawn in parts, each declaring its inputs (:class:`Part`). Read as a mapping, a
-    part is drawn once, when the first of its files is read; the build instead takes each
-    part's files from its cache while the part's inputs are unchanged (``build._memoised``),
-    so editing one record draws again only the parts whose inputs it changed."""
+class Parts(Lazy):
+    """Files drawn in parts, each declaring its inputs (:class:`Part`). Read as a mapping (a
+    :class:`Lazy`), a part is drawn once, when the first of its files is read, and its files are
+    kept; the build instead takes each part's files from its cache while the part's inputs are
+    unchanged (``build._memoised``), so editing one record draws again only the parts whose
+    inputs it changed."""
 
     def __init__(self, parts: Mapping[str, Part]) -> None:
         self.parts = dict(parts)
-        self._part_of = {rel: name for name, part in self.parts.items() for rel in part.paths}
         self._drawn: dict[str, dict[str, Output]] = {}
+        super().__init__({
+            rel: functools.partial(self._file, name, rel)
+            for name, part in self.parts.items() for rel in part.paths
+        })
 
     def drawn(self, name: str) -> dict[str, Output]:
         """The files of part ``name``, drawn on the first call."""
@@ -74,17 +79,8 @@ class Parts(Mapping[str, Output]):
             self._drawn[name] = dict(zip(part.paths, part.render(), strict=True))
         return self._drawn[name]
 
-    def __getitem__(self, rel: str) -> Output:
-        return self.drawn(self._part_of[rel])[rel]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._part_of)
-
-    def __len__(self) -> int:
-        return len(self._part_of)
-
-    def __contains__(self, rel: object) -> bool:
-        return rel in self._part_of
+    def _file(self, name: str, rel: str) -> Output:
+        return self.drawn(name)[rel]
 
 
 REPORTS = "reports"
