@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from survey_tools.cli import cli
@@ -124,3 +125,22 @@ def test_tiny_survey_with_another_taxonomy(tmp_path: Path) -> None:
         result.stdout.splitlines()
         == (DATA / "tiny-survey-invalid.expected").read_text().splitlines()
     )
+
+
+def test_the_command_walks_long_lived_objects_less_often(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `survey` is one short process whose records live until it ends: a full collection after
+    # every 100 younger ones rather than 10 (benchmarks/build-scale.md); young cycles as before.
+    import gc
+    import sys
+
+    from survey_tools.cli import main
+
+    before = gc.get_threshold()
+    monkeypatch.setattr(sys, "argv", ["survey", "--version"])
+    try:
+        with pytest.raises(SystemExit) as done:
+            main()
+        assert done.value.code == 0
+        assert gc.get_threshold() == (before[0], before[1], 100)
+    finally:
+        gc.set_threshold(*before)
