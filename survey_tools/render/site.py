@@ -286,6 +286,7 @@ class _Site:
         # The configured public address of the index's folder (canonical URLs, cards, the feed).
         self.url = str(self.conf.get("url") or "").rstrip("/")
         self.order = str(self.conf.get("order") or "newest")
+        self.feed_entries = int(self.conf["feed_entries"])  # the schema gives its default
         self.records = sorted(corpus.retained, key=lambda r: (r.title.lower(), r.id))
         ed = tax.editions
         self.latest = ed.latest if ed else None
@@ -807,7 +808,7 @@ class _Site:
                 "description": str(self.tax.survey.get("description", "")), "jsonld": ""}
 
     def feed(self) -> str:
-        """An Atom feed of the papers, one entry each, newest addition first.
+        """An Atom feed of the newest additions (``site.feed_entries`` of them), newest first.
 
         Entries are dated by the day they were added (a paper of a published edition by that
         edition's cutoff); the feed's own date is its newest entry's, so the file changes only
@@ -819,7 +820,7 @@ class _Site:
             return self.added(r) or cutoffs.get(str(r.get(ed.field, "")) if ed else "", "") or f"{r.get('year', 1970)}-01-01"
 
         # Newest first; papers of the same day by title (self.records is in title order).
-        recs = sorted(self.records, key=when, reverse=True)
+        recs = sorted(self.records, key=when, reverse=True)[: self.feed_entries]
         survey = self.tax.survey
         kinds = [s for s in self.tags if self.kind(s) not in ("plain",)]
 

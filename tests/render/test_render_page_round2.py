@@ -383,13 +383,29 @@ def test_feed_is_atom_that_feedparser_reads(site: Path, ctx: Any) -> None:
     assert not feed.bozo, feed.get("bozo_exception")
     assert feed.version == "atom10"
     entries = feed.entries
-    assert len(entries) == len(ctx.display.retained)
+    assert len(entries) == min(len(ctx.display.retained), 100)  # site.feed_entries' default
     dates = [e.updated for e in entries]
     assert dates == sorted(dates, reverse=True)
     new = {f"{SITE_URL}/papers/{r.id}.html" for r in ctx.display.retained if r.get("edition") == "living"}
     assert {e.id for e in entries[: len(new)]} == new
     assert entries[0].link.startswith(SITE_URL + "/papers/")
     assert len({e.id for e in entries}) == len(entries)
+
+
+def test_the_feed_holds_the_newest_additions_it_is_asked_for(ctx: Any) -> None:
+    import feedparser
+
+    from survey_tools.render.site import FEED_FILE, site_files
+
+    survey = ctx.taxonomy.survey
+    tax = replace(ctx.taxonomy, survey={**survey, "site": {**survey["site"], "url": SITE_URL, "feed_entries": 5}})
+    full = feedparser.parse(site_files(ctx.taxonomy, ctx.display, ctx.stats, None)[FEED_FILE].encode("utf-8"))
+    five = feedparser.parse(site_files(tax, ctx.display, ctx.stats, None)[FEED_FILE].encode("utf-8"))
+    assert not five.bozo and len(five.entries) == 5
+    # the five newest: the living list's additions, dated by the day each was added
+    assert [e.updated for e in five.entries] == [e.updated for e in full.entries[:5]]
+    assert [e.title for e in five.entries] == [e.title for e in full.entries[:5]]
+    assert five.feed.updated == full.feed.updated == full.entries[0].updated
 
 
 def test_citation_meta_tags_read_by_a_parser(site: Path, ctx: Any) -> None:
