@@ -148,6 +148,20 @@ def _count(
     col_n: Counter[str] = Counter()
     ids: dict[tuple[str, str], list[str]] = {}
     total = 0
+    if cols is None and not keep_cells:
+        # One axis, no cell members (most of a build's tables): a record's distinct values are
+        # its rows, and its cells are those rows in the one column; no pairs to make.
+        for rec in records:
+            values = rows.extract(rec, untagged)
+            if not values:
+                continue
+            total += 1
+            for r in set(values) if len(values) > 1 else values:
+                row_n[r] += 1
+        cell_n.update({(r, "count"): n for r, n in row_n.items()})
+        if total:
+            col_n["count"] = total
+        return cell_n, row_n, col_n, total, ids
     for rec in records:
         mine = set(_record_cells(rec, rows, cols, untagged))
         if not mine:

@@ -71,6 +71,11 @@ def test_every_axis_pair_counts_as_pandas_does(corpus) -> None:  # type: ignore[
                 assert t.col_totals[j] == per_col.get(c, 0)
             assert set(per_row) <= set(t.row_values) and set(per_col) <= set(t.col_values)
             assert dict(t.cells) == ids
+            # without the cells' members (the build's tables): the same counts, by its own path
+            bare = tabulate(tax, subset, rows, cols)
+            assert (bare.row_values, bare.col_values, bare.counts, bare.row_totals, bare.col_totals, bare.total) == (
+                t.row_values, t.col_values, t.counts, t.row_totals, t.col_totals, t.total)
+            assert not bare.cells
             checked += 1
     assert checked > 300  # every axis alone and crossed, three record lists each
 
@@ -89,3 +94,22 @@ def test_a_table_hands_its_counts_to_pandas(corpus) -> None:  # type: ignore[no-
     assert list(one.columns) == ["count"] and one.columns.name is None
     assert one["count"].tolist() == [r[0] for r in alone.counts]
     assert one["count"].tolist() == list(t.row_totals)  # a record counts once in its row
+
+
+def test_a_value_written_twice_counts_once(corpus) -> None:  # type: ignore[no-untyped-def]
+    # A record that names a value twice (a list the schema does not keep unique) is still one
+    # record in that row, with or without the cells' members.
+    from survey_tools.corpus.records import Record
+
+    tax = corpus.taxonomy
+    listed = [
+        (a, r) for a in (resolve_axis(tax, n) for n in known_axes(tax)) if a.kind in ("multi", "plain")
+        for r in corpus.of(a.collection) if isinstance(r.get(a.field), list) and r.get(a.field)
+    ]
+    axis, rec = listed[0]  # the authors of the real survey's records
+    value = rec.get(axis.field)[0]
+    twice = Record(rec.collection, rec.id, rec.path, {**rec.data, axis.field: [value, value]}, {})
+    for keep in (False, True):
+        t = tabulate(tax, [twice], axis, keep_cells=keep)
+        assert t.total == 1 and t.row_totals[t.row_values.index(value)] == 1
+        assert sum(t.row_totals) == 1 and t.counts[t.row_values.index(value)] == (1,)
