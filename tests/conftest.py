@@ -4,6 +4,7 @@ tests/support.py (``from support import run, snapshot``)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 from collections.abc import Iterator
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from survey_copy import copy_edition
+
+from survey_tools.cli import _FULL_COLLECTION_EVERY
 
 REPO = Path(__file__).resolve().parents[1]
 # Copies of upstream data the tests read (origin, licence and sha256 in tests/fixtures/SOURCES.md).
@@ -85,6 +88,19 @@ SLOW_FIXTURES = frozenset({"built", "browser"})
 def _listed_slow(nodeid: str) -> bool:
     path, _, name = nodeid.partition("::")
     return path in SLOW_TESTS or nodeid in SLOW_TESTS or f"{path}::{name.partition('[')[0]}" in SLOW_TESTS
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The collector's settings of the `survey` command (survey_tools.cli.main) in each test
+    # process too: the session's fixtures, imported modules and cached surveys live until the
+    # end, and with CPython's default the oldest generation was walked again and again.
+    gen0, gen1, _ = gc.get_threshold()
+    gc.set_threshold(gen0, gen1, _FULL_COLLECTION_EVERY)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # Every module the tests import is loaded now and stays so: out of the collector's walks.
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
