@@ -17,13 +17,15 @@ from typing import Any
 # Characters that start or end Markdown constructs inline. Escaping each with a backslash
 # (CommonMark allows it for any ASCII punctuation) keeps a title like "a | [b] *c* <d>" as text,
 # both in list items and in table cells, where an unescaped "|" would split the cell.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~!#$])")
+# One table lookup a character (str.translate) rather than a regular expression's substitution
+# template expanded at every match: the README of a 10,000-paper list escapes 155,000 texts.
+_MD_ESCAPES = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|&~!#$"})
 
 
 def md(text: Any) -> str:
     """Inline text that renders literally in a paragraph, a list item or a table cell."""
     flat = " ".join(str(text).split())  # a newline would end a table row or list item
-    return _MD_SPECIAL.sub(r"\\\1", flat)
+    return flat.translate(_MD_ESCAPES)
 
 
 def md_code(text: Any) -> str:

@@ -32,6 +32,8 @@ def test_md_escapes_every_markdown_significant_character() -> None:
     assert md("[x](y)") == r"\[x\](y)"
     assert md("*b* `c` <d> _e_") == r"\*b\* \`c\` \<d\> \_e\_"
     assert md("line\nbreak") == "line break"
+    assert md("a\\b & c~d !e #f $g") == r"a\\b \& c\~d \!e \#f \$g"
+    assert md("été — 100% (ok), {x}: y; z/w ^ + = ? @ ' \"") == "été — 100% (ok), {x}: y; z/w ^ + = ? @ ' \""
     assert md_url("https://x.org/a (b)") == "https://x.org/a%20%28b%29"
     assert md_code("a`b") == "``a`b``"
 
