@@ -392,6 +392,24 @@ def test_feed_is_atom_that_feedparser_reads(site: Path, ctx: Any) -> None:
     assert len({e.id for e in entries}) == len(entries)
 
 
+def test_the_other_pages_load_one_paper_js_beside_them(site: Path) -> None:
+    import re
+
+    from survey_tools.render.scripts import bundle
+
+    folder = site.parent
+    assert (folder / "paper.js").read_text(encoding="utf-8") == bundle("paper.mjs")
+    # not the list (site) nor papers/index.html, the no-JavaScript list of titles
+    pages = [p for p in folder.rglob("*.html") if p.name != "index.html" or p.parent.name == "tags"]
+    assert len(pages) > 100  # every paper, the statistics, the tag index and the tag pages
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        srcs = re.findall(r'<script src="([^"]+)"></script>', html)
+        assert len(srcs) == 1 and (page.parent / srcs[0]).resolve() == (folder / "paper.js").resolve(), page
+        assert "// --- hashstate.mjs" not in html  # the bundle itself is not inlined
+    assert "// --- hashstate.mjs" in site.read_text(encoding="utf-8")  # the index keeps its own inline
+
+
 def test_the_feed_holds_the_newest_additions_it_is_asked_for(ctx: Any) -> None:
     import feedparser
 
