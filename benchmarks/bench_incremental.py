@@ -5,12 +5,13 @@ On a copy of this repository's survey (its own cache folder, warmed by one build
 - `survey validate` (warm parse cache): the reference;
 - `survey build --check` with nothing changed (target: at most 2.5x validate);
 - `survey build` after editing one record's summary (target: at most 4x validate);
-- `survey build` after changing one record's tag (figures drawn again; no target).
+- `survey build` after changing a tag no figure counts (no figure drawn; no target);
+- `survey build` after changing a record's category (one figure drawn again; no target).
 
 With ``--sizes`` it also builds synthetic corpora from scratch (benchmarks/bench_validate.py's
-records) and reports wall time and peak memory (targets: 10k < 15 s and 500 MB; 100k < 3 min
-and 1.5 GB; measurements and what stands in the way: benchmarks/build-scale.md), each beside
-the CPU reference of the moment (a fixed loop's CPU seconds). Each figure is the best of
+records) and reports wall time, CPU time and peak memory (targets: 10k < 15 s and 500 MB; 100k
+< 3 min and 1.5 GB; measurements and what stands in the way: benchmarks/build-scale.md), each
+beside the CPU reference of the moment (a fixed loop's CPU seconds). Each figure is the best of
 ``--runs`` runs; run from the repository root:
 
     python3 benchmarks/bench_incremental.py [--runs 3] [--sizes 10000]
