@@ -131,6 +131,9 @@ def test_a_good_change_passes_and_leaves_the_tree_clean(repos: tuple[Path, Path,
     assert list((Path(env["XDG_CACHE_HOME"]) / "survey-tools").glob("records/*.msgpack"))
     git(consumer, "commit", "-qm", "reword c3")
     assert git(consumer, "status", "--porcelain", "--ignored", "--untracked-files=all") == ""
+    # the two hooks share one clone and one environment (they name the same dependencies)
+    store = Path(env["PRE_COMMIT_HOME"])
+    assert len(list(store.glob("repo*/py_env-*"))) == 1, sorted(p.name for p in store.iterdir())
 
 
 def test_a_bad_record_fails_with_its_position(repos: tuple[Path, Path, dict[str, str]]) -> None:
