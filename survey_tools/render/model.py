@@ -139,7 +139,7 @@ def record_tags(tax: Taxonomy, rec: Record, specs: Sequence[str]) -> list[Tag]:
             raw = get_path(rec.data, ax.field)
             if not isinstance(raw, Mapping) or not raw:
                 continue
-            modes = {m.id: m.label.lower() for m in ax.cf.modes} if ax.cf else {}
+            modes = ax.mode_labels
             parts = [f"{ax.label_of(str(k))} ({modes.get(mode_of(v), mode_of(v))})" for k, v in raw.items()]
             out.append(Tag(spec, ax.label, ", ".join(parts)))
             continue

@@ -366,7 +366,7 @@ class _Site:
                 row.append(pos[(text, key)])
             cells.append(row)
         col_tables = [[[t, k] for (t, k), _ in sorted(pos.items(), key=lambda kv: kv[1])] for pos in col_pos]
-        fvals = [[f.of(tax, r) for f in self.facets] for r in recs]
+        fvals = self._facet_values
         counts = [[0] * len(f.values) for f in self.facets]
         for row_f in fvals:
             for fi, vs in enumerate(row_f):
@@ -680,8 +680,12 @@ class _Site:
         return {"canonical": url, "type": "article", "title": rec.title, "description": str(rec.get("summary", "")),
                 "citation": citation, "jsonld": script_json(ld)}
 
+    @cached_property
+    def _paper_template(self) -> jinja2.Template:
+        return self.env.get_template("site/paper.html.j2")  # looked up once, not per page
+
     def paper(self, rec: Record) -> str:
-        html = self.env.get_template("site/paper.html.j2").render(**self.paper_context(rec))
+        html = self._paper_template.render(**self.paper_context(rec))
         return html.strip("\n") + "\n"
 
     def paper_list(self) -> str:
@@ -703,12 +707,18 @@ class _Site:
         return self._bib_js
 
     # --- statistics, tag pages, feed ----------------------------------------------------------------
+    @cached_property
+    def _facet_values(self) -> list[list[list[int]]]:
+        """Each record's values in each facet (positions in the facet's list), worked out once
+        for the index's rows and the tag pages' members."""
+        return [[f.of(self.tax, r) for f in self.facets] for r in self.records]
+
     def _members(self) -> list[list[list[Record]]]:
         """For each facet and value, the records holding it (title order)."""
         out: list[list[list[Record]]] = [[[] for _ in f.values] for f in self.facets]
-        for r in self.records:
-            for fi, f in enumerate(self.facets):
-                for v in f.of(self.tax, r):
+        for r, row in zip(self.records, self._facet_values, strict=True):
+            for fi, vs in enumerate(row):
+                for v in vs:
                     out[fi][v].append(r)
         return out
 

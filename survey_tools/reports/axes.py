@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from survey_tools.corpus.records import Record, one_copy
@@ -35,6 +36,12 @@ class Axis:
 
     def label_of(self, value: str) -> str:
         return self.labels.get(value, value)
+
+    @cached_property
+    def mode_labels(self) -> dict[str, str]:
+        """A mapping field's modes, id -> label in lower case (a tag's "Spawn (learned)"), worked
+        out once per axis rather than for every record's tags."""
+        return {m.id: m.label.lower() for m in self.cf.modes} if self.cf else {}
 
     def extract(self, rec: Record, untagged: str) -> tuple[str, ...]:
         """The categories of one record (several for multi-valued fields, none for ``{}``).

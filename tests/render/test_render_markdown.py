@@ -68,6 +68,26 @@ def test_every_retained_record_is_one_list_item_in_its_category(real: Built) -> 
     assert positions == sorted(positions) and -1 not in positions
 
 
+def test_an_entry_without_a_summary_is_described_by_its_key_and_tags(real: Built) -> None:
+    """Without a summary the item's description (awesome-lint wants one after the dash) is its key
+    and tags, on the item's one line; the items around it keep their summary and second line."""
+    from dataclasses import replace
+
+    c3 = next(r for r in real.corpus.retained if r.id == "c3")
+    bare = replace(c3, data={k: v for k, v in c3.data.items() if k != "summary"})
+    records = {name: tuple(bare if r is c3 else r for r in recs) for name, recs in real.corpus.records.items()}
+    lines = readme(replace(real, corpus=replace(real.corpus, records=records))).splitlines()
+    with_summary = readme(real).splitlines()
+    i = next(n for n, line in enumerate(lines) if line.startswith(f"- [{md(c3.title)}]("))
+    assert re.fullmatch(r"- \[.*\]\(.*\) - <a id=\"r-c3-1\"></a>.*`c3` · Reward family: .*\.", lines[i]), lines[i]
+    assert lines[i + 1].startswith("- [") and not lines[i + 1].startswith("  <br>")
+    j = next(n for n, line in enumerate(with_summary) if line.startswith(f"- [{md(c3.title)}]("))
+    assert with_summary[j].endswith(" - " + with_summary[j].split(" - ", 1)[1]) and with_summary[j + 1].startswith("  <br><a id=\"r-c3-1\">")
+    # everything else is as with the summary: the item lost its summary line and nothing more
+    assert lines[:i] == with_summary[:j] and lines[i + 1 :] == with_summary[j + 2 :]
+    assert lines[i] == with_summary[j].split(") - ", 1)[0] + ") - " + with_summary[j + 1].removeprefix("  <br>")
+
+
 def test_counts_come_from_the_statistics(real: Built) -> None:
     text = readme(real)
     s = real.stats
