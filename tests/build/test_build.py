@@ -273,3 +273,47 @@ def test_second_load_uses_the_cache_and_never_serves_stale_data(survey: Path) ->
     third = load_corpus(survey, use_cache=True)
     assert third.cache_hits == third.files - 1
     assert third.by_id("retained")["c3"].get("reward_type") == "hybrid"
+
+
+# Run in a process of its own: the test process has frozen its imported modules (conftest.py),
+# and a build leaves a process that freezes objects of its own alone.
+_FREEZE_PROBE = """
+import gc, json, sys
+import survey_tools.build as b
+seen = []
+real = b.survey_of
+def probe(*args, **kwargs):
+    seen.append(gc.get_freeze_count())
+    return real(*args, **kwargs)
+b.survey_of = probe
+kept = None
+if sys.argv[2] == "frozen":
+    kept = [[], {}]
+    gc.freeze()
+before = gc.get_freeze_count()
+b.build(sys.argv[1], check=True)
+print(json.dumps({"before": before, "during": seen, "after": gc.get_freeze_count()}))
+"""
+
+
+@pytest.mark.parametrize("caller", ["plain", "frozen"])
+def test_the_build_keeps_its_records_out_of_full_collections_and_restores_the_collector(survey: Path, caller: str) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SURVEY_NO_CACHE": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    res = subprocess.run([sys.executable, "-c", _FREEZE_PROBE, str(survey), caller],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    if caller == "plain":
+        # the loaded records were frozen before the survey was computed from them; nothing is after
+        assert got["before"] == 0 and got["during"][0] > 1000 and got["after"] == 0
+    else:
+        # a process that freezes objects itself keeps its own, and only those: the build adds
+        # none (the loaded records are not among them) and takes none back (objects freed since
+        # leave the count)
+        assert got["before"] > 1000 and len(got["during"]) == 1
+        assert 0.95 * got["before"] < got["during"][0] <= got["before"]
+        assert 0.95 * got["before"] < got["after"] <= got["during"][0]
