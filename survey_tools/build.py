@@ -10,7 +10,6 @@ compared and staged (:class:`~survey_tools.fileio.Staged`), so a build never hol
 from __future__ import annotations
 
 import difflib
-import gc
 import os
 import stat
 from collections.abc import Callable, Iterator, Mapping
@@ -22,6 +21,7 @@ from typing import Any
 from filelock import FileLock
 
 import survey_tools.buildcache as buildcache
+from survey_tools import heap
 from survey_tools.cachedir import cache_dir
 from survey_tools.errors import InvalidInput, Problem, SurveyError
 from survey_tools.fileio import Staged, UnsafePath, confined, confined_stat, walk_confined
@@ -43,6 +43,8 @@ OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers
 # Every file the last build wrote, one a line: an output turned off in survey.yaml (or a file a
 # generator no longer writes) is found here and removed, wherever it lives.
 MANIFEST = f"{REPORTS}/outputs.txt"
+# How many outputs between two survey_tools.heap.keep() calls while they are compared and staged.
+_KEEP_EVERY = 5000
 
 
 class Outputs(Mapping[str, bytes]):
@@ -123,6 +125,7 @@ def plan_build(root: Path | str, ctx: BuildContext | None = None) -> BuildPlan:
             raise
         except Exception as err:  # a generator bug must not leave a half-built tree
             raise SurveyError(f"generator {name!r} failed: {type(err).__name__}: {err}") from err
+        heap.keep()  # a generator's tables and texts live until the outputs are written
         for rel in produced:
             data: bytes | Callable[[], Output]
             if isinstance(produced, Lazy):
@@ -253,7 +256,9 @@ def _scan(
     stale: list[Stale] = []
     hashes: dict[str, str] = {}
     safe: set[str] = set()  # folders already seen to be real ones
-    for rel in outputs:
+    for n, rel in enumerate(outputs, 1):
+        if n % _KEEP_EVERY == 0:
+            heap.keep()  # the hashes and staged names so far live until the commit
         try:
             path, st = confined_stat(root, rel, safe)
         except UnsafePath as err:
@@ -370,26 +375,6 @@ def _relative(root: Path, where: str) -> str:
         return where
 
 
-@contextmanager
-def _long_lived() -> Iterator[Callable[[], None]]:
-    """A function that marks every object alive now as long-lived, for the length of the block.
-
-    The records and the computed survey live until the build ends. The collector's full
-    collections walked them again and again and found nothing to free: 13 of them, 12.9 s of a
-    100,000-record build (0 objects collected; benchmarks/build-scale.md). Objects marked here
-    (``gc.freeze``) are left out of those walks, and go back to the oldest generation when the
-    block ends, so a library caller's collector is as it was. A process that freezes objects of
-    its own is left alone.
-    """
-    if gc.get_freeze_count():
-        yield lambda: None
-        return
-    try:
-        yield gc.freeze
-    finally:
-        gc.unfreeze()
-
-
 @dataclass(frozen=True)
 class BuildResult:
     written: tuple[str, ...]  # written or removed
@@ -419,9 +404,11 @@ class BuildResult:
 def build(root: Path | str, check: bool = False) -> BuildResult:
     """Regenerate every output (or, with ``check``, only compare); see the module doc."""
     root = Path(root)
-    with build_lock(root), _long_lived() as keep:
+    # The loaded records and the computed survey live until the end: kept out of the collector's
+    # full collections (survey_tools.heap).
+    with build_lock(root), heap.long_lived():
         corpus, validation = load_valid(root)
-        keep()
+        heap.keep()
         memo = buildcache.enabled()
         key = buildcache.input_key(corpus) if memo else ""
         manifest = buildcache.read_manifest(root) if memo else None
@@ -436,7 +423,7 @@ def build(root: Path | str, check: bool = False) -> BuildResult:
             return BuildResult((), (), len(manifest["outputs"]), None, summary["claims"], corpus.cache_hits)
         ctx = survey_of(corpus, validation)
         plan = plan_build(root, ctx)
-        keep()
+        heap.keep()
         claims = {"total": len(ctx.claims.results), **ctx.claims.counts()}
         if check:
             found, hashes = _scan(root, plan.outputs)

@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from survey_tools import heap
 from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base
 from survey_tools.corpus.checks import check_record
@@ -192,6 +193,9 @@ def _read(root: Path, rel: str) -> bytes | Problem:
         os.close(fd)
 
 
+# How many parsed records between two survey_tools.heap.keep() calls while loading.
+_KEEP_EVERY = 5000
+
 # Entries of files this folder no longer has (another clone's, an earlier edit's) kept beside the
 # current ones, newest first: enough for a few worktrees of a survey, bounded for a big one.
 _KEEP_OTHERS = 2000
@@ -304,8 +308,10 @@ def load_corpus(
             todo.append((cname, rel, raw))
     # One process: a pool above 400 files measured no >= 25% gain on this 2-core machine with a
     # second CPU-bound process running (benchmarks/bench_speed_machinery.py), so it went.
-    for cname, rel, raw in todo:
+    for n, (cname, rel, raw) in enumerate(todo, 1):
         results[rel] = _check_bytes(tax, tax.collection(cname), rel, raw)
+        if n % _KEEP_EVERY == 0:
+            heap.keep()  # within a build, the records read so far are out of full collections
     if use_cache:
         current = {digests[rel]: results[rel] for rel in digests if rel in results}
         # This run's files first, then the others the cache held (other folders', older
