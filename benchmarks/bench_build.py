@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench_incremental import survey_command  # the script beside this one
+
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
 from survey_tools.reports.report_config import load_config
@@ -60,7 +62,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=100_000)
     args = ap.parse_args()
-    survey = ["survey"]
+    survey = survey_command()
     subprocess.run([*survey, "build"], cwd=ROOT, check=True, capture_output=True)  # warm the cache
     rows = [
         ("survey build (real corpus, warm cache)", wall([*survey, "build"]), "< 4 s"),
