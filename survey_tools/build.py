@@ -43,8 +43,6 @@ OWNED_DIRS = (f"{REPORTS}/tables", f"{REPORTS}/figures", f"{REPORTS}/site/papers
 # Every file the last build wrote, one a line: an output turned off in survey.yaml (or a file a
 # generator no longer writes) is found here and removed, wherever it lives.
 MANIFEST = f"{REPORTS}/outputs.txt"
-# How many outputs between two survey_tools.heap.keep() calls while they are compared and staged.
-_KEEP_EVERY = 5000
 
 
 class Outputs(Mapping[str, bytes]):
@@ -257,7 +255,7 @@ def _scan(
     hashes: dict[str, str] = {}
     safe: set[str] = set()  # folders already seen to be real ones
     for n, rel in enumerate(outputs, 1):
-        if n % _KEEP_EVERY == 0:
+        if n % heap.KEEP_EVERY == 0:
             heap.keep()  # the hashes and staged names so far live until the commit
         try:
             path, st = confined_stat(root, rel, safe)

@@ -19,6 +19,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+# How many records parsed, or outputs staged, between two keep() calls in those loops.
+KEEP_EVERY = 5000
+
 _lock = threading.Lock()
 _active = False  # a long_lived() block owns the frozen generation now
 

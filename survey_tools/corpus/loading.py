@@ -193,9 +193,6 @@ def _read(root: Path, rel: str) -> bytes | Problem:
         os.close(fd)
 
 
-# How many parsed records between two survey_tools.heap.keep() calls while loading.
-_KEEP_EVERY = 5000
-
 # Entries of files this folder no longer has (another clone's, an earlier edit's) kept beside the
 # current ones, newest first: enough for a few worktrees of a survey, bounded for a big one.
 _KEEP_OTHERS = 2000
@@ -310,7 +307,7 @@ def load_corpus(
     # second CPU-bound process running (benchmarks/bench_speed_machinery.py), so it went.
     for n, (cname, rel, raw) in enumerate(todo, 1):
         results[rel] = _check_bytes(tax, tax.collection(cname), rel, raw)
-        if n % _KEEP_EVERY == 0:
+        if n % heap.KEEP_EVERY == 0:
             heap.keep()  # within a build, the records read so far are out of full collections
     if use_cache:
         current = {digests[rel]: results[rel] for rel in digests if rel in results}

@@ -10,6 +10,7 @@ from survey_tools.render.markdown import (
     gap_tables,
     md,
     md_code,
+    md_sentence,
     md_table,
     md_url,
     render_contributing,
@@ -82,7 +83,7 @@ def test_an_entry_without_a_summary_is_described_by_its_key_and_tags(real: Built
     assert re.fullmatch(r"- \[.*\]\(.*\) - <a id=\"r-c3-1\"></a>.*`c3` · Reward family: .*\.", lines[i]), lines[i]
     assert lines[i + 1].startswith("- [") and not lines[i + 1].startswith("  <br>")
     j = next(n for n, line in enumerate(with_summary) if line.startswith(f"- [{md(c3.title)}]("))
-    assert with_summary[j].endswith(" - " + with_summary[j].split(" - ", 1)[1]) and with_summary[j + 1].startswith("  <br><a id=\"r-c3-1\">")
+    assert with_summary[j].endswith(") - " + md_sentence(c3.data["summary"])) and with_summary[j + 1].startswith("  <br><a id=\"r-c3-1\">")
     # everything else is as with the summary: the item lost its summary line and nothing more
     assert lines[:i] == with_summary[:j] and lines[i + 1 :] == with_summary[j + 2 :]
     assert lines[i] == with_summary[j].split(") - ", 1)[0] + ") - " + with_summary[j + 1].removeprefix("  <br>")
