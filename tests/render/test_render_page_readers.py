@@ -279,7 +279,9 @@ def test_deep_link_into_1000_records(browser: Any, big_site: tuple[Path, Built],
     row = pg.locator(f"#p-{target}")
     row.wait_for()
     pg.wait_for_load_state("load")
-    pg.wait_for_timeout(100)
+    # The page scrolls to the row and focuses it once loaded: wait for that, not a fixed time.
+    pg.wait_for_function(f"document.activeElement && document.activeElement.closest('tr') "
+                         f"&& document.activeElement.closest('tr').id === 'p-{target}'")
     box = row.bounding_box()
     assert -2 <= box["y"] < 900 and "target" in row.get_attribute("class")
     assert pg.evaluate("document.activeElement.closest('tr') && document.activeElement.closest('tr').id") == f"p-{target}"

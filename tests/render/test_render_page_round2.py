@@ -175,11 +175,12 @@ def test_back_undoes_three_filter_steps(browser: Any, site: Path, total: int, pa
         pg.locator(f'fieldset[data-facet="{facet}"] input[value="{value}"]').check()
         seen.append(len(keys(pg)))
     hashes = []
-    for _ in steps:
+    for n in range(1, len(steps) + 1):
         pg.go_back()
-        pg.wait_for_timeout(50)
+        # The page redraws on the history event, after go_back returns: wait for it, not a fixed time.
+        pg.wait_for_function(f"surveyPage.keys().length === {seen[-1 - n]}")
         hashes.append(pg.evaluate("location.hash"))
-        assert len(keys(pg)) == seen[-1 - len(hashes)]
+        assert len(keys(pg)) == seen[-1 - n]
     assert hashes[0] == "#category=rl_method&credit_granularity=agent"
     assert hashes[-1] == "" and len(keys(pg)) == total
     assert not pg.locator('fieldset[data-facet="category"] input[value="rl_method"]').is_checked()
