@@ -264,7 +264,11 @@ def test_counts_equal_the_survey_csv_on_the_same_records(survey_dir: Path) -> No
     assert got == dict(Counter((fam.get(p["reward_type"], p["reward_type"]), p["credit_granularity"]) for p in papers))
 
 
-def test_second_load_uses_the_cache_and_never_serves_stale_data(survey: Path) -> None:
+def test_second_load_uses_the_cache_and_never_serves_stale_data(
+    survey: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A cache of its own: the shared one may hold the edited record already (another test's).
+    monkeypatch.setenv("SURVEY_CACHE_DIR", str(tmp_path / "own-cache"))
     first = load_corpus(survey, use_cache=True)
     second = load_corpus(survey, use_cache=True)
     assert second.cache_hits == second.files == first.files

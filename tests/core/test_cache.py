@@ -5,9 +5,19 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from survey_tools.corpus.loading import load_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture(autouse=True)
+def own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The parse cache is shared by every survey on the machine (keyed by taxonomy, path and
+    # bytes), so another test of this process may already have parsed these records: these
+    # tests count hits, so they start from a cache of their own.
+    monkeypatch.setenv("SURVEY_CACHE_DIR", str(tmp_path / "cache"))
 
 
 def test_cache_hits_and_never_stale(survey_dir: Path) -> None:
