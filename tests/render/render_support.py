@@ -135,6 +135,22 @@ def keys(pg: Any) -> list[str]:
     return list(pg.evaluate("surveyPage.keys()"))
 
 
+def watch_typing(pg: Any, box: str = "q") -> None:
+    """Note when each keystroke reaches the page's ``box`` (for :func:`pauses_over`)."""
+    pg.evaluate(f"window.__typed = []; document.getElementById({box!r})"
+                ".addEventListener('input', () => window.__typed.push(performance.now()));")
+
+
+def pauses_over(pg: Any, ms: float, keystrokes: int) -> int:
+    """How many gaps between the watched keystrokes, as the page saw them, were longer than
+    ``ms``. A busy host can hold a keystroke back longer than the page waits before it acts on
+    what was typed (announcing it, writing the address), and the page then rightly acts on the
+    word typed so far: a test allows one more action per such pause."""
+    typed = pg.evaluate("window.__typed")
+    assert len(typed) == keystrokes, typed
+    return sum(1 for a, b in zip(typed, typed[1:], strict=False) if b - a > ms)
+
+
 def axe_violations(pg: Any) -> list[dict[str, Any]]:
     if not AXE.is_file():
         pytest.skip("axe-core is not installed: run `npm ci` at the repository root")

@@ -11,7 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from render_support import REPO, Built, axe_violations, keys, open_page, synthetic, write_site
+from render_support import (
+    REPO,
+    Built,
+    axe_violations,
+    keys,
+    open_page,
+    pauses_over,
+    synthetic,
+    watch_typing,
+    write_site,
+)
 
 from survey_tools.render.bibtex import bibtex_entry
 
@@ -192,24 +202,20 @@ def test_typing_is_one_history_entry(browser: Any, site: Path, pages: list[Any])
     pg = open_page(browser, site.as_uri())
     pages.append(pg)
     before = pg.evaluate("history.length")
-    # Every write of the address, and when each keystroke reached the page: a busy host can hold
-    # a keystroke back longer than the page waits before writing (URL_PAUSE_MS, 500 ms in
-    # address.mjs), and the word typed so far is then rightly an entry of its own.
-    pg.evaluate("""window.__writes = 0; window.__typed = [];
+    pg.evaluate("""window.__writes = 0;
       for (const f of ['pushState', 'replaceState']) {
         const orig = history[f].bind(history);
         history[f] = (...a) => { window.__writes++; return orig(...a); };
       }
-      document.getElementById('q').addEventListener('input', () => window.__typed.push(performance.now()));
       0;""")
+    watch_typing(pg)
     pg.locator("#q").press_sequentially("credit", delay=30)
     pg.wait_for_function("location.hash === '#q=credit'")
-    typed = pg.evaluate("window.__typed")
-    paused = sum(1 for a, b in zip(typed, typed[1:], strict=False) if b - a > 450)
+    # The page writes the address once typing pauses for 500 ms (URL_PAUSE_MS in address.mjs).
+    paused = pauses_over(pg, 450, len("credit"))
     writes = pg.evaluate("window.__writes")
     # One entry and one write of the address for the whole word, after the pause (one more per
     # pause the page saw while the word was typed).
-    assert len(typed) == len("credit")
     assert 1 <= writes <= 1 + paused and pg.evaluate("history.length") == before + writes, (writes, paused)
 
 
@@ -293,20 +299,16 @@ def test_list_has_new_since_badge_facet_and_newest_first(browser: Any, site: Pat
 def test_one_announcement_per_settled_result(browser: Any, site: Path, pages: list[Any]) -> None:
     pg = open_page(browser, site.as_uri())
     pages.append(pg)
-    # Every announcement, and when each keystroke reached the page: a busy host can hold a
-    # keystroke back longer than the page waits for a result to settle (ANNOUNCE_MS, 700 ms in
-    # chips.mjs), and a result that stood that long is rightly announced.
-    pg.evaluate("""window.__said = []; window.__typed = [];
+    pg.evaluate("""window.__said = [];
       new MutationObserver(() => window.__said.push(document.getElementById('announce').textContent))
-        .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true});
-      document.getElementById('q').addEventListener('input', () => window.__typed.push(performance.now()));""")
+        .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true});""")
+    watch_typing(pg)
     pg.locator("#q").press_sequentially("credit assignment", delay=25)
     pg.wait_for_function("window.__said.length > 0", timeout=15_000)
     pg.wait_for_timeout(1200)  # longer than the page waits: any second announcement is in
     said = pg.evaluate("window.__said")
-    typed = pg.evaluate("window.__typed")
-    settled = sum(1 for a, b in zip(typed, typed[1:], strict=False) if b - a > 600)  # pauses a result stood through
-    assert len(typed) == len("credit assignment")
+    # A result is announced once it has stood for 700 ms (ANNOUNCE_MS in chips.mjs).
+    settled = pauses_over(pg, 600, len("credit assignment"))
     assert 1 <= len(said) <= 1 + settled and said[-1].endswith("best matches first."), (said, settled)
     assert pg.get_attribute("#status", "aria-live") is None  # the visible count is not live
 
