@@ -41,8 +41,8 @@ COPY = ("taxonomy", "corpus", "exclusions", "data", "screening", "reports", "doc
 
 def survey_command() -> list[str]:
     """The ``survey`` console script of this interpreter (its venv's, or pyenv's version folder),
-    not the first on PATH: a pyenv shim there is a chain of shell scripts that added 0.08-0.1 s
-    to every run, 17% of ``survey validate``, which is not the toolkit's time."""
+    not the first on PATH: a pyenv shim there is a chain of shell scripts that added 0.08-0.17 s
+    to every run (up to a third of ``survey validate``), which is not the toolkit's time."""
     script = Path(sys.executable).with_name("survey.exe" if os.name == "nt" else "survey")
     if script.is_file():
         return [str(script)]

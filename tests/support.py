@@ -6,10 +6,16 @@
   ``ok=True`` on any non-zero exit.
 - :func:`snapshot` is every file under a folder (matching ``pattern``) with its bytes, to show
   that a refused command changed nothing.
+- :func:`probe` runs a piece of Python in a process of its own and returns the JSON it prints
+  (for what the test process cannot show, e.g. the collector of a process that froze nothing).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +24,8 @@ from typing import Any
 from click.testing import CliRunner
 
 from survey_tools.cli import cli
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
@@ -51,3 +59,13 @@ def run(root: Path | None, *args: str, input: str | None = None, clean: bool = T
 def snapshot(root: Path, pattern: str = "*") -> dict[str, bytes]:
     """Every file under ``root`` matching ``pattern`` (relative POSIX path -> bytes)."""
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob(pattern)) if p.is_file()}
+
+
+def probe(code: str, *args: str, env: dict[str, str] | None = None, timeout: float = 300) -> Any:
+    """What ``code`` prints as JSON, run by this interpreter in a new process with the
+    repository's package importable (``env`` adds to the environment)."""
+    full = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
+    res = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                         env=full, timeout=timeout)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support import probe
 from support import snapshot as _snapshot
 
 from survey_tools.build import build, make_context
@@ -302,15 +303,7 @@ print(json.dumps({"before": before, "during": seen, "after": gc.get_freeze_count
 
 @pytest.mark.parametrize("caller", ["plain", "frozen"])
 def test_the_build_keeps_its_records_out_of_full_collections_and_restores_the_collector(survey: Path, caller: str) -> None:
-    import os
-    import subprocess
-    import sys
-
-    env = {**os.environ, "SURVEY_NO_CACHE": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    res = subprocess.run([sys.executable, "-c", _FREEZE_PROBE, str(survey), caller],
-                         capture_output=True, text=True, env=env, timeout=300)
-    assert res.returncode == 0, res.stderr
-    got = json.loads(res.stdout)
+    got = probe(_FREEZE_PROBE, str(survey), caller, env={"SURVEY_NO_CACHE": "1"})
     if caller == "plain":
         # the loaded records were frozen before the survey was computed from them; nothing is after
         assert got["before"] == 0 and got["during"][0] > 1000 and got["after"] == 0

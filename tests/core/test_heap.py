@@ -4,13 +4,7 @@ frozen its imported modules already (tests/conftest.py), and heap leaves such a 
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]
+from support import probe
 
 PROBE = """
 import gc, json
@@ -46,10 +40,7 @@ print(json.dumps(out))
 
 
 def test_keep_freezes_only_inside_a_block_and_the_block_restores_the_collector() -> None:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    res = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, timeout=60)
-    assert res.returncode == 0, res.stderr
-    got = json.loads(res.stdout)
+    got = probe(PROBE, timeout=60)
     assert got["outside"] == 0  # no block: nothing frozen
     assert got["kept"] > 5000  # the 5,000 lists at least
     assert got["nested"] > got["kept"] + 5000  # the outer block still owns the freezing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from render_support import HOSTILE_TITLE, REPO, Built
 
@@ -72,8 +73,6 @@ def test_every_retained_record_is_one_list_item_in_its_category(real: Built) -> 
 def test_an_entry_without_a_summary_is_described_by_its_key_and_tags(real: Built) -> None:
     """Without a summary the item's description (awesome-lint wants one after the dash) is its key
     and tags, on the item's one line; the items around it keep their summary and second line."""
-    from dataclasses import replace
-
     c3 = next(r for r in real.corpus.retained if r.id == "c3")
     bare = replace(c3, data={k: v for k, v in c3.data.items() if k != "summary"})
     records = {name: tuple(bare if r is c3 else r for r in recs) for name, recs in real.corpus.records.items()}
