@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import bibtexparser
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from survey_tools.build import make_context
 from survey_tools.corpus.loading import load_corpus
@@ -143,3 +146,58 @@ def test_read_back_compares_every_field() -> None:
     problems = check_fields(tampered, want)
     assert any("unexpected @preamble" in p for p in problems)
     assert any("k: fields read back differently" in p for p in problems)
+
+
+def test_an_escaping_mistake_fails_the_build(corpus, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    # papers_bib's read-back is the guard: with TeX escaping broken, a title holding a brace
+    # must stop the build rather than reach a reader's bibliography.
+    import survey_tools.render.bibtex as bibtex
+
+    monkeypatch.setattr(bibtex, "escape", lambda text: text)
+    data = dict(corpus.by_id("retained")["c3"].data)
+    data["title"] = "Half {open title"
+    hostile = Record("retained", "c3", "corpus/c3.yaml", data)
+    retained = tuple(hostile if r.id == "c3" else r for r in corpus.retained)
+    shown = dataclasses.replace(corpus, records={**corpus.records, corpus.taxonomy.retained.name: retained})
+    with pytest.raises(bibtex.BibtexError, match="does not read back as the records: c3"):
+        bibtex.papers_bib(shown)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("title", "{A {braced} word}"), ("title", "{Half \\{open}"), ("author", "Doe, Jane and {Team}"),
+     ("doi", '10.1/"q"'), ("url", "https://example.org/@x"), ("year", "20\n25"), ("booktitle", "A\\&B")],
+)
+def test_an_entry_with_structure_is_read_back(field: str, value: str) -> None:
+    from bibtexparser.model import Entry, Field
+
+    from survey_tools.render.bibtex import needs_reading_back
+
+    plain = [Field("title", "{Plain Title: v2 (draft)}"), Field("author", "Doe, Jane and Roe, R."),
+             Field("year", "2025"), Field("url", "https://example.org/a%20b?x=1")]
+    assert not needs_reading_back(Entry("misc", "plain-key2025", plain))
+    changed = [Field(f.key, value) if f.key == field else f for f in plain]
+    if field not in {f.key for f in plain}:
+        changed.append(Field(field, value))
+    assert needs_reading_back(Entry("misc", "plain-key2025", changed))
+    assert needs_reading_back(Entry("misc", "key,with}comma", plain))
+    assert needs_reading_back(Entry("misc{", "plain-key2025", plain))
+
+
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=40)
+
+
+@given(title=_TEXT, authors=st.lists(_TEXT.filter(str.strip), max_size=4), doi=_TEXT)
+def test_what_is_not_read_back_reads_back_as_built(corpus, title: str, authors: list[str], doi: str) -> None:  # type: ignore[no-untyped-def]
+    # The entries papers_bib does not parse again are exactly the ones a parser cannot read
+    # otherwise: whatever the record holds, such an entry's text parses to its fields.
+    from survey_tools.render.bibtex import check_fields, needs_reading_back
+
+    data = dict(corpus.by_id("retained")["c3"].data)
+    data.update(title=title or "t", authors=authors, authors_complete=True, identifiers={"doi": doi} if doi else {})
+    rec = Record("retained", "c3", "corpus/c3.yaml", data)
+    tax = corpus.taxonomy
+    entry = _entry(rec, _rules(tax), _no_author(tax), tax)
+    if not needs_reading_back(entry):
+        assert check_fields(_write([entry]), [entry]) == []
+        assert check_bib(_write([entry]), [rec]) == []
