@@ -1,8 +1,9 @@
 """BibTeX for retained records: one entry per record, keyed by the record's key.
 
-Entries are built and written with bibtexparser (v2), then parsed back and compared with the
-records (count, titles, authors, years), so an escaping mistake fails the build instead of
-reaching a reader's bibliography. Entry types follow the venue, by the rules in
+Entries are built and written with bibtexparser (v2); every entry whose text holds anything that
+gives BibTeX structure (a brace, a quote, an ``@``, a TeX escape, a line break) is then parsed back
+and compared with its record (fields, title, authors, year), so an escaping mistake fails the
+build instead of reaching a reader's bibliography. Entry types follow the venue, by the rules in
 ``taxonomy/commands.yaml`` (``bibtex.entry_types``); works with an arXiv id and no matching rule
 are ``@misc`` with eprint fields, as arXiv itself exports them.
 """
