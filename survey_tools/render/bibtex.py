@@ -234,9 +234,10 @@ def papers_bib(corpus: Corpus, bib: Bibliography | None = None) -> str:
 
 
 # What gives a BibTeX value structure: its delimiters, a quote, a block's start, a TeX command (every
-# escape writes a backslash), a line break. An entry whose key, type and values hold none of these
-# is written as ``key = {value}`` lines that a parser can only read back as they are; any other
-# entry (a title with braces or a ``%``, a hostile link) is read back and compared.
+# escape writes a backslash), a line break. An entry whose key, type and values hold none of these,
+# and no space that BibTeX trims (at either end of a value or of a name), is written as
+# ``key = {value}`` lines that a parser can only read back as they are; any other entry (a title
+# with braces or a ``%``, a hostile link, a name ending in a space) is read back and compared.
 _STRUCTURE = re.compile(r'[{}"@\\\r\n]')
 _PLAIN_KEY = re.compile(r"[\w.:+/-]+")
 
@@ -248,6 +249,9 @@ def needs_reading_back(entry: Any) -> bool:
     for f in entry.fields:
         value = f.value[1:-1] if f.key == "title" else f.value  # the braces that keep capitals
         if _STRUCTURE.search(value):
+            return True
+        # names are split on " and "; every part (a name, or the value itself) must be trimmed
+        if any(not part or part != part.strip() for part in value.split(" and ")):
             return True
     return False
 
