@@ -238,8 +238,8 @@ def _load_cache(tax: Taxonomy) -> dict[bytes, _Entry]:
     (:func:`_verified`), so a run pays for the files it has, not for every entry kept."""
     try:
         cached = _DECODER.decode(_cache_path(tax).read_bytes())
-    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
-        return {}
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return {}  # (msgspec raises UnicodeDecodeError for a string that is not UTF-8)
     if (cached.format, cached.version, cached.taxonomy) != (_CACHE_FORMAT, __version__, tax.digest):
         return {}
     return {e.key: e for e in cached.entries}

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from survey_tools.corpus.loading import _check_bytes
@@ -266,6 +266,7 @@ _packable = st.recursive(
 
 
 @given(st.one_of(st.binary(max_size=400), _packable.map(lambda v: msgspec.msgpack.encode(v))))
+@example(b"\x94\x00\xa3\x00\x00\x80")  # a string that is not UTF-8: msgspec raises UnicodeDecodeError
 def test_parse_cache_any_bytes(raw: bytes) -> None:
     import os
 
