@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -313,12 +314,16 @@ def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
 _Chunk = tuple[int, list[msgspec.Raw]]  # (line of the input, raw spans)
 
 
+_SPAN_ID = re.compile(rb'"spanId"\s*:\s*"([0-9A-Za-z_-]{1,40})"')
+
+
 def _span_label(raw: msgspec.Raw) -> str:
     """How a span that failed to decode is named in the error: its id or name."""
     try:
         doc = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
-        return "a span"
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        found = _SPAN_ID.search(bytes(raw))  # a span that is not JSON, or not UTF-8: its id if it is plain
+        return f"span {found.group(1).decode('ascii')!r}" if found else "a span"
     if isinstance(doc, dict):
         for key in ("spanId", "name"):
             if isinstance(doc.get(key), str) and doc[key]:
@@ -334,7 +339,7 @@ def _records(
         where = f"line {line}: " if lines else ""
         try:
             spans = _SPANS.decode(b"[" + b",".join(chunk) + b"]")
-        except msgspec.ValidationError:
+        except (msgspec.ValidationError, UnicodeDecodeError):
             # Name the first span that does not decode, and why.
             for raw in chunk:
                 try:
@@ -344,6 +349,8 @@ def _records(
                     raise ImportFailed(
                         f"{where}{_span_label(raw)} is not an OTLP/JSON span: {msg}"
                     ) from None
+                except UnicodeDecodeError:
+                    raise ImportFailed(f"{where}{_span_label(raw)}: {_not_utf8(bytes(raw))}") from None
             raise  # (unreachable: the batch failed, so one span fails alone)
         for sp in spans:
             try:
@@ -357,6 +364,17 @@ def _records(
             tid, rec = got
             by_trace.setdefault(tid, []).append(rec)
     return by_trace
+
+
+def _not_utf8(raw: bytes) -> str:
+    """Where a span stops being UTF-8. msgspec raises UnicodeDecodeError for a string that is not,
+    with a position inside that string only: the span's bytes are read again to find it. (Only
+    spans hold strings that are decoded: the levels above them are read without their text.)"""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return f"text that is not valid UTF-8 (byte 0x{raw[err.start]:02x}, {err.start} bytes into the span)"
+    return "text that is not valid UTF-8"
 
 
 def _documents(data: bytes) -> tuple[list[tuple[int, _Otlp]], bool]:
