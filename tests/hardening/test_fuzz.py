@@ -272,14 +272,23 @@ def test_parse_cache_any_bytes(raw: bytes) -> None:
 
     from survey_tools.corpus.loading import _cache_path, load_corpus
 
+    # A cache folder of this test's own, for this example only: the tests that run after it in
+    # the same process keep the session's (an example cannot take pytest's monkeypatch).
+    before = os.environ.get("SURVEY_CACHE_DIR")
     os.environ["SURVEY_CACHE_DIR"] = str(_CACHE_ROOT / "cache")
-    root = _CACHE_ROOT / "survey"
-    if not _FRESH:
-        _FRESH.append(load_corpus(root, use_cache=False))
-    fresh = _FRESH[0]
-    path = _cache_path(fresh.taxonomy)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(raw)
-    got = load_corpus(root, use_cache=True)  # must not raise, whatever the bytes
+    try:
+        root = _CACHE_ROOT / "survey"
+        if not _FRESH:
+            _FRESH.append(load_corpus(root, use_cache=False))
+        fresh = _FRESH[0]
+        path = _cache_path(fresh.taxonomy)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
+        got = load_corpus(root, use_cache=True)  # must not raise, whatever the bytes
+    finally:
+        if before is None:
+            os.environ.pop("SURVEY_CACHE_DIR", None)
+        else:
+            os.environ["SURVEY_CACHE_DIR"] = before
     assert [r.data for r in got] == [r.data for r in fresh]
     assert got.problems == fresh.problems
