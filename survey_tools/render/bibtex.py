@@ -247,7 +247,9 @@ def needs_reading_back(entry: Any) -> bool:
     if not _PLAIN_KEY.fullmatch(entry.key) or not entry.entry_type.isalnum():
         return True
     for f in entry.fields:
-        value = f.value[1:-1] if f.key == "title" else f.value  # the braces that keep capitals
+        value = f.value
+        if f.key == "title" and value.startswith("{") and value.endswith("}"):
+            value = value[1:-1]  # the braces _fields puts around a title to keep its capitals
         if _STRUCTURE.search(value):
             return True
         # names are split on " and "; every part (a name, or the value itself) must be trimmed
