@@ -7,6 +7,7 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from bibtexparser.model import Entry, Field
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,8 +22,10 @@ from survey_tools.render.bibtex import (
     bibliography,
     bibtex_entry,
     check_bib,
+    check_fields,
     detex,
     escape,
+    needs_reading_back,
     papers_bib,
     unescape,
 )
@@ -137,10 +140,6 @@ def test_no_field_can_break_out_of_its_braces(corpus, where: str, value: str) ->
 
 
 def test_read_back_compares_every_field() -> None:
-    from bibtexparser.model import Entry, Field
-
-    from survey_tools.render.bibtex import check_fields
-
     want = [Entry("misc", "k", [Field("title", "{T}"), Field("doi", "10.1/x")])]
     tampered = "@misc{k,\n  title = {{T}},\n  doi = {10.1/y}\n}\n@preamble{\"\\input{x}\"}\n"
     problems = check_fields(tampered, want)
@@ -169,10 +168,6 @@ def test_an_escaping_mistake_fails_the_build(corpus, monkeypatch: pytest.MonkeyP
      ("doi", '10.1/"q"'), ("url", "https://example.org/@x"), ("year", "20\n25"), ("booktitle", "A\\&B")],
 )
 def test_an_entry_with_structure_is_read_back(field: str, value: str) -> None:
-    from bibtexparser.model import Entry, Field
-
-    from survey_tools.render.bibtex import needs_reading_back
-
     plain = [Field("title", "{Plain Title: v2 (draft)}"), Field("author", "Doe, Jane and Roe, R."),
              Field("year", "2025"), Field("url", "https://example.org/a%20b?x=1")]
     assert not needs_reading_back(Entry("misc", "plain-key2025", plain))
@@ -195,8 +190,6 @@ def test_what_is_not_read_back_reads_back_as_built(  # type: ignore[no-untyped-d
     # The entries papers_bib does not parse again are exactly the ones a parser cannot read
     # otherwise: whatever the record holds (validation would refuse much of it), such an
     # entry's text parses to its fields, title, names and year.
-    from survey_tools.render.bibtex import check_fields, needs_reading_back
-
     data = dict(corpus.by_id("retained")["c3"].data)
     data.update(title=title or "t", authors=authors, authors_complete=complete, year=year, venue=venue,
                 identifiers={"doi": doi} if doi else {})
@@ -210,9 +203,5 @@ def test_what_is_not_read_back_reads_back_as_built(  # type: ignore[no-untyped-d
 
 def test_a_name_bibtex_would_trim_is_read_back() -> None:
     # found by the test above: a name ending in a space reads back trimmed
-    from bibtexparser.model import Entry, Field
-
-    from survey_tools.render.bibtex import needs_reading_back
-
     for author in ("0 ", " Doe, J", "Doe, J and  Roe, R", "Doe, J and "):
         assert needs_reading_back(Entry("misc", "k", [Field("title", "{T}"), Field("author", author)])), author

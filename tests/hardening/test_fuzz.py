@@ -12,6 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import msgspec
 import pytest
@@ -274,9 +275,7 @@ def test_parse_cache_any_bytes(raw: bytes) -> None:
 
     # A cache folder of this test's own, for this example only: the tests that run after it in
     # the same process keep the session's (an example cannot take pytest's monkeypatch).
-    before = os.environ.get("SURVEY_CACHE_DIR")
-    os.environ["SURVEY_CACHE_DIR"] = str(_CACHE_ROOT / "cache")
-    try:
+    with mock.patch.dict(os.environ, {"SURVEY_CACHE_DIR": str(_CACHE_ROOT / "cache")}):
         root = _CACHE_ROOT / "survey"
         if not _FRESH:
             _FRESH.append(load_corpus(root, use_cache=False))
@@ -285,10 +284,5 @@ def test_parse_cache_any_bytes(raw: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(raw)
         got = load_corpus(root, use_cache=True)  # must not raise, whatever the bytes
-    finally:
-        if before is None:
-            os.environ.pop("SURVEY_CACHE_DIR", None)
-        else:
-            os.environ["SURVEY_CACHE_DIR"] = before
     assert [r.data for r in got] == [r.data for r in fresh]
     assert got.problems == fresh.problems
