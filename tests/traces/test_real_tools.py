@@ -119,6 +119,25 @@ def test_otel_sdk_file_exporter_json_lines(tmp_path: Path, legacy: bool) -> None
     assert "1 failed span(s)" in err
 
 
+def test_otel_sdk_file_with_a_span_name_that_is_not_utf8_is_refused_naming_it(tmp_path: Path) -> None:
+    # The SDK's own file, one byte of one span's name broken: refused with the line and span,
+    # never an internal fault (msgspec raises UnicodeDecodeError for such a string).
+    _need("opentelemetry.exporter.otlp.json.file")
+    from opentelemetry.exporter.otlp.json.file import FileSpanExporter
+
+    src = tmp_path / "spans.jsonl"
+    _genai_runs(_otel_provider(FileSpanExporter(str(src))), runs=1, legacy=False)
+    lines = src.read_bytes().split(b"\n")
+    n = next(i for i, line in enumerate(lines) if b"execute_tool run_tests" in line)
+    lines[n] = lines[n].replace(b"execute_tool run_tests", b"execute_tool \xffrun_tests", 1)
+    src.write_bytes(b"\n".join(lines))
+    span_id = json.loads(lines[n].replace(b"\xff", b""))["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["spanId"]
+    code, err = run("import", "otel", str(src), "-o", str(tmp_path / "out.json"))
+    assert code == 1
+    assert f"line {n + 1}: span {span_id!r}: text that is not valid UTF-8 (byte 0xff, " in err, err
+    assert "internal fault" not in err and not (tmp_path / "out.json").exists()
+
+
 def test_otel_sdk_otlp_http_to_a_loopback_collector(tmp_path: Path, httpserver: Any) -> None:
     """The SDK's OTLP/HTTP exporter posts protobuf; the loopback collector decodes each
     request with opentelemetry-proto and writes it as one JSON line (as a collector's
