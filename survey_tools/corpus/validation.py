@@ -287,15 +287,19 @@ def evidence_problems(corpus: Corpus) -> list[Problem]:
     tax = corpus.taxonomy
     kinds = _identifier_kinds(tax)
     owner: dict[tuple[str, str], Record] = {}
+    declared: dict[int, dict[str, str]] = {}  # by id(): each record's identifiers, normalised once
     for rec in corpus:
-        for k, v in _declared(rec, kinds).items():
+        own = declared[id(rec)] = _declared(rec, kinds)
+        for k, v in own.items():
             owner.setdefault((k, v), rec)
     out: list[Problem] = []
     for coll in tax.collections.values():
         evidence = {f.name for f in coll.fields if f.type == "evidence"}
         for rec in corpus.of(coll.name):
-            own = _declared(rec, kinds)
+            own = declared[id(rec)]
             for name, value in rec.data.items():
+                if not isinstance(value, (dict, list, Mapping)):
+                    continue  # a plain field's text (most fields of every record) holds no evidence
                 for path, url in _evidence_urls(value, (name,), name in evidence):
                     for kind, ident in ids_from_url(url).items():
                         if kind not in kinds:
