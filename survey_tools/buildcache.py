@@ -38,11 +38,12 @@ from survey_tools.cachedir import cache_base, cache_dir
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.records import Corpus
 from survey_tools.fileio import atomic_write
+from survey_tools.hashing import content_hexdigest
 
 MANIFEST = "build-manifest.json"
 OUTPUTS = "outputs"
 KEEP_OUTPUTS = 8
-FORMAT = 1
+FORMAT = 2  # 2: outputs hashed with SHA-256 (survey_tools.hashing), not BLAKE2
 # Libraries whose version changes the bytes of an output (figures, templates, BibTeX, YAML).
 SHAPING = ("matplotlib", "jinja2", "bibtexparser", "PyYAML", "numpy", "markupsafe")
 # Files the build reads besides the records and the configuration files.
@@ -51,11 +52,11 @@ PACKAGE = Path(__file__).resolve().parent
 
 
 def _h(*parts: bytes) -> str:
-    h = hashlib.blake2b(digest_size=20)
+    h = hashlib.sha256()
     for p in parts:
         h.update(len(p).to_bytes(8, "little"))
         h.update(p)
-    return h.hexdigest()
+    return h.hexdigest()[:40]
 
 
 @cache
@@ -97,7 +98,7 @@ def enabled() -> bool:
 
 
 def file_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    return content_hexdigest(data, 20)
 
 
 def read_manifest(root: Path) -> dict[str, Any] | None:

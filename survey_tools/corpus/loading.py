@@ -29,8 +29,9 @@ from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.hashing import content_digest
 
-_CACHE_FORMAT = 3
+_CACHE_FORMAT = 4  # 4: entries hashed with SHA-256 (survey_tools.hashing)
 
 # (collection name, relative path) of one file
 FileRef = tuple[str, str]
@@ -40,7 +41,7 @@ Result = tuple[Any, list[tuple[str, int, int, str, str]], dict[str, tuple[int, i
 
 
 def _digest(raw: bytes) -> bytes:
-    return hashlib.blake2b(raw, digest_size=16).digest()
+    return content_digest(raw, 16)
 
 
 def discover(
@@ -230,7 +231,8 @@ _ENCODER = msgspec.msgpack.Encoder()
 
 def _entry_check(tax: Taxonomy, key: bytes, result: Result) -> bytes:
     body = _ENCODER.encode((key, result[0], result[1], result[2]))
-    return hashlib.blake2b(body, digest_size=16, key=tax.digest.encode()[:64]).digest()
+    # Keyed by the taxonomy: an entry checked against another taxonomy's rules never passes.
+    return content_digest(tax.digest.encode() + b"\0" + body, 16)
 
 
 def _load_cache(tax: Taxonomy) -> dict[bytes, _Entry]:
@@ -337,10 +339,10 @@ def load_corpus(
 
 
 def _corpus_digest(tax: Taxonomy, digests: Mapping[str, bytes]) -> str:
-    h = hashlib.blake2b(tax.digest.encode(), digest_size=16)
+    h = hashlib.sha256(tax.digest.encode())
     for rel in sorted(digests):
         h.update(digests[rel])
-    return h.hexdigest()
+    return h.hexdigest()[:32]
 
 
 def load_valid_corpus(root: Path | str, why: str = "fix the records first") -> Corpus:

@@ -26,6 +26,7 @@ from survey_tools.corpus.configs import (
 from survey_tools.corpus.explain import hint
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, YamlDocument, read_yaml_file
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.hashing import content_digest
 
 KINDS = ("single", "multi", "mapping")
 PLAIN_TYPES = (
@@ -566,8 +567,8 @@ class _ConfigReader:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.documents: dict[str, YamlDocument | None] = {}
-        self.hasher = hashlib.blake2b(digest_size=16)
-        self.every = hashlib.blake2b(digest_size=16)
+        self.hasher = hashlib.sha256()
+        self.every = hashlib.sha256()
         self.texts: dict[str, str] = {}
         self.present: set[str] = set()
 
@@ -578,7 +579,7 @@ class _ConfigReader:
             self.documents[rel] = None
             return None
         raw, parsed = read_yaml_file(path, rel)
-        self.every.update(hashlib.blake2b(raw, digest_size=16).digest())
+        self.every.update(content_digest(raw, 16))
         if hashed:
             self.hasher.update(raw)
         self.documents[rel] = parsed
@@ -615,7 +616,7 @@ class _ConfigReader:
         except UnicodeDecodeError as err:
             problems.append(Problem(rel, 1, 1, "", f"not UTF-8 text ({err.reason} at byte {err.start})"))
             return
-        self.every.update(hashlib.blake2b(raw, digest_size=16).digest())
+        self.every.update(content_digest(raw, 16))
 
 
 def load_taxonomy(root: Path | str) -> Taxonomy:
@@ -665,11 +666,11 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         collections=collections,
         identifiers=idents,
         csv_layout=csv_layout,
-        digest=reader.hasher.hexdigest(),
+        digest=reader.hasher.hexdigest()[:32],
         editions=editions,
         outputs=tuple(str(o) for o in d["outputs"]) if "outputs" in d else None,
         placeholders=tuple(str(x) for x in filled["placeholders"]),
-        configs=ConfigFiles(root, reader.documents, reader.every.hexdigest(), reader.texts,
+        configs=ConfigFiles(root, reader.documents, reader.every.hexdigest()[:32], reader.texts,
                             frozenset(reader.present)),
     )
 

@@ -8,7 +8,6 @@ never contain and remembering where every value stands for error messages.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import pickle
 import re
@@ -22,6 +21,7 @@ from typing import Any
 import yaml
 
 from survey_tools.errors import Problem
+from survey_tools.hashing import content_digest
 
 try:  # the C parser is ~10x faster; the pure-Python one behaves the same
     from yaml import CSafeDumper as _Dumper
@@ -422,7 +422,7 @@ _PARSED_ENTRIES = 64
 
 
 def _parsed_config(raw: bytes, rel: str) -> YamlDocument:
-    key = (rel, hashlib.blake2b(raw, digest_size=16).digest())
+    key = (rel, content_digest(raw, 16))
     kept = _PARSED.get(key)
     if kept is not None:
         _PARSED.move_to_end(key)
