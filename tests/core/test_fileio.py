@@ -131,10 +131,15 @@ def test_a_failed_commit_restores_every_replaced_file(
     assert _tree(tmp_path) == {name: f"old {name}\n" for name in ("a.txt", "b.txt", "c.txt")}
 
 
-def test_every_staged_file_is_synced_before_the_first_rename(
+def test_every_replacing_file_is_synced_before_the_first_rename(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Durability cannot be seen without pulling the plug: record the order of the calls instead.
+    # A file that replaces one is synced before any rename (a cut must not lose both versions);
+    # a file staged as new replaces nothing and is not synced (a cold build's 10,000 pages).
+    (tmp_path / "pages").mkdir()
+    for i in range(40):
+        (tmp_path / "pages" / f"p{i}.html").write_text("old\n")
     synced: set[int] = set()
     seen: list[str] = []
     real_fsync, real_replace = os.fsync, os.replace
@@ -156,10 +161,14 @@ def test_every_staged_file_is_synced_before_the_first_rename(
     with Staged() as staged:
         for i in range(40):
             staged.write(tmp_path / "pages" / f"p{i}.html", f"page {i}\n")
-        inodes = {os.stat(tmp).st_ino for _, tmp in staged._staged}
+        replacing = {os.stat(tmp).st_ino for _, tmp in staged._staged}
+        for i in range(40, 80):
+            staged.write(tmp_path / "pages" / f"p{i}.html", f"page {i}\n", new=True)
+        new = {os.stat(tmp).st_ino for _, tmp in staged._staged} - replacing
         staged.commit()
-    assert len(seen) == 40 and inodes <= synced_at_first
-    assert _tree(tmp_path) == {f"pages/p{i}.html": f"page {i}\n" for i in range(40)}
+    assert len(seen) == 80 and len(new) == 40
+    assert replacing <= synced_at_first and not new & synced
+    assert _tree(tmp_path) == {f"pages/p{i}.html": f"page {i}\n" for i in range(80)}
 
 
 def test_confined_stat_gives_the_last_lstat_or_none(tmp_path: Path) -> None:
