@@ -19,9 +19,9 @@ on every valid and invalid example of the test data, the hostile inputs and gene
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import cached_property
 from typing import Any
 
-import jsonschema
 import jsonschema_rs
 
 # Python's \s (str.isspace), as members of a character class: the characters themselves (none
@@ -97,12 +97,19 @@ class SchemaValidator:
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema = schema
-        self.explaining = jsonschema.Draft202012Validator(schema)
         try:
             self.answering: Any = jsonschema_rs.validator_for(_for_rust(schema))
         except (_Untranslatable, ValueError):
             # A pattern only Python's re understands: jsonschema answers too (slower, same result).
             self.answering = None
+
+    @cached_property
+    def explaining(self) -> Any:
+        """jsonschema's validator, made when a file is first called invalid: importing jsonschema
+        took 76 ms of every command's start, and a run of valid files never needs it."""
+        import jsonschema
+
+        return jsonschema.Draft202012Validator(self.schema)
 
     def is_valid(self, data: Any) -> bool:
         if self.answering is not None:
