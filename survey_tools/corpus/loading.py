@@ -153,8 +153,12 @@ def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Resul
     # One parse with line numbers: problems found now and across records later point from it.
     doc = parse_yaml_bytes(raw, rel, positions=True)
     problems = list(doc.problems) or check_record(tax, coll, rel, doc)
+    # Shared as they are made (see _shared_positions): a cold build's 10,000 records need no
+    # second pass over them.
     positions = {
-        ".".join(map(str, path)): pos for path, pos in doc.values.items() if 0 < len(path) <= 2
+        sys.intern(".".join(map(str, path))): one_copy(pos)
+        for path, pos in doc.values.items()
+        if 0 < len(path) <= 2
     }
     return doc.data, [(p.file, p.line, p.col, p.field, p.message) for p in problems], positions
 
@@ -284,6 +288,7 @@ def load_corpus(
     use_cache = cache_enabled() if use_cache is None else use_cache
     cache = _load_cache(tax) if use_cache and not _distrust else {}
     results: dict[str, Result] = {}
+    cached: set[str] = set()  # files whose result came from the cache
     todo: list[tuple[str, str, bytes]] = []
     digests: dict[str, bytes] = {}
     hits = 0
@@ -302,13 +307,14 @@ def load_corpus(
             return load_corpus(root, tax, paths, use_cache=use_cache, _distrust=True)
         if hit is not None:
             results[rel] = hit
+            cached.add(rel)
             hits += 1
         else:
             todo.append((cname, rel, raw))
     # One process: a pool above 400 files measured no >= 25% gain on this 2-core machine with a
     # second CPU-bound process running (benchmarks/bench_speed_machinery.py), so it went.
     for n, (cname, rel, raw) in enumerate(todo, 1):
-        results[rel] = _check_bytes(tax, tax.collection(cname), rel, raw)
+        results[rel] = _check_bytes(tax, tax.collection(cname), rel, raw)  # positions shared
         if n % heap.KEEP_EVERY == 0:
             heap.keep()  # within a build, the records read so far are out of full collections
     if use_cache:
@@ -327,7 +333,9 @@ def load_corpus(
         problems.extend(Problem(*p) for p in probs)
         if isinstance(data, dict):
             stem = rel.rsplit("/", 1)[-1][: -len(".yaml")]
-            by_coll[cname].append(Record(cname, stem, rel, data, _shared_positions(positions)))
+            if rel in cached:  # decoded from the cache: names and pairs are copies of their own
+                positions = _shared_positions(positions)
+            by_coll[cname].append(Record(cname, stem, rel, data, positions))
     return Corpus(
         taxonomy=tax,
         records={k: tuple(sorted(v, key=lambda r: r.id)) for k, v in by_coll.items()},
