@@ -551,6 +551,8 @@ class _Site:
         authors = model.display_authors(rec)
         rel = rec.path if isinstance(rec.path, str) and rec.path else f"{ret.folder}/{rec.id}.yaml"
         repo = self.repo
+        url = model.primary_link(rec)
+        links = model.secondary_links(rec, tax)
         title = f"Record {rec.id}: "
         body = f"Record: {rec.id} ({rel})\n\nWhat is wrong:\n"
         return {
@@ -558,8 +560,8 @@ class _Site:
             "rec": {
                 "id": rec.id,
                 "title": model.display(rec.title),
-                "url": model.primary_link(rec),
-                "links": model.secondary_links(rec, tax),
+                "url": url,
+                "links": links,
                 "authors": authors,
                 "et_al": rec.get("authors_complete") is False,
                 "summary": str(rec.get("summary", "")),
@@ -571,7 +573,7 @@ class _Site:
             "bibtex": self.entry(rec),
             "edit_url": repo["edit"] + rel if repo else "",
             "report_url": f"{repo['issues']}?title={quote(title)}&body={quote(body)}" if repo else "",
-            "meta": self._paper_meta(rec, authors),
+            "meta": self._paper_meta(rec, authors, url, links),
         }
 
     @staticmethod
@@ -655,7 +657,9 @@ class _Site:
             "applied": applied,
         }
 
-    def _paper_meta(self, rec: Record, authors: Sequence[str]) -> dict[str, Any]:
+    def _paper_meta(
+        self, rec: Record, authors: Sequence[str], link: str, links: Sequence[Mapping[str, str]]
+    ) -> dict[str, Any]:
         """Highwire ``citation_*`` tags (Google Scholar, Zotero), a card and JSON-LD ``ScholarlyArticle``."""
         ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), Mapping) else {}
         year = rec.get("year")
@@ -669,7 +673,6 @@ class _Site:
         venue = str(rec.get("venue") or "")
         if venue and venue.lower() != "arxiv":
             citation.append(("citation_conference_title", venue))
-        link = model.primary_link(rec)
         if link.lower().endswith(".pdf"):
             citation.append(("citation_pdf_url", link))
         url = self.abs_url(f"{PAPERS_DIR}/{rec.id}.html")
@@ -680,7 +683,7 @@ class _Site:
             "name": rec.title,
             "author": [{"@type": "Person", "name": a} for a in authors],
             "abstract": str(rec.get("summary", "")),
-            "sameAs": [link, *(lk["url"] for lk in model.secondary_links(rec, self.tax))],
+            "sameAs": [link, *(lk["url"] for lk in links)],
             "isPartOf": {"@type": "Dataset", "name": str(self.tax.survey.get("list_title", ""))},
         }
         if isinstance(year, int):
