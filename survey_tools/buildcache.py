@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -38,7 +37,7 @@ from survey_tools.cachedir import cache_base, cache_dir
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.records import Corpus
 from survey_tools.fileio import atomic_write
-from survey_tools.hashing import content_hexdigest
+from survey_tools.hashing import content_hasher, content_hexdigest, hex_of
 
 MANIFEST = "build-manifest.json"
 OUTPUTS = "outputs"
@@ -52,11 +51,11 @@ PACKAGE = Path(__file__).resolve().parent
 
 
 def _h(*parts: bytes) -> str:
-    h = hashlib.sha256()
+    h = content_hasher()
     for p in parts:
         h.update(len(p).to_bytes(8, "little"))
         h.update(p)
-    return h.hexdigest()[:40]
+    return hex_of(h, 20)
 
 
 @cache

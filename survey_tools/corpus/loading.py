@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import stat
 import sys
@@ -29,7 +28,7 @@ from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
-from survey_tools.hashing import content_digest
+from survey_tools.hashing import content_digest, content_hasher, hex_of
 
 _CACHE_FORMAT = 4  # 4: entries hashed with SHA-256 (survey_tools.hashing)
 
@@ -347,10 +346,10 @@ def load_corpus(
 
 
 def _corpus_digest(tax: Taxonomy, digests: Mapping[str, bytes]) -> str:
-    h = hashlib.sha256(tax.digest.encode())
+    h = content_hasher(tax.digest.encode())
     for rel in sorted(digests):
         h.update(digests[rel])
-    return h.hexdigest()[:32]
+    return hex_of(h, 16)
 
 
 def load_valid_corpus(root: Path | str, why: str = "fix the records first") -> Corpus:

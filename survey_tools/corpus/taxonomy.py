@@ -7,7 +7,6 @@ writing its own ``taxonomy/survey.yaml`` and ``taxonomy/fields/*.yaml``.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from survey_tools.corpus.configs import (
 from survey_tools.corpus.explain import hint
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, YamlDocument, read_yaml_file
 from survey_tools.errors import InvalidInput, Problem
-from survey_tools.hashing import content_digest
+from survey_tools.hashing import content_digest, content_hasher, hex_of
 
 KINDS = ("single", "multi", "mapping")
 PLAIN_TYPES = (
@@ -567,8 +566,8 @@ class _ConfigReader:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.documents: dict[str, YamlDocument | None] = {}
-        self.hasher = hashlib.sha256()
-        self.every = hashlib.sha256()
+        self.hasher = content_hasher()
+        self.every = content_hasher()
         self.texts: dict[str, str] = {}
         self.present: set[str] = set()
 
@@ -666,11 +665,11 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         collections=collections,
         identifiers=idents,
         csv_layout=csv_layout,
-        digest=reader.hasher.hexdigest()[:32],
+        digest=hex_of(reader.hasher, 16),
         editions=editions,
         outputs=tuple(str(o) for o in d["outputs"]) if "outputs" in d else None,
         placeholders=tuple(str(x) for x in filled["placeholders"]),
-        configs=ConfigFiles(root, reader.documents, reader.every.hexdigest()[:32], reader.texts,
+        configs=ConfigFiles(root, reader.documents, hex_of(reader.every, 16), reader.texts,
                             frozenset(reader.present)),
     )
 
