@@ -298,7 +298,7 @@ def evidence_problems(corpus: Corpus) -> list[Problem]:
         for rec in corpus.of(coll.name):
             own = declared[id(rec)]
             for name, value in rec.data.items():
-                if not isinstance(value, (dict, list, Mapping)):
+                if not isinstance(value, (Mapping, list)):
                     continue  # a plain field's text (most fields of every record) holds no evidence
                 for path, url in _evidence_urls(value, (name,), name in evidence):
                     for kind, ident in ids_from_url(url).items():
