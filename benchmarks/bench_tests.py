@@ -8,17 +8,28 @@ as a user's Python and ``tools/ci.sh`` do. The CPU seconds (user and system) of 
 printed too: on the shared host the wall time of the same run moves with the minute.
 
     python3 benchmarks/bench_tests.py [--quick-only]
+    python3 benchmarks/bench_tests.py --per-test
+
+``--per-test`` runs the full suite once with the ``benchmarks/pytest_test_cpu.py`` plugin and
+prints where its time goes: the tests by group (quick loop, slow tests of the browser, other slow
+tests), each group's worker-seconds, and the wall time that group alone would take with the
+suite's workers kept busy (its worker-seconds over the number of workers), then the slow
+modules that cost most. That is the floor a group sets under the full suite's wall time.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import json
 import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parents[1]
 RUNS = {
@@ -27,11 +38,61 @@ RUNS = {
 }
 
 
+class Timed(NamedTuple):
+    """One test as the plugin saw it."""
+
+    nodeid: str
+    slow: bool
+    browser: bool
+    wall: float
+    cpu: float
+
+    @property
+    def group(self) -> str:
+        if not self.slow:
+            return GROUPS[0]
+        return GROUPS[1] if self.browser else GROUPS[2]
+
+
+GROUPS = ("quick loop (not slow)", "slow: the browser tests", "slow: the others")
+
+
+def per_test(env: dict[str, str]) -> None:
+    """The full suite once, each test timed by the plugin; the groups' floors."""
+    workers = os.cpu_count() or 1  # `-n auto` in pyproject.toml: one worker per CPU
+    with tempfile.TemporaryDirectory() as folder:
+        run_env = {**env, "SURVEY_BENCH_TEST_TIMES": folder, "PYTHONPATH": str(REPO)}
+        cmd = [*RUNS["full suite: pytest -q"], "-p", "benchmarks.pytest_test_cpu"]
+        started = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=REPO, env=run_env, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - started
+        tests = [Timed(*json.loads(line)) for f in sorted(Path(folder).iterdir()) for line in f.read_text().splitlines()]
+    last = (proc.stdout.strip().splitlines() or ["?"])[-1]
+    print(f"{workers} workers; the run: {wall:.0f} s wall, {last}\n")
+    print(f"| group | tests | worker-s | CPU s (waited for) | alone on {workers} workers, s |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, got in [*((g, [t for t in tests if t.group == g]) for g in GROUPS), ("all", tests)]:
+        spent = sum(t.wall for t in got)
+        print(f"| {name} | {len(got)} | {spent:.0f} | {sum(t.cpu for t in got):.0f} | {spent / workers:.0f} |")
+    by_module: dict[str, list[Timed]] = collections.defaultdict(list)
+    for t in tests:
+        if t.slow:
+            by_module[t.nodeid.split("::")[0]].append(t)
+    print("\n| slow module | tests | worker-s |")
+    print("| --- | ---: | ---: |")
+    for module, got in sorted(by_module.items(), key=lambda kv: -sum(t.wall for t in kv[1]))[:15]:
+        print(f"| {module} | {len(got)} | {sum(t.wall for t in got):.1f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick-only", action="store_true")
+    ap.add_argument("--per-test", action="store_true", help="the full suite once, timed test by test")
     args = ap.parse_args()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if args.per_test:
+        per_test(env)
+        return
     print(f"{os.cpu_count()} CPUs\n")
     print("| run | wall s | user s | system s | load before | load after | result |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
