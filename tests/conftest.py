@@ -80,6 +80,8 @@ SLOW_TESTS = frozenset({
     "tests/hardening/test_fuzz.py",
     "tests/config/test_config_fuzz.py",
     "tests/traces/test_trace_properties.py",
+    # the suite's own timing plugin, run under a pytest of its own (benchmarks/)
+    "tests/benchmarks/test_test_timing_plugin.py",
 })
 # A test that takes one of these fixtures builds the whole real corpus first, or drives Chromium.
 SLOW_FIXTURES = frozenset({"built", "browser"})
