@@ -45,6 +45,7 @@ SLOW_TESTS = frozenset({
     "tests/github/test_ci.py::test_every_output_is_generated_and_merges",
     "tests/architecture/test_pure_renderers.py",
     "tests/core/test_fileio.py::test_the_build_writes_readable_outputs",
+    "tests/core/test_fileio.py::test_a_build_syncs_the_outputs_it_replaces_and_not_the_ones_it_creates",
     "tests/core/test_contribution_checks.py::test_a_stale_correction_says_what_changed_and_the_command",
     "tests/render/test_render_markdown.py::test_committed_readme_and_contributing_are_current",
     "tests/screening/test_flow.py",
