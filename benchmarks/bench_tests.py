@@ -38,6 +38,10 @@ RUNS = {
 }
 
 
+# The groups --per-test adds up, in the order it prints them.
+GROUPS = ("quick loop (not slow)", "slow: the browser tests", "slow: the others")
+
+
 class Timed(NamedTuple):
     """One test as the plugin saw it."""
 
@@ -52,9 +56,6 @@ class Timed(NamedTuple):
         if not self.slow:
             return GROUPS[0]
         return GROUPS[1] if self.browser else GROUPS[2]
-
-
-GROUPS = ("quick loop (not slow)", "slow: the browser tests", "slow: the others")
 
 
 def per_test(env: dict[str, str]) -> None:

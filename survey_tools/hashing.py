@@ -25,10 +25,11 @@ def hex_of(hasher: Any, size: int) -> str:
 
 
 def content_digest(data: bytes, size: int = 16) -> bytes:
-    """The first ``size`` bytes of the SHA-256 of ``data`` (a cache key, not a signature)."""
-    return hashlib.sha256(data).digest()[:size]
+    """The first ``size`` bytes of the content hash of ``data`` (a cache key, not a signature)."""
+    digest: bytes = content_hasher(data).digest()
+    return digest[:size]
 
 
 def content_hexdigest(data: bytes, size: int = 20) -> str:
     """:func:`content_digest` as ``2 * size`` hexadecimal digits."""
-    return hex_of(hashlib.sha256(data), size)
+    return hex_of(content_hasher(data), size)
