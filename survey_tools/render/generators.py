@@ -184,7 +184,8 @@ def site(ctx: BuildContext) -> Mapping[str, Output]:
     on = selected(ctx.taxonomy)
     bib = (lambda rec, _tax: _bibliography(ctx).texts[rec.id]) if "bib" in on else None
     figures = _figures(ctx) if "figures" in on else []
-    files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib, ctx.corrections, figures)
+    claims = [r.claim.where for r in ctx.claims.results]
+    files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib, ctx.corrections, figures, claims=claims)
     return Lazy({folder + rel: files.renderer(rel) for rel in files})
 
 

@@ -32,6 +32,7 @@ from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
+from survey_tools.render.bibtex import record_entry_type, venue_text
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
 from survey_tools.render.sitelinks import checked
@@ -73,7 +74,31 @@ def environment() -> jinja2.Environment:
     # Autoescaped: every record string is untrusted text.
     env = make_environment(jinja2.PackageLoader("survey_tools.render", "templates"), autoescape=True)
     env.filters["count"] = lambda n: f"{int(n):,}"  # 100000 -> 100,000
+    env.filters["papers"] = papers  # 1 -> "1 paper", 2 -> "2 papers"
     return env
+
+
+def papers(n: int) -> str:
+    """A count of papers as people read it: "1 paper", "1,200 papers"."""
+    return f"{int(n):,} paper" if n == 1 else f"{int(n):,} papers"
+
+
+def claimed_values(where: Any) -> set[tuple[str, str]]:
+    """The (field, value id) pairs a claim's filter (``where:`` of data/claims.yaml) names,
+    through ``any_of`` and ``not``; a mapping field's as ``key:mode`` (``O5:learned``)."""
+    out: set[tuple[str, str]] = set()
+    if not isinstance(where, Mapping):
+        return out
+    for key, cond in where.items():
+        if key in ("any_of", "not"):
+            for sub in cond if isinstance(cond, list) else [cond]:
+                out |= claimed_values(sub)
+        elif isinstance(cond, Mapping):
+            for k, modes in cond.items():
+                out |= {(str(key), f"{k}:{m}") for m in (modes if isinstance(modes, list) else [modes])}
+        else:
+            out |= {(str(key), str(v)) for v in (cond if isinstance(cond, list) else [cond])}
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -150,6 +175,30 @@ class _Facet:
                 if i is not None:
                     out.add(i)
         return sorted(out)
+
+
+# A paper's venue as its citation tags and JSON-LD say it, by its BibTeX entry type (the one the
+# page's BibTeX shows): a journal article, a paper in proceedings, a report of an institution;
+# a blog post, documentation or preprint (@misc) names no venue of those kinds.
+_CITATION_VENUE = {
+    "article": "citation_journal_title",
+    "inproceedings": "citation_conference_title",
+    "techreport": "citation_technical_report_institution",
+}
+_JSONLD_TYPE = {"article": "ScholarlyArticle", "inproceedings": "ScholarlyArticle", "techreport": "Report"}
+# The venue in JSON-LD: (property, type); a journal is what the article is part of, beside the list.
+_JSONLD_VENUE = {
+    "article": ("isPartOf", "Periodical"),
+    "inproceedings": ("publication", "PublicationEvent"),
+    "techreport": ("publisher", "Organization"),
+}
+
+_NO_LINKS = {"page": "", "list": ""}  # a tag no facet offers: no tag page, no filter
+
+
+def _value_page(f: _Facet, v: Mapping[str, Any]) -> str:
+    """The tag page of value ``v`` of facet ``f``, relative to the tag pages' folder."""
+    return f"{slug(f.name)}/{slug(str(v['id']))}.html"
 
 
 class _EditionFacet(_Facet):
@@ -300,8 +349,11 @@ class _Site:
         corrections: CorrectionsReport | None = None,
         figures: Sequence[Mapping[str, str]] = (),
         all_rows_limit: int = ALL_ROWS_LIMIT,
+        claims: Sequence[Any] = (),
     ):
         self.tax, self.corpus, self.stats, self.bibtex = tax, corpus, stats, bibtex
+        # The facet values the survey's claims name (its headline, O5 learned, among them).
+        self.claimed = set().union(*(claimed_values(w) for w in claims))
         self.all_rows_limit = all_rows_limit
         self.corrections, self.figures = corrections, list(figures)
         # The figures as the statistics page shows them: their copies in the site's own folder.
@@ -400,7 +452,8 @@ class _Site:
         return col_tables, cells, fvals, counts
 
     def _facet_data(self) -> list[dict[str, Any]]:
-        """The facets as the page's script reads them (each value as a short array)."""
+        """The facets as the page's script reads them (each value as a short array; ``keep``:
+        the values a claim names, never folded away however few papers hold them)."""
         return [
             {
                 "name": f.name,
@@ -408,6 +461,7 @@ class _Site:
                 "keys": f.keys,
                 "values": [[v["key"], v["id"], v["label"], v["level"], v.get("sentinel", 0)] for v in f.values],
                 "badges": f.badges,
+                "keep": [i for i, v in enumerate(f.values) if (f.keys[v["key"]], str(v["id"])) in self.claimed],
             }
             for f in self.facets
         ]
@@ -585,6 +639,34 @@ class _Site:
             },
         }
 
+    @cached_property
+    def _value_links(self) -> dict[tuple[str, str], dict[str, str]]:
+        """(field or group, value id) -> the value's tag page and the list filtered to it, from a
+        paper page: every tag a paper page shows that a facet offers is a way into both."""
+        out: dict[tuple[str, str], dict[str, str]] = {}
+        for f in self.facets:
+            for v in f.values:
+                if not v.get("sentinel"):
+                    out[(f.keys[v["key"]], str(v["id"]))] = {
+                        "page": f"../{TAGS_DIR}/{_value_page(f, v)}",
+                        "list": f"../{self.index_name}#{self._hash_of(f, v)}",
+                    }
+        return out
+
+    def _paper_tags(self, rec: Record, specs: Sequence[str]) -> list[dict[str, Any]]:
+        """The record's tags along ``specs`` (sentinels left out), each value with its label and,
+        when a facet offers it, its tag page and filtered list."""
+        tax, links = self.tax, self._value_links
+        sentinels = (tax.na, tax.untagged)
+        out = []
+        for spec in specs:
+            ax = model.axis(tax, spec)
+            values = [v for v in dict.fromkeys(ax.extract(rec, tax.untagged)) if v not in sentinels]
+            if values:
+                out.append({"label": ax.label, "values": [
+                    {"label": ax.label_of(v), **links.get((spec, v), _NO_LINKS)} for v in values]})
+        return out
+
     def paper_context(self, rec: Record) -> dict[str, Any]:
         tax = self.tax
         ret = tax.retained
@@ -597,8 +679,11 @@ class _Site:
             if raw is None or raw == "" or raw == [] or raw == {}:
                 continue
             details.append({"label": f.label, "parts": _detail_value(raw)})
-        decisions = [d for cf in common["mappings"] for d in self._decisions(cf, rec)]
-        tags = model.record_tags(tax, rec, common["tag_specs"])
+        decisions = [
+            {**d, **self._value_links.get((cf.name, f"{d['id']}:{d['mode_id']}"), _NO_LINKS)}
+            for cf in common["mappings"] for d in self._decisions(cf, rec)
+        ]
+        tags = self._paper_tags(rec, common["tag_specs"])
         authors = model.display_authors(rec)
         rel = rec.path if isinstance(rec.path, str) and rec.path else f"{ret.folder}/{rec.id}.yaml"
         repo = self.repo
@@ -645,6 +730,8 @@ class _Site:
             out.append(
                 {
                     "field": cf.label,
+                    "id": str(k),
+                    "mode_id": mode,
                     "label": cf.label_of(str(k)),
                     # the value's definition from the taxonomy (O5: what counts as learned)
                     "definition": getattr(cf.value(str(k)), "description", ""),
@@ -721,15 +808,17 @@ class _Site:
         for kind in ("arxiv", "doi"):
             if ids.get(kind):
                 citation.append((f"citation_{kind}_id" if kind == "arxiv" else "citation_doi", str(ids[kind])))
-        venue = str(rec.get("venue") or "")
-        if venue and venue.lower() != "arxiv":
-            citation.append(("citation_conference_title", venue))
+        kind = record_entry_type(rec, self.tax)
+        venue = venue_text(rec, self.tax)
+        venue_tag = _CITATION_VENUE.get(kind)
+        if venue_tag and venue:
+            citation.append((venue_tag, str(rec.get("affiliation") or venue) if kind == "techreport" else venue))
         if link.lower().endswith(".pdf"):
             citation.append(("citation_pdf_url", link))
         url = self.abs_url(f"{PAPERS_DIR}/{rec.id}.html")
         ld: dict[str, Any] = {
             "@context": "https://schema.org",
-            "@type": "ScholarlyArticle",
+            "@type": _JSONLD_TYPE.get(kind, "ScholarlyArticle" if ids.get("arxiv") else "CreativeWork"),
             "headline": rec.title,
             "name": rec.title,
             "author": [{"@type": "Person", "name": a} for a in authors],
@@ -739,6 +828,10 @@ class _Site:
         }
         if isinstance(year, int):
             ld["datePublished"] = str(year)
+        if venue and kind in _JSONLD_VENUE:
+            prop, typ = _JSONLD_VENUE[kind]
+            where = {"@type": typ, "name": venue}
+            ld[prop] = [where, ld[prop]] if prop in ld else where
         if url:
             ld["url"] = url
         return {"canonical": url, "type": "article", "title": rec.title, "description": str(rec.get("summary", "")),
@@ -810,7 +903,7 @@ class _Site:
                 recs = members[fi][vi]
                 vals.append({
                     "label": v["label"], "level": v["level"], "n": len(recs), "sentinel": bool(v.get("sentinel")),
-                    "page": "" if v.get("sentinel") else f"{slug(f.name)}/{slug(str(v['id']))}.html",
+                    "page": "" if v.get("sentinel") else _value_page(f, v),
                     "hash": self._hash_of(f, v), "records": recs,
                 })
             top = max((x["n"] for x in vals), default=0) or 1
@@ -932,6 +1025,7 @@ class _Site:
         # million strings at 100,000 papers) in a list to join.
         out = io.StringIO()
         for piece in self.env.get_template("site/feed.xml.j2").generate(
+            base=self.abs_url("") or "./",
             title=f"{survey.get('list_title', '')}: additions",
             subtitle=str(survey.get("description", "")),
             id=self.abs_url(FEED_FILE) or str(survey.get("url", "")) + "#additions",
@@ -953,13 +1047,15 @@ def site_files(
     corrections: CorrectionsReport | None = None,
     figures: Sequence[Mapping[str, str]] = (),
     all_rows_limit: int = ALL_ROWS_LIMIT,
+    claims: Sequence[Any] = (),
 ) -> Lazy:
     """Every file of the site, keyed by its path relative to the index's folder, each rendered
     when it is read (:class:`~survey_tools.render.registry.Lazy`: the paper pages are never all
     held at once). ``figures`` are
     the report figures ({title, path} with repository-relative paths) the statistics page shows;
-    above ``all_rows_limit`` records the list draws a window of rows."""
-    s = _Site(tax, corpus, stats, bibtex, corrections, figures, all_rows_limit)
+    above ``all_rows_limit`` records the list draws a window of rows; ``claims`` are the filters
+    (``where:``) of the survey's claims, whose values the list never folds away."""
+    s = _Site(tax, corpus, stats, bibtex, corrections, figures, all_rows_limit, claims)
     out: dict[str, Callable[[], str]] = {
         s.index_name: s.index, CSS_FILE: partial(_asset, "page.css"), PAPER_JS_FILE: partial(bundle, "paper.mjs"),
 f"{PAPERS_DIR}/index.html": s.paper_list}
