@@ -39,7 +39,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if not self.path.startswith(SUB):
             self.send_error(404)
             return
-        self.path = "/" + self.path[len(SUB):]
+        self.path = "/" + self.path[len(SUB) :]
         super().do_GET()
 
     def log_message(self, *args: object) -> None:
@@ -55,7 +55,9 @@ class Served:
 
 
 @pytest.fixture(scope="module", params=["survey", "init"])
-def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Served]:
     root = tmp_path_factory.mktemp(f"published-{request.param}") / "survey"
     if request.param == "survey":  # this survey, every record, built as `survey build` does
         for name in ("taxonomy", "corpus", "exclusions", "data"):
@@ -63,17 +65,32 @@ def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         build(root)
     else:  # a list made by `survey init` (which builds it)
         shutil.copy(INIT_SOURCE, root.parent / INIT_SOURCE.name)
-        res = run(root, "init", str(root), "--from", str(root.parent / INIT_SOURCE.name), "--controlled", "task", "--distinct-titles")
+        res = run(
+            root,
+            "init",
+            str(root),
+            "--from",
+            str(root.parent / INIT_SOURCE.name),
+            "--controlled",
+            "task",
+            "--distinct-titles",
+        )
         assert res.exit_code == 0, res.output
     # Only the published folder is copied to where it is served: nothing else can answer.
     folder = tmp_path_factory.mktemp(f"pages-{request.param}") / "site"
     shutil.copytree(root / "reports" / "site", folder)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(_Handler, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), partial(_Handler, directory=str(folder))
+    )
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+    )
     thread.start()
     figures = len(list((root / "reports" / "figures").glob("*.svg")))
     try:
-        yield Served(request.param, folder, f"http://127.0.0.1:{server.server_address[1]}{SUB}", figures)
+        yield Served(
+            request.param, folder, f"http://127.0.0.1:{server.server_address[1]}{SUB}", figures
+        )
     finally:
         server.shutdown()
         server.server_close()
@@ -93,7 +110,10 @@ def _refs(url: str, body: bytes, kind: str) -> list[str]:
     if "xml" in kind:
         feed = ET.fromstring(body)
         base = urljoin(url, feed.get("{http://www.w3.org/XML/1998/namespace}base") or "")
-        return [urljoin(base, el.get("href") or "") for el in feed.iter("{http://www.w3.org/2005/Atom}link")]
+        return [
+            urljoin(base, el.get("href") or "")
+            for el in feed.iter("{http://www.w3.org/2005/Atom}link")
+        ]
     parser = _Refs()
     parser.feed(body.decode("utf-8"))
     return [urljoin(url, r) for r in parser.refs]
@@ -125,12 +145,19 @@ def crawl(start: str) -> Crawl:
         url = todo.pop()
         status, kind, body = _get(url)
         out.targets[url] = status
-        if status != 200 or url in out.pages or kind not in ("text/html", "application/xml", "text/xml", "application/atom+xml"):
+        if (
+            status != 200
+            or url in out.pages
+            or kind not in ("text/html", "application/xml", "text/xml", "application/atom+xml")
+        ):
             continue
         out.pages.add(url)
         for ref in _refs(url, body, kind):
             target = urldefrag(ref).url
-            if urlsplit(target).scheme not in ("http", "https") or urlsplit(target).netloc != urlsplit(start).netloc:
+            if (
+                urlsplit(target).scheme not in ("http", "https")
+                or urlsplit(target).netloc != urlsplit(start).netloc
+            ):
                 continue  # another site, a data: icon
             out.links += 1
             if target not in out.targets:
@@ -145,22 +172,34 @@ def test_every_internal_link_of_the_published_folder_resolves(served: Served) ->
     # Every page of the folder is reachable from the index (papers/index.html included), and
     # every file in the folder is something a page refers to (bibtex.js: the list's script loads
     # it when a reader asks for BibTeX).
-    files = {served.url + p.relative_to(served.folder).as_posix() for p in served.folder.rglob("*") if p.is_file()}
+    files = {
+        served.url + p.relative_to(served.folder).as_posix()
+        for p in served.folder.rglob("*")
+        if p.is_file()
+    }
     pages = {u for u in files if u.endswith((".html", ".xml"))}
     assert pages <= result.pages, sorted(pages - result.pages)[:5]
-    assert files - set(result.targets) <= {served.url + "bibtex.js"}, sorted(files - set(result.targets))[:5]
+    assert files - set(result.targets) <= {served.url + "bibtex.js"}, sorted(
+        files - set(result.targets)
+    )[:5]
     assert len(result.pages) > 5 and result.links > len(result.pages)
-    print(f"\n{served.name}: {len(result.pages)} pages, {result.links} internal links to "
-          f"{len(result.targets)} files, {len(result.dead)} dead")
+    print(
+        f"\n{served.name}: {len(result.pages)} pages, {result.links} internal links to "
+        f"{len(result.targets)} files, {len(result.dead)} dead"
+    )
 
 
 def _open(browser: Any, url: str) -> Any:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = ctx.new_page()
     pg.failed, pg.warnings, pg.errors = [], [], []
-    pg.on("response", lambda r: pg.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    pg.on(
+        "response", lambda r: pg.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None
+    )
     pg.on("requestfailed", lambda r: pg.failed.append(f"failed {r.url}"))
-    pg.on("console", lambda m: pg.warnings.append(m.text) if m.type in ("warning", "error") else None)
+    pg.on(
+        "console", lambda m: pg.warnings.append(m.text) if m.type in ("warning", "error") else None
+    )
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
     pg.goto(url)
     return pg
@@ -213,7 +252,9 @@ def test_the_published_folder_in_chromium(browser: Any, served: Served, tmp_path
     if served.name == "survey":
         # The survey's headline (O5 learned, one paper) is offered without "Show all".
         pg.locator("#reset").click()
-        assert pg.locator('fieldset[data-facet="subdecisions"] input[value="O5:learned"]').is_visible()
+        assert pg.locator(
+            'fieldset[data-facet="subdecisions"] input[value="O5:learned"]'
+        ).is_visible()
 
     # A paper page reached with the list's filters: its skip link keeps them for "Show in the list".
     key = pg.locator("#rows tr[id^='p-']").first.get_attribute("id")[2:]
