@@ -243,6 +243,8 @@ def test_the_published_folder_in_chromium(browser: Any, served: Served, tmp_path
     pg.locator("#q").fill(word)
     pg.wait_for_function("location.hash.includes('q=')")
     hash_before = pg.evaluate("location.hash")
+    # The Filters button counts the one facet value, not the search beside it.
+    assert pg.locator("#active-count").text_content() == "1"
     history = pg.evaluate("history.length")
     pg.focus("a.skip")
     pg.keyboard.press("Enter")
