@@ -258,3 +258,9 @@ def test_counts_read_as_words(files: Mapping[str, str]) -> None:
     for rel in (r for r in files if r.startswith("tags/") and r != "tags/index.html"):
         text = files[rel]
         assert not one.search(text), rel
+
+
+def test_every_page_declares_its_icon(files: Mapping[str, str]) -> None:
+    """No page leaves the browser to ask the server for a /favicon.ico the folder lacks."""
+    for rel in (r for r in files if r.endswith(".html")):
+        assert '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,' in files[rel], rel
