@@ -354,6 +354,9 @@ def test_csv_keeps_a_formula_like_title_as_text(browser: Any, real: Built, tmp_p
     assert title == "'" + evil and from_spreadsheet_safe(title) == evil
     assert df.loc[0, "authors"] == author
     assert df.loc[0, "year"] == str(recs[0].get("year"))
+    # one column per field: the year of the by-line is not written again as the Year column
+    names = [c.lower() for c in pd.read_csv(path, encoding="utf-8-sig", nrows=0).columns]
+    assert len(names) == len(set(names)), names
 
 
 # --- the new pages and what tools read from them -----------------------------------------------------------
