@@ -65,6 +65,9 @@ SLOW_TESTS = frozenset({
     "tests/init/test_port.py::test_page_opens_in_chromium",
     "tests/traces/test_real_tools.py",  # the OpenTelemetry SDK and the Agents SDK write traces
     "tests/render/test_page_scripts.py",  # Node's test runner and eslint
+    # the published site folder alone over loopback HTTP: a build of the real corpus and a
+    # `survey init` list, each crawled
+    "tests/render/test_site_served.py",
     # a hundred-megabyte input (each hostile case written 100 MiB long: 700 MB a run); commands
     # that must stop at a deadline (they wait for it)
     "tests/traces/test_trace_bad_input.py::test_hundred_megabyte_string",

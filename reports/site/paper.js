@@ -155,6 +155,23 @@ function trapFocus(root, active) {
   });
 }
 
+// Skip links move the focus to their target without navigating: the address keeps the list's
+// filters and search (or the filters a page carries), no history entry is made, and the list
+// never reads "#results" as a state it does not know. Without a script they are plain links.
+function setupSkipLinks(root) {
+  root.querySelectorAll("a.skip").forEach(function (a) {
+    a.addEventListener("click", function (ev) {
+      const id = (a.getAttribute("href") || "").replace(/^#/, "");
+      const target = id ? document.getElementById(id) : null;
+      if (!target) return;
+      ev.preventDefault();
+      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+      target.scrollIntoView({ block: "start" });
+      target.focus({ preventScroll: true });
+    });
+  });
+}
+
 // Every link marked data-carry gets the filters of `hash`; data-anchor adds its row anchor.
 function carryFilters(root, hash) {
   const filters = filtersOf(hash);
@@ -176,6 +193,7 @@ if (copy) {
   });
 }
 setupTheme(document.getElementById("theme"));
+setupSkipLinks(document);
 carryFilters(document, location.hash);
 window.addEventListener("hashchange", function () { carryFilters(document, location.hash); });
 })();

@@ -104,6 +104,13 @@ def entry_type(venue: str, has_arxiv: bool, rules: Sequence[tuple[re.Pattern[str
     return "misc"
 
 
+def record_entry_type(rec: Record, tax: Taxonomy) -> str:
+    """The BibTeX entry type of ``rec`` (``article``, ``inproceedings``, ``techreport``,
+    ``misc``...): the one answer papers.bib and the site's citation tags and JSON-LD share."""
+    ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
+    return entry_type(venue_text(rec, tax), bool(ids.get("arxiv")), _rules(tax))
+
+
 def _no_author(tax: Taxonomy) -> str:
     """Who a record without authors is written as (commands.yaml bibtex.no_author)."""
     return str((commands_config(tax).get("bibtex") or {}).get("no_author") or "Anonymous")

@@ -18,7 +18,8 @@ To add an output, write a function here (or in a module this one imports) and re
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
 from survey_tools.corpus.examples import example_reference
 from survey_tools.corpus.record_schema import schema_files
@@ -49,7 +50,7 @@ from survey_tools.render.registry import (
     register,
     selected,
 )
-from survey_tools.render.site import site_files
+from survey_tools.render.site import FIGURES_DIR, site_files
 from survey_tools.reports.agreement import agreement_outputs
 from survey_tools.reports.claims_output import claims_markdown
 from survey_tools.reports.corrections import corrections_outputs
@@ -113,10 +114,23 @@ def _agreement_out(ctx: BuildContext) -> Mapping[str, Output]:
 def _plots(ctx: BuildContext) -> Parts:
     # One part a figure, keyed by what it shows: an edit that changes no figure's numbers or
     # labels (a summary, a link, a tag no figure counts) draws nothing again.
-    return Parts({
-        f.name: Part(figure_paths(f, f"{REPORTS}/figures"), f.inputs(), f.draw)
-        for f in figures(ctx.corpus, ctx.stats, ctx.config)
-    })
+    site = _site_folder(ctx.taxonomy) if "site" in selected(ctx.taxonomy) else None
+    parts = {}
+    for f in figures(ctx.corpus, ctx.stats, ctx.config):
+        paths = figure_paths(f, f"{REPORTS}/figures")
+        if site is None:
+            parts[f.name] = Part(paths, f.inputs(), f.draw)
+        else:
+            # The statistics page shows the SVG from the site's own folder: Pages publishes that
+            # folder alone, so a figure outside it is a broken image there.
+            copy = f"{site}{FIGURES_DIR}/{f.name}.svg"
+            parts[f.name] = Part((*paths, copy), f.inputs(), partial(_with_site_copy, f.draw))
+    return Parts(parts)
+
+
+def _with_site_copy(draw: Callable[[], Sequence[Output]]) -> tuple[Output, ...]:
+    svg, *rest = draw()
+    return (svg, *rest, svg)
 
 
 # --- the published views ---------------------------------------------------------------------
@@ -156,16 +170,22 @@ def _site_path(tax: Taxonomy) -> str:
     return str(model.presentation(tax, "site").get("path") or "reports/site/index.html")
 
 
+def _site_folder(tax: Taxonomy) -> str:
+    """The site's folder with a trailing slash ("" when its index is at the survey's root)."""
+    path = _site_path(tax)
+    return path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+
+
 @register("site")
 def site(ctx: BuildContext) -> Mapping[str, Output]:
     """The index page, one page per paper, their stylesheet and the BibTeX the index loads
     (rendered one by one as the build writes them)."""
-    path = _site_path(ctx.taxonomy)
-    folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+    folder = _site_folder(ctx.taxonomy)
     on = selected(ctx.taxonomy)
     bib = (lambda rec, _tax: _bibliography(ctx).texts[rec.id]) if "bib" in on else None
     figures = _figures(ctx) if "figures" in on else []
-    files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib, ctx.corrections, figures)
+    claims = [r.claim.where for r in ctx.claims.results]
+    files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib, ctx.corrections, figures, claims=claims)
     return Lazy({folder + rel: files.renderer(rel) for rel in files})
 
 

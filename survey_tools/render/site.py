@@ -26,14 +26,16 @@ from typing import Any
 from urllib.parse import quote
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
+from survey_tools.render.bibtex import record_entry_type, venue_text
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
+from survey_tools.render.sitelinks import checked
 from survey_tools.render.templating import make_environment
 from survey_tools.reports.axes import Axis, get_path, mode_of
 from survey_tools.reports.corrections import Correction, CorrectionsReport
@@ -53,6 +55,9 @@ PAPER_JS_FILE = "paper.js"
 BIB_FILE = "bibtex.js"
 STATS_FILE = "stats.html"
 FEED_FILE = "feed.xml"
+# The site's own copy of the bibliography (the published folder must hold what it links).
+BIBFILE_FILE = "papers.bib"
+FIGURES_DIR = "figures"
 # Up to this many records the list puts every row in the page (find-in-page and screen readers
 # reach every paper; CSS content-visibility spares the browser the work off screen). Beyond it
 # the script draws a window of rows, which keeps 100,000 records usable.
@@ -69,7 +74,31 @@ def environment() -> jinja2.Environment:
     # Autoescaped: every record string is untrusted text.
     env = make_environment(jinja2.PackageLoader("survey_tools.render", "templates"), autoescape=True)
     env.filters["count"] = lambda n: f"{int(n):,}"  # 100000 -> 100,000
+    env.filters["papers"] = papers  # 1 -> "1 paper", 2 -> "2 papers"
     return env
+
+
+def papers(n: int) -> str:
+    """A count of papers as people read it: "1 paper", "1,200 papers"."""
+    return f"{int(n):,} paper" if n == 1 else f"{int(n):,} papers"
+
+
+def claimed_values(where: Any) -> set[tuple[str, str]]:
+    """The (field, value id) pairs a claim's filter (``where:`` of data/claims.yaml) names,
+    through ``any_of`` and ``not``; a mapping field's as ``key:mode`` (``O5:learned``)."""
+    out: set[tuple[str, str]] = set()
+    if not isinstance(where, Mapping):
+        return out
+    for key, cond in where.items():
+        if key in ("any_of", "not"):
+            for sub in cond if isinstance(cond, list) else [cond]:
+                out |= claimed_values(sub)
+        elif isinstance(cond, Mapping):
+            for k, modes in cond.items():
+                out |= {(str(key), f"{k}:{m}") for m in (modes if isinstance(modes, list) else [modes])}
+        else:
+            out |= {(str(key), str(v)) for v in (cond if isinstance(cond, list) else [cond])}
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -148,6 +177,30 @@ class _Facet:
         return sorted(out)
 
 
+# A paper's venue as its citation tags and JSON-LD say it, by its BibTeX entry type (the one the
+# page's BibTeX shows): a journal article, a paper in proceedings, a report of an institution;
+# a blog post, documentation or preprint (@misc) names no venue of those kinds.
+_CITATION_VENUE = {
+    "article": "citation_journal_title",
+    "inproceedings": "citation_conference_title",
+    "techreport": "citation_technical_report_institution",
+}
+_JSONLD_TYPE = {"article": "ScholarlyArticle", "inproceedings": "ScholarlyArticle", "techreport": "Report"}
+# The venue in JSON-LD: (property, type); a journal is what the article is part of, beside the list.
+_JSONLD_VENUE = {
+    "article": ("isPartOf", "Periodical"),
+    "inproceedings": ("publication", "PublicationEvent"),
+    "techreport": ("publisher", "Organization"),
+}
+
+_NO_LINKS = {"page": "", "list": ""}  # a tag no facet offers: no tag page, no filter
+
+
+def _value_page(f: _Facet, v: Mapping[str, Any]) -> str:
+    """The tag page of value ``v`` of facet ``f``, relative to the tag pages' folder."""
+    return f"{slug(f.name)}/{slug(str(v['id']))}.html"
+
+
 class _EditionFacet(_Facet):
     """The edition a record entered in: "New since <latest edition>" (the living list) and each
     published edition, newest first. Only when the taxonomy declares editions."""
@@ -210,18 +263,36 @@ def repository(tax: Taxonomy) -> dict[str, str] | None:
     return {"url": url, "branch": branch, "blob": f"{url}/blob/{branch}/", "edit": f"{url}/edit/{branch}/", "issues": f"{url}/issues/new"}
 
 
-def _project_links(tax: Taxonomy, site_path: str) -> list[dict[str, str]]:
-    """Repository, README, BibTeX file and contribution guide, from the configuration."""
+def _project_links(tax: Taxonomy, up: str, has_bib: bool) -> list[dict[str, str]]:
+    """Repository, README, BibTeX file and contribution guide, for a page ``up`` (``"../"`` per
+    level) below the site's index. Only what the published folder holds is linked relatively
+    (its own copy of papers.bib); the README and the contribution guide live in the repository
+    and are linked there when ``survey.repository`` names it, and left out otherwise (a relative
+    link would leave the published folder: a dead link wherever the site is served)."""
     repo = repository(tax)
-    depth = site_path.count("/")
-    up = "../" * depth
-    files = [("README", "README.md"), ("All BibTeX (papers.bib)", "reports/papers.bib"), ("How to contribute", "CONTRIBUTING.md")]
     out = []
     if repo:
         out.append({"label": "Repository", "url": repo["url"]})
-    for label, rel in files:
-        out.append({"label": label, "url": repo["blob"] + rel if repo else up + rel})
+        out.append({"label": "README", "url": repo["blob"] + "README.md"})
+    if has_bib:
+        out.append({"label": "All BibTeX (papers.bib)", "url": up + BIBFILE_FILE})
+    if repo:
+        out.append({"label": "How to contribute", "url": repo["blob"] + "CONTRIBUTING.md"})
     return out
+
+
+def favicon(tax: Taxonomy) -> str:
+    """The site's icon as a ``data:`` URI: the list's initial on a square. Every page declares it
+    (the index stays one self-contained file), so no browser asks the server for a /favicon.ico
+    that the published folder does not have."""
+    name = str(tax.survey.get("short_title") or tax.survey.get("list_title") or "S").strip() or "S"
+    svg = (
+        "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'>"
+        "<rect width='32' height='32' rx='6' fill='#1f4e79'/>"
+        "<text x='16' y='23' font-family='sans-serif' font-size='20' font-weight='bold' "
+        f"text-anchor='middle' fill='#ffffff'>{escape(name[0].upper())}</text></svg>"
+    )
+    return "data:image/svg+xml," + quote(svg, safe="=:/',")
 
 
 def slug(value: str) -> str:
@@ -278,10 +349,15 @@ class _Site:
         corrections: CorrectionsReport | None = None,
         figures: Sequence[Mapping[str, str]] = (),
         all_rows_limit: int = ALL_ROWS_LIMIT,
+        claims: Sequence[Any] = (),
     ):
         self.tax, self.corpus, self.stats, self.bibtex = tax, corpus, stats, bibtex
+        # The facet values the survey's claims name (its headline, O5 learned, among them).
+        self.claimed = set().union(*(claimed_values(w) for w in claims))
         self.all_rows_limit = all_rows_limit
         self.corrections, self.figures = corrections, list(figures)
+        # The figures as the statistics page shows them: their copies in the site's own folder.
+        self.site_figures = [{"title": f["title"], "src": f"{FIGURES_DIR}/{posixpath.basename(f['path'])}"} for f in self.figures]
         self.conf = model.presentation(tax, "site")
         self.path = str(self.conf.get("path", "reports/site/index.html"))
         self.folder = self.path.rsplit("/", 1)[0] if "/" in self.path else ""
@@ -307,6 +383,7 @@ class _Site:
         self.byline = [t for t in self.tags if model.axis(tax, t).kind == "plain"]
         self.search = [str(f) for f in self.conf.get("search", [])]
         self.repo = repository(tax)
+        self.icon = favicon(tax)
         self._kinds: dict[str, str] = {}
         self.env = environment()  # one environment: templates are compiled once per build
         self._bib: dict[str, str] = {}
@@ -375,7 +452,8 @@ class _Site:
         return col_tables, cells, fvals, counts
 
     def _facet_data(self) -> list[dict[str, Any]]:
-        """The facets as the page's script reads them (each value as a short array)."""
+        """The facets as the page's script reads them (each value as a short array; ``keep``:
+        the values a claim names, never folded away however few papers hold them)."""
         return [
             {
                 "name": f.name,
@@ -383,19 +461,36 @@ class _Site:
                 "keys": f.keys,
                 "values": [[v["key"], v["id"], v["label"], v["level"], v.get("sentinel", 0)] for v in f.values],
                 "badges": f.badges,
+                "keep": [i for i, v in enumerate(f.values) if (f.keys[v["key"]], str(v["id"])) in self.claimed],
             }
             for f in self.facets
         ]
 
-    def index_context(self) -> dict[str, Any]:
-        tax, recs = self.tax, self.records
-        ret = tax.retained
-        col_tables, cells, fvals, counts = self._coded()
+    def _years(self) -> list[int]:
+        """The first and last year of the range field over the records ([] without a range)."""
+        if self.range is None:
+            return []
+        years = [y for y in (r.get(self.range.field) for r in self.records) if isinstance(y, int)]
+        return [min(years), max(years)] if years else []
+
+    def _record_data(self, fvals: list[list[list[int]]], cells: list[list[int]]) -> dict[str, list[Any]]:
+        """The records' columns as the script reads them: the fields it shows, the facet values
+        (``_f``), column cells (``_c``), links (``_l``) and, with editions, when each was added."""
+        recs, tax = self.records, self.tax
         links = [[[model.primary_link(r)]] + [[lk["url"], lk["label"]] for lk in model.secondary_links(r, tax)] for r in recs]
-        years = [y for y in (r.get(self.range.field) for r in recs) if isinstance(y, int)] if self.range else []
-        year_span = [min(years), max(years)] if years else []
+        out: dict[str, list[Any]] = {**self._column_data(), "_f": fvals, "_c": cells, "_l": links}
+        if self.latest is not None:
+            out["_a"] = [self.added(r) for r in recs]
+            out["_n"] = [1 if r.id in self.new else 0 for r in recs]
+        return out
+
+    def _script_data(self, col_tables: list[list[Any]], rec_data: dict[str, list[Any]]) -> dict[str, Any]:
+        """Everything the list's script reads from the page's JSON."""
+        ret = self.tax.retained
         fields = {f.name: f.label for f in ret.fields}
-        data = {
+        added = self.added_field if self.latest is not None else ""
+        rng = self.range
+        return {
             "id": ret.id_field,
             "title": ret.title_field,
             "byline": self.byline,
@@ -405,11 +500,11 @@ class _Site:
                 {"name": ax.spec, "label": ax.label, "values": t, "inByline": ax.spec in self.byline}
                 for ax, t in zip(self.columns, col_tables, strict=True)
             ],
-            "range": self.range.spec if self.range else "",
-            "rangeField": self.range.field if self.range else "",
-            "years": year_span,
-            "sort": [ret.title_field] + [ax.spec for ax in self.columns] + ([self.added_field] if self.latest else []),
-            "addedSort": self.added_field if self.latest else "",
+            "range": rng.spec if rng else "",
+            "rangeField": rng.field if rng else "",
+            "years": self._years(),
+            "sort": [ret.title_field] + [ax.spec for ax in self.columns] + ([added] if added else []),
+            "addedSort": added,
             "addedLabel": self._added_label(),
             "newLabel": self.new_label,
             "order": self.order,
@@ -419,19 +514,26 @@ class _Site:
             "bibSize": _size(len(self.bib_js().encode("utf-8"))) if self.bibtex else "",
             "papers": PAPERS_DIR + "/",
             "repo": self.repo,
-            "n": len(recs),
-            "rec": {
-                **self._column_data(), "_f": fvals, "_c": cells, "_l": links,
-                **({"_a": [self.added(r) for r in recs], "_n": [1 if r.id in self.new else 0 for r in recs]} if self.latest else {}),
-            },
+            "n": len(self.records),
+            "rec": rec_data,
         }
-        ex = tax.excluded
-        ex_cols, exclusions = model.exclusion_table(tax, self.corpus)
-        facets_view = []
+
+    def _facets_view(self, counts: list[list[int]]) -> list[dict[str, Any]]:
+        """The facets as the sidebar's HTML shows them, each value with its count."""
+        out = []
         for f, cnt in zip(self.facets, counts, strict=True):
             vals = [dict(v, n=cnt[i]) for i, v in enumerate(f.values)]
-            facets_view.append({"name": f.name, "label": f.label, "keys": f.keys, "values": vals})
-        noscript = [{"id": r.id, "title": r.title, "url": model.primary_link(r)} for r in recs] if len(recs) <= NOSCRIPT_LIMIT else []
+            out.append({"name": f.name, "label": f.label, "keys": f.keys, "values": vals})
+        return out
+
+    def index_context(self) -> dict[str, Any]:
+        tax, recs = self.tax, self.records
+        ret, ex = tax.retained, tax.excluded
+        col_tables, cells, fvals, counts = self._coded()
+        data = self._script_data(col_tables, self._record_data(fvals, cells))
+        ex_cols, exclusions = model.exclusion_table(tax, self.corpus)
+        fields = {f.name: f.label for f in ret.fields}
+        small = len(recs) <= NOSCRIPT_LIMIT
         return {
             "survey": tax.survey,
             "headline": dict(self.stats.headline),
@@ -440,22 +542,23 @@ class _Site:
             "retained_label": ret.label,
             "excluded_label": ex.label if ex else "",
             "excluded_title_field": ex.title_field if ex else "",
-            "facets": facets_view,
+            "facets": self._facets_view(counts),
             "columns": [{"name": ax.spec, "label": ax.label} for ax in self.columns],
             "range": {"name": self.range.spec, "label": self.range.label} if self.range else None,
-            "years": year_span,
+            "years": data["years"],
             "n": len(recs),
-            "noscript": noscript,
+            "noscript": [{"id": r.id, "title": r.title, "url": model.primary_link(r)} for r in recs] if small else [],
             "papers_dir": PAPERS_DIR,
             "search_labels": [fields.get(n, n).lower() for n in self.search],
             "has_bibtex": self.bibtex is not None,
-            "project_links": _project_links(tax, self.path),
+            "project_links": _project_links(tax, "", self.bibtex is not None),
             "exclusion_columns": ex_cols,
             "exclusions": exclusions,
             "data": script_json(data),
             "css": Markup(_asset("page.css")),
             "js": Markup(bundle("list.mjs")),
             "head_js": Markup(_asset("head.js")),
+            "icon_href": self.icon,
             "sorts": self._sorts(),
             "meta": self._index_meta(len(recs)),
             "nav": self._nav(""),
@@ -483,6 +586,7 @@ class _Site:
             {"label": "List", "url": up + self.index_name},
             {"label": "Statistics", "url": up + STATS_FILE},
             {"label": "Browse by tag", "url": f"{up}{TAGS_DIR}/index.html"},
+            {"label": "All titles", "url": f"{up}{PAPERS_DIR}/index.html"},
             {"label": "Feed of additions", "url": up + FEED_FILE},
         ]
 
@@ -525,14 +629,43 @@ class _Site:
             "page": {
                 "survey": tax.survey,
                 "links_html": Markup(self.env.get_template("site/_paper_links.html.j2").render(
-                    project_links=_project_links(tax, f"{self.folder}/{PAPERS_DIR}/x.html"), nav=self._nav("../")
+                    project_links=_project_links(tax, "../", self.bibtex is not None), nav=self._nav("../")
                 ).rstrip("\n")),
                 "css_href": f"../{CSS_FILE}",
                 "index_href": f"../{self.index_name}",
                 "head_js": Markup(_asset("head.js")),
                 "paper_js_href": f"../{PAPER_JS_FILE}",
+                "icon_href": self.icon,
             },
         }
+
+    @cached_property
+    def _value_links(self) -> dict[tuple[str, str], dict[str, str]]:
+        """(field or group, value id) -> the value's tag page and the list filtered to it, from a
+        paper page: every tag a paper page shows that a facet offers is a way into both."""
+        out: dict[tuple[str, str], dict[str, str]] = {}
+        for f in self.facets:
+            for v in f.values:
+                if not v.get("sentinel"):
+                    out[(f.keys[v["key"]], str(v["id"]))] = {
+                        "page": f"../{TAGS_DIR}/{_value_page(f, v)}",
+                        "list": f"../{self.index_name}#{self._hash_of(f, v)}",
+                    }
+        return out
+
+    def _paper_tags(self, rec: Record, specs: Sequence[str]) -> list[dict[str, Any]]:
+        """The record's tags along ``specs`` (sentinels left out), each value with its label and,
+        when a facet offers it, its tag page and filtered list."""
+        tax, links = self.tax, self._value_links
+        sentinels = (tax.na, tax.untagged)
+        out = []
+        for spec in specs:
+            ax = model.axis(tax, spec)
+            values = [v for v in dict.fromkeys(ax.extract(rec, tax.untagged)) if v not in sentinels]
+            if values:
+                out.append({"label": ax.label, "values": [
+                    {"label": ax.label_of(v), **links.get((spec, v), _NO_LINKS)} for v in values]})
+        return out
 
     def paper_context(self, rec: Record) -> dict[str, Any]:
         tax = self.tax
@@ -546,8 +679,11 @@ class _Site:
             if raw is None or raw == "" or raw == [] or raw == {}:
                 continue
             details.append({"label": f.label, "parts": _detail_value(raw)})
-        decisions = [d for cf in common["mappings"] for d in self._decisions(cf, rec)]
-        tags = model.record_tags(tax, rec, common["tag_specs"])
+        decisions = [
+            {**d, **self._value_links.get((cf.name, f"{d['id']}:{d['mode_id']}"), _NO_LINKS)}
+            for cf in common["mappings"] for d in self._decisions(cf, rec)
+        ]
+        tags = self._paper_tags(rec, common["tag_specs"])
         authors = model.display_authors(rec)
         rel = rec.path if isinstance(rec.path, str) and rec.path else f"{ret.folder}/{rec.id}.yaml"
         repo = self.repo
@@ -594,6 +730,8 @@ class _Site:
             out.append(
                 {
                     "field": cf.label,
+                    "id": str(k),
+                    "mode_id": mode,
                     "label": cf.label_of(str(k)),
                     # the value's definition from the taxonomy (O5: what counts as learned)
                     "definition": getattr(cf.value(str(k)), "description", ""),
@@ -670,15 +808,17 @@ class _Site:
         for kind in ("arxiv", "doi"):
             if ids.get(kind):
                 citation.append((f"citation_{kind}_id" if kind == "arxiv" else "citation_doi", str(ids[kind])))
-        venue = str(rec.get("venue") or "")
-        if venue and venue.lower() != "arxiv":
-            citation.append(("citation_conference_title", venue))
+        kind = record_entry_type(rec, self.tax)
+        venue = venue_text(rec, self.tax)
+        venue_tag = _CITATION_VENUE.get(kind)
+        if venue_tag and venue:
+            citation.append((venue_tag, str(rec.get("affiliation") or venue) if kind == "techreport" else venue))
         if link.lower().endswith(".pdf"):
             citation.append(("citation_pdf_url", link))
         url = self.abs_url(f"{PAPERS_DIR}/{rec.id}.html")
         ld: dict[str, Any] = {
             "@context": "https://schema.org",
-            "@type": "ScholarlyArticle",
+            "@type": _JSONLD_TYPE.get(kind, "ScholarlyArticle" if ids.get("arxiv") else "CreativeWork"),
             "headline": rec.title,
             "name": rec.title,
             "author": [{"@type": "Person", "name": a} for a in authors],
@@ -688,6 +828,10 @@ class _Site:
         }
         if isinstance(year, int):
             ld["datePublished"] = str(year)
+        if venue and kind in _JSONLD_VENUE:
+            prop, typ = _JSONLD_VENUE[kind]
+            where = {"@type": typ, "name": venue}
+            ld[prop] = [where, ld[prop]] if prop in ld else where
         if url:
             ld["url"] = url
         return {"canonical": url, "type": "article", "title": rec.title, "description": str(rec.get("summary", "")),
@@ -707,6 +851,7 @@ class _Site:
             "records": [{"id": r.id, "title": r.title, "url": model.primary_link(r)} for r in self.records],
             "css_href": f"../{CSS_FILE}",
             "index_href": f"../{self.index_name}",
+            "icon_href": self.icon,
             "head_js": Markup(_asset("head.js")),
         }
         html = self.env.get_template("site/papers.html.j2").render(**ctx)
@@ -718,6 +863,14 @@ class _Site:
             entries = {r.id: self.entry(r) for r in sorted(self.records, key=lambda r: r.id)}
             self._bib_js = "// BibTeX of every paper, loaded by index.html when a reader asks for it. Generated.\nwindow.surveyBibtex(" + str(script_json(entries)) + ");\n"
         return self._bib_js
+
+    def papers_bib(self) -> str:
+        """The site's own ``papers.bib``: every entry the pages show, in key order."""
+        assert self.bibtex is not None
+        recs = sorted(self.records, key=lambda r: r.id)
+        title = str(self.tax.survey.get("list_title", ""))
+        header = f"% {len(recs)} BibTeX entries of {title}, generated by `survey build`; do not edit.\n\n"
+        return header + "\n".join(self.entry(r) for r in recs)
 
     # --- statistics, tag pages, feed ----------------------------------------------------------------
     @cached_property
@@ -750,7 +903,7 @@ class _Site:
                 recs = members[fi][vi]
                 vals.append({
                     "label": v["label"], "level": v["level"], "n": len(recs), "sentinel": bool(v.get("sentinel")),
-                    "page": "" if v.get("sentinel") else f"{slug(f.name)}/{slug(str(v['id']))}.html",
+                    "page": "" if v.get("sentinel") else _value_page(f, v),
                     "hash": self._hash_of(f, v), "records": recs,
                 })
             top = max((x["n"] for x in vals), default=0) or 1
@@ -777,7 +930,7 @@ class _Site:
         return [{"label": labels.get(k, k), "n": rows[k], "pct": round(100 * rows[k] / top, 1)} for k in keys]
 
     def stats_page(self) -> str:
-        figs = [{"title": f["title"], "src": posixpath.relpath(f["path"], self.folder or ".")} for f in self.figures]
+        figs = [{"title": f["title"], "src": f["src"]} for f in self.site_figures]
         ctx = {
             "survey": self.tax.survey,
             "headline": [{"label": k.replace("_", " ").capitalize(), "n": v} for k, v in self.stats.headline.items()],
@@ -790,6 +943,7 @@ class _Site:
             "meta": self._page_meta(STATS_FILE, f"Statistics · {self.tax.survey.get('short_title', '')}"),
             "head_js": Markup(_asset("head.js")),
             "paper_js_href": PAPER_JS_FILE,
+            "icon_href": self.icon,
         }
         return self.env.get_template("site/stats.html.j2").render(**ctx).strip("\n") + "\n"
 
@@ -804,7 +958,7 @@ class _Site:
             return self.env.get_template("site/tags.html.j2").render(
                 facets=facets, index_href=f"../{self.index_name}", css_href=f"../{CSS_FILE}", nav=self._nav("../"),
                 meta=self._page_meta(f"{TAGS_DIR}/index.html", f"Browse by tag · {short}"),
-                paper_js_href=f"../{PAPER_JS_FILE}", **common).strip("\n") + "\n"
+                paper_js_href=f"../{PAPER_JS_FILE}", icon_href=self.icon, **common).strip("\n") + "\n"
 
         item_template = self.env.get_template("site/_tag_item.html.j2")
         papers_href = f"../../{PAPERS_DIR}/"
@@ -821,7 +975,7 @@ class _Site:
                 facet=f, value=v, items=[item(r) for r in v["records"]], index_href=f"../../{self.index_name}",
                 css_href=f"../../{CSS_FILE}", nav=self._nav("../../"),
                 meta=self._page_meta(rel, f"{f['label']}: {v['label']} · {short}"),
-                paper_js_href=f"../../{PAPER_JS_FILE}", **common).strip("\n") + "\n"
+                paper_js_href=f"../../{PAPER_JS_FILE}", icon_href=self.icon, **common).strip("\n") + "\n"
 
         out: dict[str, Callable[[], str]] = {f"{TAGS_DIR}/index.html": index}
         for f in facets:
@@ -871,6 +1025,7 @@ class _Site:
         # million strings at 100,000 papers) in a list to join.
         out = io.StringIO()
         for piece in self.env.get_template("site/feed.xml.j2").generate(
+            base=self.abs_url("") or "./",
             title=f"{survey.get('list_title', '')}: additions",
             subtitle=str(survey.get("description", "")),
             id=self.abs_url(FEED_FILE) or str(survey.get("url", "")) + "#additions",
@@ -892,24 +1047,33 @@ def site_files(
     corrections: CorrectionsReport | None = None,
     figures: Sequence[Mapping[str, str]] = (),
     all_rows_limit: int = ALL_ROWS_LIMIT,
+    claims: Sequence[Any] = (),
 ) -> Lazy:
     """Every file of the site, keyed by its path relative to the index's folder, each rendered
     when it is read (:class:`~survey_tools.render.registry.Lazy`: the paper pages are never all
     held at once). ``figures`` are
     the report figures ({title, path} with repository-relative paths) the statistics page shows;
-    above ``all_rows_limit`` records the list draws a window of rows."""
-    s = _Site(tax, corpus, stats, bibtex, corrections, figures, all_rows_limit)
+    above ``all_rows_limit`` records the list draws a window of rows; ``claims`` are the filters
+    (``where:``) of the survey's claims, whose values the list never folds away."""
+    s = _Site(tax, corpus, stats, bibtex, corrections, figures, all_rows_limit, claims)
     out: dict[str, Callable[[], str]] = {
         s.index_name: s.index, CSS_FILE: partial(_asset, "page.css"), PAPER_JS_FILE: partial(bundle, "paper.mjs"),
-        f"{PAPERS_DIR}/index.html": s.paper_list}
+f"{PAPERS_DIR}/index.html": s.paper_list}
     for rec in s.records:
         out[f"{PAPERS_DIR}/{rec.id}.html"] = partial(s.paper, rec)
     if bibtex is not None:
         out[BIB_FILE] = s.bib_js
+        out[BIBFILE_FILE] = s.papers_bib
     out[STATS_FILE] = s.stats_page
     out.update(s.tag_pages())
     out[FEED_FILE] = s.feed
-    return Lazy(out)
+    # Every page is checked, as it is rendered, to link only within the folder: the files above
+    # and the figures' copies (written there by the figures generator).
+    files = frozenset(out) | {f["src"] for f in s.site_figures}
+    return Lazy({
+        rel: partial(checked, rel, render, files, s.folder) if rel.endswith((".html", ".xml")) else render
+        for rel, render in out.items()
+    })
 
 
 def render_site(tax: Taxonomy, corpus: Corpus, stats: Stats, bibtex: BibtexFn | None = None) -> str:

@@ -43,3 +43,12 @@ test("the filter box keeps values whose words start with it, and the selected on
   assert.deepEqual(shown(r), [0, 2, 3]);
   assert.equal(r.boxHidden, false, "a box in use stays");
 });
+
+test("folded, a value the claims name stays however few papers it has", () => {
+  const labels = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+  const cnt = [1, 9, 3, 3, 0, 5, 7, 2, 4, 1];
+  const r = facetView(values(labels), cnt, new Set(), { long: true, open: false, filter: "", keep: new Set([0, 4]) });
+  // the top six (b g f i c d), and a (1 paper, kept); e is kept but has no paper
+  assert.deepEqual(shown(r), [0, 1, 2, 3, 5, 6, 8]);
+  assert.equal(r.hidden, 2, "h and j are folded away");
+});

@@ -28,3 +28,12 @@ test("the exported file neutralises the formula-like title", () => {
   assert.ok(text.startsWith(BOM + "key,title,"));
   assert.ok(text.includes("\r\na,'=cmd(),"));
 });
+
+test("a column the by-line already holds (the year) is written once", () => {
+  const withYear = { ...data, columns: [{ label: "Year", inByline: true, values: [["2025", 2025], ["2026", 2026]] }, ...data.columns] };
+  withYear.rec = { ...data.rec, _c: [[0, 1], [1, 0]] };
+  const rows = exportRows(withYear, [1, 0]);
+  assert.deepEqual(rows[0], ["key", "title", "authors", "year", "url", "Credit unit", "Added", "Sub-decisions"]);
+  assert.deepEqual(rows[1].slice(3, 6), [2026, "https://arxiv.org/abs/2", "Agent"]);
+  assert.deepEqual(rows[2].slice(3, 6), [2025, "https://arxiv.org/abs/1", "Turn"]);
+});

@@ -18,6 +18,7 @@ test("active filters in the sidebar's order, each removable", () => {
   assert.deepEqual(act.map(function (a) { return a.text; }), [
     "Credit unit: Agent", "Credit unit: Turn", "Search: \u201c" + "x".repeat(80) + "\u2026\u201d", "Year: 2020\u20132025",
   ]);
+  assert.deepEqual(act.map(function (a) { return !!a.search; }), [false, false, true, false], "the search is marked: the Filters badge leaves it out");
   act[1].drop();
   assert.deepEqual(Array.from(s.sel[0]), [0]);
   act[2].drop();

@@ -260,7 +260,8 @@ def test_paper_page_has_every_field(browser: Any, site: Path, real: Built, pages
     assert "disagrees" in pg.locator("ul.decisions strong").all_text_contents()
     # The value's definition from the taxonomy (what counts as a learned stop) sits on its badge.
     o5 = real.tax.find_field("subdecisions").value("O5")
-    assert pg.locator("ul.decisions span.badge", has_text=o5.label).first.get_attribute("title") == o5.description
+    # (a link to the value's tag page)
+    assert pg.locator("ul.decisions a.badge", has_text=o5.label).first.get_attribute("title") == o5.description
     assert "Strict credit" in text
     repo = REPOSITORY["url"]
     assert pg.locator("a", has_text="Edit this record").get_attribute("href") == f"{repo}/edit/main/corpus/puppeteer.yaml"

@@ -56,9 +56,10 @@ def test_render_is_deterministic(real: Built) -> None:
 
 def test_page_is_self_contained(real: Built) -> None:
     html = render_site(real.tax, real.corpus, real.stats)
-    # No stylesheet, script or image to fetch (the feed's <link rel="alternate"> is not loaded).
+    # No stylesheet, script or image to fetch (the feed's <link rel="alternate"> is not loaded;
+    # the icon is a data: URI).
     links = re.findall(r"<link [^>]*>", html)
-    assert all('rel="alternate"' in lk or 'rel="canonical"' in lk for lk in links), links
+    assert all('rel="alternate"' in lk or 'rel="canonical"' in lk or 'rel="icon" type="image/svg+xml" href="data:' in lk for lk in links), links
     assert " src=" not in html
     assert len(html.encode()) < 400_000
 

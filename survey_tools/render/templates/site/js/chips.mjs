@@ -48,10 +48,12 @@ export function drawChips(dropped) {
   });
   ul.replaceChildren(frag);
   $("chipbar").hidden = act.length === 0;
+  // The Filters button counts what its sheet holds: the facets and the range, not the search.
+  const inSheet = act.filter(function (x) { return !x.search; }).length;
   const ac = $("active-count");
-  ac.textContent = String(act.length);
-  ac.hidden = act.length === 0;
-  $("filter-open").setAttribute("aria-label", "Filters" + (act.length ? ", " + act.length + " active" : ""));
+  ac.textContent = String(inSheet);
+  ac.hidden = inSheet === 0;
+  $("filter-open").setAttribute("aria-label", "Filters" + (inSheet ? ", " + inSheet + " active" : ""));
   const n = view.matched.length;
   const none = n === 0;
   $("empty").hidden = !none;

@@ -9,7 +9,7 @@ import { LONG, facetView } from "./facetview.mjs";
 export const groups = facets.map(function (f, fi) {
   const fs = document.querySelector('fieldset[data-fi="' + fi + '"]');
   const lis = Array.prototype.slice.call(fs.querySelectorAll("li"));
-  const g = { fs: fs, lis: lis, ns: lis.map(function (li) { return li.querySelector(".n"); }), boxes: lis.map(function (li) { return li.querySelector("input"); }), long: f.values.length > LONG, open: false, filter: "", nsel: document.querySelector('[data-nsel="' + fi + '"]') };
+  const g = { fs: fs, lis: lis, ns: lis.map(function (li) { return li.querySelector(".n"); }), boxes: lis.map(function (li) { return li.querySelector("input"); }), long: f.values.length > LONG, open: false, filter: "", keep: new Set(f.keep || []), nsel: document.querySelector('[data-nsel="' + fi + '"]') };
   if (g.long) {
     const box = elt("input");
     box.type = "search";

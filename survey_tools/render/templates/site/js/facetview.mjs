@@ -6,7 +6,8 @@ export const LONG = 8, TOP = 6; // facets with more than LONG values start folde
 
 // values: the facet's values ([level, id, label, depth, notATag], ...); cnt: the count of each;
 // sel: the Set of selected value indices; folded: {long, open, filter (folded text), lfold (each
-// value's folded label)}. Returns {show: [bool per value], hidden: values folded away,
+// value's folded label), keep (optional: the Set of values never folded away: those the survey's
+// claims name, however few papers they have)}. Returns {show: [bool per value], hidden: values folded away,
 // nonzero: values with a paper or selected, boxHidden: whether the filter box is hidden}.
 export function facetView(values, cnt, sel, folded) {
   let top = null;
@@ -24,7 +25,7 @@ export function facetView(values, cnt, sel, folded) {
     let s = cnt[vi] > 0 || on;
     if (s) nonzero++;
     if (s && folded.filter) s = on || folded.lfold[vi].indexOf(folded.filter) >= 0;
-    else if (s && top && !on && !top.has(vi)) { s = false; hidden++; }
+    else if (s && top && !on && !top.has(vi) && !(folded.keep && folded.keep.has(vi))) { s = false; hidden++; }
     show[vi] = s;
   }
   return { show: show, hidden: hidden, nonzero: nonzero, boxHidden: nonzero <= LONG && !folded.filter };

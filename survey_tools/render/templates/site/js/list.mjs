@@ -3,7 +3,7 @@
 // the matching rows and the facet counts (filter.mjs, order.mjs), redraws the facets (facets.mjs),
 // chips and status (chips.mjs) and rows (draw.mjs), and writes the address (address.mjs).
 import { buildIndex, searcher } from "./search.mjs";
-import { setupTheme } from "./dom.mjs";
+import { setupTheme, setupSkipLinks } from "./dom.mjs";
 import { DATA, R, N, KEY, F, facets, $, tbody, ALL, state, view, warn } from "./data.mjs";
 import { searchColumns, baseRecords, facetFilter } from "./filter.mjs";
 import { sorter } from "./order.mjs";
@@ -102,6 +102,7 @@ setupExport();
 setupControls(update);
 setupSheet();
 setupTheme($("theme"), warn);
+setupSkipLinks(document);
 setupTabs();
 setupDrawing();
 window.addEventListener("hashchange", fromLocation);

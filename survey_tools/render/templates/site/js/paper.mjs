@@ -1,6 +1,6 @@
 // The paper page: copy the BibTeX entry, the theme toggle, and links back to the list that keep
 // the filters the reader came with (the list passes them in this page's hash).
-import { setupTheme, selectAndCopy, carryFilters } from "./dom.mjs";
+import { setupTheme, selectAndCopy, carryFilters, setupSkipLinks } from "./dom.mjs";
 
 const copy = document.getElementById("copy-bib");
 if (copy) {
@@ -10,5 +10,6 @@ if (copy) {
   });
 }
 setupTheme(document.getElementById("theme"));
+setupSkipLinks(document);
 carryFilters(document, location.hash);
 window.addEventListener("hashchange", function () { carryFilters(document, location.hash); });

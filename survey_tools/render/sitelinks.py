@@ -1,0 +1,100 @@
+"""The site's folder is what Pages publishes, and nothing else: every ``href`` and ``src`` a page
+writes must lead to a file of that folder (or to another site altogether).
+
+A link that climbs out of the folder (``../../README.md``) or starts at the server's root
+(``/figures/x.svg``: on GitHub Pages a project site lives under ``/<repository>/``) works when the
+repository is browsed as files and is dead where the site is served. :func:`check_page` finds
+both, and links to files the site does not have, in the text of one page; the site's renderers
+run it on every page they write, so such a page fails the build instead of being published.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from collections.abc import Callable, Collection
+from functools import lru_cache
+from urllib.parse import unquote, urlsplit
+
+from survey_tools.errors import SurveyError
+
+# The site's templates write every address in double quotes (jinja2 escapes quotes inside).
+# Found with str.find, not a regular expression: three times faster on a paper page.
+_ATTRS = (' href="', ' src="', ' xml:base="')
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+class SiteLinkError(SurveyError):
+    """A page of the site refers to a file outside the site's folder, or to one it lacks."""
+
+
+def references(text: str) -> list[str]:
+    """Every ``href``/``src`` of a page (HTML or the Atom feed), unescaped: the hrefs in order,
+    then the srcs, then ``xml:base``."""
+    out = []
+    for attr in _ATTRS:
+        start, n = text.find(attr), len(attr)
+        while start >= 0:
+            end = text.find('"', start + n)
+            if end < 0:
+                break
+            ref = text[start + n : end]
+            out.append(html.unescape(ref) if "&" in ref else ref)
+            start = text.find(attr, end)
+    return out
+
+
+def target(page: str, ref: str) -> str | None:
+    """The file ``ref`` (written in the site page ``page``) names, relative to the site's folder;
+    None for another site's address, a ``data:`` URI or a fragment of the page itself. A path
+    that leaves the folder comes back starting with ``../`` (or as ``/...`` from the root)."""
+    return _target(posixpath.dirname(page), ref)
+
+
+# Pages of one folder share most of their links (navigation, stylesheet, tag pages): each
+# (folder, link) is worked out once, which keeps the check of 10,000 paper pages cheap.
+@lru_cache(maxsize=1 << 16)
+def _target(folder: str, ref: str) -> str | None:
+    if not ref or ref.startswith(("#", "//")) or _SCHEME.match(ref):
+        return None
+    path = unquote(urlsplit(ref).path)
+    if path.startswith("/"):
+        return path
+    if not path:
+        return None  # "?q" or "" alone: the page itself
+    joined = posixpath.normpath(posixpath.join(folder, path))
+    if path.endswith("/") or joined == ".":
+        joined = posixpath.join(joined, "index.html") if joined != "." else "index.html"
+    return joined
+
+
+def check_page(page: str, text: str, files: Collection[str]) -> list[str]:
+    """What is wrong with the links of ``page`` (its path in the site folder), given the site's
+    ``files``: one message per bad link."""
+    out = []
+    folder = posixpath.dirname(page)
+    for ref in references(text):
+        where = _target(folder, ref)
+        if where is None:
+            continue
+        if where.startswith("/"):
+            out.append(f"{page}: {ref!r} starts at the server's root, outside the site's folder")
+        elif where == ".." or where.startswith("../"):
+            out.append(f"{page}: {ref!r} leads outside the site's folder")
+        elif where not in files:
+            out.append(f"{page}: {ref!r} names {where}, which the site does not have")
+    return out
+
+
+def checked(page: str, render: Callable[[], str], files: Collection[str], folder: str) -> str:
+    """``render()``'s page, refused (:class:`SiteLinkError`) when a link of it leaves the site's
+    ``folder`` or names a file the site lacks."""
+    text = render()
+    problems = check_page(page, text, files)
+    if problems:
+        where = f"{folder}/" if folder else ""
+        shown = "; ".join(where + p for p in problems[:5])
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise SiteLinkError(f"the site must work as its folder alone is published: {shown}{more}")
+    return text
