@@ -561,6 +561,43 @@ def _placeholder(tax: Taxonomy, text: str) -> str | None:
     return None
 
 
+# Field types whose text goes into papers.bib (title, authors, venue, affiliation, ...).
+_BIBTEX_TYPES = ("string", "string_list", "person_list")
+
+
+def unbalanced_brace(value: str) -> int | None:
+    """The 0-based offset of the first brace BibTeX would mis-pair in ``value`` (a ``}`` that
+    closes nothing, else the first ``{`` left open), or None when the braces balance. BibTeX
+    counts every brace, escaped or not."""
+    if "{" not in value and "}" not in value:
+        return None
+    opened: list[int] = []
+    for i, c in enumerate(value):
+        if c == "{":
+            opened.append(i)
+        elif c == "}":
+            if not opened:
+                return i
+            opened.pop()
+    return opened[0] if opened else None
+
+
+def _brace_problem(value: str) -> str | None:
+    at = unbalanced_brace(value)
+    if at is None:
+        return None
+    what = "closes no brace" if value[at] == "}" else "is never closed"
+    return (f"unbalanced braces: the {value[at]!r} at character {at + 1} {what}; BibTeX counts "
+            "braces even after a backslash and would read past this field (balance or remove them)")
+
+
+def _bibtex_text_problems(value: Any, path: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], str]]:
+    for p, text, is_key in _scalars(value, path):
+        why = None if is_key else _brace_problem(text)
+        if why:
+            yield p, why
+
+
 def _author_problem(name: str, org_field: str) -> str | None:
     parts = name.split(",")
     if name.count(",") > 1 or (len(parts) == 2 and _MERGED.search(name)):
@@ -593,6 +630,9 @@ def _prose_problems(
             add(path, why, key=is_key)
     for name, f in plain.items():
         value = data.get(name)
+        if f.type in _BIBTEX_TYPES and value is not None:
+            for path, why in _bibtex_text_problems(value, (name,)):
+                add(path, why)
         if f.type in ("string", "text") and isinstance(value, str):
             if not value.strip():
                 add((name,), "must not be empty" if value == "" else "must not be blank")
