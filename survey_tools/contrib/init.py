@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from survey_tools import slugs
 from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.contrib.csvio import split_cell
 from survey_tools.contrib.sources import Table
@@ -53,8 +54,9 @@ _AUTHOR_SEPARATORS = ("; ", ";", " and ", ", ")
 
 
 def slug(text: str, sep: str = "_") -> str:
-    """A field or value id: lowercase letters, digits and ``sep``."""
-    s = re.sub(r"[^a-z0-9]+", sep, text.strip().lower()).strip(sep)
+    """A field or value id: the package's one slug rule (survey_tools.slugs), with ``sep``, and
+    a letter before a leading digit (an id starts with a letter)."""
+    s = slugs.slug(text, sep, empty="")
     if s and s[0].isdigit():
         s = f"v{sep}{s}"
     return s or "value"

@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import json
 import posixpath
-import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property, lru_cache, partial
 from importlib import resources
@@ -38,6 +37,7 @@ from survey_tools.render.templating import make_environment
 from survey_tools.reports.axes import Axis, get_path, mode_of
 from survey_tools.reports.corrections import Correction, CorrectionsReport
 from survey_tools.reports.stats import Stats
+from survey_tools.slugs import slug  # the tag pages' file names (validate checks that they differ)
 
 BibtexFn = Callable[[Record, Taxonomy], str]
 
@@ -222,11 +222,6 @@ def _project_links(tax: Taxonomy, site_path: str) -> list[dict[str, str]]:
     for label, rel in files:
         out.append({"label": label, "url": repo["blob"] + rel if repo else up + rel})
     return out
-
-
-def slug(value: str) -> str:
-    """A value id as a file name: lowercase letters, digits and dashes (``O1:learned`` -> ``o1-learned``)."""
-    return re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-") or "value"
 
 
 def _size(n: int) -> str:
