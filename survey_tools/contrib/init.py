@@ -637,7 +637,8 @@ jobs:
         run: survey build
 
   regenerate:
-    if: ${{ github.event_name == 'push' && !contains(github.event.head_commit.message, '[survey-regenerate]') }}
+    # who pushed decides (the bot's own push is skipped), never words in a commit message
+    if: ${{ github.event_name == 'push' && github.actor != 'github-actions[bot]' }}
     runs-on: ubuntu-latest
     timeout-minutes: 15
     permissions:

@@ -49,7 +49,8 @@ def test_scaffolded_workflow_takes_record_only_pull_requests(tmp_path: Path) -> 
     assert not any("--check" in r for r in check_runs)
     assert jobs["check"]["permissions"] == {"contents": "read"}
     assert jobs["regenerate"]["permissions"] == {"contents": "write"}
-    assert "[survey-regenerate]" in jobs["regenerate"]["if"]
+    assert "github.actor != 'github-actions[bot]'" in jobs["regenerate"]["if"]
+    assert "head_commit" not in path.read_text(encoding="utf-8")
     actionlint = shutil.which("actionlint")
     if actionlint:
         done = subprocess.run([actionlint, str(path)], capture_output=True, text=True)
