@@ -17,10 +17,10 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from support import run
 
 from survey_tools.corpus.titles import confusables_path, skeleton, title_key
 from survey_tools.slugs import slug
-from support import run
 
 REPO = Path(__file__).resolve().parents[2]
 BASE = (REPO / "tests/data/records/valid/minimal-na.yaml").read_text()
