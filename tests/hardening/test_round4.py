@@ -128,3 +128,18 @@ def test_hostile_but_valid_text_builds_outputs_every_reader_parses(corpus_copy: 
     feed = next((corpus_copy / "reports").rglob("feed.xml"))
     root = ET.fromstring(feed.read_bytes())  # strict: any illegal character or markup raises
     assert root.tag.endswith("feed")
+
+
+def test_an_xml_illegal_code_point_in_a_taxonomy_label_is_refused(corpus_copy: Path) -> None:
+    field = corpus_copy / "taxonomy/fields/scenario.yaml"
+    field.write_text(field.read_text().replace("label: Tool use,", 'label: "Tool \\uFFFF use",'))
+    code, out, err = run(corpus_copy, "validate", clean=False)
+    assert code != 0
+    assert re.search(r"taxonomy/fields/scenario\.yaml:\d+:\d+: values\.\d+\.label: contains a noncharacter "
+                     r"\(U\+FFFF\) that XML readers", out + err), out + err
+
+
+def test_ascii_titles_are_compared_as_they_read() -> None:
+    # digits and ASCII letters are never mapped (the numbers rule reads digits)
+    assert title_key("Scaling Agents to 100 Tools") == "scaling agents to 100 tools"
+    assert title_key("Sc\u0430ling Agents t\u043e 100 Tools") == "scaling agents to 100 tools"
