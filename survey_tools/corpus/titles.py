@@ -111,8 +111,9 @@ def skeleton(text: str) -> str:
 
 @lru_cache(maxsize=1 << 18)
 def title_key(title: str) -> str:
-    """What duplicate checks compare: the normalised title (NFKD, case, accents, LaTeX and
-    punctuation removed), then its confusable skeleton, lower-cased again (prototypes of a few
-    letters are capitals)."""
-    norm = normalize_title(title)
-    return " ".join(skeleton(norm).lower().split()) if norm else ""
+    """What duplicate checks compare: the title's confusable skeleton, then normalised (NFKD,
+    case, accents, LaTeX and punctuation removed). The skeleton comes first, on the title as
+    written: a Cyrillic capital EN looks like H, its lower case does not look like h."""
+    if title.isascii() or len(title) > COMPARED_CHARS:
+        return normalize_title(title)
+    return normalize_title(skeleton(title))
