@@ -65,6 +65,9 @@ SLOW_TESTS = frozenset({
     "tests/init/test_port.py::test_page_opens_in_chromium",
     "tests/traces/test_real_tools.py",  # the OpenTelemetry SDK and the Agents SDK write traces
     "tests/render/test_page_scripts.py",  # Node's test runner and eslint
+    "tests/github/test_zizmor.py",  # zizmor on the workflows
+    # the privileged comment job's steps under bash, a `survey` process each
+    "tests/github/test_pr_report.py",
     # a hundred-megabyte input (each hostile case written 100 MiB long: 700 MB a run); commands
     # that must stop at a deadline (they wait for it)
     "tests/traces/test_trace_bad_input.py::test_hundred_megabyte_string",
