@@ -4,9 +4,9 @@ Once a version is published (``.github/workflows/release.yml``), its files' sha2
 ``releases.json`` and the scaffold pins that version by hash: a requirements file installed with
 ``pip --require-hashes``, so a file that is not the one released cannot install. Until then (no
 release exists yet) the scaffold says so and installs from a full commit of the toolkit's
-repository, a content-addressed pin: the repository is the toolkit's ``survey.repository`` (or
-``survey init --toolkit-repository``), the commit the running checkout's (or
-``--toolkit-commit``). With neither known, the install step fails with what to do: a workflow
+repository, a content-addressed pin: the repository is the toolkit's ``survey.repository`` (else
+its clone's GitHub ``origin``; or ``survey init --toolkit-repository``), the commit the running
+checkout's (or ``--toolkit-commit``), which must be pushed there. With neither known, the install step fails with what to do: a workflow
 that installs whatever a name resolves to is never written.
 
 The actions are pinned to the same commits as the project's own workflows.
@@ -72,8 +72,8 @@ def commit_pin(repository: str, commit: str) -> ToolkitPin:
     if not _COMMIT.match(commit):
         raise UsageError(f"--toolkit-commit {commit!r}: give a full commit id (40 hexadecimal digits)")
     text = (f"# No release of {DISTRIBUTION} is published yet, so the toolkit is installed from one\n"
-            f"# commit of its repository (a full commit id names exactly one tree). Once a release\n"
-            f"# exists, `survey init` pins it by version and hash instead.\n"
+            f"# commit of its repository (a full commit id names exactly one tree; it must be pushed\n"
+            f"# there). Once a release exists, `survey init` pins it by version and hash instead.\n"
             f"{DISTRIBUTION} @ git+{repository}@{commit}\n")
     return ToolkitPin("commit", text, f"python3 -m pip install -r {REQUIREMENTS}")
 
@@ -103,7 +103,19 @@ def source_checkout() -> tuple[str | None, str | None]:
         url = str(survey["survey"]["repository"]["url"]).rstrip("/")
     except (OSError, yaml.YAMLError, KeyError, TypeError):
         pass
+    if url is None and commit is not None:  # survey.repository unset: the clone's own origin
+        res = subprocess.run(["git", "-C", str(top), "remote", "get-url", "origin"], capture_output=True,
+                             text=True, timeout=10, check=False)
+        url = github_https(res.stdout.strip()) if res.returncode == 0 else None
     return url, commit
+
+
+def github_https(remote: str) -> str | None:
+    """A GitHub remote as https://github.com/OWNER/REPO (from an https or ssh remote), else None."""
+    m = re.fullmatch(r"(?:https://github\.com/|git@github\.com:|ssh://git@github\.com/)([^/\s]+/[^/\s]+?)(?:\.git)?/?",
+                     remote)
+    url = f"https://github.com/{m.group(1)}" if m else None
+    return url if url and _REPOSITORY.match(url) else None
 
 
 def toolkit_pin(repository: str | None = None, commit: str | None = None, version: str = __version__) -> ToolkitPin:

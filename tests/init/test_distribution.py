@@ -111,3 +111,34 @@ def test_scaffolded_workflow_takes_record_only_pull_requests(tmp_path: Path) -> 
     if actionlint:
         done = subprocess.run([actionlint, str(path)], capture_output=True, text=True)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_running_checkouts_repository_and_commit_are_the_default(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import survey_tools.contrib.pins as pins
+
+    monkeypatch.setattr(pins, "source_checkout", lambda: (REPOSITORY, COMMIT))
+    root = tmp_path / "s"
+    res = run(root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--title", "Pinned")
+    assert res.exit_code == 0 and "warning" not in res.stderr, res.output
+    requirements = (root / ".github" / "survey-toolkit.txt").read_text(encoding="utf-8")
+    assert requirements.splitlines()[-1] == f"{DISTRIBUTION} @ git+{REPOSITORY}@{COMMIT}"
+
+
+def test_a_github_remote_becomes_its_https_address() -> None:
+    from survey_tools.contrib.pins import github_https
+
+    for remote in ("https://github.com/o/r.git", "git@github.com:o/r.git", "ssh://git@github.com/o/r", "https://github.com/o/r/"):
+        assert github_https(remote) == "https://github.com/o/r"
+    for remote in ("https://gitlab.com/o/r", "https://github.com/o/r/x", "file:///srv/r", "https://github.com/o/r;x"):
+        assert github_https(remote) is None
+
+
+def test_bad_toolkit_options_are_refused(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    res = run(root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--toolkit-repository",
+              "https://evil.example/x", "--toolkit-commit", COMMIT)
+    assert res.exit_code == 2 and "https://github.com/OWNER/REPO" in res.stderr
+    res = run(root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--toolkit-repository",
+              REPOSITORY, "--toolkit-commit", "main")
+    assert res.exit_code == 2 and "full commit id" in res.stderr
+    assert not root.exists()  # all or nothing
