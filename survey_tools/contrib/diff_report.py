@@ -36,6 +36,7 @@ class ReportError(SurveyError):
 
 def to_dict(rev: str, d: CorpusDiff) -> dict[str, Any]:
     """The report's facts as plain data (the shape of ``diff_report.schema.json``)."""
+
     def paper(p: Paper) -> dict[str, Any]:
         out = asdict(p)
         out["tags"] = [list(t) for t in p.tags]
@@ -47,8 +48,14 @@ def to_dict(rev: str, d: CorpusDiff) -> dict[str, Any]:
         "base": d.base,
         "added": [paper(p) for p in d.added],
         "removed": [paper(p) for p in d.removed],
-        "changed": [{"paper": paper(c.paper), "tags": [list(t) for t in c.tags],
-                     "other": [list(t) for t in c.other]} for c in d.changed],
+        "changed": [
+            {
+                "paper": paper(c.paper),
+                "tags": [list(t) for t in c.tags],
+                "other": [list(t) for t in c.other],
+            }
+            for c in d.changed
+        ],
         "cells": [asdict(m) for m in d.cells],
         "gaps": [asdict(m) for m in d.gaps],
         "claims": [asdict(c) for c in d.claims],
@@ -62,7 +69,11 @@ def to_json(rev: str, d: CorpusDiff) -> str:
 
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    text = resources.files("survey_tools.contrib").joinpath("diff_report.schema.json").read_text("utf-8")
+    text = (
+        resources.files("survey_tools.contrib")
+        .joinpath("diff_report.schema.json")
+        .read_text("utf-8")
+    )
     return dict(json.loads(text))
 
 
@@ -75,7 +86,9 @@ def _problems(data: Any) -> list[str]:
 
     validator = jsonschema.Draft202012Validator(schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    return [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message[:200]}" for e in errors[:5]]
+    return [
+        f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message[:200]}" for e in errors[:5]
+    ]
 
 
 def read_report(raw: bytes) -> tuple[str, CorpusDiff]:
@@ -99,7 +112,10 @@ def read_report(raw: bytes) -> tuple[str, CorpusDiff]:
     d = CorpusDiff(
         added=tuple(paper(p) for p in data["added"]),
         removed=tuple(paper(p) for p in data["removed"]),
-        changed=tuple(Retag(paper(c["paper"]), triples(c["tags"]), triples(c["other"])) for c in data["changed"]),
+        changed=tuple(
+            Retag(paper(c["paper"]), triples(c["tags"]), triples(c["other"]))
+            for c in data["changed"]
+        ),
         cells=tuple(Moved(**m) for m in data["cells"]),
         gaps=tuple(Moved(**m) for m in data["gaps"]),
         claims=tuple(ClaimChange(**c) for c in data["claims"]),

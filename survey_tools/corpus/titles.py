@@ -61,7 +61,9 @@ def confusables_path() -> Path:
     importing the package)."""
     spec = importlib.util.find_spec(CONFUSABLES_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the `confusable-homoglyphs` package is not installed (pip install confusable-homoglyphs)")
+        raise RuntimeError(
+            "the `confusable-homoglyphs` package is not installed (pip install confusable-homoglyphs)"
+        )
     return Path(next(iter(spec.submodule_search_locations)), CONFUSABLES_FILE)
 
 
@@ -88,15 +90,24 @@ def _classes(pairs: dict[str, list[str]]) -> dict[str, str]:
 def confusable_table() -> dict[int, str]:
     """A str.translate table: each confusable code point -> its class's representative."""
     raw = json.loads(confusables_path().read_text(encoding="utf-8"))
-    pairs = {k.strip(_DISPLAY_MARKS): [e["c"].strip(_DISPLAY_MARKS) for e in v] for k, v in raw.items()}
+    pairs = {
+        k.strip(_DISPLAY_MARKS): [e["c"].strip(_DISPLAY_MARKS) for e in v] for k, v in raw.items()
+    }
     pairs = {k: [b for b in v if b] for k, v in pairs.items() if k}
     members: dict[str, list[str]] = {}
     for x, root in _classes(pairs).items():
         members.setdefault(root, []).append(x)
     table: dict[int, str] = {}
     for group in members.values():
-        rep = min(group, key=lambda x: (not (len(x) == 1 and x.isascii()), len(x) == 1,
-                                        -len(pairs.get(x, ())), x))
+        rep = min(
+            group,
+            key=lambda x: (
+                not (len(x) == 1 and x.isascii()),
+                len(x) == 1,
+                -len(pairs.get(x, ())),
+                x,
+            ),
+        )
         for x in group:
             if len(x) == 1 and x != rep and not x.isascii():
                 table[ord(x)] = rep
@@ -106,7 +117,9 @@ def confusable_table() -> dict[int, str]:
 def skeleton(text: str) -> str:
     """UTS #39's skeleton: NFD, every code point replaced by its prototype, NFD again. Two texts
     with the same skeleton look alike (``раper`` in Cyrillic and ``paper`` in Latin)."""
-    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).translate(confusable_table()))
+    return unicodedata.normalize(
+        "NFD", unicodedata.normalize("NFD", text).translate(confusable_table())
+    )
 
 
 @lru_cache(maxsize=1 << 18)

@@ -74,13 +74,13 @@ class _Refused(Exception):
         self.message = message
 
 
-
 # What XML 1.0 forbids (C0 controls but tab and line breaks, lone surrogates) or that readers
 # refuse (C1 controls, the 66 noncharacters): no text of a survey may hold one, since every text
 # can reach the Atom feed and the pages (records are checked more strictly in checks.py).
 _XML_ILLEGAL = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef"
-    + "".join(f"{chr(p << 16 | 0xFFFE)}{chr(p << 16 | 0xFFFF)}" for p in range(17)) + "]"
+    + "".join(f"{chr(p << 16 | 0xFFFE)}{chr(p << 16 | 0xFFFF)}" for p in range(17))
+    + "]"
 )
 
 
@@ -90,9 +90,16 @@ def xml_illegal(text: str) -> str | None:
     if m is None:
         return None
     code = ord(m.group())
-    kind = ("a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a control character" if code <= 0x9F
-            else "a noncharacter")
-    return f"contains {kind} (U+{code:04X}) that XML readers (the feed, the pages) refuse; remove it"
+    kind = (
+        "a lone surrogate"
+        if 0xD800 <= code <= 0xDFFF
+        else "a control character"
+        if code <= 0x9F
+        else "a noncharacter"
+    )
+    return (
+        f"contains {kind} (U+{code:04X}) that XML readers (the feed, the pages) refuse; remove it"
+    )
 
 
 def xml_illegal_problems(doc: YamlDocument, rel: str) -> list[Problem]:

@@ -25,7 +25,7 @@ HOSTILE = [
     "}}}}",
     "{{{{",
     "a } b { c",
-    "@comment{ x } @preamble{\"\\input{/etc/passwd}\"}",
+    '@comment{ x } @preamble{"\\input{/etc/passwd}"}',
     "50% of {TeX} # & $ _ ~ ^ \\",
 ]
 
@@ -53,7 +53,9 @@ def test_the_real_papers_bib_reads_in_pybtex_strict_and_bibtexparser(corpus) -> 
 
 @pytest.mark.parametrize("value", HOSTILE)
 @pytest.mark.parametrize("field", ["venue", "title", "affiliation", "authors"])
-def test_a_hostile_value_in_any_field_is_one_entry_in_every_reader(corpus, field: str, value: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_hostile_value_in_any_field_is_one_entry_in_every_reader(
+    corpus, field: str, value: str
+) -> None:  # type: ignore[no-untyped-def]
     # validate refuses unbalanced braces first; the writer must be safe without being asked.
     data = dict(corpus.by_id("retained")["c3"].data)
     # (a name with two commas is refused at validate and is not a BibTeX name: none here)
@@ -82,11 +84,15 @@ def test_a_hostile_value_in_any_field_is_one_entry_in_every_reader(corpus, field
         ("{{open", "\\textbraceleft{}\\textbraceleft{}open"),
     ],
 )
-def test_brace_balanced_writes_only_the_braces_bibtex_would_mispair(value: str, written: str) -> None:
+def test_brace_balanced_writes_only_the_braces_bibtex_would_mispair(
+    value: str, written: str
+) -> None:
     assert brace_balanced(value) == written
     assert unbalanced_brace(brace_balanced(value)) is None
 
 
-@pytest.mark.parametrize(("value", "at"), [("ok", None), ("{a}", None), ("a}", 1), ("{a", 0), ("}{", 0), ("\\}", 1)])
+@pytest.mark.parametrize(
+    ("value", "at"), [("ok", None), ("{a}", None), ("a}", 1), ("{a", 0), ("}{", 0), ("\\}", 1)]
+)
 def test_unbalanced_brace_finds_the_first_mispaired_brace(value: str, at: int | None) -> None:
     assert unbalanced_brace(value) == at

@@ -30,7 +30,8 @@ BASE = (REPO / "tests/data/records/valid/minimal-na.yaml").read_text()
 def record(key: str, **fields: str) -> str:
     """A valid living-list record with ``fields`` replaced (YAML text as written)."""
     text = BASE.replace("key: minimal-na", f"key: {key}").replace(
-        "edition: 2605.02801v1", "edition: living\nadded: 2026-11-23")
+        "edition: 2605.02801v1", "edition: living\nadded: 2026-11-23"
+    )
     for name, value in fields.items():
         text = re.sub(rf"^{name}: .*$", lambda _m, n=name, v=value: f"{n}: {v}", text, flags=re.M)
     return text
@@ -49,23 +50,42 @@ def test_one_slug_rule_names_every_page() -> None:
 def test_two_values_that_share_a_page_name_are_refused_naming_both(corpus_copy: Path) -> None:
     field = corpus_copy / "taxonomy/fields/scenario.yaml"
     text = field.read_text()
-    field.write_text(text.replace(
-        "  - {id: tool_use,", "  - {id: tool-use, label: Tool use 2, description: Another.}\n  - {id: tool_use,"))
+    field.write_text(
+        text.replace(
+            "  - {id: tool_use,",
+            "  - {id: tool-use, label: Tool use 2, description: Another.}\n  - {id: tool_use,",
+        )
+    )
     code, out, err = run(corpus_copy, "validate", clean=False)
     assert code != 0
-    assert re.search(r"taxonomy/fields/scenario\.yaml:\d+:\d+: values\.\d+\.id: value ids 'tool-use' and "
-                     r"'tool_use' both become the page name 'tool-use'", out + err), out + err
+    assert re.search(
+        r"taxonomy/fields/scenario\.yaml:\d+:\d+: values\.\d+\.id: value ids 'tool-use' and "
+        r"'tool_use' both become the page name 'tool-use'",
+        out + err,
+    ), out + err
 
 
 def test_two_keys_that_differ_only_in_case_are_refused(corpus_copy: Path) -> None:
     corpus_copy.joinpath("taxonomy/survey.yaml").write_text(
-        corpus_copy.joinpath("taxonomy/survey.yaml").read_text().replace(
-            'id_pattern: "^[a-z0-9][a-z0-9-]{0,79}$"', 'id_pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,79}$"'))
-    (corpus_copy / "corpus/Paper-x.yaml").write_text(record("Paper-x", title="One Paper About Agents"))
-    (corpus_copy / "corpus/paper-x.yaml").write_text(record("paper-x", title="Another Paper About Robots"))
+        corpus_copy.joinpath("taxonomy/survey.yaml")
+        .read_text()
+        .replace(
+            'id_pattern: "^[a-z0-9][a-z0-9-]{0,79}$"',
+            'id_pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,79}$"',
+        )
+    )
+    (corpus_copy / "corpus/Paper-x.yaml").write_text(
+        record("Paper-x", title="One Paper About Agents")
+    )
+    (corpus_copy / "corpus/paper-x.yaml").write_text(
+        record("paper-x", title="Another Paper About Robots")
+    )
     code, out, err = run(corpus_copy, "validate", clean=False)
     assert code != 0
-    assert "keys 'Paper-x' (corpus/Paper-x.yaml) and 'paper-x' both become the page name 'paper-x'" in out + err
+    assert (
+        "keys 'Paper-x' (corpus/Paper-x.yaml) and 'paper-x' both become the page name 'paper-x'"
+        in out + err
+    )
 
 
 def test_the_skeleton_is_unicodes_table() -> None:
@@ -83,20 +103,26 @@ def test_a_homoglyph_copy_of_a_listed_title_is_a_duplicate(corpus_copy: Path) ->
     (corpus_copy / "corpus/homoglyph.yaml").write_text(record("homoglyph", title=copy))
     code, out, err = run(corpus_copy, "validate", clean=False)
     assert code != 0
-    assert ("corpus/homoglyph.yaml:2:8: title: a title that looks the same (different characters that "
-            "look alike: U+0410 CYRILLIC CAPITAL LETTER A, U+041C CYRILLIC CAPITAL LETTER EM, U+0421 "
-            "CYRILLIC CAPITAL LETTER ES) is also used by corpus/c3.yaml") in out + err
+    assert (
+        "corpus/homoglyph.yaml:2:8: title: a title that looks the same (different characters that "
+        "look alike: U+0410 CYRILLIC CAPITAL LETTER A, U+041C CYRILLIC CAPITAL LETTER EM, U+0421 "
+        "CYRILLIC CAPITAL LETTER ES) is also used by corpus/c3.yaml"
+    ) in out + err
     code, out, err = run(corpus_copy, "duplicates", clean=False)
     assert code != 0 and "corpus/homoglyph.yaml" in out + err
 
 
 @pytest.mark.parametrize("char", ["\\uFFFF", "\\uFFFE", "\\uFDD0", "\\U0001FFFF", "\\x85", "\\x1b"])
 def test_an_xml_illegal_code_point_is_refused_with_its_name(corpus_copy: Path, char: str) -> None:
-    (corpus_copy / "corpus/bad-char.yaml").write_text(record("bad-char", title=f'"A Paper {char} About Agents"'))
+    (corpus_copy / "corpus/bad-char.yaml").write_text(
+        record("bad-char", title=f'"A Paper {char} About Agents"')
+    )
     code, out, err = run(corpus_copy, "validate", clean=False)
     point = "U+" + char[2:].upper().lstrip("0").rjust(4, "0")
     assert code != 0
-    assert re.search(rf"corpus/bad-char\.yaml:2:8: title: contains .*{re.escape(point)}", out + err), out + err
+    assert re.search(
+        rf"corpus/bad-char\.yaml:2:8: title: contains .*{re.escape(point)}", out + err
+    ), out + err
 
 
 def test_hostile_but_valid_text_builds_outputs_every_reader_parses(corpus_copy: Path) -> None:
@@ -104,18 +130,28 @@ def test_hostile_but_valid_text_builds_outputs_every_reader_parses(corpus_copy: 
     import pybtex.errors
 
     hostile = {
-        "brace-title": record("brace-title", title="'A {Braced} Title with 50% of $x$ & y_1 \\ z'",
-                              venue="'Proc. {IEEE} @misc{x, title={y}} #1'"),
-        "markup-title": record("markup-title", title="'<script>alert(1)</script> ]]> &amp; \"quoted\"'"),
-        "astral-title": record("astral-title", title='"Agents \\U0001F916 and \\u00e9l\\u00e8ves \\u202f here"'),
+        "brace-title": record(
+            "brace-title",
+            title="'A {Braced} Title with 50% of $x$ & y_1 \\ z'",
+            venue="'Proc. {IEEE} @misc{x, title={y}} #1'",
+        ),
+        "markup-title": record(
+            "markup-title", title="'<script>alert(1)</script> ]]> &amp; \"quoted\"'"
+        ),
+        "astral-title": record(
+            "astral-title", title='"Agents \\U0001F916 and \\u00e9l\\u00e8ves \\u202f here"'
+        ),
     }
     for i, (key, text) in enumerate(hostile.items()):  # each its own link and summary
         text = text.replace("https://example.org/bench", f"https://example.org/bench-{key}")
-        text = text.replace("A benchmark where the reward and credit questions do not apply.", [
-            "Tests whether TeX escapes survive the bibliography writer untouched.",
-            "Checks that page markup in titles is shown as text on every page.",
-            "Exercises astral plane symbols and narrow spaces in the feed output.",
-        ][i])
+        text = text.replace(
+            "A benchmark where the reward and credit questions do not apply.",
+            [
+                "Tests whether TeX escapes survive the bibliography writer untouched.",
+                "Checks that page markup in titles is shown as text on every page.",
+                "Exercises astral plane symbols and narrow spaces in the feed output.",
+            ][i],
+        )
         (corpus_copy / f"corpus/{key}.yaml").write_text(text)
     code, out, err = run(corpus_copy, "build", clean=False)
     assert code == 0, out + err
@@ -137,8 +173,11 @@ def test_an_xml_illegal_code_point_in_a_taxonomy_label_is_refused(corpus_copy: P
     field.write_text(field.read_text().replace("label: Tool use,", 'label: "Tool \\uFFFF use",'))
     code, out, err = run(corpus_copy, "validate", clean=False)
     assert code != 0
-    assert re.search(r"taxonomy/fields/scenario\.yaml:\d+:\d+: values\.\d+\.label: contains a noncharacter "
-                     r"\(U\+FFFF\) that XML readers", out + err), out + err
+    assert re.search(
+        r"taxonomy/fields/scenario\.yaml:\d+:\d+: values\.\d+\.label: contains a noncharacter "
+        r"\(U\+FFFF\) that XML readers",
+        out + err,
+    ), out + err
 
 
 def test_ascii_titles_are_compared_as_they_read() -> None:

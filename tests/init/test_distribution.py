@@ -22,8 +22,19 @@ REPOSITORY = "https://github.com/example/survey-tools"
 
 def test_before_a_release_the_scaffold_installs_one_commit_and_says_so(tmp_path: Path) -> None:
     root = tmp_path / "s"
-    res = run(root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--title", "Pinned",
-              "--toolkit-repository", REPOSITORY, "--toolkit-commit", COMMIT)
+    res = run(
+        root,
+        "init",
+        str(root),
+        "--controlled",
+        "kind=Method,Benchmark",
+        "--title",
+        "Pinned",
+        "--toolkit-repository",
+        REPOSITORY,
+        "--toolkit-commit",
+        COMMIT,
+    )
     assert res.exit_code == 0, res.output
     workflow = (root / ".github" / "workflows" / "survey.yml").read_text(encoding="utf-8")
     requirements = (root / ".github" / "survey-toolkit.txt").read_text(encoding="utf-8")
@@ -31,17 +42,23 @@ def test_before_a_release_the_scaffold_installs_one_commit_and_says_so(tmp_path:
     assert requirements.splitlines()[-1] == f"{DISTRIBUTION} @ git+{REPOSITORY}@{COMMIT}"
     assert workflow.count("python3 -m pip install -r .github/survey-toolkit.txt") == 2
     # never a bare name that whoever registers it on PyPI would serve
-    assert f'"{DISTRIBUTION}==' not in workflow and "survey-tools" not in workflow.replace(DISTRIBUTION, "")
+    assert f'"{DISTRIBUTION}==' not in workflow and "survey-tools" not in workflow.replace(
+        DISTRIBUTION, ""
+    )
 
 
-def test_without_a_release_or_a_repository_the_install_step_fails_and_init_warns(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_without_a_release_or_a_repository_the_install_step_fails_and_init_warns(
+    tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
     import survey_tools.contrib.pins as pins
 
     monkeypatch.setattr(pins, "source_checkout", lambda: (None, None))
     root = tmp_path / "s"
     res = run(root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--title", "Pinned")
     assert res.exit_code == 0, res.output
-    assert "has no published release and the toolkit's repository or commit is unknown" in res.stderr
+    assert (
+        "has no published release and the toolkit's repository or commit is unknown" in res.stderr
+    )
     workflow = (root / ".github" / "workflows" / "survey.yml").read_text(encoding="utf-8")
     assert workflow.count("exit 1") == 2 and "pip install" not in workflow
 
@@ -49,16 +66,26 @@ def test_without_a_release_or_a_repository_the_install_step_fails_and_init_warns
 def test_a_released_version_is_pinned_by_version_and_hash(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import survey_tools.contrib.pins as pins
 
-    files = {f"survey_corpus_tools-{__version__}-py3-none-any.whl": "a" * 64,
-             f"survey_corpus_tools-{__version__}.tar.gz": "b" * 64}
+    files = {
+        f"survey_corpus_tools-{__version__}-py3-none-any.whl": "a" * 64,
+        f"survey_corpus_tools-{__version__}.tar.gz": "b" * 64,
+    }
     monkeypatch.setattr(pins, "releases", lambda: {__version__: files})
     root = tmp_path / "s"
     res = run(root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--title", "Pinned")
     assert res.exit_code == 0, res.output
     requirements = (root / ".github" / "survey-toolkit.txt").read_text(encoding="utf-8")
-    assert f"{DISTRIBUTION}=={__version__} \\\n    --hash=sha256:{'a' * 64} \\\n    --hash=sha256:{'b' * 64}\n" in requirements
+    assert (
+        f"{DISTRIBUTION}=={__version__} \\\n    --hash=sha256:{'a' * 64} \\\n    --hash=sha256:{'b' * 64}\n"
+        in requirements
+    )
     workflow = (root / ".github" / "workflows" / "survey.yml").read_text(encoding="utf-8")
-    assert workflow.count("python3 -m pip install --require-hashes --no-deps -r .github/survey-toolkit.txt") == 2
+    assert (
+        workflow.count(
+            "python3 -m pip install --require-hashes --no-deps -r .github/survey-toolkit.txt"
+        )
+        == 2
+    )
 
 
 def test_the_releases_file_lists_hashes_only() -> None:
@@ -75,7 +102,11 @@ def test_scaffolded_actions_are_pinned_to_the_projects_own_commits(tmp_path: Pat
 
     own = set()
     for path in (REPO / ".github" / "workflows").glob("*.yml"):
-        own |= set(re.findall(r"uses:\s*(\S+@[0-9a-f]{40}\s+#\s+v[\d.]+)", path.read_text(encoding="utf-8")))
+        own |= set(
+            re.findall(
+                r"uses:\s*(\S+@[0-9a-f]{40}\s+#\s+v[\d.]+)", path.read_text(encoding="utf-8")
+            )
+        )
     scaffold = re.findall(r"uses:\s*(\S+@\S+\s+#\s+v[\d.]+)", workflow())
     assert scaffold and all(u in own for u in scaffold), (scaffold, own)
     assert len(re.findall(r"uses:", workflow())) == len(scaffold)  # every action pinned
@@ -113,7 +144,9 @@ def test_scaffolded_workflow_takes_record_only_pull_requests(tmp_path: Path) -> 
         assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_the_running_checkouts_repository_and_commit_are_the_default(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_running_checkouts_repository_and_commit_are_the_default(
+    tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
     import survey_tools.contrib.pins as pins
 
     monkeypatch.setattr(pins, "source_checkout", lambda: (REPOSITORY, COMMIT))
@@ -127,18 +160,46 @@ def test_the_running_checkouts_repository_and_commit_are_the_default(tmp_path: P
 def test_a_github_remote_becomes_its_https_address() -> None:
     from survey_tools.contrib.pins import github_https
 
-    for remote in ("https://github.com/o/r.git", "git@github.com:o/r.git", "ssh://git@github.com/o/r", "https://github.com/o/r/"):
+    for remote in (
+        "https://github.com/o/r.git",
+        "git@github.com:o/r.git",
+        "ssh://git@github.com/o/r",
+        "https://github.com/o/r/",
+    ):
         assert github_https(remote) == "https://github.com/o/r"
-    for remote in ("https://gitlab.com/o/r", "https://github.com/o/r/x", "file:///srv/r", "https://github.com/o/r;x"):
+    for remote in (
+        "https://gitlab.com/o/r",
+        "https://github.com/o/r/x",
+        "file:///srv/r",
+        "https://github.com/o/r;x",
+    ):
         assert github_https(remote) is None
 
 
 def test_bad_toolkit_options_are_refused(tmp_path: Path) -> None:
     root = tmp_path / "s"
-    res = run(root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--toolkit-repository",
-              "https://evil.example/x", "--toolkit-commit", COMMIT)
+    res = run(
+        root,
+        "init",
+        str(root),
+        "--controlled",
+        "kind=Method,Benchmark",
+        "--toolkit-repository",
+        "https://evil.example/x",
+        "--toolkit-commit",
+        COMMIT,
+    )
     assert res.exit_code == 2 and "https://github.com/OWNER/REPO" in res.stderr
-    res = run(root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--toolkit-repository",
-              REPOSITORY, "--toolkit-commit", "main")
+    res = run(
+        root,
+        "init",
+        str(root),
+        "--controlled",
+        "kind=Method,Benchmark",
+        "--toolkit-repository",
+        REPOSITORY,
+        "--toolkit-commit",
+        "main",
+    )
     assert res.exit_code == 2 and "full commit id" in res.stderr
     assert not root.exists()  # all or nothing
