@@ -47,7 +47,7 @@ if args[:2] == ["run", "download"]:
         sys.exit(1)
     dest = args[args.index("--dir") + 1]
     for name in os.listdir(src):
-        shutil.copy(os.path.join(src, name), dest)
+        shutil.copy(os.path.join(src, name), dest, follow_symlinks=False)
 elif args[:2] == ["api", "--paginate"]:  # the pull request's comments, through gh's --jq
     flt = args[args.index("--jq") + 1]
     out = subprocess.run(["jq", "-r", flt], input=os.environ.get("GH_COMMENTS", "[]"),
@@ -67,6 +67,7 @@ def job(
     artifact: dict[str, bytes] | None,
     comments: list[dict] | None = None,
     head: str = "abc",
+    link: Path | None = None,
 ) -> tuple[list[subprocess.CompletedProcess[str]], list[dict]]:
     """The job's run steps after the install (the toolkit is this checkout's), in order."""
     bin_dir, art = tmp_path / "bin", tmp_path / "artifact"
@@ -81,6 +82,8 @@ def job(
         art.mkdir()
         for name, data in artifact.items():
             (art / name).write_bytes(data)
+        if link is not None:  # what a zip with a symbolic link could unpack to
+            (art / "report.json").symlink_to(link)
     runner_temp, output = tmp_path / "runner", tmp_path / "github-output"
     runner_temp.mkdir()
     output.write_text("")
@@ -284,6 +287,15 @@ def test_a_bad_artifact_posts_nothing(
         name,
         [r.stderr[-500:] for r in results],
     )
+
+
+@needs_jq
+def test_a_report_that_is_a_link_is_not_read(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.json"
+    secret.write_text(to_json(*hostile_report()))
+    results, calls = job(tmp_path, {"pr-number": b"7"}, link=secret)
+    assert posted(calls) == []
+    assert "holds a symbolic link" in "".join(r.stdout + r.stderr for r in results)
 
 
 @needs_jq
