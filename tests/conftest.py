@@ -68,6 +68,9 @@ SLOW_TESTS = frozenset({
     # the published site folder alone over loopback HTTP: a build of the real corpus and a
     # `survey init` list, each crawled
     "tests/render/test_site_served.py",
+    "tests/github/test_zizmor.py",  # zizmor on the workflows
+    # the privileged comment job's steps under bash, a `survey` process each
+    "tests/github/test_pr_report.py",
     # a hundred-megabyte input (each hostile case written 100 MiB long: 700 MB a run); commands
     # that must stop at a deadline (they wait for it)
     "tests/traces/test_trace_bad_input.py::test_hundred_megabyte_string",

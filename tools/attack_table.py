@@ -1,4 +1,4 @@
-"""Run the hostile-input attacks of issue 27 against a checkout and print one table row per attack.
+"""Run the hostile-input attacks of issues 27 and 46 against a checkout and print one table row per attack.
 
 Usage: python3 tools/attack_table.py PATH_TO_CHECKOUT   (e.g. a worktree of an older commit, to compare)
 """
@@ -61,6 +61,206 @@ def short(out: str) -> str:
         return "traceback: " + out.strip().splitlines()[-1][:90]
     lines = [ln for ln in out.splitlines() if ln.strip(". ")]
     return lines[0][:110] if lines else ""
+
+
+def with_field(text: str, name: str, value: str) -> str:
+    """``text`` with the top-level line ``name: ...`` replaced (YAML as written)."""
+    lines = [ln for ln in text.splitlines() if not ln.startswith(f"{name}:")]
+    return "\n".join([*lines, f"{name}: {value}"]) + "\n"
+
+
+def pybtex_entries(bib: Path) -> str:
+    """How many entries pybtex reads from ``bib`` in strict mode, or its error."""
+    try:
+        import pybtex.errors
+        from pybtex.database import parse_string
+    except ImportError:
+        return "pybtex not installed"
+    pybtex.errors.set_strict_mode(True)
+    try:
+        return str(len(parse_string(bib.read_text(), "bibtex").entries))
+    except Exception as err:  # noqa: BLE001 - the reader's verdict is the row's result
+        return f"refused ({type(err).__name__})"
+    finally:
+        pybtex.errors.set_strict_mode(False)
+
+
+def feed_parses(root: Path) -> str:
+    import xml.etree.ElementTree as ET
+
+    feeds = list((root / "reports").rglob("feed.xml"))
+    if not feeds:
+        return "no feed"
+    try:
+        ET.fromstring(feeds[0].read_bytes())
+        return "parses"
+    except ET.ParseError as err:
+        return f"NOT well-formed ({err})"
+
+
+def round4(tmp: Path, rows: list[tuple[str, str]]) -> None:
+    """Issue 46: XML-illegal text, BibTeX braces, page-name collisions, homoglyphs, the issue
+    form's parser, the scaffold's pins, regeneration, the comment job."""
+    # 1 a noncharacter title
+    root = copy(tmp / "r4-nonchar")
+    (root / "corpus/nonchar.yaml").write_text(rec("nonchar", title='"Agents \\uFFFF Everywhere"'))
+    code, out, _ = survey(root, "validate")
+    code2, _, _ = survey(root, "build")
+    rows.append(
+        (
+            "title with U+FFFF (YAML escape): validate / build; feed.xml",
+            f"validate exit {code}: {short(out)} | build exit {code2}; feed {feed_parses(root)}",
+        )
+    )
+    # 2 a brace in a venue, read by pybtex
+    root = copy(tmp / "r4-brace")
+    survey(root, "build")
+    before = pybtex_entries(root / "reports/papers.bib")
+    venue = "'Proc. X}, note={x}} @misc{injected, title={Injected}'"
+    (root / "corpus/brace.yaml").write_text(with_field(rec("brace"), "venue", venue))
+    code, out, _ = survey(root, "validate")
+    code2, _, _ = survey(root, "build")
+    rows.append(
+        (
+            "venue `x}, note={x}} @misc{injected,...`: validate / build; pybtex strict entries",
+            f"validate exit {code}: {short(out)} | build exit {code2}; pybtex: {before} before, "
+            f"{pybtex_entries(root / 'reports/papers.bib')} after",
+        )
+    )
+    # 3 two values with one page name
+    root = copy(tmp / "r4-slug")
+    field = root / "taxonomy/fields/scenario.yaml"
+    field.write_text(
+        field.read_text().replace(
+            "  - {id: tool_use,",
+            "  - {id: tool-use, label: Tool use 2, description: Another.}\n  - {id: tool_use,",
+        )
+    )
+    code, out, _ = survey(root, "validate")
+    rows.append(
+        ("values tool_use and tool-use (one tag page): validate", f"exit {code}: {short(out)}")
+    )
+    # 4 a Cyrillic-homoglyph copy of a listed title
+    root = copy(tmp / "r4-homoglyph")
+    c3 = (root / "corpus/c3.yaml").read_text()
+    title = next(ln for ln in c3.splitlines() if ln.startswith("title:"))[len("title:") :].strip()
+    # every Latin letter that has a Cyrillic twin (a near-copy of two letters is fuzzy-matched anyway)
+    copy_title = title.translate(
+        str.maketrans(
+            "aceopxyACEHKMOPTX",
+            "\u0430\u0441\u0435\u043e\u0440\u0445\u0443\u0410\u0421\u0415\u041d\u041a\u041c\u041e\u0420\u0422\u0425",
+        )
+    )
+    (root / "corpus/homoglyph.yaml").write_text(with_field(rec("homoglyph"), "title", copy_title))
+    code, out, _ = survey(root, "validate")
+    code2, out2, _ = survey(root, "duplicates")
+    rows.append(
+        (
+            "Cyrillic-homoglyph copy of c3's title: validate / duplicates",
+            f"validate exit {code}: {short(out)} | duplicates exit {code2}",
+        )
+    )
+    # 5 the issue form's heading parser on 65,000 spaces
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("issue_add", REPO / "tools" / "issue_add.py")
+    if spec and spec.loader:
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        t = time.process_time()
+        mod.sections("### " + " " * 65_000 + "x")
+        rows.append(
+            (
+                "issue form: a `### ` heading of 65,000 spaces",
+                f"parsed in {time.process_time() - t:.3f} s CPU",
+            )
+        )
+    # 6 a freshly scaffolded list's workflows
+    root = tmp / "r4-scaffold"
+    code, out, _ = survey(
+        root, "init", str(root), "--controlled", "kind=Method,Benchmark", "--title", "Scanned"
+    )
+    wf = root / ".github/workflows/survey.yml"
+    text = wf.read_text() if wf.exists() else ""
+    import re as _re
+
+    unpinned = _re.findall(r"uses:\s*(\S+@(?![0-9a-f]{40}\b)\S+)", text)
+    install = next(
+        (ln.strip() for ln in text.splitlines() if "pip install" in ln or "exit 1" in ln), "-"
+    )
+    high = "zizmor not installed"
+    if shutil.which("zizmor"):
+        z = subprocess.run(
+            ["zizmor", "--offline", "--no-progress", "--format", "json", str(wf.parent)],
+            capture_output=True,
+            text=True,
+        )
+        import json as _json
+
+        found = _json.loads(z.stdout or "[]")
+        high = (
+            f"{sum(f['determinations']['severity'] == 'High' for f in found)} high of {len(found)}"
+        )
+    rows.append(
+        (
+            "survey init: the scaffold's workflow",
+            f"exit {code}; unpinned actions {unpinned or 'none'}; install: `{install[:90]}`; zizmor {high}",
+        )
+    )
+    # 7 the regeneration condition with a marker in the merge commit's message
+    import yaml
+
+    regen = yaml.safe_load((REPO / ".github/workflows/regenerate.yml").read_text())["jobs"][
+        "regenerate"
+    ].get("if", "")
+    decided = (
+        "who pushed"
+        if "github.actor" in regen
+        else "the commit message"
+        if "head_commit" in regen
+        else regen
+    )
+    skipped = "[survey-regenerate]" in regen
+    rows.append(
+        (
+            "merge commit titled `... [survey-regenerate]` by a contributor: regenerate.yml",
+            f"decided by {decided}; {'SKIPPED' if skipped else 'runs'}",
+        )
+    )
+    # 8 the comment job on a hostile artifact
+    wf_text = (REPO / ".github/workflows/pull-request-report.yml").read_text()
+    if "--render-report" in wf_text:
+        hostile = {
+            "format": "survey-diff-report/1",
+            "rev": "0" * 40,
+            "base": "@octocat ![x](https://evil.example/t.png)",
+            "added": [],
+            "removed": [],
+            "changed": [],
+            "cells": [],
+            "gaps": [],
+            "claims": [],
+            "notes": ["[Approved](https://evil.example) @maintainers"],
+        }
+        art = tmp / "r4-report.json"
+        art.write_text(__import__("json").dumps(hostile))
+        code, out, _ = survey(tmp, "diff", "--render-report", str(art))
+        live = [w for w in ("@octocat", "@maintainers", "](https://evil") if w in out]
+        art.write_text('{"format": "survey-diff-report/1", "markdown": "@octocat"}')
+        code2, out2, _ = survey(tmp, "diff", "--render-report", str(art))
+        rows.append(
+            (
+                "comment job: artifact with mentions, an image, a fake link / off schema",
+                f"rendered by the base's code, exit {code}; live markup: {live or 'none'} | exit {code2}: {short(out2)}",
+            )
+        )
+    else:
+        rows.append(
+            (
+                "comment job: artifact with mentions, an image, a fake link",
+                "report.md posted word for word (no renderer in the privileged job)",
+            )
+        )
 
 
 rows = []
@@ -153,6 +353,8 @@ with tempfile.TemporaryDirectory() as tmp:
             f"exit {code} in {secs:.1f} s: {short(out)}; passwd content shown: {'root:' in out}",
         )
     )
+
+    round4(tmp, rows)
 
 print(f"| attack | result ({REPO.name}) |\n| --- | --- |")
 for a, r in rows:

@@ -136,19 +136,22 @@ step_pr-build() {
 }
 
 step_pr-report() {
-  # The review report (`survey diff` against the pull request's base) as a file: on GitHub the
-  # pull-request workflow uploads it as an artifact and pull-request-report.yml comments it.
+  # The review report (`survey diff` against the pull request's base) as data: on GitHub the
+  # pull-request workflow uploads report.json (the diff's facts, never Markdown) and
+  # pull-request-report.yml renders the comment from it with the base branch's own code. The
+  # Markdown goes only to this run's own job summary (or the terminal).
   local base=()
   if [ -n "${BASE_SHA:-}" ]; then base=(--base "$BASE_SHA"); fi
   mkdir -p "$PR_OUT/report"
-  survey diff "${base[@]}" > "$PR_OUT/report/report.md"
+  rm -f "$PR_OUT/report/report.md"  # an artifact of an older run of this script: never uploaded
+  survey diff "${base[@]}" --format json > "$PR_OUT/report/report.json"
   if [ -n "${PR_NUMBER:-}" ]; then
     printf '%s\n' "$PR_NUMBER" > "$PR_OUT/report/pr-number"
   fi
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
-    cat "$PR_OUT/report/report.md" >> "$GITHUB_STEP_SUMMARY"
+    survey diff --render-report "$PR_OUT/report/report.json" >> "$GITHUB_STEP_SUMMARY"
   else
-    cat "$PR_OUT/report/report.md"
+    survey diff --render-report "$PR_OUT/report/report.json"
   fi
 }
 

@@ -258,13 +258,33 @@ def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | N
 @click.option("--base", metavar="REV",
               help="Git revision to compare with (default: the merge base with origin/HEAD, "
                    "else main or master, else the first parent of HEAD).")
+@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True,
+              help="Markdown for a reviewer, or the report's facts as JSON (what a pull request's "
+                   "run hands the comment job).")
+@click.option("--render-report", "report", metavar="FILE",
+              type=click.Path(dir_okay=False, allow_dash=True),
+              help="Render the comment for a JSON report (from --format json) instead of comparing: "
+                   "the file is checked against the report's schema and size cap; no git, no survey.")
 @click.pass_context
-def diff_cmd(ctx: click.Context, base: str | None) -> None:
+def diff_cmd(ctx: click.Context, base: str | None, fmt: str, report: str | None) -> None:
     """Print Markdown for a reviewer: papers added, removed and re-tagged (titles and tags),
     the statistics and gap-map cells that moved, and the claims whose status changed."""
+    if report is not None:
+        if base is not None or fmt != "md":
+            raise UsageError("--render-report renders a report already made: no --base or --format")
+        from survey_tools.contrib.diff_report import MAX_BYTES, render_report
 
+        with click.open_file(report, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)  # one byte more than the cap: too big is refused unread
+        click.echo(render_report(raw), nl=False)
+        return
     rev, d = diff_revision(root_of(ctx), base)
-    click.echo(to_markdown(rev, d), nl=False)
+    if fmt == "json":
+        from survey_tools.contrib.diff_report import to_json
+
+        click.echo(to_json(rev, d), nl=False)
+    else:
+        click.echo(to_markdown(rev, d), nl=False)
 
 
 def _keys(only: tuple[str, ...]) -> list[str]:

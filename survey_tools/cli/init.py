@@ -37,10 +37,16 @@ from survey_tools.errors import InvalidInput
 @click.option("--description", default="", help="One or two sentences for the README's introduction.")
 @click.option("--awesome", is_flag=True, help="Call it an awesome list: 'Awesome' before the title and the badge.")
 @click.option("--dry-run", is_flag=True, help="Print the mapping and every row's problems; write nothing.")
+@click.option("--toolkit-repository", metavar="URL",
+              help="Until the toolkit has a release: the repository its workflow installs it from "
+                   "(https://github.com/OWNER/REPO; default: the running checkout's survey.repository).")
+@click.option("--toolkit-commit", metavar="SHA",
+              help="Until the toolkit has a release: the full commit to install (default: the running checkout's HEAD).")
 @click.pass_context
 def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: str | None, id_field: str | None,
          controlled: tuple[str, ...], lists: tuple[str, ...], ignore: tuple[str, ...], distinct_titles: bool,
-         title: str | None, description: str, awesome: bool, dry_run: bool) -> None:
+         title: str | None, description: str, awesome: bool, dry_run: bool,
+         toolkit_repository: str | None, toolkit_commit: str | None) -> None:
     """Start a survey in DIR (default: the --root folder): taxonomy/ (the survey, one file per
     controlled field, the import/export layout), data/reports.yaml, one record per entry of the
     list in corpus/, a CI workflow and a pre-commit configuration; then build it. All or
@@ -62,6 +68,8 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
         # a list that calls itself awesome keeps the name and the badge
         entry_order="source" if table is not None and table.format == "markdown" else "",
         awesome=awesome or bool(table is not None and table.title.lower().startswith("awesome")),
+        toolkit_repository=toolkit_repository,
+        toolkit_commit=toolkit_commit,
     )
     if dry_run and table is not None:
         click.echo(f"{table.file}: {table.format}, {len(table.rows)} entries, {len(table.columns)} columns")

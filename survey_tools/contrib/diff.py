@@ -33,7 +33,7 @@ from survey_tools.reports.compute import survey_of
 from survey_tools.reports.counting import Table
 from survey_tools.reports.gaps import GapReport
 from survey_tools.reports.stats import Stats
-from survey_tools.reports.tables import md_cell, md_code, md_inert, md_table
+from survey_tools.reports.tables import md_autolink, md_cell, md_code, md_inert, md_table
 
 # What a survey folder needs for its records and reports (the rest of the repository is code).
 SURVEY_PATHS = ("taxonomy", "data")
@@ -442,9 +442,11 @@ def _paper_cell(p: Paper) -> str:
 
 
 def _link(p: Paper) -> str:
+    # A link shows its own address (an autolink, percent-encoded so it cannot close early):
+    # no text of the record's can label it.
     url = p.link
-    if url.startswith(("https://", "http://")) and not any(c in url for c in "<> \t\n()"):
-        return md_cell(f"<{url}>")
+    if url.startswith(("https://", "http://")) and len(url) <= 2000:
+        return md_cell(md_autolink(url))
     return _md(url)
 
 
@@ -477,7 +479,7 @@ def _moved_section(out: list[str], heading: str, moved: tuple[Moved, ...], limit
 
 def _added_section(out: list[str], coll: str, papers: list[Paper], limit: int) -> None:
     """Per added paper what a reviewer checks: link, identifier, edition, summary, then every tag."""
-    out += [f"### Added to {coll} ({len(papers)})", ""]
+    out += [f"### Added to {_md(coll)} ({len(papers)})", ""]
     for p in papers[:limit]:
         out += [f"#### {_md(p.title)} ({md_code(p.key)})", ""]
         rows: list[Sequence[str]] = [
@@ -495,14 +497,16 @@ def _added_section(out: list[str], coll: str, papers: list[Paper], limit: int) -
 
 def to_markdown(rev: str, d: CorpusDiff, limit: int = 200) -> str:
     """The reviewer's report (job summary, pull-request comment); says so when nothing changed."""
-    how = f" ({d.base})" if d.base else ""
-    out = [f"## Survey changes against `{rev[:12]}`{how}", ""]
+    # Every text below may come from an artifact the pull request's run wrote (diff_report.py):
+    # each is escaped here, headings included.
+    how = f" ({_md(d.base)})" if d.base else ""
+    out = [f"## Survey changes against {md_code(rev[:12])}{how}", ""]
     if d.empty:
         out += ["No paper, statistic, gap-map cell or claim changed.", ""]
     for coll, papers in _by_collection(d.added):
         _added_section(out, coll, papers, limit)
     for coll, papers in _by_collection(d.removed):
-        out += [f"### Removed from {coll} ({len(papers)})", ""]
+        out += [f"### Removed from {_md(coll)} ({len(papers)})", ""]
         _table(out, ["paper", "file"], ((_paper_cell(p), md_cell(md_code(p.path))) for p in papers), limit)
     if d.changed:
         n = sum(len(c.tags) + len(c.other) for c in d.changed)

@@ -25,6 +25,7 @@ from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Taxonomy
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.slugs import slug
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def _slug(kind: str, value: str) -> str:
     """``kind-value`` in lower case, letters and digits joined by ``-``; a short hash of the exact
     value keeps apart what lower-casing, cutting or a DOI's free punctuation would merge
     (OpenReview ids are case-sensitive). arXiv ids lose nothing: ``2501.01234`` -> ``arxiv-2501-01234``."""
-    flat = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
+    flat = slug(value, empty="")
     exact = kind == "arxiv" and len(flat) <= 40
     if not exact:
         flat = flat[:40].rstrip("-") + "-" + hashlib.sha256(value.encode("utf-8")).hexdigest()[:6]

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from survey_tools._version import DISTRIBUTION, __version__
+from survey_tools import slugs
 from survey_tools.contrib.csvio import split_cell
+from survey_tools.contrib.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
 from survey_tools.contrib.sources import Table
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
@@ -53,8 +54,9 @@ _AUTHOR_SEPARATORS = ("; ", ";", " and ", ", ")
 
 
 def slug(text: str, sep: str = "_") -> str:
-    """A field or value id: lowercase letters, digits and ``sep``."""
-    s = re.sub(r"[^a-z0-9]+", sep, text.strip().lower()).strip(sep)
+    """A field or value id: the package's one slug rule (survey_tools.slugs), with ``sep``, and
+    a letter before a leading digit (an id starts with a letter)."""
+    s = slugs.slug(text, sep, empty="")
     if s and s[0].isdigit():
         s = f"v{sep}{s}"
     return s or "value"
@@ -95,6 +97,8 @@ class InitOptions:
     awesome: bool = False  # "Awesome" before the title and the awesome.re badge
     fmt: str | None = None  # the source's format when its name does not say
     entry_order: str = ""  # title | newest | oldest | source ("": inferred)
+    toolkit_repository: str | None = None  # where the workflow installs the toolkit from, until
+    toolkit_commit: str | None = None  # a release exists (default: this checkout's; pins.py)
 
 
 @dataclass
@@ -620,22 +624,24 @@ jobs:
     permissions:
       contents: read
     steps:
-      - uses: actions/checkout@v4
+      - uses: {checkout}
         with:
           persist-credentials: false
-      - uses: actions/setup-python@v5
+      - uses: {setup_python}
         with:
           python-version: "3.11"
       - name: Install the toolkit
-        # pinned: the version this survey was made with, under the toolkit's own PyPI name
-        run: python3 -m pip install "{distribution}=={version}"
+        # pinned as .github/survey-toolkit.txt says: a released version by hash, else one commit
+        run: |
+{install}
       - name: Validate the records
         run: survey validate
       - name: Build every output (in the runner; nothing is committed)
         run: survey build
 
   regenerate:
-    if: ${{ github.event_name == 'push' && !contains(github.event.head_commit.message, '[survey-regenerate]') }}
+    # who pushed decides (the bot's own push is skipped), never words in a commit message
+    if: ${{ github.event_name == 'push' && github.actor != 'github-actions[bot]' }}
     runs-on: ubuntu-latest
     timeout-minutes: 15
     permissions:
@@ -644,14 +650,15 @@ jobs:
       group: survey-regenerate
       cancel-in-progress: false
     steps:
-      - uses: actions/checkout@v4
+      - uses: {checkout}
         with:
           persist-credentials: false
-      - uses: actions/setup-python@v5
+      - uses: {setup_python}
         with:
           python-version: "3.11"
       - name: Install the toolkit
-        run: python3 -m pip install "{distribution}=={version}"
+        run: |
+{install}
       - name: Build every output
         run: survey build
       - name: Commit and push the outputs
@@ -670,10 +677,14 @@ jobs:
           git push "https://x-access-token:${GH_TOKEN}@github.com/${GITHUB_REPOSITORY}.git" HEAD:main
 """
 
-def workflow() -> str:
-    """The adopter's CI: the toolkit pinned to this version under its own distribution name
-    (a bare name can be taken over by whoever owns it on PyPI)."""
-    return WORKFLOW.replace("{distribution}", DISTRIBUTION).replace("{version}", __version__)
+def workflow(pin: ToolkitPin | None = None) -> str:
+    """The adopter's CI: the toolkit installed as ``pin`` says (a released version by hash, else
+    one commit; a bare name can be taken over by whoever owns it on PyPI), every action pinned
+    to the commit the toolkit's own workflows use."""
+    pin = pin or toolkit_pin()
+    install = "\n".join(f"          {line}" for line in pin.install.splitlines())
+    return (WORKFLOW.replace("{checkout}", CHECKOUT).replace("{setup_python}", SETUP_PYTHON)
+            .replace("{install}", install))
 
 
 PRE_COMMIT = """# Checks records before each commit: `pip install pre-commit && pre-commit install`.
@@ -782,6 +793,9 @@ def scaffold(root: Path, opts: InitOptions, table: Table | None = None,
         columns, warnings = plan_columns(table, opts)
     else:
         columns = _empty_columns(opts)
+    pin = toolkit_pin(opts.toolkit_repository, opts.toolkit_commit)
+    if pin.warning:
+        warnings.append(pin.warning)
     files: dict[str, str] = {
         "taxonomy/survey.yaml": "# The survey and the layout of its records; every key is documented in "
                                 "taxonomy/README.md.\n" + dump_yaml(survey_config(opts, columns, collection)),
@@ -790,7 +804,8 @@ def scaffold(root: Path, opts: InitOptions, table: Table | None = None,
         "taxonomy/commands.yaml": COMMANDS,
         "data/reports.yaml": "# What `survey build` tabulates, maps for gaps and plots.\n"
                              + dump_yaml(reports_config(columns)),
-        ".github/workflows/survey.yml": workflow(),
+        ".github/workflows/survey.yml": workflow(pin),
+        REQUIREMENTS: pin.requirements,
         ".pre-commit-config.yaml": PRE_COMMIT,
         "corpus/.gitkeep": "",
         "exclusions/.gitkeep": "",

@@ -470,9 +470,19 @@ def _waived(coll: Collection, data: Mapping[str, Any], check: str) -> bool:
 # Control characters, and the invisible format characters (Unicode category Cf: bidirectional
 # overrides and isolates, zero-width spaces and joiners, the BOM, tag characters) that make text
 # display differently from what it holds ("Trojan Source"); no title or summary needs them.
+# Then what XML 1.0 forbids or discourages and many readers refuse (the Atom feed, the pages):
+# lone surrogates (a YAML escape can write one) and the 66 noncharacters (U+FDD0..U+FDEF and the
+# last two code points of every plane, U+FFFE and U+FFFF among them).
+_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(
+    f"{chr(plane << 16 | 0xFFFE)}{chr(plane << 16 | 0xFFFF)}" for plane in range(17)
+)
 _CONTROL = re.compile(
     "[\x00-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f"
+    "\ud800-\udfff" + _NONCHARACTERS + "]"
+)
+_NONCHARACTER_SET = frozenset(
+    [chr(c) for c in range(0xFDD0, 0xFDF0)] + [chr(p << 16 | low) for p in range(17) for low in (0xFFFE, 0xFFFF)]
 )
 _MERGED = re.compile(r"\s[-–—;&]\s|;|\s+and\s+")
 
@@ -488,6 +498,12 @@ def _control_problem(value: str, multiline: bool) -> str | None:
             return "contains a tab (U+0009); use spaces"
         if ch in "\r\n":
             return f"contains a line break (U+{ord(ch):04X}); write it on one line"
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            return (f"contains a lone surrogate (U+{ord(ch):04X}), which is not a character: "
+                    "XML, the feed and BibTeX readers refuse it; remove it")
+        if ch in _NONCHARACTER_SET:
+            return (f"contains the noncharacter U+{ord(ch):04X}, which XML readers (the feed, the "
+                    "pages) refuse; remove it")
         if ord(ch) > 0x9F:
             name = unicodedata.name(ch, "FORMAT CHARACTER")
             return (
@@ -545,6 +561,43 @@ def _placeholder(tax: Taxonomy, text: str) -> str | None:
     return None
 
 
+# Field types whose text goes into papers.bib (title, authors, venue, affiliation, ...).
+_BIBTEX_TYPES = ("string", "string_list", "person_list")
+
+
+def unbalanced_brace(value: str) -> int | None:
+    """The 0-based offset of the first brace BibTeX would mis-pair in ``value`` (a ``}`` that
+    closes nothing, else the first ``{`` left open), or None when the braces balance. BibTeX
+    counts every brace, escaped or not."""
+    if "{" not in value and "}" not in value:
+        return None
+    opened: list[int] = []
+    for i, c in enumerate(value):
+        if c == "{":
+            opened.append(i)
+        elif c == "}":
+            if not opened:
+                return i
+            opened.pop()
+    return opened[0] if opened else None
+
+
+def _brace_problem(value: str) -> str | None:
+    at = unbalanced_brace(value)
+    if at is None:
+        return None
+    what = "closes no brace" if value[at] == "}" else "is never closed"
+    return (f"unbalanced braces: the {value[at]!r} at character {at + 1} {what}; BibTeX counts "
+            "braces even after a backslash and would read past this field (balance or remove them)")
+
+
+def _bibtex_text_problems(value: Any, path: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], str]]:
+    for p, text, is_key in _scalars(value, path):
+        why = None if is_key else _brace_problem(text)
+        if why:
+            yield p, why
+
+
 def _author_problem(name: str, org_field: str) -> str | None:
     parts = name.split(",")
     if name.count(",") > 1 or (len(parts) == 2 and _MERGED.search(name)):
@@ -577,6 +630,9 @@ def _prose_problems(
             add(path, why, key=is_key)
     for name, f in plain.items():
         value = data.get(name)
+        if f.type in _BIBTEX_TYPES and value is not None:
+            for path, why in _bibtex_text_problems(value, (name,)):
+                add(path, why)
         if f.type in ("string", "text") and isinstance(value, str):
             if not value.strip():
                 add((name,), "must not be empty" if value == "" else "must not be blank")

@@ -24,7 +24,7 @@ import yaml
 
 from survey_tools.corpus.explain import SchemaExplainer
 from survey_tools.corpus.schema_validator import SchemaValidator
-from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file
+from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file, xml_illegal_problems
 from survey_tools.errors import Problem
 
 
@@ -87,7 +87,7 @@ def checked(name: str, doc: YamlDocument, rel: str) -> tuple[YamlDocument, list[
     """``doc`` (already read) and its problems: unreadable YAML, else every schema mistake."""
     if doc.problems:
         return doc, list(doc.problems)
-    return doc, check_document(name, doc, rel)
+    return doc, check_document(name, doc, rel) + xml_illegal_problems(doc, rel)
 
 
 @dataclass(frozen=True)

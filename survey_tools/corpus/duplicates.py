@@ -18,6 +18,7 @@ add`` and ``survey exclude`` (:func:`find_matches`), ``survey search`` and ``sur
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from rapidfuzz import fuzz, process
 from survey_tools.corpus.identifiers import record_identifiers
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
-from survey_tools.corpus.titles import normalize_title
+from survey_tools.corpus.titles import normalize_title, title_key
 from survey_tools.errors import Problem
 
 FUZZY_THRESHOLD = 90.0
@@ -80,6 +81,29 @@ def _identifier_field(rec: Record, kind: str) -> tuple[str, ...]:
     return ()
 
 
+def _foreign_letters(a: str, b: str) -> str:
+    """The code points by which two look-alike titles differ, named (for the message)."""
+    diff = sorted(set(a) ^ set(b), key=ord)
+    named = [f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in diff if not c.isascii()][:3]
+    return "different characters that look alike: " + ", ".join(named) if named else "letters that look alike"
+
+
+def _key_collisions(corpus: Corpus) -> list[Problem]:
+    """Keys of one collection that differ only in case: on a case-insensitive file system (macOS,
+    Windows) their pages (papers/<key>.html) are one file, and BibTeX keys ignore case."""
+    by_name: dict[tuple[str, str], list[Record]] = defaultdict(list)
+    for rec in corpus:
+        by_name[(rec.collection, rec.id.casefold())].append(rec)
+    out = []
+    for (_, name), recs in sorted(by_name.items()):
+        for rec in recs[1:]:
+            line, col = rec.where(())
+            out.append(Problem(rec.path, line, col, "key",
+                               f"keys {recs[0].id!r} ({recs[0].path}) and {rec.id!r} both become the page "
+                               f"name {name!r} where case does not count (papers/{name}.html, the BibTeX key): rename one"))
+    return out
+
+
 def cross_check(corpus: Corpus) -> list[Problem]:
     """Problems that only show across records: shared identifiers and titles, retained and excluded at once."""
     tax = corpus.taxonomy
@@ -91,7 +115,7 @@ def cross_check(corpus: Corpus) -> list[Problem]:
         for kind, value in record_identifiers(rec.data, kinds).items():
             seen[(kind, value)].append(rec)
         if rec.title:
-            titles[normalize_title(rec.title)].append(rec)
+            titles[title_key(rec.title)].append(rec)
 
     def report(
         rec: Record, path: tuple[str, ...], field: str, others: list[Record], what: str
@@ -121,13 +145,17 @@ def cross_check(corpus: Corpus) -> list[Problem]:
             if others:
                 path = _identifier_field(rec, kind)
                 report(rec, path, ".".join(path) or kind, others, f"{label} {value}")
+    problems += _key_collisions(corpus)
     for norm, recs in sorted(titles.items()):
         if len(recs) < 2 or not norm:
             continue
         for rec in recs:
             others = clashing(rec, recs)
             if others:
-                report(rec, ("title",), "title", others, "the same title")
+                alike = all(normalize_title(o.title) == normalize_title(rec.title) for o in others)
+                # equal only once confusable letters are read as the letters they look like
+                report(rec, ("title",), "title", others, "the same title" if alike else
+                       f"a title that looks the same ({_foreign_letters(rec.title, others[0].title)})")
     return problems
 
 
@@ -269,7 +297,7 @@ def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
     """
     declared = {(d.record.id, d.other) for d in declared_pairs(corpus)}
     recs = [r for r in corpus if r.title]
-    titles = [normalize_title(r.title) for r in recs]
+    titles = [title_key(r.title) for r in recs]
     problems: list[Problem] = []
     if len(recs) < 2:
         return problems
@@ -348,7 +376,7 @@ class KnownIndex:
         self.works.append(work)
         for k, v in record_identifiers(data, self.kinds).items():
             self.by_id[(k, v)].append(i)
-        norm = normalize_title(work.title)
+        norm = title_key(work.title)
         self.norm.append(norm)
         if norm:
             self.by_title[norm].append(i)
@@ -374,7 +402,7 @@ class KnownIndex:
                 if i not in seen:
                     seen.add(i)
                     out.append((self.works[i], f"the same {self.labels.get(k, k)} {v}"))
-        title = normalize_title(str(data.get("title", "")))
+        title = title_key(str(data.get("title", "")))
         if not title:
             return out
         names = set(refs) | set(ids.values())

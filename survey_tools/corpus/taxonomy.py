@@ -26,6 +26,7 @@ from survey_tools.corpus.explain import hint
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, YamlDocument, read_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.hashing import content_digest, content_hasher, hex_of
+from survey_tools.slugs import slug
 
 KINDS = ("single", "multi", "mapping")
 PLAIN_TYPES = (
@@ -419,6 +420,7 @@ def _values(
         return ()
     out: list[Value] = []
     seen: set[str] = set()
+    pages: dict[str, str] = {}  # page name -> the first value id that has it
     for i, v in enumerate(raw):
         p = (*path, i)
         line, col = doc.position(p)
@@ -432,6 +434,15 @@ def _values(
             problems.append(
                 Problem(where, line, col, ".".join(map(str, p)), f"duplicate value id {vid!r}")
             )
+        elif (page := slug(vid)) in pages:
+            # the site names a value's tag page by its slug: one page would replace the other
+            problems.append(Problem(
+                where, line, col, ".".join(map(str, (*p, "id"))),
+                f"value ids {pages[page]!r} and {vid!r} both become the page name {page!r} "
+                f"(tags/.../{page}.html): one page would replace the other; rename one",
+            ))
+        else:
+            pages[page] = vid
         seen.add(vid)
         order = v.get("order", i + 1)
         if isinstance(order, bool) or not isinstance(order, int):

@@ -74,6 +74,56 @@ class _Refused(Exception):
         self.message = message
 
 
+# What XML 1.0 forbids (C0 controls but tab and line breaks, lone surrogates) or that readers
+# refuse (C1 controls, the 66 noncharacters): no text of a survey may hold one, since every text
+# can reach the Atom feed and the pages (records are checked more strictly in checks.py).
+_XML_ILLEGAL = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(f"{chr(p << 16 | 0xFFFE)}{chr(p << 16 | 0xFFFF)}" for p in range(17))
+    + "]"
+)
+
+
+def xml_illegal(text: str) -> str | None:
+    """Why ``text`` cannot go into XML (the code point, named), or None."""
+    m = _XML_ILLEGAL.search(text)
+    if m is None:
+        return None
+    code = ord(m.group())
+    kind = (
+        "a lone surrogate"
+        if 0xD800 <= code <= 0xDFFF
+        else "a control character"
+        if code <= 0x9F
+        else "a noncharacter"
+    )
+    return (
+        f"contains {kind} (U+{code:04X}) that XML readers (the feed, the pages) refuse; remove it"
+    )
+
+
+def xml_illegal_problems(doc: YamlDocument, rel: str) -> list[Problem]:
+    """One problem per string of ``doc`` (keys too) holding an XML-illegal code point."""
+    out: list[Problem] = []
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), doc.data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str):
+            why = xml_illegal(value)
+            if why:
+                line, col = doc.position(path)
+                out.append(Problem(rel, line, col, ".".join(map(str, path)), why))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if isinstance(k, str) and (why := xml_illegal(k)):
+                    line, col = doc.position((*path, k), key=True)
+                    out.append(Problem(rel, line, col, ".".join(map(str, (*path, k))), why))
+                stack.append(((*path, k), v))
+        elif isinstance(value, list):
+            stack.extend(((*path, i), v) for i, v in enumerate(value))
+    return sorted(out)
+
+
 def _pos(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 

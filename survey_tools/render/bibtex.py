@@ -42,7 +42,7 @@ _ESCAPES = {
     "^": r"\textasciicircum{}",
 }
 _ESCAPE_RX = re.compile("|".join(re.escape(c) for c in _ESCAPES))
-_UNESCAPE = {v: k for k, v in _ESCAPES.items()}
+_UNESCAPE = {v: k for k, v in _ESCAPES.items()} | {r"\textbraceleft{}": "{", r"\textbraceright{}": "}"}
 _UNESCAPE_RX = re.compile("|".join(re.escape(v) for v in sorted(_UNESCAPE, key=len, reverse=True)))
 
 
@@ -85,6 +85,42 @@ _RAW_SAFE = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in '{}\\"%')
 def verbatim(value: str) -> str:
     """A URL, DOI or eprint as a brace-safe field value (``{``, ``}``, ``\\`` percent-encoded)."""
     return quote(value, safe=_RAW_SAFE + "%")
+
+
+# BibTeX (and pybtex, biber) count braces as written, backslash or not: ``\}`` closes a level as
+# surely as ``}``, so a venue ``x\}, note=\{...`` ends its field early and the rest becomes
+# fields or entries of the reader's own. Every field value therefore leaves here with its braces
+# balanced as BibTeX counts them; a brace that would not be is written as the LaTeX command that
+# prints it, whose own braces are balanced. (validate refuses unbalanced braces in the records'
+# BibTeX fields first: this is the writer's own guarantee, for every field however it was built.)
+_BRACE_COMMANDS = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+
+
+def brace_balanced(value: str) -> str:
+    r"""``value`` with every brace BibTeX would mis-pair written as ``\textbraceleft{}`` or
+    ``\textbraceright{}`` (a ``\{`` or ``\}`` escape included); a balanced value is returned as is."""
+    unmatched: set[int] = set()
+    opened: list[int] = []
+    for i, c in enumerate(value):
+        if c == "{":
+            opened.append(i)
+        elif c == "}":
+            if opened:
+                opened.pop()
+            else:
+                unmatched.add(i)
+    unmatched.update(opened)
+    if not unmatched:
+        return value
+    out: list[str] = []
+    for i, c in enumerate(value):
+        if i in unmatched:
+            if out and out[-1] == "\\":
+                out.pop()  # the escape \{ or \} becomes the command itself
+            out.append(_BRACE_COMMANDS[c])
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 def _rules(tax: Taxonomy) -> tuple[tuple[re.Pattern[str], str], ...]:
@@ -149,7 +185,8 @@ def _fields(
     links = [str(x) for x in d.get("links") or []]
     venue = str(d.get("venue", "")) if venue is None else venue
     fields: list[tuple[str, str]] = [
-        ("title", "{" + escape(detex(rec.title)) + "}"),  # inner braces keep the title's capitals
+        # inner braces keep the title's capitals; balanced inside them first, so that they pair
+        ("title", "{" + brace_balanced(escape(detex(rec.title))) + "}"),
         ("author", _authors(d, no_author)),
     ]
     if isinstance(d.get("year"), int) and not isinstance(d.get("year"), bool):
@@ -180,7 +217,8 @@ def _entry(
     ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
     venue = venue_text(rec, tax)
     kind = entry_type(venue, bool(ids.get("arxiv")), rules)
-    return Entry(kind, rec.id, [Field(k, v) for k, v in _fields(rec, kind, no_author, venue)])
+    # every value, however a field was built (brace_balanced leaves a balanced one as it is)
+    return Entry(kind, rec.id, [Field(k, brace_balanced(v)) for k, v in _fields(rec, kind, no_author, venue)])
 
 
 def _write(entries: list[Any]) -> str:

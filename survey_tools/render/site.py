@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import json
 import posixpath
-import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property, lru_cache, partial
 from importlib import resources
@@ -40,6 +39,7 @@ from survey_tools.render.templating import make_environment
 from survey_tools.reports.axes import Axis, get_path, mode_of
 from survey_tools.reports.corrections import Correction, CorrectionsReport
 from survey_tools.reports.stats import Stats
+from survey_tools.slugs import slug  # the tag pages' file names (validate checks that they differ)
 
 BibtexFn = Callable[[Record, Taxonomy], str]
 
@@ -293,11 +293,6 @@ def favicon(tax: Taxonomy) -> str:
         f"text-anchor='middle' fill='#ffffff'>{escape(name[0].upper())}</text></svg>"
     )
     return "data:image/svg+xml," + quote(svg, safe="=:/',")
-
-
-def slug(value: str) -> str:
-    """A value id as a file name: lowercase letters, digits and dashes (``O1:learned`` -> ``o1-learned``)."""
-    return re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-") or "value"
 
 
 def _size(n: int) -> str:

@@ -74,7 +74,10 @@ class Repo:
         res = self.run("bash", "tools/ci.sh", "pull-request", ok=False)
         assert res.returncode == 0, res.stdout + res.stderr
         assert self.git("status", "--porcelain") == ""  # nothing written into the checkout
-        return (Path(self.env["SURVEY_PR_OUT"]) / "report" / "report.md").read_text(encoding="utf-8")
+        out = Path(self.env["SURVEY_PR_OUT"]) / "report"
+        # the artifact holds data only; the comment is what the base branch's code renders from it
+        assert sorted(p.name for p in out.iterdir()) == ["report.json"]
+        return self.run("survey", "diff", "--render-report", str(out / "report.json")).stdout
 
 
 @pytest.fixture(scope="module")

@@ -51,3 +51,31 @@ def test_hostile_case(expected: Path, tmp_path: Path) -> None:
             assert text in lines, f"missing line {text!r} in:\n{out.output}"
         else:
             assert text not in out.output, f"found {text!r} in:\n{out.output}"
+    readers_parse_the_outputs(out.root)
+
+
+def readers_parse_the_outputs(root: Path) -> None:
+    """Whatever a case left built, every reader parses: papers.bib in pybtex (strict, BibTeX's
+    own brace counting) and bibtexparser with the same number of entries, feed.xml in a strict
+    XML parser (issue 46)."""
+    import xml.etree.ElementTree as ET
+
+    import bibtexparser
+
+    bib = root / "reports" / "papers.bib"
+    if bib.is_file():
+        text = bib.read_text(encoding="utf-8")
+        n = len(bibtexparser.parse_string(text).entries)
+        try:
+            import pybtex.errors
+            from pybtex.database import parse_string
+        except ImportError:
+            pass
+        else:
+            pybtex.errors.set_strict_mode(True)
+            try:
+                assert len(parse_string(text, "bibtex").entries) == n
+            finally:
+                pybtex.errors.set_strict_mode(False)
+    for feed in (root / "reports").rglob("feed.xml") if (root / "reports").is_dir() else ():
+        ET.fromstring(feed.read_bytes())

@@ -184,3 +184,28 @@ def test_the_wheel_names_its_licence(installed: Installed) -> None:
     data = (REPO / "LICENSE-DATA").read_text(encoding="utf-8")
     assert "CC0 1.0 Universal" in data and "the MIT License in LICENSE" in data
     assert "`LICENSE`" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_release_pinned_by_hash_installs_those_bytes_only(installed: Installed, tmp_path: Path) -> None:
+    # The requirements file survey init writes for a published version, read by the real pip
+    # in --require-hashes mode against the sdist and wheel built here (as release.yml builds them).
+    import hashlib
+
+    from survey_tools._version import __version__
+    from survey_tools.contrib.pins import release_pin
+
+    files = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (installed.wheel, installed.sdist)}
+
+    def pip(pin_files: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        req = tmp_path / "survey-toolkit.txt"
+        req.write_text(release_pin(__version__, pin_files).requirements, encoding="utf-8")
+        return subprocess.run([str(installed.bin / "python"), "-m", "pip", "install", "--dry-run",
+                               "--ignore-installed", "--no-index", "--find-links", str(installed.wheel.parent),
+                               "--require-hashes", "--no-deps", "-r", str(req)],
+                              capture_output=True, text=True, env=installed.env(), timeout=300)
+
+    ok = pip(files)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert f"Would install survey-corpus-tools-{__version__}" in ok.stdout
+    forged = pip({name: "0" * 64 for name in files})
+    assert forged.returncode != 0 and "DO NOT MATCH THE HASHES" in forged.stderr
