@@ -14,7 +14,8 @@ import pytest
 import yaml
 from support import REPO, run, snapshot
 
-from survey_tools.reports.living import living_flow
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.reports.living import living_flow, living_markdown
 
 DATA = REPO / "tests" / "data" / "found"
 VALID = sorted(p for p in (DATA / "valid").iterdir() if p.suffix != ".expected")
@@ -122,3 +123,13 @@ def test_decisions_on_hand_found_candidates_and_the_flow(living: Path) -> None:
         0,
     )
     assert flow.unaccounted == 0 and flow.source == "paper trackers (synthetic test list)"
+    # One day of hand runs reads as that day, not "2026-11-26 to 2026-11-26".
+    tax = load_corpus(living).taxonomy
+    text = "\n".join(living_markdown(flow, tax, "stage", "reason", {}))
+    assert "of paper trackers (synthetic test list) (2026-11-26) and" in text
+    run(living, "screen", "import-found", str(DATA / "valid/plain.csv"), "--date", "2026-11-28")
+    later = living_flow(living)
+    assert later is not None and later.runs == 2
+    assert "(2026-11-26 to 2026-11-28)" in "\n".join(
+        living_markdown(later, tax, "stage", "reason", {})
+    )
