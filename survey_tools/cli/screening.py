@@ -18,7 +18,7 @@ import click
 from tqdm import tqdm
 
 from survey_tools.cli.common import echo_json, root_of
-from survey_tools.contrib import adding, screening, search
+from survey_tools.contrib import adding, found, screening, search
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.protocol import Protocol, load_protocol
 from survey_tools.corpus.records import Corpus
@@ -105,7 +105,8 @@ def _progress(items: Iterable[Any], total: int) -> Iterable[Any]:
 
 
 @click.command(name="screen", context_settings=_EXTRA)
-@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="[ID | export OUT | import-labels FILE]")
+@click.argument("args", nargs=-1, type=click.UNPROCESSED,
+                metavar="[ID | export OUT | import-labels FILE | import-found FILE]")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "asreview", "ris"]),
               help="Listing: table (default) or json. export: asreview (CSV) or ris.")
 @click.option("--retain", is_flag=True, help="Turn candidate ID into a retained record.")
@@ -130,6 +131,11 @@ def screen(ctx: click.Context, args: tuple[str, ...], fmt: str | None, retain: b
     survey screen --interactive                     retain / exclude / skip / quit
     survey screen export --format asreview|ris OUT
     survey screen import-labels FILE                ASReview's labels as decisions
+    survey screen import-found FILE                 candidates found by hand, queued
+
+    import-found reads a CSV or YAML list of candidates found outside arXiv's API (id, title,
+    the url of the page each was found on; optional authors, published, family, note) and
+    queues the new ones with a search run of its own, as `survey search` does.
 
     Tag options are those of `survey add` (--retain) and `survey exclude` (--exclude); the
     exclusion's source and query family default to the protocol's values for the candidate.
@@ -141,6 +147,9 @@ def screen(ctx: click.Context, args: tuple[str, ...], fmt: str | None, retain: b
         return
     if rest[:1] == ["import-labels"]:
         _import_labels(root, rest[1:], stage, date)
+        return
+    if rest[:1] == ["import-found"]:
+        _import_found(root, rest[1:], date)
         return
     if interactive:
         if rest or retain or exclude_:
@@ -235,6 +244,21 @@ def _import_labels(root: Path, rest: list[str], stage: str | None, date: str | N
         corpus = load_corpus(root, corpus.taxonomy)
     click.echo(f"retained {retained}, excluded {excluded}; {found.unlabelled} unlabelled stay in the queue "
                f"(labels from {found.column}; {found.prior} labelled rows are decided records)")
+
+
+def _import_found(root: Path, rest: list[str], date: str | None) -> None:
+    if len(rest) != 1:
+        raise UsageError("give one file: survey screen import-found CANDIDATES (.csv or .yaml)")
+    corpus, protocol = _valid_corpus(root)
+    listed = found.read_found(Path(rest[0]), protocol)
+    day = search.parse_date(date, "--date") if date else dt.date.today()
+    plan = found.plan_found(root, corpus, listed, day)
+    plan.apply(root)
+    labels = {f.id: f.label for f in protocol.families}
+    for line in search.run_summary(plan, labels):
+        click.echo(line)
+    for aid in plan.new:
+        click.echo(f"queued {screening.file_name(aid)}", err=True)
 
 
 def _interactive(root: Path, date: str | None) -> None:

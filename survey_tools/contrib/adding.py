@@ -198,6 +198,14 @@ def refuse_duplicates(corpus: Corpus, data: Mapping[str, Any], what: str,
         )
 
 
+def _arxiv_note(paper: ArxivPaper) -> str:
+    """What the record's notes say of the arXiv entry; a candidate found by hand has no
+    category, and its date may be only the month its id carries."""
+    cat = f"; primary category {paper.primary_category}" if paper.primary_category else ""
+    when = f", {paper.updated}" if paper.updated else ""
+    return f"arXiv version {paper.version}{when}{cat}."
+
+
 def work_from_arxiv(paper: ArxivPaper) -> Work:
     ids = {"arxiv": paper.arxiv_id}
     links = [paper.abs_url]
@@ -212,7 +220,7 @@ def work_from_arxiv(paper: ArxivPaper) -> Work:
         identifiers=ids,
         links=tuple(links),
         abstract=paper.abstract,
-        note=f"arXiv version {paper.version}, {paper.updated}; primary category {paper.primary_category}.",
+        note=_arxiv_note(paper),
         source=f"arXiv:{paper.arxiv_id}",
     )
 

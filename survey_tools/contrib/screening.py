@@ -50,7 +50,7 @@ DECISIONS = f"{SCREENING}/decisions.yaml"
 # The fields of a queue file, in the order they are written.
 FIELDS = ("id", "version", "title", "authors", "published", "updated", "abstract",
           "primary_category", "categories", "doi", "journal_ref", "comment", "links",
-          "families", "queries", "first_seen", "score")
+          "families", "queries", "found_at", "note", "first_seen", "score")
 
 # The C loader when PyYAML has it: queue files are machine-written, and listing 10,000 of them
 # must stay fast.
@@ -84,8 +84,9 @@ class Candidate:
         return str(self.data.get("published", ""))[:4]
 
     def text(self) -> str:
-        """What the ranker reads: the title and the abstract."""
-        return f"{self.title} {self.data.get('abstract', '')}"
+        """What the ranker reads: the title and the abstract (a candidate found by hand has
+        no abstract, only the curator's note)."""
+        return f"{self.title} {self.data.get('abstract') or self.data.get('note') or ''}"
 
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "score": self.score,

@@ -226,7 +226,7 @@ def plan_search(
     hits, found = _ask(families, queries, searcher, max_results, progress)
     kinds = {k: 0 for k in (*corpus.taxonomy.collections, "queue")}
     queue_by_rel = {c.rel: c for c in queue}
-    refreshed, new_papers = _sort_found(found, index, queue_by_rel, kinds)
+    refreshed, new_papers = sort_found(found, index, queue_by_rel, kinds)
     day = today.isoformat()
     fresh = [
         screening.Candidate(
@@ -236,7 +236,7 @@ def plan_search(
     ]
     whole = [refreshed.get(c.rel, c) for c in queue] + fresh
     ranker = ranker or ranking.train(corpus)
-    write = _scored_queue(whole, ranker.score([c.text() for c in whole]), queue_by_rel)
+    write = scored_queue(whole, ranker.score([c.text() for c in whole]), queue_by_rel)
     src = protocol.arxiv_source
     run = {
         "date": day,
@@ -279,7 +279,7 @@ def _ask(
     return hits, found
 
 
-def _sort_found(
+def sort_found(
     found: Mapping[str, _Found],
     index: KnownIndex,
     queue_by_rel: Mapping[str, screening.Candidate],
@@ -316,7 +316,7 @@ def _sort_found(
     return refreshed, new_papers
 
 
-def _scored_queue(
+def scored_queue(
     whole: Sequence[screening.Candidate],
     scores: Sequence[float],
     queue_by_rel: Mapping[str, screening.Candidate],
@@ -341,11 +341,11 @@ def _scored_queue(
 def run_summary(plan: RunPlan, labels: Mapping[str, str]) -> list[str]:
     lines = [f"{labels.get(f, f)}: {n} hit{'s' if n != 1 else ''}" for f, n in plan.hits.items()]
     dup = ", ".join(f"{n} {k}" for k, n in plan.duplicates.items() if n)
-    lines.append(f"{plan.unique} distinct papers; already known: {dup or 'none'}; "
+    lines.append(f"{plan.unique} distinct paper{'s' if plan.unique != 1 else ''}; already known: {dup or 'none'}; "
                  f"{len(plan.new)} new candidate{'s' if len(plan.new) != 1 else ''}")
     return lines
 
 
 __all__ = ["ArxivSearcher", "RunPlan", "SearchConfig", "SearchError", "build_query",
            "default_since", "index_of", "parse_date", "plan_search", "run_summary",
-           "select_families"]
+           "scored_queue", "select_families", "sort_found"]

@@ -115,11 +115,12 @@ def ordered(counts: dict[str, int], tax: Taxonomy, field_name: str) -> list[tupl
 
 def living_markdown(flow: LivingFlow, tax: Taxonomy, stage_field: str, reason_field: str,
                     family_labels: dict[str, str]) -> list[str]:
+    span = flow.first_run if flow.first_run == flow.last_run else f"{flow.first_run} to {flow.last_run}"
     out = [
         "## Living list: PRISMA 2020 flow",
         "",
         f"From {flow.runs} search run{'s' if flow.runs != 1 else ''} of {flow.source} "
-        f"({flow.first_run} to {flow.last_run}) and the screening decisions since; the survey's "
+        f"({span}) and the screening decisions since; the survey's "
         "edition is counted in the tables above.",
         "",
     ]
