@@ -44,6 +44,33 @@ def hint(value: object, choices: Iterable[str]) -> str:
     return f" (did you mean {s!r}?)" if s else ""
 
 
+def nearest(value: object, choices: Sequence[str], n: int = 3) -> list[str]:
+    """The ``n`` choices closest to ``value`` (case- and punctuation-insensitive similarity)."""
+    if not isinstance(value, str):
+        return list(choices[:n])
+    key = re.sub(r"[^a-z0-9]", "", value.lower())
+
+    def score(choice: str) -> float:
+        other = re.sub(r"[^a-z0-9]", "", choice.lower())
+        return difflib.SequenceMatcher(None, key, other).ratio()
+
+    return sorted(choices, key=lambda c: (-score(c), choices.index(c)))[:n]
+
+
+def nearest_words(value: object, choices: Sequence[str], noun: str) -> str:
+    """`` (did you mean 'x'?)`` for a near miss; otherwise the three nearest values and how a new
+    value comes in when none fits (never every allowed value: a list of 50 helps nobody)."""
+    choices = list(choices)
+    best = suggest(value, choices)
+    if best:
+        return f" (did you mean {best!r}?)"
+    if len(choices) <= 3:
+        return f" (choose one of: {', '.join(choices)})"
+    return (f" (the nearest are {', '.join(nearest(value, choices))}; CONTRIBUTING.md lists all "
+            f"{len(choices)}, and if none fits, say so in the pull request: a maintainer adds a "
+            f"new {noun} to the taxonomy)")
+
+
 def dotted(path: Sequence[Any]) -> str:
     return ".".join(str(p) for p in path)
 

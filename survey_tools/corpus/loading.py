@@ -30,7 +30,7 @@ from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.hashing import content_digest, content_hasher, hex_of
 
-_CACHE_FORMAT = 4  # 4: entries hashed with SHA-256 (survey_tools.hashing)
+_CACHE_FORMAT = 5  # 4: entries hashed with SHA-256 (survey_tools.hashing); 5: messages in plain words, blank ids read as absent
 
 # (collection name, relative path) of one file
 FileRef = tuple[str, str]
@@ -104,7 +104,8 @@ def _list_folder(root: Path, coll: Collection, problems: list[Problem]) -> list[
                 out.append((coll.name, rel))
         elif name.endswith(".yml"):
             problems.append(
-                Problem(rel, 0, 0, "", "records use the .yaml extension; rename the file")
+                Problem(rel, 0, 0, "", f"records end in .yaml, not .yml: rename the file to "
+                                       f"{name[:-4]}.yaml")
             )
     return out
 
