@@ -16,11 +16,10 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from survey_tools.corpus.explain import TYPE_NAMES as _TYPE_NAMES
-from survey_tools.corpus.explain import SchemaExplainer, show
+from survey_tools.corpus.explain import SchemaExplainer, id_words, nearest_words, show
 from survey_tools.corpus.explain import describe_type as _describe_type
 from survey_tools.corpus.explain import dotted as _dotted
 from survey_tools.corpus.explain import hint as _hint
-from survey_tools.corpus.explain import nearest_words
 from survey_tools.corpus.explain import (
     suggest as suggest,  # re-exported: callers import it from here
 )
@@ -208,8 +207,8 @@ class _Explainer(SchemaExplainer):
         if pf is not None and pf.type in ("url", "url_list"):
             return url_words(str(inst))
         if pf is not None and pf.type == "date":
-            return (f"{show(repr(inst))} is not a date written as YYYY-MM-DD: write it like "
-                    f"{name}: '2026-01-31' (year, month, day, in quotes)")
+            return (f"{show(repr(inst))} is not a date: write the year, month and day with "
+                    f"hyphens, in quotes, like {name}: '2026-01-31'")
         if pf is not None and pf.type == "identifiers" and len(path) > 1:
             kind = self.tax.identifiers.get(str(path[1]))
             label = kind.label if kind else str(path[1])
@@ -317,6 +316,8 @@ def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None
                 f"line, then one '- ' line per {noun})")
     if "integer" in wants and isinstance(inst, str) and inst.strip().isdigit():
         return f"write the {name} as a number, without quotes: {name}: {show(inst.strip(), 12)}"
+    if "integer" in wants and isinstance(inst, str):
+        return f"write the {name} as a number, without quotes, like {name}: 2025"
     if "string" in wants and isinstance(inst, int | float) and not isinstance(inst, bool):
         return (f"put the {label or name} in quotes, like {name}: '…' (without quotes YAML reads "
                 f"it as a number, and drops zeros at the end)")
@@ -341,6 +342,8 @@ _WINDOWS_RESERVED = frozenset(
 def url_words(link: str) -> str:
     """Why a link is not a well-formed http(s) URL, with the address to write where it is a
     bare host and path (``arxiv.org/abs/...``)."""
+    if link.strip().endswith("://"):
+        return f"{_clip(link)!r} is only the start of an address: write the whole address of the work's page"
     if "://" not in link and "." in link.split("/", 1)[0] and " " not in link.strip():
         return f"{_clip(link)!r} is missing its start: write the whole address, https://{link.strip()}"
     return f"{_clip(link)!r} is not a well-formed http(s) URL"
@@ -474,9 +477,10 @@ def key_words(coll: Collection, value: str, head: str, rename: bool = False) -> 
     """Why a file name or id is refused, in words: the pattern is never shown (nobody who
     writes a record reads regular expressions), a corrected name is, when one can be made."""
     fixed = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")[:80]
-    if fixed and re.match(coll.id_pattern, fixed):
+    words = id_words(coll.id_pattern)
+    if fixed and words and re.match(coll.id_pattern, fixed):
         to = f" (rename the file to {fixed}.yaml and write {coll.id_field}: {fixed})" if rename else ""
-        return f"{head}: use lower-case letters, digits and hyphens, like {fixed}{to}"
+        return f"{head}: use {words}, like {fixed}{to}"
     return (f"{head}: name it like the other files in {coll.folder}/ (the survey command that "
             f"writes such records chooses the name for you)")
 

@@ -71,6 +71,37 @@ def nearest_words(value: object, choices: Sequence[str], noun: str) -> str:
             f"new {noun} to the taxonomy)")
 
 
+# `^[first][rest]{m,n}$`: the shape of every id pattern `survey init` and this survey write.
+_SIMPLE_ID = re.compile(r"^\^\[([^\]]+)\]\[([^\]]+)\]\{\d+,\d+\}\$$")
+_CHAR_NAMES = {"-": "hyphens", ".": "dots", "_": "underscores"}
+
+
+def id_words(pattern: str) -> str | None:
+    """The characters an id pattern allows, in words ("lower-case letters, digits and
+    hyphens"), or None for a pattern of another shape. Contributors are never shown the
+    regular expression itself."""
+    m = _SIMPLE_ID.match(pattern)
+    if m is None:
+        return None
+    cls = m.group(2)
+    parts = []
+    if "a-z" in cls and "A-Z" in cls:
+        parts.append("letters")
+    elif "a-z" in cls:
+        parts.append("lower-case letters")
+    elif "A-Z" in cls:
+        parts.append("capital letters")
+    if "0-9" in cls:
+        parts.append("digits")
+    for ch in cls.replace("a-z", "").replace("A-Z", "").replace("0-9", ""):
+        if ch not in _CHAR_NAMES:
+            return None
+        parts.append(_CHAR_NAMES[ch])
+    if not parts:
+        return None
+    return ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0]
+
+
 def dotted(path: Sequence[Any]) -> str:
     return ".".join(str(p) for p in path)
 
