@@ -71,10 +71,20 @@ def changed_files(root: Path, base: str) -> list[str]:
     """Files added, copied, modified or renamed-to in the index against ``base``, relative to the
     survey folder (files outside it are not the survey's)."""
     prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
-    raw = _git(root, "diff", "--cached", "--name-only", "--no-renames", "-z", "--diff-filter=ACMRT",
-               base, "--", ".")
+    raw = _git(
+        root,
+        "diff",
+        "--cached",
+        "--name-only",
+        "--no-renames",
+        "-z",
+        "--diff-filter=ACMRT",
+        base,
+        "--",
+        ".",
+    )
     top = [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
-    return sorted(p[len(prefix):] for p in top if p.startswith(prefix))
+    return sorted(p[len(prefix) :] for p in top if p.startswith(prefix))
 
 
 def _generated(rel: str, listed: frozenset[str]) -> bool:
@@ -97,15 +107,18 @@ def _record_home(tax: Taxonomy, raw: bytes | None, rel: str) -> Collection:
     data = parse_yaml_bytes(raw, rel, positions=False).data
     if not isinstance(data, dict):
         return first
-    scored = [(sum(k in set(c.field_names()) for k in data), i, c)
-              for i, c in enumerate(tax.collections.values())]
+    scored = [
+        (sum(k in set(c.field_names()) for k in data), i, c)
+        for i, c in enumerate(tax.collections.values())
+    ]
     return max(scored, key=lambda s: (s[0], -s[1]))[2]
 
 
 def _looks_like_record(tax: Taxonomy, raw: bytes, rel: str) -> bool:
     data = parse_yaml_bytes(raw, rel, positions=False).data
     return isinstance(data, dict) and any(
-        sum(k in set(c.field_names()) for k in data) >= 3 for c in tax.collections.values())
+        sum(k in set(c.field_names()) for k in data) >= 3 for c in tax.collections.values()
+    )
 
 
 def _stem(name: str) -> str:
@@ -124,18 +137,24 @@ def _misplaced(tax: Taxonomy, rel: str, raw: bytes | None) -> str:
     where = f"records live in {home.folder}/{home.id_field.upper()}.yaml"
     target = f"{home.folder}/{_stem(path.name)}.yaml"
     if inside is not None and len(path.parts) > len(PurePosixPath(inside.folder).parts) + 1:
-        return (f"is in a sub-folder, where no record is read: {where}; move it to {target}")
+        return f"is in a sub-folder, where no record is read: {where}; move it to {target}"
     if inside is not None:
         return f"is not read as a record: {where} (ending in .yaml); rename it to {target}"
     if raw is not None and _looks_like_record(tax, raw, rel):
-        return (f"is a record, but not where records are read, so the paper would be silently "
-                f"left out of the list: {where}; move it to {target}")
+        return (
+            f"is a record, but not where records are read, so the paper would be silently "
+            f"left out of the list: {where}; move it to {target}"
+        )
     if path.suffix.lower() in _RECORD_LIKE:
-        return (f"is not where records are read, so it would be silently left out: {where}; "
-                f"if it is a record, move it to {target}, otherwise remove it from the pull request")
-    return (f"is outside what the survey reads: a pull request adds records ({where}); remove it "
-            f"from the pull request, or a maintainer documents its path under contributions.paths "
-            f"in taxonomy/survey.yaml")
+        return (
+            f"is not where records are read, so it would be silently left out: {where}; "
+            f"if it is a record, move it to {target}, otherwise remove it from the pull request"
+        )
+    return (
+        f"is outside what the survey reads: a pull request adds records ({where}); remove it "
+        f"from the pull request, or a maintainer documents its path under contributions.paths "
+        f"in taxonomy/survey.yaml"
+    )
 
 
 def _generated_problem(rel: str, built: Path | None, raw: bytes | None) -> str | None:
@@ -147,12 +166,20 @@ def _generated_problem(rel: str, built: Path | None, raw: bytes | None) -> str |
                 return None
         except OSError:
             pass
-    return ("is made by `survey build` from the records, and main rebuilds it after the merge, so "
-            "an edit here is lost: change or add a record instead")
+    return (
+        "is made by `survey build` from the records, and main rebuilds it after the merge, so "
+        "an edit here is lost: undo it, and add the paper as a new file made from the blank "
+        "record in CONTRIBUTING.md"
+    )
 
 
-def placement_problems(tax: Taxonomy, changed: Iterable[str], staged: dict[str, bytes | None],
-                       built: Path | None = None, documented: Sequence[str] = ()) -> list[Problem]:
+def placement_problems(
+    tax: Taxonomy,
+    changed: Iterable[str],
+    staged: dict[str, bytes | None],
+    built: Path | None = None,
+    documented: Sequence[str] = (),
+) -> list[Problem]:
     """One problem per changed file that has no place in the survey (see the module's rules)."""
     folders = {c.folder for c in tax.collections.values()}
     listed = _listed_outputs(tax.root) | {MANIFEST}
@@ -160,15 +187,25 @@ def placement_problems(tax: Taxonomy, changed: Iterable[str], staged: dict[str, 
     for rel in changed:
         path = PurePosixPath(rel)
         raw = staged.get(rel)
-        if str(path.parent) in folders and (rel.endswith((".yaml", ".yml")) or path.name.startswith(".")):
+        if str(path.parent) in folders and (
+            rel.endswith((".yaml", ".yml")) or path.name.startswith(".")
+        ):
             continue  # a record (or the folder's .gitkeep): validate reads and checks it
         if any(fnmatch.fnmatchcase(rel, pat) for pat in documented):
             continue
         if _generated(rel, listed):
             why = _generated_problem(rel, built, raw)
             if why:
-                problems.append(Problem(rel, 0, 0, "", f"{why} (records live in "
-                                        f"{next(iter(tax.collections.values())).folder}/KEY.yaml)"))
+                problems.append(
+                    Problem(
+                        rel,
+                        0,
+                        0,
+                        "",
+                        f"{why} (records live in "
+                        f"{next(iter(tax.collections.values())).folder}/KEY.yaml)",
+                    )
+                )
             continue
         if rel.startswith(CONFIG_PREFIXES) or rel in CONFIG_FILES:
             continue

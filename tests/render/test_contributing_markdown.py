@@ -26,8 +26,13 @@ def _tokens(text: str) -> list[Token]:
 
 def _section_items(tokens: list[Token], heading: str) -> list[str]:
     """The inline text of each item of the first ordered list after ``heading``."""
-    start = next(i for i, t in enumerate(tokens)
-                 if t.type == "inline" and t.content.startswith(heading) and tokens[i - 1].type == "heading_open")
+    start = next(
+        i
+        for i, t in enumerate(tokens)
+        if t.type == "inline"
+        and t.content.startswith(heading)
+        and tokens[i - 1].type == "heading_open"
+    )
     open_at = next(i for i in range(start, len(tokens)) if tokens[i].type == "ordered_list_open")
     items: list[str] = []
     depth = 0
@@ -62,7 +67,11 @@ def test_the_web_editor_steps_are_three_items(which: str, scaffolded: Path) -> N
     tokens = _tokens(_contributing(which, scaffolded))
     items = _section_items(tokens, "1. In the browser")
     assert len(items) == 3, items
-    assert items[0].startswith("Open ") and items[1].startswith("Paste ") and items[2].startswith("Choose ")
+    assert (
+        items[0].startswith("Open ")
+        and items[1].startswith("Paste ")
+        and items[2].startswith("Choose ")
+    )
     for item in items:  # no step swallowed the next one
         assert not re.search(r"\.\s*\d\.\s+[A-Z]", item), item
 
@@ -91,19 +100,31 @@ def test_the_blank_record_is_yaml_with_its_text_quoted(which: str, scaffolded: P
 def _filled(template: str, key: str) -> str:
     """The template filled in as a contributor would, the "may stay empty" lines left as they are."""
     values = {
-        "key": key, "title": '"Relay Credit: Passing Team Rewards Along Tool Calls"',
-        "year": "2026", "venue": '"arXiv"', "summary": '"Passes a share of the team reward along the tool calls."',
-        "added": '"2026-06-01"', "category": "rl_method", "is_rl": "'yes'", "reward_type": "shared",
-        "credit_granularity": "tool", "orchestration_form": "centralized", "scenario": "coding",
-        "is_core": "supporting", "verified": "partial", "subdecisions": "{}",
+        "key": key,
+        "title": '"Relay Credit: Passing Team Rewards Along Tool Calls"',
+        "year": "2026",
+        "venue": '"arXiv"',
+        "summary": '"Passes a share of the team reward along the tool calls."',
+        "added": '"2026-06-01"',
+        "category": "rl_method",
+        "is_rl": "'yes'",
+        "reward_type": "shared",
+        "credit_granularity": "tool",
+        "orchestration_form": "centralized",
+        "scenario": "coding",
+        "is_core": "supporting",
+        "verified": "partial",
+        "subdecisions": "{}",
     }
     out = []
     for line in template.splitlines():
         name = line.split(":", 1)[0]
         if name in values and not line.startswith((" ", "-", "#")):
-            comment = line[line.index("  #"):] if "  #" in line else ""
+            comment = line[line.index("  #") :] if "  #" in line else ""
             line = f"{name}: {values[name]}{comment}"
-        line = line.replace("- Last, First", "- Doe, Jane").replace("- https://", "- https://example.org/relay")
+        line = line.replace("- Last, First", "- Doe, Jane").replace(
+            "- https://", "- https://example.org/relay"
+        )
         out.append(line)
     return "\n".join(out) + "\n"
 
@@ -111,7 +132,9 @@ def _filled(template: str, key: str) -> str:
 def test_the_filled_template_validates_with_its_blank_identifier(survey_dir: Path) -> None:
     template = _yaml_fences(_tokens((REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")))[0]
     assert '  arxiv: ""  # may stay empty' in template
-    (survey_dir / "corpus" / "relay-credit.yaml").write_text(_filled(template, "relay-credit"), encoding="utf-8")
+    (survey_dir / "corpus" / "relay-credit.yaml").write_text(
+        _filled(template, "relay-credit"), encoding="utf-8"
+    )
     problems = [p.format() for p in validate_corpus(survey_dir)]
     assert problems == []
 
