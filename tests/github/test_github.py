@@ -84,7 +84,7 @@ def test_the_rendering_libraries_are_pinned_the_same_everywhere() -> None:
         name, want = pin.split("==")
         assert version(name) == want, f"{name} {version(name)} installed, constraints.txt pins {want}"
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
-    # both hooks name the same list: pre-commit then makes one environment for the two
+    # every hook names the same list: pre-commit then makes one environment for them all
     assert [h["additional_dependencies"] for h in hooks] == [pins] * len(hooks)
     ci = (REPO / "tools" / "ci.sh").read_text()
     assert "pip install --quiet -c constraints.txt -e '.[test]'" in ci
