@@ -223,7 +223,7 @@ def _staged_bytes(root: Path, rel: str) -> bytes | None:
 def check_paths(tax: Taxonomy, base: str | None = None, built: Path | None = None) -> PathCheck:
     """Compare the index with the base (see the module docstring) and report misplaced files."""
     root = tax.root
-    chosen = resolve_base(root, base)
+    chosen = resolve_base(root, base or None)  # BASE_SHA set but empty: the default base
     changed = changed_files(root, chosen.rev)
     staged: dict[str, Any] = {rel: _staged_bytes(root, rel) for rel in changed}
     report = Report(checked=len(changed))

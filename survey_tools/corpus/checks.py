@@ -289,7 +289,8 @@ class _Explainer(SchemaExplainer):
         values = [*cf.ids, *specials]
         if len(values) <= 3:
             return "one of: " + ", ".join(values)
-        return (f"a {cf.noun}, e.g. {', '.join(cf.ids[:2])} or {cf.ids[2]}; CONTRIBUTING.md "
+        article = "an" if cf.noun[:1].lower() in "aeiou" else "a"
+        return (f"{article} {cf.noun}, e.g. {', '.join(cf.ids[:2])} or {cf.ids[2]}; CONTRIBUTING.md "
                 f"lists all {len(values)} under Tags")
 
 
@@ -410,6 +411,11 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     return _dedupe(problems)
 
 
+# How the one line about a record saved in the other collection's folder starts: the loader
+# then leaves the record out, so no check across records speaks of it as this folder's.
+WRONG_FOLDER = "this file has the fields of a record of "
+
+
 def _other_collection(
     tax: Taxonomy, coll: Collection, rel: str, data: dict[str, Any]
 ) -> Problem | None:
@@ -425,7 +431,7 @@ def _other_collection(
         if len(only_theirs) >= 3 and not only_mine:
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             return Problem(rel, 1, 1, "", (
-                f"this file has the fields of a record of {other.folder}/ "
+                f"{WRONG_FOLDER}{other.folder}/ "
                 f"({', '.join(only_theirs[:3])}), not of {coll.folder}/: records like it live in "
                 f"{other.folder}/{other.id_field.upper()}.yaml; move it to {other.folder}/{stem}.yaml"))
     return None

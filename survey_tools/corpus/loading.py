@@ -22,7 +22,7 @@ import msgspec
 from survey_tools import heap
 from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base
-from survey_tools.corpus.checks import check_record
+from survey_tools.corpus.checks import WRONG_FOLDER, check_record
 from survey_tools.corpus.records import Corpus, Record, one_copy
 from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
@@ -153,6 +153,8 @@ def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Resul
     # One parse with line numbers: problems found now and across records later point from it.
     doc = parse_yaml_bytes(raw, rel, positions=True)
     problems = list(doc.problems) or check_record(tax, coll, rel, doc)
+    if len(problems) == 1 and problems[0].message.startswith(WRONG_FOLDER):
+        doc.data = None  # another folder's record: not one of this collection's (one line says so)
     # Shared as they are made (see _shared_positions): a cold build's 10,000 records need no
     # second pass over them.
     positions = {
