@@ -338,6 +338,16 @@ def _explain(err: Any, lines: list[str]) -> _Found | None:
             f"the quote ({quote}) that opens this value is never closed: end the value "
             f"with {quote} on the same line",
         )
+    if "quoted scalar" in context and ("escape" in problem or "hexdecimal" in problem):
+        _, key = _key_of(lines, pi)
+        return _Found(
+            pi + 1,
+            pcol,
+            key,
+            "a backslash (\\) inside double quotes starts an escape code, and this one is not "
+            f"a character: put the value in single quotes instead, like {key or 'title'}: '…', "
+            "or write each backslash twice",
+        )
     if "block sequence entries are not allowed" in problem:
         return _one_line_list(lines, pi)
     if "flow sequence" in context or "flow mapping" in context:
