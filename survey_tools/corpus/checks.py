@@ -408,7 +408,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     problems.extend(_prose_problems(tax, coll, rel, doc, data))
     problems.extend(_identifier_problems(tax, rel, doc, data))
     problems.extend(_year_problems(coll, rel, doc, data))
-    return _dedupe(problems)
+    return _dedupe(_one_line_lists(coll, rel, doc, data, problems))
 
 
 # How the one line about a record saved in the other collection's folder starts: the loader
@@ -446,6 +446,28 @@ def _drop_blank_identifiers(data: dict[str, Any]) -> None:
             del idents[kind]
     if "identifiers" in data and (idents is None or idents == {}):
         del data["identifiers"]
+
+
+def _one_line_lists(
+    coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any], problems: list[Problem]
+) -> list[Problem]:
+    """``authors: [Doe, Jane, Roe, Richard]``: a list of people written on one line splits each
+    name at its comma. One line says to write one person a line, instead of one per fragment."""
+    for f in coll.fields:
+        value = data.get(f.name)
+        if f.type != "person_list" or not isinstance(value, list) or len(value) < 2:
+            continue
+        lines = {doc.position((f.name, i))[0] for i in range(len(value))}
+        if len(lines) != 1 or not all(isinstance(v, str) and "," not in v for v in value):
+            continue
+        noun = _noun(f.name)
+        kept = [p for p in problems if not p.field.startswith(f"{f.name}.")]
+        kept.append(_at(rel, doc, (f.name,), (
+            f"the {f.name} are written on one line, which splits each name at its comma: write "
+            f"{f.name}: alone on its line, then each {noun} on its own line starting with '- ', "
+            f"as - Last, First")))
+        problems = kept
+    return problems
 
 
 def _at(rel: str, doc: YamlDocument, path: tuple[Any, ...], message: str) -> Problem:
@@ -679,6 +701,9 @@ def _author_problem(name: str, org_field: str) -> str | None:
         words = name.split()
         if len(parts) == 1 and len(words) >= 2:
             hint = f": write {words[-1]}, {' '.join(words[:-1])}" + hint
+        elif len(words) == 1:  # `authors: [Doe, Jane, Roe, Richard]`: the names split at the commas
+            hint = (": a name of one word; write each author on its own line starting with '- ', "
+                    "as - Last, First" + hint)
         return f"{show(repr(name))} is not written as 'Last, First'{hint}"
     return None
 
