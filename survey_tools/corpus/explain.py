@@ -172,6 +172,11 @@ class SchemaExplainer:
                     for k in extras]
         if v == "enum":
             choices = [str(c) for c in err.validator_value]
+            if len(choices) > 6:  # never every value of a long list: the nearest, and where all are
+                near = suggest(inst, choices)
+                shown = f"did you mean {near!r}?" if near else f"the nearest are {', '.join(nearest(inst, choices))}"
+                return [self.problem(path, f"{show(repr(inst))} is not one of the {len(choices)} "
+                                           f"allowed values ({shown}; taxonomy/README.md lists them all)")]
             return [self.problem(path, f"{show(repr(inst))} is not one of {', '.join(choices)}"
                                  f"{hint(inst, choices)}")]
         if v == "type":
