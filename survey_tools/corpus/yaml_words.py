@@ -323,6 +323,13 @@ def _explain(err: Any, lines: list[str]) -> _Found | None:
     found = _tab(lines, max(pi, ci))
     if found is not None:
         return found
+    if 0 <= pi < len(lines) and lines[pi][pcol - 1 : pcol] == "\t":
+        return _Found(
+            pi + 1,
+            pcol,
+            _key_of(lines, pi)[1],
+            "this line has a tab where YAML needs a space: replace the tab with one space",
+        )
     found = _curly(lines, sorted({ci, pi}))
     if found is not None:
         return found
