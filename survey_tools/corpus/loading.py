@@ -70,7 +70,9 @@ def discover(
                 raise UsageError(f"{p} does not exist")
             coll = folders.get(rel.parent.as_posix())
             if coll is None:
-                raise UsageError(f"{p} is not in a record folder ({', '.join(sorted(folders))})")
+                homes = " or ".join(f"{c.folder}/{c.id_field.upper()}.yaml" for c in folders.values())
+                raise UsageError(f"{p} is not where records are read, so it is never checked: records "
+                                 f"live in {homes}; move it there")
             refs.append((coll.name, rel.as_posix()))
         return sorted(set(refs)), problems
     for coll in tax.collections.values():

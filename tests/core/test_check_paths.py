@@ -121,3 +121,10 @@ def test_the_generated_places_are_the_builds() -> None:
     assert placement.GENERATED_PREFIXES == build_module._OUTPUT_PREFIXES
     assert placement.GENERATED_FILES == build_module._OUTPUT_FILES
     assert placement.MANIFEST == build_module.MANIFEST
+
+
+def test_validate_given_a_file_outside_the_records_folders_says_where_records_live(repo: Path) -> None:
+    add(repo, {"demo-paper.yaml": RECORD})
+    res = run(repo, "validate", str(repo / "demo-paper.yaml"))
+    assert res.exit_code == 2
+    assert "records live in corpus/KEY.yaml or exclusions/RECORD_ID.yaml; move it there" in res.stderr
