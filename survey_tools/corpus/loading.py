@@ -109,7 +109,22 @@ def _list_folder(root: Path, coll: Collection, problems: list[Problem]) -> list[
                 Problem(rel, 0, 0, "", f"records end in .yaml, not .yml: rename the file to "
                                        f"{name[:-4]}.yaml")
             )
+        else:
+            # Never read, so never checked: a contributor's record would be left out unseen.
+            problems.append(Problem(rel, 0, 0, "", _unread_message(coll, entry)))
     return out
+
+
+def _unread_message(coll: Collection, entry: os.DirEntry[str]) -> str:
+    home = f"{coll.folder}/{coll.id_field.upper()}.yaml"
+    try:
+        folder = entry.is_dir(follow_symlinks=False)
+    except OSError:
+        folder = False
+    if folder:
+        return f"is a folder, where no record is read: records live directly in {home}; move its files up"
+    stem = entry.name.split(".", 1)[0]
+    return f"is not read as a record: records live in {home}; rename it to {coll.folder}/{stem}.yaml"
 
 
 _LINK_MESSAGE = (

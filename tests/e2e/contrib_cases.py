@@ -10,6 +10,7 @@ One case file per mistake::
     record: |-                              # the file's text (before `saved` is applied)
       ...
     exit: 1                                 # 0: the record passes
+    validate_exit: 1                        # paths cases: validate's exit (default 0, unseen)
     expected: [exact output lines]          # `survey validate`'s lines, or check-paths' lines
     tells_what_to_type: true                # read as someone who does not program would
     reading: how that reader takes the message
