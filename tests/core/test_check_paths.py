@@ -20,7 +20,9 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "comm
 
 
 def git(root: Path, *args: str) -> str:
-    return subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        [*GIT, *args], cwd=root, check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 @pytest.fixture
@@ -51,16 +53,31 @@ def check(root: Path, *args: str, env: dict[str, str] | None = None) -> tuple[in
 
 
 def test_records_and_configuration_have_a_place(repo: Path) -> None:
-    add(repo, {"corpus/demo-paper.yaml": RECORD, "taxonomy/readme/intro.md": "Words.\n",
-               "data/claims.yaml": "[]\n", ".github/workflows/x.yml": "name: x\n"})
+    add(
+        repo,
+        {
+            "corpus/demo-paper.yaml": RECORD,
+            "taxonomy/readme/intro.md": "Words.\n",
+            "data/claims.yaml": "[]\n",
+            ".github/workflows/x.yml": "name: x\n",
+        },
+    )
     code, lines, err = check(repo)
     assert (code, lines) == (0, [])
     assert "4 changed files compared with" in err and "(merge base with main)" in err
 
 
 def test_a_record_anywhere_else_fails_and_says_where_it_goes(repo: Path) -> None:
-    add(repo, {"demo-paper.yaml": RECORD, "corpus/papers/demo-paper.yaml": RECORD,
-               "corpus/demo-paper": RECORD, "notes.txt": "todo\n", "logo.png": "x"})
+    add(
+        repo,
+        {
+            "demo-paper.yaml": RECORD,
+            "corpus/papers/demo-paper.yaml": RECORD,
+            "corpus/demo-paper": RECORD,
+            "notes.txt": "todo\n",
+            "logo.png": "x",
+        },
+    )
     code, lines, _ = check(repo)
     assert code == 1
     assert lines == [
@@ -83,23 +100,38 @@ def test_an_exclusion_saved_at_the_root_is_sent_to_the_exclusions(repo: Path) ->
     exclusion = next((REPO / "exclusions").glob("*.yaml")).read_text(encoding="utf-8")
     add(repo, {"E-x.yaml": exclusion})
     _, lines, _ = check(repo)
-    assert lines[0].endswith("records live in exclusions/RECORD_ID.yaml; move it to exclusions/E-x.yaml")
+    assert lines[0].endswith(
+        "records live in exclusions/RECORD_ID.yaml; move it to exclusions/E-x.yaml"
+    )
 
 
 def test_documented_paths_pass(repo: Path) -> None:
     cfg = repo / "taxonomy" / "survey.yaml"
-    add(repo, {"notes/ideas.md": "ideas\n", "taxonomy/survey.yaml": cfg.read_text(encoding="utf-8")
-               .replace("contributions:\n  paths: [", "contributions:\n  paths: [notes/*, ")})
+    add(
+        repo,
+        {
+            "notes/ideas.md": "ideas\n",
+            "taxonomy/survey.yaml": cfg.read_text(encoding="utf-8").replace(
+                "contributions:\n  paths: [", "contributions:\n  paths: [notes/*, "
+            ),
+        },
+    )
     assert check(repo)[:2] == (0, [])
 
 
-def test_a_generated_file_passes_only_when_it_is_what_the_build_made(repo: Path, tmp_path: Path) -> None:
+def test_a_generated_file_passes_only_when_it_is_what_the_build_made(
+    repo: Path, tmp_path: Path
+) -> None:
     add(repo, {"README.md": "# The list\n\n- [My paper](https://example.org) - added by hand.\n"})
     code, lines, _ = check(repo)
-    assert code == 1 and lines[0].startswith("README.md: is made by `survey build` from the records")
+    assert code == 1 and lines[0].startswith(
+        "README.md: is made by `survey build` from the records"
+    )
     built = tmp_path / "built"
     built.mkdir()
-    (built / "README.md").write_text("# The list\n\n- [My paper](https://example.org) - added by hand.\n")
+    (built / "README.md").write_text(
+        "# The list\n\n- [My paper](https://example.org) - added by hand.\n"
+    )
     assert check(repo, "--built", str(built))[:2] == (0, [])
     (built / "README.md").write_text("# The list, as the build makes it\n")
     assert check(repo, "--built", str(built))[0] == 1
@@ -112,7 +144,9 @@ def test_the_base_comes_from_base_sha(repo: Path) -> None:
     # against HEAD itself nothing changed; against main the record at the root is found
     assert check(repo, env={"BASE_SHA": head})[:2] == (0, [])
     assert check(repo, env={"BASE_SHA": "main"})[0] == 1
-    assert check(repo, env={"BASE_SHA": ""})[0] == 1  # empty: the default base (merge base with main)
+    assert (
+        check(repo, env={"BASE_SHA": ""})[0] == 1
+    )  # empty: the default base (merge base with main)
     code, _, err = check(repo, "--base", "no-such-rev")
     assert code == 2 and "no-such-rev is not a revision" in err
 
@@ -123,8 +157,12 @@ def test_the_generated_places_are_the_builds() -> None:
     assert placement.MANIFEST == build_module.MANIFEST
 
 
-def test_validate_given_a_file_outside_the_records_folders_says_where_records_live(repo: Path) -> None:
+def test_validate_given_a_file_outside_the_records_folders_says_where_records_live(
+    repo: Path,
+) -> None:
     add(repo, {"demo-paper.yaml": RECORD})
     res = run(repo, "validate", str(repo / "demo-paper.yaml"))
     assert res.exit_code == 2
-    assert "records live in corpus/KEY.yaml or exclusions/RECORD_ID.yaml; move it there" in res.stderr
+    assert (
+        "records live in corpus/KEY.yaml or exclusions/RECORD_ID.yaml; move it there" in res.stderr
+    )

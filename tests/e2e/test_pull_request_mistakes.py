@@ -49,7 +49,9 @@ class Repo:
             GIT_COMMITTER_EMAIL="c@example.org",
         )
 
-    def run(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, *args: str, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             list(args),
             cwd=self.root,
@@ -108,13 +110,19 @@ def test_a_good_record_passes_however_it_is_saved(repo: Repo, name: str) -> None
 @pytest.mark.parametrize(
     ("name", "says", "never"),
     [
-        ("title-colon-unquoted", "put it in quotes", "mapping values are not allowed in this context (line 4)\n"),
+        (
+            "title-colon-unquoted",
+            "put it in quotes",
+            "mapping values are not allowed in this context (line 4)\n",
+        ),
         ("tab-indent", "indented with a tab", "cannot start any token:"),
         ("authors-on-one-line", "on its own line starting with '- '", "expected a list"),
         ("upper-case-file-name", "like zhang2026", "^["),
     ],
 )
-def test_a_record_mistake_fails_at_validate_in_plain_words(repo: Repo, name: str, says: str, never: str) -> None:
+def test_a_record_mistake_fails_at_validate_in_plain_words(
+    repo: Repo, name: str, says: str, never: str
+) -> None:
     res = pull_request(repo, name)
     out = res.stdout + res.stderr
     assert res.returncode == 1, out
@@ -128,7 +136,11 @@ def test_a_record_at_the_root_passes_validate_and_fails_at_check_paths(repo: Rep
     out = res.stdout + res.stderr
     assert res.returncode == 1, out
     # validate and the build pass (the file is never read); the path check stops it
-    assert "== pr-build" in res.stdout and "== check-paths" in res.stdout and "== pr-report" not in res.stdout
+    assert (
+        "== pr-build" in res.stdout
+        and "== check-paths" in res.stdout
+        and "== pr-report" not in res.stdout
+    )
     assert CASES["record-at-root"].spec["expected"][0] in res.stdout
     assert "records live in corpus/KEY.yaml" in res.stdout
 

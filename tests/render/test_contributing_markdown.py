@@ -75,7 +75,11 @@ def test_the_web_editor_steps_are_three_items(which: str, scaffolded: Path) -> N
     for item in items:  # no step swallowed the next one
         assert not re.search(r"\.\s*\d\.\s+[A-Z]", item), item
     # nor anywhere else in the document ("...claims it.3. Choose...")
-    run_on = [t.content for t in tokens if t.type == "inline" and re.search(r"[a-z)]\.\d\. [A-Z]", t.content)]
+    run_on = [
+        t.content
+        for t in tokens
+        if t.type == "inline" and re.search(r"[a-z)]\.\d\. [A-Z]", t.content)
+    ]
     assert run_on == []
 
 
