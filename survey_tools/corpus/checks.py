@@ -614,6 +614,10 @@ def _waived(coll: Collection, data: Mapping[str, Any], check: str) -> bool:
                for f in coll.fields)
 
 
+# What the blank record (corpus.examples) writes on a person line.
+TEMPLATE_PERSON = "Last, First"
+
+
 # Control characters, and the invisible format characters (Unicode category Cf: bidirectional
 # overrides and isolates, zero-width spaces and joiners, the BOM, tag characters) that make text
 # display differently from what it holds ("Trojan Source"); no title or summary needs them.
@@ -693,6 +697,8 @@ def _placeholder(tax: Taxonomy, text: str) -> str | None:
 
 
 def _author_problem(name: str, org_field: str) -> str | None:
+    if name.strip() == TEMPLATE_PERSON:  # the blank record's line, left as it was
+        return f"{name!r} is the template's example: write the author's name, as Last, First"
     parts = name.split(",")
     if name.count(",") > 1 or (len(parts) == 2 and _MERGED.search(name)):
         return f"{show(repr(name))} looks like several authors merged into one item (write one 'Last, First' per item)"

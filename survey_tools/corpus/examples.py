@@ -10,6 +10,7 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
+from survey_tools.corpus.checks import TEMPLATE_PERSON
 from survey_tools.corpus.explain import id_words
 from survey_tools.corpus.options import short_option
 from survey_tools.corpus.records import Record
@@ -79,7 +80,7 @@ _BLANKS: dict[str, tuple[str, str]] = {
     "date": ('"YYYY-MM-DD"', "year, month, day"),
     "url": ('"https://"', "the whole address"),
     "url_list": ("\n- https://", "one line per link, each starting with '- '"),
-    "person_list": ("\n- Last, First", "one line per person, each starting with '- '"),
+    "person_list": (f"\n- {TEMPLATE_PERSON}", "one line per person, each starting with '- '"),
     "boolean": ("false", "true or false"),
 }
 # A key that every survey's default id pattern accepts, shown as an example of a file name.
