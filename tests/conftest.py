@@ -37,6 +37,7 @@ SLOW_TESTS = frozenset({
     "tests/core/test_cachedir.py",
     "tests/e2e/test_contribution.py",
     "tests/e2e/test_record_only_pull_requests.py",
+    "tests/e2e/test_pull_request_mistakes.py",
     "tests/hardening/test_crash_safety.py",
     "tests/packaging/test_wheel.py",
     "tests/precommit/test_pre_commit.py",

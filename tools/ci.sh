@@ -7,8 +7,10 @@
 #   tools/ci.sh STEP...        the named steps
 #   tools/ci.sh --list         the steps of `all`, one a line
 #   tools/ci.sh pull-request   what .github/workflows/pull-request.yml runs on a pull request
-#                              (after `install-survey`): validate, build in a scratch copy, the review
-#                              report; nothing in the working tree is written
+#                              (after `install-survey`): validate, build in a scratch copy, every
+#                              changed file in its place (BASE_SHA, else the merge base with the
+#                              default branch), the review report; nothing in the working tree is
+#                              written, and maintainer-only warnings are not shown
 #   tools/ci.sh regenerate     what .github/workflows/regenerate.yml runs on main: `survey build`,
 #                              then one bot commit of the regenerated outputs (pushing is the
 #                              workflow's own step)
@@ -25,7 +27,7 @@ STEPS=(install system ruff mypy actionlint validate build-check awesome-lint pag
 # A pull request carries records; its outputs are regenerated on main after the merge, so the
 # pull-request checks build without --check. .github/workflows/pull-request.yml runs
 # `tools/ci.sh install` and then this group (tests/github keeps the two equal).
-PULL_REQUEST=(validate pr-build pr-report)
+PULL_REQUEST=(validate pr-build check-paths pr-report)
 # Where the pull-request steps put the built copy and the report (an artifact on GitHub).
 PR_OUT="${SURVEY_PR_OUT:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}/survey-pr}"
 
@@ -135,6 +137,14 @@ step_pr-build() {
   survey --root "$copy" build
 }
 
+step_check-paths() {
+  # Every file the branch adds or changes has a place (survey check-paths): a record saved at the
+  # root, in a sub-folder of corpus/ or without .yaml would otherwise pass unread. The base is
+  # BASE_SHA (the workflow sets it), else the merge base with origin/HEAD, main or master; a
+  # generated file passes only when it is what pr-build made from the branch.
+  survey check-paths --built "$PR_OUT/build"
+}
+
 step_pr-report() {
   # The review report (`survey diff` against the pull request's base) as data: on GitHub the
   # pull-request workflow uploads report.json (the diff's facts, never Markdown) and
@@ -187,8 +197,11 @@ fi
 case "$1" in
   --list) printf '%s\n' "${STEPS[@]}" ;;
   --list-pull-request) printf '%s\n' "${PULL_REQUEST[@]}" ;;
-  -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' ;;
+  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' ;;
   all) for s in "${STEPS[@]}"; do run_step "$s"; done ;;
-  pull-request) for s in "${PULL_REQUEST[@]}"; do run_step "$s"; done ;;
+  pull-request)
+    # A contributor cannot act on the maintainers' settings (survey.repository): not shown here.
+    export SURVEY_MAINTAINER_WARNINGS=0
+    for s in "${PULL_REQUEST[@]}"; do run_step "$s"; done ;;
   *) for s in "$@"; do run_step "$s"; done ;;
 esac

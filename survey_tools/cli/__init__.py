@@ -26,7 +26,7 @@ from survey_tools.errors import EXIT_FAULT, SurveyError
 COMMAND_MODULES = {
     "survey_tools.cli.corpus": ("validate", "import", "export", "taxonomy"),
     "survey_tools.cli.build": ("build", "stats", "gaps", "claims", "corrections", "agreement"),
-    "survey_tools.cli.contrib": ("add", "duplicates", "exclude", "diff", "links", "refresh"),
+    "survey_tools.cli.contrib": ("add", "duplicates", "exclude", "diff", "check-paths", "links", "refresh"),
     "survey_tools.cli.traces": ("trace",),
     "survey_tools.cli.screening": ("search", "screen"),
     "survey_tools.cli.init": ("init",),
@@ -40,6 +40,8 @@ SHORT_HELP = {
     "add": "Add a work to the corpus as a new record.",
     "agreement": "Agreement between original tags and a second reader's (orig_* vs ann_* columns).",
     "build": "Validate, then regenerate every output (reports/, taxonomy/schema/, ...).",
+    "check-paths": "Fail when the branch adds or changes a file the survey never reads (a record outside "
+    "the records' folder, a generated file edited by hand), saying where it should go.",
     "claims": "Each claim's status on its view: holds, changed (since the edition) or contradicted.",
     "corrections": "Check the proposed corrections and show what each would change; exit 1 if one is stale.",
     "diff": "Print Markdown for a reviewer: papers added, removed and re-tagged (titles and tags), "

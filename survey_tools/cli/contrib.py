@@ -1,5 +1,5 @@
 """Commands for contributors and maintainers: ``survey add``, ``survey duplicates``,
-``survey exclude``, ``survey diff``, ``survey links``, ``survey refresh``.
+``survey exclude``, ``survey diff``, ``survey check-paths``, ``survey links``, ``survey refresh``.
 
 Thin wrappers: parsing options, calling the library, printing.
 """
@@ -22,6 +22,7 @@ from survey_tools.contrib import adding, exclusions, links, refresh
 from survey_tools.contrib.arxiv_client import ArxivClient, ClientConfig
 from survey_tools.contrib.diff import diff_revision, to_markdown
 from survey_tools.contrib.metadata import CrossrefClient, OpenReviewClient
+from survey_tools.contrib.placement import check_paths
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import declared_pairs, scan
 from survey_tools.corpus.examples import add_example, exclude_example
@@ -29,7 +30,7 @@ from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.options import short_option
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
-from survey_tools.errors import EXIT_INVALID, SurveyError, UsageError
+from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 
@@ -426,4 +427,31 @@ def _deadline(seconds: float | None) -> float | None:
     return None if seconds is None else time.monotonic() + seconds
 
 
-COMMANDS = [add, duplicates, exclude, diff_cmd, links_cmd, refresh_cmd]
+@click.command(name="check-paths")
+@click.option("--base", metavar="REV", envvar="BASE_SHA", show_envvar=True,
+              help="Git revision the branch is compared with (default: the merge base with "
+                   "origin/HEAD, else main or master, else the first parent of HEAD).")
+@click.option("--built", metavar="DIR", type=click.Path(file_okay=False, path_type=Path),
+              help="A folder `survey build` wrote from this branch: a generated file the branch "
+                   "changes passes when it is exactly the built one.")
+@click.pass_context
+def check_paths_cmd(ctx: click.Context, base: str | None, built: Path | None) -> None:
+    """Fail when the branch adds or changes a file the survey never reads (a record outside
+    the records' folder, a generated file edited by hand), saying where it should go.
+
+    Compares the staged files (a CI checkout: HEAD) with the base; records, configuration
+    files, generated outputs identical to --built and the paths listed under
+    contributions.paths in taxonomy/survey.yaml have a place. Exits 0 when every file has one,
+    1 otherwise.
+    """
+    result = check_paths(load_taxonomy(root_of(ctx)), base, built)
+    for p in result.report:
+        click.echo(p.format())
+    n = len(result.report.problems)
+    click.echo(f"{len(result.changed)} changed file{'s' if len(result.changed) != 1 else ''} "
+               f"compared with {result.base[:12]} ({result.how}): {n} with no place in the survey",
+               err=True)
+    sys.exit(EXIT_OK if result.report.ok else EXIT_INVALID)
+
+
+COMMANDS = [add, duplicates, exclude, diff_cmd, check_paths_cmd, links_cmd, refresh_cmd]

@@ -29,10 +29,22 @@ from survey_tools.fileio import atomic_write
     metavar="FIELD",
     help="Also fail when FIELD is untagged on any record (repeatable): a field kept optional until every record is tagged.",
 )
+@click.option(
+    "--maintainer-warnings/--no-maintainer-warnings",
+    default=True,
+    envvar="SURVEY_MAINTAINER_WARNINGS",
+    show_envvar=True,
+    help="Print warnings only a maintainer can act on (survey.repository not set); "
+    "`tools/ci.sh pull-request` turns them off, a contributor's checks never show them.",
+)
 @output_format()
 @click.pass_context
 def validate(
-    ctx: click.Context, paths: tuple[Path, ...], require: tuple[str, ...], fmt: str
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    require: tuple[str, ...],
+    maintainer_warnings: bool,
+    fmt: str,
 ) -> None:
     """Check records against the taxonomy and each other (default: the whole corpus).
 
@@ -49,7 +61,7 @@ def validate(
         n = len(report.problems)
         summary = f"{report.checked} files checked, {n} problem{'s' if n != 1 else ''}"
         click.echo(summary, err=True)
-        warning = repository_warning(tax) if not paths else None
+        warning = repository_warning(tax) if not paths and maintainer_warnings else None
         if warning:
             click.echo(f"warning: {warning}", err=True)
     sys.exit(EXIT_OK if report.ok else EXIT_INVALID)

@@ -626,6 +626,7 @@ jobs:
     steps:
       - uses: {checkout}
         with:
+          fetch-depth: 0  # check-paths compares the branch with its base
           persist-credentials: false
       - uses: {setup_python}
         with:
@@ -635,9 +636,15 @@ jobs:
         run: |
 {install}
       - name: Validate the records
+        env:
+          SURVEY_MAINTAINER_WARNINGS: "0"  # a contributor cannot set survey.repository
         run: survey validate
       - name: Build every output (in the runner; nothing is committed)
         run: survey build
+      - name: Every changed file in its place (a record outside corpus/ would be left out)
+        env:
+          BASE_SHA: ${{ github.event.pull_request.base.sha }}
+        run: survey check-paths --built .
 
   regenerate:
     # who pushed decides (the bot's own push is skipped), never words in a commit message
@@ -697,6 +704,13 @@ repos:
         language: system
         # Once per commit, on the survey as taxonomy/survey.yaml lays it out (records may live
         # in any folder): no file filter that could skip them.
+        always_run: true
+        pass_filenames: false
+      - id: survey-check-paths
+        name: survey check-paths
+        # A staged file the survey never reads (a record outside corpus/) fails, saying where it goes.
+        entry: survey check-paths
+        language: system
         always_run: true
         pass_filenames: false
 """

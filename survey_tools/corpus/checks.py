@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from survey_tools.corpus.explain import TYPE_NAMES as _TYPE_NAMES
-from survey_tools.corpus.explain import SchemaExplainer, show
+from survey_tools.corpus.explain import SchemaExplainer, id_words, nearest_words, show
 from survey_tools.corpus.explain import describe_type as _describe_type
 from survey_tools.corpus.explain import dotted as _dotted
 from survey_tools.corpus.explain import hint as _hint
@@ -27,10 +27,12 @@ from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, no
 from survey_tools.corpus.record_schema import record_schema
 from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, ControlledField, Taxonomy
+from survey_tools.corpus.yaml_words import CURLY_QUOTES
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 from survey_tools.net.addresses import private_url
 
+_CURLY = re.compile(f"[{CURLY_QUOTES}]")
 _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 # A paper's cited version may appear up to this many years after its arXiv id was issued.
@@ -94,13 +96,9 @@ class _Explainer(SchemaExplainer):
         if v == "enum":
             return self.not_in_enum(err, path)
         if v == "type":
-            want = err.validator_value
-            want_s = (
-                _TYPE_NAMES.get(want, want)
-                if isinstance(want, str)
-                else " or ".join(_TYPE_NAMES.get(w, w) for w in want)
-            )
-            return [self.problem(path, f"expected {want_s}, got {_describe_type(inst)}")]
+            kind = self.tax.identifiers.get(str(path[1])) if len(path) == 2 and path[0] == "identifiers" else None
+            return [self.problem(path, type_message(path, err.validator_value, inst,
+                                                    kind.label if kind else None))]
         if v == "pattern":
             return [self.problem(path, self.pattern_message(path, inst))]
         return self.out_of_bounds(err, path)
@@ -118,10 +116,11 @@ class _Explainer(SchemaExplainer):
         for m in missing:
             field = _dotted([*path, m])
             cf = self.coll.controlled_field(m) if not path else None
-            extra = f" (one of: {self.choices(cf)})" if cf else ""
+            extra = f" (choose {self.choices(cf)})" if cf else ""
             if why:
                 extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
-            out.append(self.problem(path, f"required field is missing{extra}", field=field))
+            out.append(self.problem(path, f"required field is missing: add a line {m}: …{extra}",
+                                    field=field))
         return out
 
     def unknown_keys(self, err: Any, path: list[Any]) -> list[Problem]:
@@ -132,10 +131,15 @@ class _Explainer(SchemaExplainer):
         cf = self.controlled(path)
         out = []
         for k in extras:
-            what = "unknown field"
             if cf is not None and cf.kind == "mapping":
-                what = f"{k!r} is not a {cf.noun}"
-            out.append(self.problem([*path, k], what + _hint(k, allowed), key=True))
+                what = f"{k!r} is not a {cf.noun}{_hint(k, allowed)}"
+            else:
+                near = suggest(str(k), allowed)
+                what = (f"unknown field: did you mean {near}? (field names are written as in the "
+                        f"template, lower-case)") if near else (
+                        "unknown field: remove this line (CONTRIBUTING.md lists the fields a "
+                        "record takes)")
+            out.append(self.problem([*path, k], what, key=True))
         return out
 
     def not_in_enum(self, err: Any, path: list[Any]) -> list[Problem]:
@@ -143,7 +147,7 @@ class _Explainer(SchemaExplainer):
         cf = self.controlled(path)
         choices = [str(c) for c in err.validator_value]
         if inst == self.tax.untagged and cf is not None:
-            return [self.problem(path, f"not yet tagged (choose one of: {self.choices(cf)})")]
+            return [self.problem(path, f"not yet tagged (choose {self.choices(cf)})")]
         pf = self.plain.get(str(path[0])) if path else None
         # The noun says which list the value was looked up in: a mode of a mapping field is
         # checked against the modes, not the field's values.
@@ -157,9 +161,8 @@ class _Explainer(SchemaExplainer):
         else:
             noun = "allowed value"
         article = "an" if noun[:1] in "aeiou" else "a"
-        return [
-            self.problem(path, f"{show(repr(inst))} is not {article} {noun}{_hint(inst, choices)}")
-        ]
+        return [self.problem(path, f"{show(repr(inst))} is not {article} {noun}"
+                                   f"{nearest_words(inst, choices, noun)}")]
 
     def out_of_bounds(self, err: Any, path: list[Any]) -> list[Problem]:
         """Numbers, lengths and list items the schema bounds; any other keyword as it words it."""
@@ -199,15 +202,20 @@ class _Explainer(SchemaExplainer):
     def pattern_message(self, path: Sequence[Any], inst: object) -> str:
         name = str(path[0]) if path else ""
         if name == self.coll.id_field:
-            return f"{show(repr(inst))} is not a valid {self.coll.id_field} (must match {self.coll.id_pattern})"
+            return key_words(self.coll, str(inst), f"{show(repr(inst))} cannot be a {name}")
         pf = self.plain.get(name)
         if pf is not None and pf.type in ("url", "url_list"):
-            return f"{show(repr(inst))} is not a well-formed http(s) URL"
+            return url_words(str(inst))
         if pf is not None and pf.type == "date":
-            return f"{show(repr(inst))} is not an ISO date (YYYY-MM-DD)"
+            return (f"{show(repr(inst))} is not a date: write the year, month and day with "
+                    f"hyphens, in quotes, like {name}: '2026-01-31'")
         if pf is not None and pf.type == "identifiers" and len(path) > 1:
             kind = self.tax.identifiers.get(str(path[1]))
             label = kind.label if kind else str(path[1])
+            if isinstance(inst, str) and _CURLY.search(inst):
+                bare = _CURLY.sub("", inst).strip()
+                return (f"the {label} is written with curly quotes (‘ ’ or “ ”), which YAML keeps as "
+                        f"part of the id: use straight quotes, {path[1]}: '{bare}'")
             hint = ""
             if kind and kind.normalize == "arxiv" and isinstance(inst, str):
                 n = normalize_arxiv(inst)
@@ -251,6 +259,8 @@ class _Explainer(SchemaExplainer):
                         f"{show(repr(inst))} is not a {cf.noun} mode{_hint(inst, cf.mode_ids)}",
                     )
                 ]
+            if cf is not None and inst is None:
+                return [self.problem(path, f"left empty: write {self.expected(cf)}")]
             if cf is not None:
                 return [
                     self.problem(path, f"expected {self.expected(cf)}, got {_describe_type(inst)}")
@@ -264,22 +274,80 @@ class _Explainer(SchemaExplainer):
     def expected(self, cf: ControlledField) -> str:
         specials = [self.tax.na] if cf.not_applicable else []
         if cf.kind == "mapping":
-            shape = f"a mapping from {', '.join(cf.ids)} to {' or '.join(cf.mode_ids)}"
+            shape = f"a mapping from {_few(cf.ids)} to {_few(cf.mode_ids, ' or ')}"
             return shape + (f", {{}} for none, or {self.tax.na}" if specials else "")
         if cf.kind == "multi":
-            return f"a list of {', '.join(cf.ids)}" + (f" or {self.tax.na}" if specials else "")
-        return "one of: " + self.choices(cf)
+            return f"a list of {_few(cf.ids)}" + (f" or {self.tax.na}" if specials else "")
+        return self.choices(cf)
 
     def choices(self, cf: ControlledField) -> str:
-        """The values a field takes, the not-applicable sentinel last where the field allows it."""
+        """What to choose from, in a few words: a field of up to three values names them all
+        (the not-applicable sentinel last where the field allows it); a longer list names its
+        first three and where the rest are listed (never every value: a list of 50 is no help
+        on one line)."""
         specials = [self.tax.na] if cf.not_applicable else []
-        return ", ".join([*cf.ids, *specials])
+        values = [*cf.ids, *specials]
+        if len(values) <= 3:
+            return "one of: " + ", ".join(values)
+        article = "an" if cf.noun[:1].lower() in "aeiou" else "a"
+        return (f"{article} {cf.noun}, e.g. {', '.join(cf.ids[:2])} or {cf.ids[2]}; CONTRIBUTING.md "
+                f"lists all {len(values)} under Tags")
+
+
+def _few(values: Sequence[str], sep: str = ", ") -> str:
+    """Values of a shape description: all of a short list, the first three of a long one."""
+    if len(values) <= 5:
+        return sep.join(values)
+    return f"{sep.join(values[:3])}{sep}… ({len(values)} in all)"
+
+
+def _noun(name: str) -> str:
+    """One item of a list field, as a sentence names it (authors -> author, links -> link)."""
+    return name[:-1] if name.endswith("s") and len(name) > 3 else "value"
+
+
+def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None = None) -> str:
+    """A value of the wrong kind, said as what to type: people writing YAML by hand meet the
+    types only through these mistakes (a list on one line, a quoted year, an unquoted id)."""
+    name = str(path[-1]) if path else "value"
+    wants = [want] if isinstance(want, str) else list(want)
+    if "array" in wants and not isinstance(inst, list) and inst is not None:
+        noun = _noun(name)
+        return (f"write each {noun} on its own line starting with '- ' ({name}: alone on its "
+                f"line, then one '- ' line per {noun})")
+    if "integer" in wants and isinstance(inst, str) and inst.strip().isdigit():
+        return f"write the {name} as a number, without quotes: {name}: {show(inst.strip(), 12)}"
+    if "integer" in wants and isinstance(inst, str):
+        return f"write the {name} as a number, without quotes, like {name}: 2025"
+    if "string" in wants and isinstance(inst, int | float) and not isinstance(inst, bool):
+        return (f"put the {label or name} in quotes, like {name}: '…' (without quotes YAML reads "
+                f"it as a number, and drops zeros at the end)")
+    if "string" in wants and inst is None:
+        return f"fill in the {name} after '{name}:' (in quotes: {name}: \"…\"), or remove the line if it is optional"
+    if "string" in wants and isinstance(inst, list | dict):
+        return f"write the {name} as text on the same line as '{name}:', not as a list or on lines below"
+    if "object" in wants and not isinstance(inst, dict):
+        return (f"write what {name} holds on the lines below '{name}:', each indented by two "
+                f"spaces (see the template in CONTRIBUTING.md)")
+    if "boolean" in wants:
+        return f"write true or false (without quotes): {name}: true"
+    return f"expected {_TYPE_NAMES.get(wants[0], wants[0]) if len(wants) == 1 else ' or '.join(_TYPE_NAMES.get(w, w) for w in wants)}, got {_describe_type(inst)}"
 
 
 # Names Windows gives to devices, with any extension: a clone there fails on such a file.
 _WINDOWS_RESERVED = frozenset(
     ["con", "prn", "aux", "nul"] + [f"{d}{i}" for d in ("com", "lpt") for i in range(10)]
 )
+
+
+def url_words(link: str) -> str:
+    """Why a link is not a well-formed http(s) URL, with the address to write where it is a
+    bare host and path (``arxiv.org/abs/...``)."""
+    if link.strip().endswith("://"):
+        return f"{_clip(link)!r} is only the start of an address: write the whole address of the work's page"
+    if "://" not in link and "." in link.split("/", 1)[0] and " " not in link.strip():
+        return f"{_clip(link)!r} is missing its start: write the whole address, https://{link.strip()}"
+    return f"{_clip(link)!r} is not a well-formed http(s) URL"
 
 
 def valid_url(url: str) -> bool:
@@ -323,15 +391,83 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
                 rel, 1, 1, "", f"a record must be a mapping of fields, got {_describe_type(data)}"
             )
         ]
+    elsewhere = _other_collection(tax, coll, rel, data)
+    if elsewhere is not None:
+        # A paper saved among the exclusions (or the reverse): one line saying where it goes,
+        # not one per field of the wrong schema.
+        return [elsewhere]
+    _drop_blank_identifiers(data)
     # The order is the order of the report: the file's name first, then the schema, then what
     # only this module knows about the values.
     problems = _file_name_problems(coll, rel, doc, data)
-    problems.extend(_schema_problems(tax, coll, rel, doc, data))
+    schema = _schema_problems(tax, coll, rel, doc, data)
+    if problems:  # the id is said to be wrong once, where the file name is
+        schema = [p for p in schema if p.field != coll.id_field]
+    problems.extend(schema)
     problems.extend(_field_problems(tax, coll, rel, doc, data))
     problems.extend(_prose_problems(tax, coll, rel, doc, data))
     problems.extend(_identifier_problems(tax, rel, doc, data))
     problems.extend(_year_problems(coll, rel, doc, data))
-    return _dedupe(problems)
+    return _dedupe(_one_line_lists(coll, rel, doc, data, problems))
+
+
+# How the one line about a record saved in the other collection's folder starts: the loader
+# then leaves the record out, so no check across records speaks of it as this folder's.
+WRONG_FOLDER = "this file has the fields of a record of "
+
+
+def _other_collection(
+    tax: Taxonomy, coll: Collection, rel: str, data: dict[str, Any]
+) -> Problem | None:
+    """A record shaped like another collection's (three of its own fields or more, none of this
+    folder's): it was saved in the wrong folder."""
+    mine = set(coll.field_names())
+    for other in tax.collections.values():
+        if other is coll:
+            continue
+        theirs = set(other.field_names())
+        only_theirs = [k for k in data if k in theirs and k not in mine]
+        only_mine = [k for k in data if k in mine and k not in theirs]
+        if len(only_theirs) >= 3 and not only_mine:
+            stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            return Problem(rel, 1, 1, "", (
+                f"{WRONG_FOLDER}{other.folder}/ "
+                f"({', '.join(only_theirs[:3])}), not of {coll.folder}/: records like it live in "
+                f"{other.folder}/{other.id_field.upper()}.yaml; move it to {other.folder}/{stem}.yaml"))
+    return None
+
+
+def _drop_blank_identifiers(data: dict[str, Any]) -> None:
+    """``arxiv: ''`` (the template's line, left blank for a paper without an arXiv id) and an
+    ``identifiers:`` left empty say "none": they are read as absent, not as a malformed id."""
+    idents = data.get("identifiers")
+    if isinstance(idents, dict):
+        for kind in [k for k, v in idents.items() if v is None or (isinstance(v, str) and not v.strip())]:
+            del idents[kind]
+    if "identifiers" in data and (idents is None or idents == {}):
+        del data["identifiers"]
+
+
+def _one_line_lists(
+    coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any], problems: list[Problem]
+) -> list[Problem]:
+    """``authors: [Doe, Jane, Roe, Richard]``: a list of people written on one line splits each
+    name at its comma. One line says to write one person a line, instead of one per fragment."""
+    for f in coll.fields:
+        value = data.get(f.name)
+        if f.type != "person_list" or not isinstance(value, list) or len(value) < 2:
+            continue
+        lines = {doc.position((f.name, i))[0] for i in range(len(value))}
+        if len(lines) != 1 or not all(isinstance(v, str) and "," not in v for v in value):
+            continue
+        noun = _noun(f.name)
+        kept = [p for p in problems if not p.field.startswith(f"{f.name}.")]
+        kept.append(_at(rel, doc, (f.name,), (
+            f"the {f.name} are written on one line, which splits each name at its comma: write "
+            f"{f.name}: alone on its line, then each {noun} on its own line starting with '- ', "
+            f"as - Last, First")))
+        problems = kept
+    return problems
 
 
 def _at(rel: str, doc: YamlDocument, path: tuple[Any, ...], message: str) -> Problem:
@@ -349,9 +485,8 @@ def _file_name_problems(
     stem = name.rsplit(".", 1)[0] if "." in name else name
     ident = data.get(coll.id_field)
     if not re.match(coll.id_pattern, stem):
-        message = (
-            f"file name {stem!r} is not a valid {coll.id_field} (must match {coll.id_pattern})"
-        )
+        message = key_words(coll, stem, f"the file name {stem!r} cannot be a {coll.id_field}",
+                            rename=True)
         return [Problem(rel, 1, 1, coll.id_field, message)]
     if stem.split(".", 1)[0].lower() in _WINDOWS_RESERVED:
         message = (
@@ -360,9 +495,22 @@ def _file_name_problems(
         )
         return [Problem(rel, 1, 1, coll.id_field, message)]
     if isinstance(ident, str) and ident != stem:
-        message = f"{ident!r} does not match the file name {stem!r}"
+        message = (f"{show(repr(ident))} does not match the file name {stem!r}: write "
+                   f"{coll.id_field}: {stem} (the file name without .yaml), or rename the file")
         return [_at(rel, doc, (coll.id_field,), message)]
     return []
+
+
+def key_words(coll: Collection, value: str, head: str, rename: bool = False) -> str:
+    """Why a file name or id is refused, in words: the pattern is never shown (nobody who
+    writes a record reads regular expressions), a corrected name is, when one can be made."""
+    fixed = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")[:80]
+    words = id_words(coll.id_pattern)
+    if fixed and words and re.match(coll.id_pattern, fixed):
+        to = f" (rename the file to {fixed}.yaml and write {coll.id_field}: {fixed})" if rename else ""
+        return f"{head}: use {words}, like {fixed}{to}"
+    return (f"{head}: name it like the other files in {coll.folder}/ (the survey command that "
+            f"writes such records chooses the name for you)")
 
 
 def _schema_problems(
@@ -411,8 +559,7 @@ def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[P
         # (and every reader) probe it: links must name public hosts.
         msg: str | None
         if unsafe or not valid_url(link):
-            why = "is not a well-formed http(s) URL" if not valid_url(link) else unsafe
-            msg = f"{_clip(link)!r} {why}"
+            msg = url_words(link) if not valid_url(link) else f"{_clip(link)!r} {unsafe}"
         else:
             msg = private_url(link)
         if msg:
@@ -465,6 +612,10 @@ def _waived(coll: Collection, data: Mapping[str, Any], check: str) -> bool:
     """The record explains, in a field of type ``waivers``, why this check does not apply to it."""
     return any(f.type == "waivers" and isinstance(data.get(f.name), dict) and data[f.name].get(check)
                for f in coll.fields)
+
+
+# What the blank record (corpus.examples) writes on a person line.
+TEMPLATE_PERSON = "Last, First"
 
 
 # Control characters, and the invisible format characters (Unicode category Cf: bidirectional
@@ -599,11 +750,19 @@ def _bibtex_text_problems(value: Any, path: tuple[Any, ...]) -> Iterable[tuple[t
 
 
 def _author_problem(name: str, org_field: str) -> str | None:
+    if name.strip() == TEMPLATE_PERSON:  # the blank record's line, left as it was
+        return f"{name!r} is the template's example: write the author's name, as Last, First"
     parts = name.split(",")
     if name.count(",") > 1 or (len(parts) == 2 and _MERGED.search(name)):
         return f"{show(repr(name))} looks like several authors merged into one item (write one 'Last, First' per item)"
     if len(parts) != 2 or not parts[0].strip() or not parts[1].strip() or parts[1][:1] != " ":
         hint = f" (for an organisation, set {org_field}: true)" if org_field else ""
+        words = name.split()
+        if len(parts) == 1 and len(words) >= 2:
+            hint = f": write {words[-1]}, {' '.join(words[:-1])}" + hint
+        elif len(words) == 1:  # `authors: [Doe, Jane, Roe, Richard]`: the names split at the commas
+            hint = (": a name of one word; write each author on its own line starting with '- ', "
+                    "as - Last, First" + hint)
         return f"{show(repr(name))} is not written as 'Last, First'{hint}"
     return None
 

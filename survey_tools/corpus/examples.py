@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
+from typing import Any
 
+from survey_tools.corpus.checks import TEMPLATE_PERSON
+from survey_tools.corpus.explain import id_words
 from survey_tools.corpus.options import short_option
 from survey_tools.corpus.records import Record
 from survey_tools.corpus.taxonomy import (
@@ -67,41 +70,69 @@ def exclude_example(tax: Taxonomy) -> str:
     return " ".join(["survey exclude ID_OR_URL", *tag_options(tax, coll), '--note "..."'])
 
 
-# What a blank record shows for a field of each type (filled in by hand from the paper's page).
-_BLANKS: dict[str, str] = {
-    "string": "",
-    "text": "",
-    "year": "YYYY",
-    "date": "'YYYY-MM-DD'",
-    "url": "https://",
-    "url_list": "\n- https://",
-    "person_list": "\n- Last, First",
-    "boolean": "false",
+# What a blank record shows for a field of each type (filled in by hand from the paper's page),
+# and the comment that says what to write there. Text values are quoted: most titles hold ': ',
+# which YAML reads as the start of another field when the value is not in quotes.
+_BLANKS: dict[str, tuple[str, str]] = {
+    "string": ('""', "inside the quotes"),
+    "text": ('""', "in your own words, inside the quotes"),
+    "year": ("YYYY", "a number, without quotes"),
+    "date": ('"YYYY-MM-DD"', "year, month, day"),
+    "url": ('"https://"', "the whole address"),
+    "url_list": ("\n- https://", "one line per link, each starting with '- '"),
+    "person_list": (f"\n- {TEMPLATE_PERSON}", "one line per person, each starting with '- '"),
+    "boolean": ("false", "true or false"),
 }
+# A key that every survey's default id pattern accepts, shown as an example of a file name.
+KEY_EXAMPLE = "zhang2025"
+
+
+def key_rule(coll: Collection) -> str:
+    """How a record's file is named, in words (no regular expression: contributors do not read
+    them), for CONTRIBUTING."""
+    words = id_words(coll.id_pattern)
+    if words:
+        return (f"in {words}, for example the first author's name and the year "
+                f"(`{KEY_EXAMPLE}.yaml`)")
+    return f"like the other files in `{coll.folder}/`"
+
+
+def _template_line(tax: Taxonomy, coll: Collection, f: Any) -> str:
+    editions = tax.editions
+    if f.name == coll.id_field:
+        value, note = "the-file-name-without-yaml", "the file's name without .yaml"
+    elif editions and f.name == editions.field:
+        value, note = editions.living.id, "keep as it is"
+    elif editions and f.name == editions.added_field:
+        value, note = '"YYYY-MM-DD"', "today's date: year, month, day"
+    elif f.type == "identifiers":
+        kinds = list(tax.identifiers)
+        value = "".join(f'\n  {k}: ""  # may stay empty if the work has no {tax.identifiers[k].label}'
+                        for k in kinds[:1])
+        note = ""
+    else:
+        value, note = _BLANKS.get(f.type, ('""', "inside the quotes"))
+    if value.startswith("\n"):
+        head = f"{f.name}:" + (f"  # {note}" if note else "")
+        return head + value
+    return f"{f.name}: {value}" + (f"  # {note}" if note else "")
 
 
 def record_template(tax: Taxonomy) -> str:
     """A blank record of the first collection for the web editor: its required fields, its
     identifiers and its edition fields (the living list), then every tag as `untagged`, in the
-    taxonomy's order. Comments say what each line wants."""
+    taxonomy's order. Comments say what each line wants and which lines may stay empty; text
+    values are quoted, so a title with a colon is read as written."""
     coll = tax.retained
-    lines: list[str] = []
     editions = tax.editions
     edition_fields = {editions.field, editions.added_field} if editions else set()
+    lines = ["# Fill in every line; only the lines marked \"may stay empty\" can be left as they are.",
+             "# Keep the quotes around text (a title with a colon needs them)."]
     for f in coll.fields:
-        if not (f.required or f.type == "identifiers" or f.name in edition_fields):
-            continue
-        if f.name == coll.id_field:
-            value = "the-file-name-without-yaml"
-        elif editions and f.name == editions.field:
-            value = editions.living.id
-        elif f.type == "identifiers":
-            kinds = list(tax.identifiers)
-            value = "".join(f"\n  {k}: ''" for k in kinds[:1])
-        else:
-            value = _BLANKS.get(f.type, "")
-        sep = "" if value.startswith("\n") or not value else " "
-        lines.append(f"{f.name}:{sep}{value}")
+        if f.required or f.type == "identifiers" or f.name in edition_fields:
+            lines.append(_template_line(tax, coll, f))
+    if coll.controlled:
+        lines.append(f"# Tags: replace each {tax.untagged} with a value listed under Tags below.")
     for cf in coll.controlled:
         lines.append(f"{cf.name}: {tax.untagged}")
     return "\n".join(lines) + "\n"

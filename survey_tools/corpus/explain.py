@@ -44,6 +44,64 @@ def hint(value: object, choices: Iterable[str]) -> str:
     return f" (did you mean {s!r}?)" if s else ""
 
 
+def nearest(value: object, choices: Sequence[str], n: int = 3) -> list[str]:
+    """The ``n`` choices closest to ``value`` (case- and punctuation-insensitive similarity)."""
+    if not isinstance(value, str):
+        return list(choices[:n])
+    key = re.sub(r"[^a-z0-9]", "", value.lower())
+
+    def score(choice: str) -> float:
+        other = re.sub(r"[^a-z0-9]", "", choice.lower())
+        return difflib.SequenceMatcher(None, key, other).ratio()
+
+    return sorted(choices, key=lambda c: (-score(c), choices.index(c)))[:n]
+
+
+def nearest_words(value: object, choices: Sequence[str], noun: str) -> str:
+    """`` (did you mean 'x'?)`` for a near miss; otherwise the three nearest values and how a new
+    value comes in when none fits (never every allowed value: a list of 50 helps nobody)."""
+    choices = list(choices)
+    best = suggest(value, choices)
+    if best:
+        return f" (did you mean {best!r}?)"
+    if len(choices) <= 3:
+        return f" (choose one of: {', '.join(choices)})"
+    return (f" (the nearest are {', '.join(nearest(value, choices))}; CONTRIBUTING.md lists all "
+            f"{len(choices)}, and if none fits, say so in the pull request: a maintainer adds a "
+            f"new {noun} to the taxonomy)")
+
+
+# `^[first][rest]{m,n}$`: the shape of every id pattern `survey init` and this survey write.
+_SIMPLE_ID = re.compile(r"^\^\[([^\]]+)\]\[([^\]]+)\]\{\d+,\d+\}\$$")
+_CHAR_NAMES = {"-": "hyphens", ".": "dots", "_": "underscores"}
+
+
+def id_words(pattern: str) -> str | None:
+    """The characters an id pattern allows, in words ("lower-case letters, digits and
+    hyphens"), or None for a pattern of another shape. Contributors are never shown the
+    regular expression itself."""
+    m = _SIMPLE_ID.match(pattern)
+    if m is None:
+        return None
+    cls = m.group(2)
+    parts = []
+    if "a-z" in cls and "A-Z" in cls:
+        parts.append("letters")
+    elif "a-z" in cls:
+        parts.append("lower-case letters")
+    elif "A-Z" in cls:
+        parts.append("capital letters")
+    if "0-9" in cls:
+        parts.append("digits")
+    for ch in cls.replace("a-z", "").replace("A-Z", "").replace("0-9", ""):
+        if ch not in _CHAR_NAMES:
+            return None
+        parts.append(_CHAR_NAMES[ch])
+    if not parts:
+        return None
+    return ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0]
+
+
 def dotted(path: Sequence[Any]) -> str:
     return ".".join(str(p) for p in path)
 
@@ -114,6 +172,11 @@ class SchemaExplainer:
                     for k in extras]
         if v == "enum":
             choices = [str(c) for c in err.validator_value]
+            if len(choices) > 6:  # never every value of a long list: the nearest, and where all are
+                near = suggest(inst, choices)
+                shown = f"did you mean {near!r}?" if near else f"the nearest are {', '.join(nearest(inst, choices))}"
+                return [self.problem(path, f"{show(repr(inst))} is not one of the {len(choices)} "
+                                           f"allowed values ({shown}; taxonomy/README.md lists them all)")]
             return [self.problem(path, f"{show(repr(inst))} is not one of {', '.join(choices)}"
                                  f"{hint(inst, choices)}")]
         if v == "type":

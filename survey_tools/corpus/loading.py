@@ -22,7 +22,7 @@ import msgspec
 from survey_tools import heap
 from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base
-from survey_tools.corpus.checks import check_record
+from survey_tools.corpus.checks import WRONG_FOLDER, check_record
 from survey_tools.corpus.records import Corpus, Record, one_copy
 from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
@@ -30,7 +30,7 @@ from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.hashing import content_digest, content_hasher, hex_of
 
-_CACHE_FORMAT = 4  # 4: entries hashed with SHA-256 (survey_tools.hashing)
+_CACHE_FORMAT = 5  # 4: entries hashed with SHA-256 (survey_tools.hashing); 5: messages in plain words, blank ids read as absent
 
 # (collection name, relative path) of one file
 FileRef = tuple[str, str]
@@ -70,7 +70,9 @@ def discover(
                 raise UsageError(f"{p} does not exist")
             coll = folders.get(rel.parent.as_posix())
             if coll is None:
-                raise UsageError(f"{p} is not in a record folder ({', '.join(sorted(folders))})")
+                homes = " or ".join(f"{c.folder}/{c.id_field.upper()}.yaml" for c in folders.values())
+                raise UsageError(f"{p} is not where records are read, so it is never checked: records "
+                                 f"live in {homes}; move it there")
             refs.append((coll.name, rel.as_posix()))
         return sorted(set(refs)), problems
     for coll in tax.collections.values():
@@ -104,9 +106,25 @@ def _list_folder(root: Path, coll: Collection, problems: list[Problem]) -> list[
                 out.append((coll.name, rel))
         elif name.endswith(".yml"):
             problems.append(
-                Problem(rel, 0, 0, "", "records use the .yaml extension; rename the file")
+                Problem(rel, 0, 0, "", f"records end in .yaml, not .yml: rename the file to "
+                                       f"{name[:-4]}.yaml")
             )
+        else:
+            # Never read, so never checked: a contributor's record would be left out unseen.
+            problems.append(Problem(rel, 0, 0, "", _unread_message(coll, entry)))
     return out
+
+
+def _unread_message(coll: Collection, entry: os.DirEntry[str]) -> str:
+    home = f"{coll.folder}/{coll.id_field.upper()}.yaml"
+    try:
+        folder = entry.is_dir(follow_symlinks=False)
+    except OSError:
+        folder = False
+    if folder:
+        return f"is a folder, where no record is read: records live directly in {home}; move its files up"
+    stem = entry.name.split(".", 1)[0]
+    return f"is not read as a record: records live in {home}; rename it to {coll.folder}/{stem}.yaml"
 
 
 _LINK_MESSAGE = (
@@ -152,6 +170,8 @@ def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Resul
     # One parse with line numbers: problems found now and across records later point from it.
     doc = parse_yaml_bytes(raw, rel, positions=True)
     problems = list(doc.problems) or check_record(tax, coll, rel, doc)
+    if len(problems) == 1 and problems[0].message.startswith(WRONG_FOLDER):
+        doc.data = None  # another folder's record: not one of this collection's (one line says so)
     # Shared as they are made (see _shared_positions): a cold build's 10,000 records need no
     # second pass over them.
     positions = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -206,6 +207,13 @@ def _declared(rec: Record, kinds: Mapping[str, str]) -> dict[str, str]:
     return {k: normalize(k, kinds[k], str(v)) for k, v in ids.items() if k in kinds and v}
 
 
+def _well_formed(tax: Taxonomy, kind: str, rec: Record) -> bool:
+    ids = rec.get("identifiers")
+    value = ids.get(kind) if isinstance(ids, Mapping) else None
+    spec = tax.identifiers.get(kind)
+    return isinstance(value, str) and (spec is None or re.match(spec.pattern, value) is not None)
+
+
 def _urls(value: Any) -> Iterable[tuple[tuple[Any, ...], str]]:
     if isinstance(value, str):
         yield (), value
@@ -223,6 +231,9 @@ def link_problems(corpus: Corpus) -> list[Problem]:
     out: list[Problem] = []
     for rec in corpus:
         own = _declared(rec, kinds)
+        # An identifier that is itself malformed (curly quotes, a number) is reported where it
+        # stands; comparing links with it would only add a second, misleading line.
+        own = {k: v for k, v in own.items() if _well_formed(tax, k, rec)}
         if not own:
             continue
         for name in ("links", "url"):

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from survey_tools.corpus.yaml_words import syntax_problem
 from survey_tools.errors import Problem
 from survey_tools.hashing import content_digest
 
@@ -187,7 +188,7 @@ def _tagged(event: yaml.ScalarEvent) -> Any:
         raise _Refused(event.start_mark, f"{value!r} is not true or false")
     if tag == _TAG + "null":
         return None
-    raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed (only plain YAML values are)")
+    raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed: a value starting with ! must be in quotes")
 
 
 # A number longer than this is refused before it is converted: Python caps int <-> str at 4,300
@@ -283,7 +284,10 @@ def _build(loader: Any, doc: YamlDocument, positions: bool = True) -> Any:
             raise _Refused(event.start_mark, "unexpected YAML event")
 
 
-_NO_ANCHORS = "anchors and aliases are not allowed in records"
+_NO_ANCHORS = (
+    "a value starting with & or * must be in quotes (YAML reads it as an anchor or alias, "
+    "which records do not allow)"
+)
 
 
 def _mapping_key(
@@ -304,7 +308,10 @@ def _mapping_key(
         if not positions:
             raise _NeedPositions
         first = doc.keys.get((*frame[1], key), (0, 0))[0]
-        raise _Refused(event.start_mark, f"duplicate key {key!r} (first defined on line {first})")
+        raise _Refused(
+            event.start_mark,
+            f"{key!r} is written twice (first on line {first}): keep one of the two lines",
+        )
     if positions:
         doc.keys[(*frame[1], key)] = _pos(event.start_mark)
     return key
@@ -318,7 +325,7 @@ def _new_container(event: Any, is_map: bool, depth: int) -> Any:
     if event.tag not in (None, "!", expected):
         raise _Refused(
             event.start_mark,
-            f"the tag {event.tag!r} is not allowed (only plain YAML values are)",
+            f"the tag {event.tag!r} is not allowed: a value starting with ! must be in quotes",
         )
     if depth >= MAX_DEPTH:
         raise _Refused(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
@@ -399,9 +406,8 @@ def _parse_into(doc: YamlDocument, text: str, positions: bool) -> YamlDocument:
         line, col = _pos(err.mark)
         doc.problems.append(Problem(rel, line, col, "", err.message))
     except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line, col = _pos(mark) if mark else (1, 1)
-        doc.problems.append(Problem(rel, line, col, "", f"YAML syntax error: {err.problem or err}"))
+        # What to change, in words, at the line to change (the parser's words on a second line).
+        doc.problems.append(syntax_problem(text, err, rel))
     except yaml.reader.ReaderError as err:
         # The reader names a character offset; say where that is, on one line.
         before = text[: err.position]

@@ -15,7 +15,7 @@ import jinja2
 
 from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.corpus.configs import reference
-from survey_tools.corpus.examples import add_example, exclude_example, record_template
+from survey_tools.corpus.examples import add_example, exclude_example, key_rule, record_template
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.repository import repository
@@ -457,6 +457,7 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = (), protocol
         "protocol": protocol,
         "repo": repository(tax),
         "record_template": record_template(tax),
+        "key_rule": key_rule(tax.retained),
         "corrections_file": tax.data_file("corrections"),
         "version": __version__,
         "distribution": DISTRIBUTION,

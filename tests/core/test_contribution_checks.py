@@ -198,20 +198,22 @@ def test_contributing_gives_three_paths_and_a_blank_record_that_validates_once_f
         assert f"\n{heading}\n" in text
     assert "data/corrections.yaml" in text and "survey corrections --settle ID" in text
     blank = text.split("```yaml\n", 1)[1].split("```", 1)[0]
-    assert blank.startswith("key: the-file-name-without-yaml\n") and "edition: living\n" in blank
-    filled = (blank.replace("key: the-file-name-without-yaml", "web-editor-paper")
-              .replace("key: web-editor-paper", "key: web-editor-paper")
-              .replace("title:\n", "title: A Paper Added From the Web Editor\n")
-              .replace("- Last, First", "- Doe, Jane").replace("year: YYYY", "year: 2026")
-              .replace("venue:\n", "venue: arXiv\n").replace("arxiv: ''", "arxiv: '2606.05005'")
-              .replace("- https://\n", "- https://arxiv.org/abs/2606.05005\n")
-              .replace("summary:\n", "summary: Shows that a record written in the browser passes every check.\n")
-              .replace("'YYYY-MM-DD'", "'2026-06-05'"))
-    filled = "key: web-editor-paper\n" + filled.split("\n", 1)[1]
-    answers = {"category": "benchmark", "is_rl": "'no'", "reward_type": "NA", "credit_granularity": "NA",
-               "orchestration_form": "NA", "scenario": "general", "is_core": "supporting", "verified": "'yes'"}
-    for name, value in answers.items():
-        filled = filled.replace(f"{name}: untagged", f"{name}: {value}")
-    filled = filled.replace("subdecisions: untagged\n", "")
+    assert "\nkey: the-file-name-without-yaml  #" in blank and "\nedition: living  #" in blank
+    # filled in line by line as a contributor does, the comments kept
+    values = {"key": "web-editor-paper", "title": '"A Paper Added From the Web Editor: a Test"',
+              "year": "2026", "venue": '"arXiv"', "arxiv": '"2606.05005"',
+              "summary": '"Shows that a record written in the browser passes every check."',
+              "added": '"2026-06-05"', "category": "benchmark", "is_rl": "'no'", "reward_type": "NA",
+              "credit_granularity": "NA", "orchestration_form": "NA", "scenario": "general",
+              "is_core": "supporting", "verified": "'yes'"}
+    lines = []
+    for line in blank.splitlines():
+        name, _, rest = line.strip().partition(":")
+        if name in values and not line.startswith(("-", "#")):
+            comment = rest[rest.index("  #"):] if "  #" in rest else ""
+            line = f"{line[: len(line) - len(line.lstrip())]}{name}: {values[name]}{comment}"
+        lines.append(line.replace("- Last, First", "- Doe, Jane")
+                     .replace("- https://", "- https://arxiv.org/abs/2606.05005"))
+    filled = "\n".join(ln for ln in lines if not ln.startswith("subdecisions: untagged")) + "\n"
     (survey / "corpus" / "web-editor-paper.yaml").write_text(filled, encoding="utf-8")
     assert validate(survey) == (0, [])

@@ -71,7 +71,12 @@ class Repo:
 
     def pull_request(self, name: str, base: str) -> str:
         self.git("checkout", "-q", name)
-        res = self.run("bash", "tools/ci.sh", "pull-request", ok=False)
+        # as the workflow does: the pull request's base (check-paths and the report compare with it)
+        self.env["BASE_SHA"] = base
+        try:
+            res = self.run("bash", "tools/ci.sh", "pull-request", ok=False)
+        finally:
+            del self.env["BASE_SHA"]
         assert res.returncode == 0, res.stdout + res.stderr
         assert self.git("status", "--porcelain") == ""  # nothing written into the checkout
         out = Path(self.env["SURVEY_PR_OUT"]) / "report"

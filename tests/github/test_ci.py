@@ -81,9 +81,13 @@ def test_the_pull_request_workflow_runs_exactly_the_script() -> None:
     assert job["permissions"] == {"contents": "read"}
     runs = [s["run"] for s in job["steps"] if "run" in s]
     assert runs == ["tools/ci.sh install-survey", "tools/ci.sh pull-request"]
-    assert steps_of("pull-request") == ["validate", "pr-build", "pr-report"]
+    assert steps_of("pull-request") == ["validate", "pr-build", "check-paths", "pr-report"]
     text = CI.read_text()
-    assert 'pull-request) for s in "${PULL_REQUEST[@]}"; do run_step "$s"; done ;;' in text
+    assert 'for s in "${PULL_REQUEST[@]}"; do run_step "$s"; done ;;' in text
+    # contributors never see the maintainers' warnings; the base is the pull request's
+    assert "export SURVEY_MAINTAINER_WARNINGS=0" in text
+    pr_step = next(s for s in job["steps"] if s.get("run") == "tools/ci.sh pull-request")
+    assert pr_step["env"]["BASE_SHA"] == "${{ github.event.pull_request.base.sha }}"
     upload = job["steps"][-1]
     assert upload["uses"].startswith("actions/upload-artifact@") and upload["if"] == "${{ always() }}"
     assert upload["with"]["name"] == "review-report"

@@ -60,7 +60,8 @@ def test_issue_form_lists_the_taxonomy() -> None:
 def test_pre_commit_hooks() -> None:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     assert [(h["id"], h["entry"]) for h in hooks] == [
-        ("survey-validate", "survey validate"), ("survey-build-check", "survey build --check")]
+        ("survey-validate", "survey validate"), ("survey-build-check", "survey build --check"),
+        ("survey-check-paths", "survey check-paths")]
     # no file filter: once per commit, wherever the survey keeps its records
     for h in hooks:
         assert h["always_run"] is True and h["pass_filenames"] is False
@@ -83,8 +84,8 @@ def test_the_rendering_libraries_are_pinned_the_same_everywhere() -> None:
         name, want = pin.split("==")
         assert version(name) == want, f"{name} {version(name)} installed, constraints.txt pins {want}"
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
-    # both hooks name the same list: pre-commit then makes one environment for the two
-    assert [h["additional_dependencies"] for h in hooks] == [pins, pins]
+    # every hook names the same list: pre-commit then makes one environment for them all
+    assert [h["additional_dependencies"] for h in hooks] == [pins] * len(hooks)
     ci = (REPO / "tools" / "ci.sh").read_text()
     assert "pip install --quiet -c constraints.txt -e '.[test]'" in ci
     assert "pip install --quiet -c constraints.txt -e .\n" in ci

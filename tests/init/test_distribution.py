@@ -134,6 +134,7 @@ def test_scaffolded_workflow_takes_record_only_pull_requests(tmp_path: Path) -> 
     check_runs = [s.get("run", "") for s in jobs["check"]["steps"]]
     assert "survey validate" in check_runs and "survey build" in check_runs
     assert not any("--check" in r for r in check_runs)
+    assert "survey check-paths --built ." in check_runs  # a record saved outside corpus/ fails
     assert jobs["check"]["permissions"] == {"contents": "read"}
     assert jobs["regenerate"]["permissions"] == {"contents": "write"}
     assert "github.actor != 'github-actions[bot]'" in jobs["regenerate"]["if"]

@@ -110,6 +110,7 @@ def test_the_hooks_are_declared() -> None:
     assert [(h["id"], h["entry"], h["language"]) for h in hooks] == [
         ("survey-validate", "survey validate", "python"),
         ("survey-build-check", "survey build --check", "python"),
+        ("survey-check-paths", "survey check-paths", "python"),
     ]
 
 
@@ -174,3 +175,29 @@ def test_a_survey_keeping_its_records_elsewhere_is_checked(repos: tuple[Path, Pa
     assert re.search(r"survey validate\.+Failed", out), out
     assert "papers/c3.yaml:" in out and "'generall' is not a scenario (did you mean 'general'?)" in out
     assert "no files to check" not in out
+
+
+def test_a_record_saved_outside_the_records_folder_fails_the_paths_hook(
+        repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+    """survey-check-paths compares the staged files with the branch's base: a record saved at the
+    repository's root (never read by validate, which passes) fails and says where it goes."""
+    hooks, consumer, env = repos
+    other = tmp_path / "paths"
+    shutil.copytree(consumer, other)
+    rev = git(hooks, "rev-parse", "HEAD").strip()
+    config = {"repos": [{"repo": str(hooks), "rev": rev,
+                         "hooks": [{"id": "survey-validate"}, {"id": "survey-check-paths"}]}]}
+    (other / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    git(other, "add", "-A")
+    git(other, "commit", "-qm", "the paths hook")
+    text = (other / "corpus" / "c3.yaml").read_text(encoding="utf-8")
+    (other / "zhang2026.yaml").write_text(text.replace("key: c3", "key: zhang2026"), encoding="utf-8")
+    git(other, "add", "-A")
+    res = try_repo(hooks, other, env)
+    out = res.stdout + res.stderr
+    assert res.returncode == 1, out
+    assert re.search(r"survey validate\.+Passed", out), out  # validate never reads it
+    assert re.search(r"survey check-paths\.+Failed", out), out
+    assert ("zhang2026.yaml: is a record, but not where records are read, so the paper would be "
+            "silently left out of the list: records live in corpus/KEY.yaml; move it to "
+            "corpus/zhang2026.yaml") in out

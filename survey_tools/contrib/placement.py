@@ -1,0 +1,231 @@
+"""survey check-paths: every file a branch adds or changes is one the survey reads, or it fails.
+
+`survey validate` reads the records where the taxonomy lays them out (``corpus/KEY.yaml``), so
+a record saved anywhere else (at the repository's root, in ``corpus/papers/``, without the
+``.yaml`` extension) is never read: the pull request would pass green and the paper would
+silently not be in the list. This check compares the branch with its base and gives every added
+or changed file a place:
+
+- a record: directly in a collection's folder, named ``*.yaml`` (its content is validate's job);
+- a configuration file: ``taxonomy/``, ``data/``, ``screening/``, ``.github/`` and the git and
+  pre-commit files at the root;
+- a generated output (README, CONTRIBUTING, ``reports/``...): only when it is exactly what
+  ``survey build`` makes (``--built DIR``, the pull-request checks' scratch build); a hand edit
+  there would be replaced after the merge;
+- a path the survey documents in ``taxonomy/survey.yaml`` under ``contributions: {paths: [...]}``
+  (glob patterns: the toolkit's code in this repository, a maintainer's notes folder).
+
+Anything else fails with where it should go ("records live in corpus/KEY.yaml").
+
+The base is the one `survey diff` uses (:func:`survey_tools.contrib.diff.resolve_base`): ``--base``
+(``BASE_SHA`` in CI), else the merge base of HEAD with ``origin/HEAD``, ``main``, ``master``,
+``origin/main`` or ``origin/master``, else HEAD's first parent. What is compared is the index
+(the staged files: in a CI checkout the same as HEAD; under pre-commit, what is being committed).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from survey_tools.contrib.diff import _git, resolve_base
+from survey_tools.corpus.taxonomy import Collection, Taxonomy
+from survey_tools.corpus.yamlio import parse_yaml_bytes
+from survey_tools.errors import Problem, Report, UsageError
+
+# Where `survey build` writes (build.py's _OUTPUT_PREFIXES and _OUTPUT_FILES, and the manifest
+# reports/outputs.txt naming the rest; tests/core/test_check_paths.py keeps them equal).
+GENERATED_PREFIXES = ("reports/", "taxonomy/schema/", ".github/ISSUE_TEMPLATE/")
+GENERATED_FILES = frozenset(("README.md", "CONTRIBUTING.md", "CITATION.cff", "taxonomy/README.md"))
+MANIFEST = "reports/outputs.txt"
+# Configuration a pull request may change: the taxonomy, hand-written data, the living search's
+# queue, the workflows and the repository's own settings.
+CONFIG_PREFIXES = ("taxonomy/", "data/", "screening/", ".github/")
+CONFIG_FILES = frozenset((".gitignore", ".gitattributes", ".pre-commit-config.yaml"))
+# Extensions a record is saved with by mistake (the web editor keeps whatever name is typed).
+_RECORD_LIKE = (".yaml", ".yml", ".txt", ".md", ".json", "")
+
+
+@dataclass(frozen=True)
+class PathCheck:
+    """The result: the base compared with, the files looked at and every misplaced one."""
+
+    base: str
+    how: str
+    changed: tuple[str, ...]
+    report: Report
+
+
+def documented_paths(tax: Taxonomy) -> list[str]:
+    """The glob patterns of ``contributions.paths`` in taxonomy/survey.yaml."""
+    doc = tax.document("taxonomy/survey.yaml")
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    section = data.get("contributions") or {}
+    return [str(p) for p in section.get("paths") or []]
+
+
+def changed_files(root: Path, base: str) -> list[str]:
+    """Files added, copied, modified or renamed-to in the index against ``base``, relative to the
+    survey folder (files outside it are not the survey's)."""
+    prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    raw = _git(
+        root,
+        "diff",
+        "--cached",
+        "--name-only",
+        "--no-renames",
+        "-z",
+        "--diff-filter=ACMRT",
+        base,
+        "--",
+        ".",
+    )
+    top = [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
+    return sorted(p[len(prefix) :] for p in top if p.startswith(prefix))
+
+
+def _generated(rel: str, listed: frozenset[str]) -> bool:
+    return rel in listed or rel in GENERATED_FILES or rel.startswith(GENERATED_PREFIXES)
+
+
+def _listed_outputs(root: Path) -> frozenset[str]:
+    try:
+        text = (root / MANIFEST).read_text(encoding="utf-8")
+    except OSError:
+        return frozenset()
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _record_home(tax: Taxonomy, raw: bytes | None, rel: str) -> Collection:
+    """The collection a misplaced file's fields fit best (the first collection when none fits)."""
+    first = next(iter(tax.collections.values()))
+    if raw is None:
+        return first
+    data = parse_yaml_bytes(raw, rel, positions=False).data
+    if not isinstance(data, dict):
+        return first
+    scored = [
+        (sum(k in set(c.field_names()) for k in data), i, c)
+        for i, c in enumerate(tax.collections.values())
+    ]
+    return max(scored, key=lambda s: (s[0], -s[1]))[2]
+
+
+def _looks_like_record(tax: Taxonomy, raw: bytes, rel: str) -> bool:
+    data = parse_yaml_bytes(raw, rel, positions=False).data
+    return isinstance(data, dict) and any(
+        sum(k in set(c.field_names()) for k in data) >= 3 for c in tax.collections.values()
+    )
+
+
+def _stem(name: str) -> str:
+    for ext in (".yaml.txt", ".yml.txt", ".yaml", ".yml", ".txt", ".md", ".json"):
+        if name.lower().endswith(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def _misplaced(tax: Taxonomy, rel: str, raw: bytes | None) -> str:
+    """Where the file should go, in words."""
+    path = PurePosixPath(rel)
+    folders = {c.folder: c for c in tax.collections.values()}
+    inside = next((c for f, c in folders.items() if rel.startswith(f + "/")), None)
+    home = inside or _record_home(tax, raw, rel)
+    where = f"records live in {home.folder}/{home.id_field.upper()}.yaml"
+    target = f"{home.folder}/{_stem(path.name)}.yaml"
+    if inside is not None and len(path.parts) > len(PurePosixPath(inside.folder).parts) + 1:
+        return f"is in a sub-folder, where no record is read: {where}; move it to {target}"
+    if inside is not None:
+        return f"is not read as a record: {where} (ending in .yaml); rename it to {target}"
+    if raw is not None and _looks_like_record(tax, raw, rel):
+        return (
+            f"is a record, but not where records are read, so the paper would be silently "
+            f"left out of the list: {where}; move it to {target}"
+        )
+    if path.suffix.lower() in _RECORD_LIKE:
+        return (
+            f"is not where records are read, so it would be silently left out: {where}; "
+            f"if it is a record, move it to {target}, otherwise remove it from the pull request"
+        )
+    return (
+        f"is outside what the survey reads: a pull request adds records ({where}); remove it "
+        f"from the pull request, or a maintainer documents its path under contributions.paths "
+        f"in taxonomy/survey.yaml"
+    )
+
+
+def _generated_problem(rel: str, built: Path | None, raw: bytes | None) -> str | None:
+    """None when the file is byte for byte what the build made (a maintainer's regenerated
+    output); otherwise why the edit would be lost."""
+    if built is not None and raw is not None:
+        try:
+            if (built / rel).read_bytes() == raw:
+                return None
+        except OSError:
+            pass
+    return (
+        "is made by `survey build` from the records, and main rebuilds it after the merge, so "
+        "an edit here is lost: undo it, and add the paper as a new file made from the blank "
+        "record in CONTRIBUTING.md"
+    )
+
+
+def placement_problems(
+    tax: Taxonomy,
+    changed: Iterable[str],
+    staged: dict[str, bytes | None],
+    built: Path | None = None,
+    documented: Sequence[str] = (),
+) -> list[Problem]:
+    """One problem per changed file that has no place in the survey (see the module's rules)."""
+    folders = {c.folder for c in tax.collections.values()}
+    listed = _listed_outputs(tax.root) | {MANIFEST}
+    problems: list[Problem] = []
+    for rel in changed:
+        path = PurePosixPath(rel)
+        raw = staged.get(rel)
+        if str(path.parent) in folders and (
+            rel.endswith((".yaml", ".yml")) or path.name.startswith(".")
+        ):
+            continue  # a record (or the folder's .gitkeep): validate reads and checks it
+        if any(fnmatch.fnmatchcase(rel, pat) for pat in documented):
+            continue
+        if _generated(rel, listed):
+            why = _generated_problem(rel, built, raw)
+            if why:
+                problems.append(
+                    Problem(
+                        rel,
+                        0,
+                        0,
+                        "",
+                        f"{why} (records live in "
+                        f"{next(iter(tax.collections.values())).folder}/KEY.yaml)",
+                    )
+                )
+            continue
+        if rel.startswith(CONFIG_PREFIXES) or rel in CONFIG_FILES:
+            continue
+        problems.append(Problem(rel, 0, 0, "", _misplaced(tax, rel, raw)))
+    return problems
+
+
+def _staged_bytes(root: Path, rel: str) -> bytes | None:
+    try:
+        return _git(root, "show", f":./{rel}")
+    except UsageError:  # a file git cannot show is judged by its name alone
+        return None
+
+
+def check_paths(tax: Taxonomy, base: str | None = None, built: Path | None = None) -> PathCheck:
+    """Compare the index with the base (see the module docstring) and report misplaced files."""
+    root = tax.root
+    chosen = resolve_base(root, base or None)  # BASE_SHA set but empty: the default base
+    changed = changed_files(root, chosen.rev)
+    staged: dict[str, Any] = {rel: _staged_bytes(root, rel) for rel in changed}
+    report = Report(checked=len(changed))
+    report.extend(placement_problems(tax, changed, staged, built, documented_paths(tax)))
+    return PathCheck(chosen.rev, chosen.how, tuple(changed), report)
