@@ -180,6 +180,9 @@ BLOCK_KEYS = 4
 SMALL_GROUP = 32
 
 
+_SHORT_TITLES = ('<short titles with no shared word>',)
+
+
 def _candidate_groups(titles: Sequence[str]) -> list[list[int]]:
     """Groups of title (or summary) indices that may be near-duplicates.
 
@@ -198,6 +201,11 @@ def _candidate_groups(titles: Sequence[str]) -> list[list[int]]:
         rare = sorted((w for w in ws if 2 <= df[w] <= BLOCK_CAP), key=lambda w: (df[w], w))
         rare = rare[:BLOCK_KEYS]
         keys: list[object] = list(rare) if rare else [tuple(ws)]
+        if not rare and len(ws) <= 2:
+            # A title of one or two words that shares none of them (a typo in a system's name:
+            # 'hypoevolve' and 'hypoevolvx') has no word to meet its twin by: such short titles
+            # meet in one group of their own, which stays small in any real list.
+            keys.append(_SHORT_TITLES)
         for k in keys:
             groups[k].append(i)
     return [g for g in groups.values() if len(g) > 1]
