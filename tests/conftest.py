@@ -39,6 +39,7 @@ SLOW_TESTS = frozenset({
     "tests/e2e/test_record_only_pull_requests.py",
     "tests/hardening/test_crash_safety.py",
     "tests/packaging/test_wheel.py",
+    "tests/packaging/test_core_install.py",  # a fresh venv with the core alone, then a build
     "tests/precommit/test_pre_commit.py",
     "tests/diff/test_diff.py",  # a git repository and a build of each revision
     "tests/github/test_ci.py::test_gitattributes_is_what_the_script_writes",

@@ -46,7 +46,9 @@ as_root() {
 }
 
 step_install() {
-  python3 -m pip install --quiet -c constraints.txt -e '.[test]'
+  # The whole test environment: the core, every extra a command can ask for (screening,
+  # analysis), the test tools and radon (tests/architecture/test_complexity.py).
+  python3 -m pip install --quiet -c constraints.txt -e '.[test,screening,analysis]'
   # the real tools the trace importers are tested with, and the Parquet/Ray engine (tests/traces)
   python3 -m pip install --quiet -c constraints.txt -e '.[interop,scale]'
   # cffconvert (validates CITATION.cff in tests/packaging) pins jsonschema<4, which the toolkit
@@ -63,9 +65,11 @@ step_install() {
 }
 
 step_install-survey() {
-  # The toolkit alone, as the pull-request and regeneration workflows need it: the rendering
-  # libraries at the versions in constraints.txt, so that outputs have the same bytes everywhere.
-  python3 -m pip install --quiet -c constraints.txt -e .
+  # The toolkit's core alone, as the pull-request and regeneration workflows need it (no extra:
+  # benchmarks/bench_pr.py times it): the rendering libraries at the versions in
+  # constraints.txt, so that outputs have the same bytes everywhere. SURVEY_EXTRAS names extras
+  # a workflow needs besides (search.yml: screening, for the relevance model).
+  python3 -m pip install --quiet -c constraints.txt -e ".${SURVEY_EXTRAS:+[$SURVEY_EXTRAS]}"
 }
 
 step_system() {

@@ -19,6 +19,7 @@ import datetime as dt
 import io
 import marshal
 import os
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,7 @@ from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
 from survey_tools.csvcells import from_spreadsheet_safe, spreadsheet_safe
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
+from survey_tools.extras import require_extra
 from survey_tools.fileio import atomic_write
 from survey_tools.latex import plain_text
 
@@ -417,9 +419,14 @@ def asreview_csv(corpus: Corpus, queue: Sequence[Candidate]) -> str:
     return buf.getvalue()
 
 
+def _rispy() -> Any:
+    # rispy, the RIS library ASReview uses, is the [screening] extra (RIS export and import only).
+    return require_extra("screening", "rispy")
+
+
 def ris_text(queue: Sequence[Candidate]) -> str:
     """The queue, best first, as RIS (through rispy) for reference managers and ASReview."""
-    import rispy  # a small pure-Python library, needed only by this export
+    rispy = _rispy()
 
     entries = []
     for c in ranked(queue):
@@ -524,11 +531,9 @@ def _csv_rows(path: Path, rel: str, delimiter: str) -> tuple[str, list[_Row]]:
 
 
 def _xlsx_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
-    # openpyxl reads the Excel files ASReview writes (pandas' to_excel with openpyxl); loaded
-    # only for this format.
-    import zipfile
-
-    import openpyxl
+    # openpyxl reads the Excel files ASReview writes (pandas' to_excel with openpyxl); the
+    # [screening] extra, loaded only for this format.
+    openpyxl = require_extra("screening", "openpyxl")
 
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
@@ -553,7 +558,7 @@ def _xlsx_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
 
 
 def _ris_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
-    import rispy
+    rispy = _rispy()
 
     text = path.read_text(encoding="utf-8-sig")
     for n, line in enumerate(text.splitlines(), start=1):
