@@ -1,5 +1,8 @@
 """List the imports written inside functions of the package, with the reason each gives.
 
+An import statement inside a function counts, and so does a call of ``require_extra`` (the
+library of an optional extra, imported when a command needs it).
+
 A function-level import is kept only for a heavy optional library (pandas, scikit-learn,
 openpyxl, pyarrow, ...) whose import would slow every command or fail without its extra; its
 reason is a comment on the import's line or on the lines just above it. Everything else is
@@ -53,6 +56,11 @@ def _reason(lines: list[str], line: int) -> str:
     return " ".join(above)
 
 
+def _is_require_extra(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "require_extra")
+
+
 def _walk(node: ast.AST, function: str, lines: list[str], rel: str) -> list[FunctionImport]:
     found: list[FunctionImport] = []
     for child in ast.iter_child_nodes(node):
@@ -63,6 +71,13 @@ def _walk(node: ast.AST, function: str, lines: list[str], rel: str) -> list[Func
         elif isinstance(child, ast.Import | ast.ImportFrom) and function:
             found.append(FunctionImport(rel, child.lineno, function, _modules(child),
                                         _reason(lines, child.lineno)))
+        elif function and _is_require_extra(child):
+            # survey_tools.extras.require_extra imports an extra's library: an import too
+            assert isinstance(child, ast.Call)
+            names = tuple(a.value for a in child.args[1:] if isinstance(a, ast.Constant))
+            found.append(FunctionImport(rel, child.lineno, function, tuple(map(str, names)),
+                                        _reason(lines, child.lineno) or "require_extra"))
+            found += _walk(child, function, lines, rel)
         else:
             found += _walk(child, function, lines, rel)
     return found

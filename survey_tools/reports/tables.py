@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote
 
 # Characters that start or end Markdown constructs inline. Escaping each with a backslash
 # (CommonMark allows it for any ASCII punctuation) keeps a title like "a | [b] *c* <d>" as text,
@@ -103,6 +104,4 @@ def md_inert(text: Any) -> str:
 def md_autolink(url: str) -> str:
     """A URL as a clickable autolink ``<...>`` whatever it holds: characters outside the
     URL-safe set are percent-encoded, so the link cannot be closed early."""
-    from urllib.parse import quote
-
     return f"<{quote(' '.join(url.split()), safe=_URL_SAFE)}>"
