@@ -69,7 +69,9 @@ step_install-survey() {
   # benchmarks/bench_pr.py times it): the rendering libraries at the versions in
   # constraints.txt, so that outputs have the same bytes everywhere. SURVEY_EXTRAS names extras
   # a workflow needs besides (search.yml: screening, for the relevance model).
-  python3 -m pip install --quiet -c constraints.txt -e ".${SURVEY_EXTRAS:+[$SURVEY_EXTRAS]}"
+  # --no-compile: pip would byte-compile every module of matplotlib, numpy and the rest (a tenth
+  # of the step); Python compiles the few a job imports when it first imports them.
+  python3 -m pip install --quiet --no-compile -c constraints.txt -e ".${SURVEY_EXTRAS:+[$SURVEY_EXTRAS]}"
 }
 
 step_system() {
