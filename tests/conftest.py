@@ -34,6 +34,7 @@ SLOW_TESTS = frozenset({
     # subprocess builds of the whole real corpus, git clones and merges, a wheel
     "tests/build/test_idempotent.py",
     "tests/build/test_incremental.py",
+    "tests/build/test_input_stage.py::test_a_new_screening_log_makes_the_built_outputs_stale",
     "tests/core/test_cachedir.py",
     "tests/e2e/test_contribution.py",
     "tests/e2e/test_record_only_pull_requests.py",

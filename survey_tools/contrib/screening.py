@@ -36,6 +36,7 @@ from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.screening_logs import DECISIONS, QUEUE, RUNS, read_log
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
 from survey_tools.csvcells import from_spreadsheet_safe, spreadsheet_safe
@@ -44,10 +45,8 @@ from survey_tools.extras import require_extra
 from survey_tools.fileio import atomic_write
 from survey_tools.latex import plain_text
 
-SCREENING = "screening"
-QUEUE = f"{SCREENING}/queue"
-RUNS = f"{SCREENING}/runs.yaml"
-DECISIONS = f"{SCREENING}/decisions.yaml"
+# The paths and the logs' one reader live with the corpus (corpus/screening_logs.py): the
+# living list's flow reads the same logs the same way.
 
 # The fields of a queue file, in the order they are written.
 FIELDS = ("id", "version", "title", "authors", "published", "updated", "abstract",
@@ -240,17 +239,6 @@ def find(queue: Sequence[Candidate], ref: str) -> Candidate:
     near = suggest(want, ids)
     hint = f"; did you mean {near}?" if near else ""
     raise UsageError(f"{ref!r} is not in the screening queue ({len(ids)} candidates){hint}")
-
-
-def read_log(root: Path, rel: str) -> list[dict[str, Any]]:
-    if not (root / rel).is_file():
-        return []
-    data = _read_yaml(root, rel)
-    if data is None:
-        return []
-    if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
-        raise InvalidInput([Problem(rel, 1, 1, "", "expected a list of entries")], f"{rel} is invalid")
-    return data
 
 
 def appended(root: Path, rel: str, entry: Mapping[str, Any]) -> str:

@@ -18,6 +18,7 @@ from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.inputs import Reads
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import known_keys
@@ -253,13 +254,15 @@ def compute_agreement(
     return agreement_of(tax, read_audit_bytes(path, rel), rel, known_keys)
 
 
-def load_agreement(corpus: Corpus, caveat: str = "") -> AgreementReport | None:
-    """The survey's audit file (``files.audit``) compared; ``None`` when the survey has none."""
+def load_agreement(corpus: Corpus, caveat: str = "", reads: Reads | None = None) -> AgreementReport | None:
+    """The survey's audit file (``files.audit``, read through the build's ``reads``) compared;
+    ``None`` when the survey has none."""
     tax = corpus.taxonomy
     rel = tax.data_file("audit")
-    if not (tax.root / rel).is_file():
+    raw = (reads or Reads(tax.root)).file(rel, MAX_AUDIT_BYTES)
+    if raw is None:
         return None
-    report = compute_agreement(tax, tax.root / rel, rel, known_keys(corpus))
+    report = agreement_of(tax, raw, rel, known_keys(corpus))
     return replace(report, caveat=caveat) if caveat else report
 
 
