@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from survey_tools.columns import pad_columns
 from survey_tools.csvcells import spreadsheet_safe
 from survey_tools.errors import UsageError
 from survey_tools.traces.limits import DEFAULT_LIMITS, Limits
@@ -131,8 +132,7 @@ def render_table(m: dict[str, Any], fields: tuple[str, ...], *, max_list: int = 
     lines.append(("critical_path", shown))
     for i, path in enumerate(m.get("taint_paths", [])[:max_list]):
         lines.append((f"taint_path[{i}]", " -> ".join(path)))
-    width = max(len(k) for k, _ in lines)
-    return "".join(f"{k:<{width}}  {v}\n" for k, v in lines)
+    return "".join(f"{k}  {v}\n" for k, v in pad_columns(lines, free_last=True))
 
 
 SUMMARY_COLUMNS = (
@@ -150,10 +150,7 @@ SUMMARY_COLUMNS = (
 def render_summary_table(rows: list[dict[str, Any]]) -> str:
     """Several traces as one aligned table with a few key columns."""
     cells = [list(SUMMARY_COLUMNS)] + [[_cell(r.get(c)) for c in SUMMARY_COLUMNS] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(SUMMARY_COLUMNS))]
-    return "".join(
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n" for r in cells
-    )
+    return "".join("  ".join(r).rstrip() + "\n" for r in pad_columns(cells))
 
 
 # ---------------------------------------------------------------------------
