@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from survey_tools.cli.common import report
 from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.traces.batch import (
@@ -23,6 +24,7 @@ from survey_tools.traces.batch import (
 from survey_tools.traces.importers import FORMATS
 from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
+from survey_tools.traces.problems import TraceReport
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
 from survey_tools.traces.validate import check_file
@@ -129,39 +131,31 @@ def validate_cmd(
     else:
         reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
     bad = [r for r in reports if not r.ok]
-    if fmt == "json":
-        click.echo(
-            render_json(
-                {
-                    "ok": not bad,
-                    "checked": len(reports),
-                    "invalid": len(bad),
-                    "traces": [r.to_dict() for r in reports],
-                }
-            ),
-            nl=False,
-        )
-    else:
-        for r in reports:
-            for p in r.sorted():
-                click.echo(p.format())
-            for p in r.sorted_warnings():
-                click.echo(f"{p.format()} (warning)")
-            if r.warning_total > len(r.warnings):
-                click.echo(f"{r.file}: … {r.warning_total - len(r.warnings)} more warning(s)")
-            if r.omitted:
-                click.echo(
-                    f"{r.file}: … {r.omitted} more problem(s) not shown "
-                    "(--max-problems 0 shows all)"
-                )
-        total = sum(r.total for r in reports)
-        warned = sum(r.warning_total for r in reports)
-        click.echo(
-            f"{len(reports)} trace(s) checked, {len(bad)} invalid, {total} problem(s)"
-            + (f", {warned} warning(s)" if warned else ""),
-            err=True,
-        )
+    report(reports, fmt, json=_validated_json, text=_validated_text)
     sys.exit(EXIT_INVALID if bad else EXIT_OK)
+
+
+def _validated_json(reports: list[TraceReport]) -> None:
+    bad = [r for r in reports if not r.ok]
+    click.echo(render_json({"ok": not bad, "checked": len(reports), "invalid": len(bad),
+                            "traces": [r.to_dict() for r in reports]}), nl=False)
+
+
+def _validated_text(reports: list[TraceReport]) -> None:
+    for r in reports:
+        for p in r.sorted():
+            click.echo(p.format())
+        for p in r.sorted_warnings():
+            click.echo(f"{p.format()} (warning)")
+        if r.warning_total > len(r.warnings):
+            click.echo(f"{r.file}: … {r.warning_total - len(r.warnings)} more warning(s)")
+        if r.omitted:
+            click.echo(f"{r.file}: … {r.omitted} more problem(s) not shown (--max-problems 0 shows all)")
+    total = sum(r.total for r in reports)
+    warned = sum(r.warning_total for r in reports)
+    invalid = sum(1 for r in reports if not r.ok)
+    click.echo(f"{len(reports)} trace(s) checked, {invalid} invalid, {total} problem(s)"
+               + (f", {warned} warning(s)" if warned else ""), err=True)
 
 
 @trace.command("metrics")
