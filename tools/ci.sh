@@ -46,9 +46,9 @@ as_root() {
 }
 
 step_install() {
-  # The whole test environment: the core, every extra a command can ask for (screening,
-  # analysis), the test tools and radon (tests/architecture/test_complexity.py).
-  python3 -m pip install --quiet -c constraints.txt -e '.[test,screening,analysis]'
+  # The whole test environment: the core, the test tools and (through the test extra) every
+  # extra a command can ask for: screening, analysis.
+  python3 -m pip install --quiet -c constraints.txt -e '.[test]'
   # the real tools the trace importers are tested with, and the Parquet/Ray engine (tests/traces)
   python3 -m pip install --quiet -c constraints.txt -e '.[interop,scale]'
   # cffconvert (validates CITATION.cff in tests/packaging) pins jsonschema<4, which the toolkit
