@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def pad_columns(rows: Sequence[Sequence[str]], align: str = "", *, minimum: int = 0,
-                free_last: bool = False) -> list[list[str]]:
+def pad_columns(
+    rows: Sequence[Sequence[str]], align: str = "", *, minimum: int = 0, free_last: bool = False
+) -> list[list[str]]:
     """Each row's cells padded to the widest cell of their column (at least ``minimum``):
     ``align`` has one letter per column, "l" (the default for a missing letter) or "r";
     ``free_last`` leaves the last column as it is (a long last cell widens nothing)."""
@@ -21,8 +22,13 @@ def pad_columns(rows: Sequence[Sequence[str]], align: str = "", *, minimum: int 
     letters = align.ljust(len(widths), "l")
     if free_last:
         widths[-1] = 0
-    return [[c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(r, widths, letters, strict=False)]
-            for r in rows]
+    return [
+        [
+            c.rjust(w) if a == "r" else c.ljust(w)
+            for c, w, a in zip(r, widths, letters, strict=False)
+        ]
+        for r in rows
+    ]
 
 
 def column_widths(rows: Sequence[Sequence[str]], minimum: int = 0) -> list[int]:

@@ -57,8 +57,11 @@ def _reason(lines: list[str], line: int) -> str:
 
 
 def _is_require_extra(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "require_extra")
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "require_extra"
+    )
 
 
 def _walk(node: ast.AST, function: str, lines: list[str], rel: str) -> list[FunctionImport]:
@@ -69,14 +72,24 @@ def _walk(node: ast.AST, function: str, lines: list[str], rel: str) -> list[Func
         elif isinstance(child, ast.ClassDef):
             found += _walk(child, function, lines, rel)
         elif isinstance(child, ast.Import | ast.ImportFrom) and function:
-            found.append(FunctionImport(rel, child.lineno, function, _modules(child),
-                                        _reason(lines, child.lineno)))
+            found.append(
+                FunctionImport(
+                    rel, child.lineno, function, _modules(child), _reason(lines, child.lineno)
+                )
+            )
         elif function and _is_require_extra(child):
             # survey_tools.extras.require_extra imports an extra's library: an import too
             assert isinstance(child, ast.Call)
             names = tuple(a.value for a in child.args[1:] if isinstance(a, ast.Constant))
-            found.append(FunctionImport(rel, child.lineno, function, tuple(map(str, names)),
-                                        _reason(lines, child.lineno) or "require_extra"))
+            found.append(
+                FunctionImport(
+                    rel,
+                    child.lineno,
+                    function,
+                    tuple(map(str, names)),
+                    _reason(lines, child.lineno) or "require_extra",
+                )
+            )
             found += _walk(child, function, lines, rel)
         else:
             found += _walk(child, function, lines, rel)
@@ -98,8 +111,10 @@ def main() -> None:
     found = function_imports(package)
     for f in found:
         print(f)
-    print(f"{len(found)} imports inside functions (limit {LIMIT}); "
-          f"{sum(1 for f in found if not f.reason)} without a reason")
+    print(
+        f"{len(found)} imports inside functions (limit {LIMIT}); "
+        f"{sum(1 for f in found if not f.reason)} without a reason"
+    )
 
 
 if __name__ == "__main__":

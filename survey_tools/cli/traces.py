@@ -137,8 +137,17 @@ def validate_cmd(
 
 def _validated_json(reports: list[TraceReport]) -> None:
     bad = [r for r in reports if not r.ok]
-    click.echo(render_json({"ok": not bad, "checked": len(reports), "invalid": len(bad),
-                            "traces": [r.to_dict() for r in reports]}), nl=False)
+    click.echo(
+        render_json(
+            {
+                "ok": not bad,
+                "checked": len(reports),
+                "invalid": len(bad),
+                "traces": [r.to_dict() for r in reports],
+            }
+        ),
+        nl=False,
+    )
 
 
 def _validated_text(reports: list[TraceReport]) -> None:
@@ -150,12 +159,17 @@ def _validated_text(reports: list[TraceReport]) -> None:
         if r.warning_total > len(r.warnings):
             click.echo(f"{r.file}: … {r.warning_total - len(r.warnings)} more warning(s)")
         if r.omitted:
-            click.echo(f"{r.file}: … {r.omitted} more problem(s) not shown (--max-problems 0 shows all)")
+            click.echo(
+                f"{r.file}: … {r.omitted} more problem(s) not shown (--max-problems 0 shows all)"
+            )
     total = sum(r.total for r in reports)
     warned = sum(r.warning_total for r in reports)
     invalid = sum(1 for r in reports if not r.ok)
-    click.echo(f"{len(reports)} trace(s) checked, {invalid} invalid, {total} problem(s)"
-               + (f", {warned} warning(s)" if warned else ""), err=True)
+    click.echo(
+        f"{len(reports)} trace(s) checked, {invalid} invalid, {total} problem(s)"
+        + (f", {warned} warning(s)" if warned else ""),
+        err=True,
+    )
 
 
 @trace.command("metrics")
@@ -231,14 +245,22 @@ def metrics_cmd(
     paths = expand_inputs(files)
     limits = _limits(max_bytes, max_string_bytes)
     if fmt == "parquet":
-        run = parquet_metrics(paths, output, engine=engine, limits=limits,
-                              ray_address=ray_address, ray_cpus=ray_cpus)
+        run = parquet_metrics(
+            paths, output, engine=engine, limits=limits, ray_address=ray_address, ray_cpus=ray_cpus
+        )
     elif engine != "local":
         raise UsageError("--engine ray is for --format parquet")
     else:
-        run = metrics_run(paths, fmt, single=len(files) == 1 and len(paths) == 1 and not files[0].is_dir(),
-                          limit=max_problems, max_taint_paths=max_taint_paths, limits=limits,
-                          progress=_progress_wanted(progress, len(paths)), to_file=output is not None)
+        run = metrics_run(
+            paths,
+            fmt,
+            single=len(files) == 1 and len(paths) == 1 and not files[0].is_dir(),
+            limit=max_problems,
+            max_taint_paths=max_taint_paths,
+            limits=limits,
+            progress=_progress_wanted(progress, len(paths)),
+            to_file=output is not None,
+        )
     if run.text is not None:
         _emit(run.text, output)
     for line in run.messages:

@@ -39,12 +39,16 @@ class Reads:
                 return None
             size = path.stat().st_size
             if limit is not None and size > limit:
-                raise InvalidInput([Problem(rel, 1, 0, "", f"file is {size:,} bytes; the limit is {limit:,}")],
-                                   f"{rel} cannot be read")
+                raise InvalidInput(
+                    [Problem(rel, 1, 0, "", f"file is {size:,} bytes; the limit is {limit:,}")],
+                    f"{rel} cannot be read",
+                )
             return path.read_bytes()
         except OSError as err:
-            raise InvalidInput([Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}")],
-                               f"{rel} cannot be read") from None
+            raise InvalidInput(
+                [Problem(rel, 0, 0, "", f"cannot read: {err.strerror or err}")],
+                f"{rel} cannot be read",
+            ) from None
 
     def names(self, folder: str, suffix: str) -> tuple[str, ...]:
         """The names of the files in ``folder`` ending in ``suffix``, sorted (none when there is
@@ -53,8 +57,11 @@ class Reads:
         key = f"{folder.rstrip('/')}/*{suffix}"
         if key not in self._listings:
             base = self.root / folder
-            found = sorted(p.name for p in base.iterdir() if p.name.endswith(suffix) and p.is_file()) \
-                if base.is_dir() else []
+            found = (
+                sorted(p.name for p in base.iterdir() if p.name.endswith(suffix) and p.is_file())
+                if base.is_dir()
+                else []
+            )
             self._listings[key] = tuple(found)
         return self._listings[key]
 

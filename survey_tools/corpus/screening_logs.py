@@ -51,16 +51,20 @@ def parse_log(raw: bytes | None, rel: str) -> list[dict[str, Any]]:
     except yaml.YAMLError:
         # The strict reader says where and what in one line.
         doc = parse_yaml_bytes(raw, rel)
-        raise InvalidInput(doc.problems or [Problem(rel, 0, 0, "", "not valid YAML")],
-                           f"{rel} cannot be read") from None
+        raise InvalidInput(
+            doc.problems or [Problem(rel, 0, 0, "", "not valid YAML")], f"{rel} cannot be read"
+        ) from None
     if data is None:
         return []
     if not isinstance(data, list):
-        raise InvalidInput([Problem(rel, 1, 1, "", "expected a list of entries")], f"{rel} is invalid")
+        raise InvalidInput(
+            [Problem(rel, 1, 1, "", "expected a list of entries")], f"{rel} is invalid"
+        )
     bad = [i for i, x in enumerate(data) if not isinstance(x, dict)]
     if bad:
-        raise InvalidInput(_located(raw, rel, bad, "expected an entry (key: value lines)"),
-                           f"{rel} is invalid")
+        raise InvalidInput(
+            _located(raw, rel, bad, "expected an entry (key: value lines)"), f"{rel} is invalid"
+        )
     return data
 
 

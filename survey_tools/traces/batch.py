@@ -195,8 +195,15 @@ METRICS_RENDERERS = {
 METRICS_FORMATS = (*METRICS_RENDERERS, "parquet")
 
 
-def parquet_metrics(paths: list[Path], output: Path | None, *, engine: str, limits: Limits,
-                    ray_address: str | None = None, ray_cpus: int | None = None) -> MetricsRun:
+def parquet_metrics(
+    paths: list[Path],
+    output: Path | None,
+    *,
+    engine: str,
+    limits: Limits,
+    ray_address: str | None = None,
+    ray_cpus: int | None = None,
+) -> MetricsRun:
     """One Parquet row per trace (invalid ones included), in one process or on Ray."""
     if output is None:
         raise UsageError("--format parquet needs -o FILE.parquet")
@@ -204,20 +211,33 @@ def parquet_metrics(paths: list[Path], output: Path | None, *, engine: str, limi
         written = to_parquet_ray(paths, output, address=ray_address, num_cpus=ray_cpus)
     else:
         written = to_parquet(paths, output, limits=limits)
-    return MetricsRun(None, (f"metrics: {written.traces} trace(s) -> {output}, {written.invalid} invalid",),
-                      bool(written.invalid))
+    return MetricsRun(
+        None,
+        (f"metrics: {written.traces} trace(s) -> {output}, {written.invalid} invalid",),
+        bool(written.invalid),
+    )
 
 
-def metrics_run(paths: list[Path], fmt: str, *, single: bool, limit: int, max_taint_paths: int,
-                limits: Limits, progress: bool = False, to_file: bool = False) -> MetricsRun:
+def metrics_run(
+    paths: list[Path],
+    fmt: str,
+    *,
+    single: bool,
+    limit: int,
+    max_taint_paths: int,
+    limits: Limits,
+    progress: bool = False,
+    to_file: bool = False,
+) -> MetricsRun:
     """The metrics of every valid trace in ``fmt`` (a format of :data:`METRICS_RENDERERS`);
     an invalid trace is reported and skipped. ``single``: one trace file was given (its metrics
     alone, without a ``file`` column)."""
     results: list[dict[str, Any]] = []
     messages: list[str] = []
     skipped = 0
-    for res in measure_all(paths, limit=limit, max_taint_paths=max_taint_paths, progress=progress,
-                           limits=limits):
+    for res in measure_all(
+        paths, limit=limit, max_taint_paths=max_taint_paths, progress=progress, limits=limits
+    ):
         if res.metrics is None:
             skipped += 1
             messages += _skipped_lines(res.report)
@@ -225,5 +245,7 @@ def metrics_run(paths: list[Path], fmt: str, *, single: bool, limit: int, max_ta
             results.append(res.metrics if single else dict(res.metrics, file=str(res.path)))
     text = METRICS_RENDERERS[fmt](results, single) if results or to_file else None
     if not single:
-        messages.append(f"metrics: {len(paths)} trace(s), {len(results)} measured, {skipped} skipped (invalid)")
+        messages.append(
+            f"metrics: {len(paths)} trace(s), {len(results)} measured, {skipped} skipped (invalid)"
+        )
     return MetricsRun(text, tuple(messages), bool(skipped))

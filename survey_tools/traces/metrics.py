@@ -118,7 +118,9 @@ def _taint(
         both = np.flatnonzero(is_tainted[s] & is_tainted[d])
         bwd = both[np.argsort(-rank[d[both]], kind="stable")]
         targets = d[bwd].tolist()
-        for u, v in compress(zip(s[bwd].tolist(), targets, strict=True), map(reach.__getitem__, targets)):
+        for u, v in compress(
+            zip(s[bwd].tolist(), targets, strict=True), map(reach.__getitem__, targets)
+        ):
             if not reach[u]:
                 reach[u] = 1
                 nxt[u] = v

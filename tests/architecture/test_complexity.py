@@ -25,5 +25,7 @@ def test_no_function_is_of_grade_e_or_f() -> None:
         for block in radon_complexity.cc_visit(path.read_text(encoding="utf-8")):
             grade = radon_complexity.cc_rank(block.complexity)
             if grade in FAILING:
-                found.append(f"{rel}:{block.lineno}: {block.fullname}: {grade} ({block.complexity})")
+                found.append(
+                    f"{rel}:{block.lineno}: {block.fullname}: {grade} ({block.complexity})"
+                )
     assert not found, "functions of grade E or F (split them):\n" + "\n".join(found)

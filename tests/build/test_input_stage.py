@@ -17,8 +17,16 @@ from survey_tools.errors import InvalidInput
 from survey_tools.reports.compute import load_valid, read_inputs
 
 REPO = Path(__file__).resolve().parents[2]
-NOT_COPIED = shutil.ignore_patterns(".git", "node_modules", "__pycache__", ".mypy_cache",
-                                    ".ruff_cache", ".pytest_cache", "build", "*.egg-info")
+NOT_COPIED = shutil.ignore_patterns(
+    ".git",
+    "node_modules",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    "build",
+    "*.egg-info",
+)
 RUN = """- date: '2026-06-01'
   source: arXiv
   hits: {agents: 3}
@@ -37,9 +45,11 @@ def test_reads_records_every_file_and_listing_it_read(tmp_path: Path) -> None:
     assert reads.names("q", ".yaml") == ("x.yaml",)
     assert reads.paths == ("a.txt", "missing.txt", "q/*.yaml")
     before = reads.digest()
-    for change in (lambda: (tmp_path / "a.txt").write_bytes(b"two"),
-                   lambda: (tmp_path / "missing.txt").write_bytes(b""),
-                   lambda: (tmp_path / "q" / "y.yaml").write_bytes(b"id: y")):
+    for change in (
+        lambda: (tmp_path / "a.txt").write_bytes(b"two"),
+        lambda: (tmp_path / "missing.txt").write_bytes(b""),
+        lambda: (tmp_path / "q" / "y.yaml").write_bytes(b"id: y"),
+    ):
         change()
         again = Reads(tmp_path)
         again.file("a.txt"), again.file("missing.txt"), again.names("q", ".yaml")
@@ -98,11 +108,13 @@ def test_a_new_screening_log_makes_the_built_outputs_stale(survey: Path) -> None
     assert "reports/STATS.md" in stale
     build(survey)
     (survey / QUEUE).mkdir()
-    (survey / QUEUE / "2606.00001.yaml").write_text("id: '2606.00001'\ntitle: A candidate\n",
-                                                     encoding="utf-8")
+    (survey / QUEUE / "2606.00001.yaml").write_text(
+        "id: '2606.00001'\ntitle: A candidate\n", encoding="utf-8"
+    )
     assert "reports/STATS.md" in {s.path for s in build(survey, check=True).stale}
     (survey / DECISIONS).write_text("- not an entry\n", encoding="utf-8")
     with pytest.raises(InvalidInput) as err:
         build(survey, check=True)
     assert [p.format() for p in err.value.problems] == [
-        "screening/decisions.yaml:1:3: [0]: expected an entry (key: value lines)"]
+        "screening/decisions.yaml:1:3: [0]: expected an entry (key: value lines)"
+    ]

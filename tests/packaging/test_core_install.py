@@ -30,13 +30,31 @@ REPO = Path(__file__).resolve().parents[2]
 MAX_DISTRIBUTIONS = 45
 # What only an extra may bring: screening (scikit-learn and its SciPy, openpyxl, rispy),
 # analysis (pandas), scale (pyarrow, ray), interop (OpenTelemetry).
-NOT_IN_CORE = ("scikit-learn", "scipy", "openpyxl", "rispy", "pandas", "pyarrow", "ray",
-               "opentelemetry-sdk", "opentelemetry-api")
+NOT_IN_CORE = (
+    "scikit-learn",
+    "scipy",
+    "openpyxl",
+    "rispy",
+    "pandas",
+    "pyarrow",
+    "ray",
+    "opentelemetry-sdk",
+    "opentelemetry-api",
+)
 # Installed by the venv itself, not by the package.
 VENV_OWN = {"pip", "setuptools"}
 # What the copy of the survey leaves out: the repository's own machinery and bulky caches.
-NOT_COPIED = shutil.ignore_patterns(".git", "node_modules", "__pycache__", "*.egg-info", "build",
-                                    ".mypy_cache", ".ruff_cache", ".pytest_cache", ".venv")
+NOT_COPIED = shutil.ignore_patterns(
+    ".git",
+    "node_modules",
+    "__pycache__",
+    "*.egg-info",
+    "build",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".venv",
+)
 
 
 def core_closure() -> dict[str, metadata.Distribution]:
@@ -79,27 +97,58 @@ def core(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     for dist in core_closure().values():
         _copy_distribution(dist, site)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env["SURVEY_CACHE_DIR"] = str(base / "cache")
     wheels = base / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",
-                    "--no-build-isolation", "-w", str(wheels), str(survey)],
-                   check=True, env=env, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--no-build-isolation",
+            "-w",
+            str(wheels),
+            str(survey),
+        ],
+        check=True,
+        env=env,
+        capture_output=True,
+    )
     (wheel,) = wheels.glob("*.whl")
     for cmd in (["install", "--quiet", "--no-index", "--no-deps", str(wheel)], ["check"]):
-        res = subprocess.run([python, "-m", "pip", *cmd], capture_output=True, text=True, env=env,
-                             timeout=600, check=False)
+        res = subprocess.run(
+            [python, "-m", "pip", *cmd],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+            check=False,
+        )
         assert res.returncode == 0, res.stdout + res.stderr
     return venv, survey, env
 
 
 def _distributions(venv: Path) -> set[str]:
-    out = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "list", "--format", "json"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "list", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return {d["name"].lower().replace("_", "-") for d in json.loads(out)}
 
 
@@ -115,8 +164,15 @@ def test_the_core_is_small_and_has_no_extra(core: tuple[Path, Path, dict[str, st
 def test_the_core_validates_and_checks_the_build(core: tuple[Path, Path, dict[str, str]]) -> None:
     venv, survey, env = core
     for args in (["validate"], ["build", "--check"]):
-        res = subprocess.run([str(venv / "bin" / "survey"), *args], cwd=survey, env=env,
-                             capture_output=True, text=True, timeout=600, check=False)
+        res = subprocess.run(
+            [str(venv / "bin" / "survey"), *args],
+            cwd=survey,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
         assert res.returncode == 0, f"survey {' '.join(args)}:\n{res.stdout}\n{res.stderr}"
 
 
@@ -124,9 +180,22 @@ def test_a_command_needing_an_extra_says_how_to_install_it(
     core: tuple[Path, Path, dict[str, str]],
 ) -> None:
     venv, survey, env = core
-    res = subprocess.run([str(venv / "bin" / "survey"), "screen", "export", "--format", "ris",
-                          str(survey.parent / "queue.ris")], cwd=survey, env=env,
-                         capture_output=True, text=True, timeout=120, check=False)
+    res = subprocess.run(
+        [
+            str(venv / "bin" / "survey"),
+            "screen",
+            "export",
+            "--format",
+            "ris",
+            str(survey.parent / "queue.ris"),
+        ],
+        cwd=survey,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert res.returncode != 0
     assert res.stdout == ""
     assert res.stderr.splitlines() == [
