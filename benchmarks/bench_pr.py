@@ -2,12 +2,14 @@
 
 A clone of this repository gets one new record on a branch (what a web-editor contributor
 commits); then the job's steps run as `.github/workflows/pull-request.yml` runs them:
-`tools/ci.sh install-survey` (pip with its cache warm: everything already installed, as with
-setup-python's pip cache), then `tools/ci.sh validate`, `pr-build` and `pr-report` (the
-`pull-request` group). Target: the whole job under 3 minutes (the runner's checkout and Python
-set-up, about 10-20 s on GitHub, are not included).
+`tools/ci.sh install-survey` (the core alone, no extra) into a fresh virtual environment with
+pip's cache warm, as setup-python's pip cache leaves it on GitHub (one untimed install fills
+the cache first; ``--cache-dir`` keeps it between invocations), then `tools/ci.sh validate`,
+`pr-build` and `pr-report` (the `pull-request` group). Targets: the install step under 30 s,
+the whole job under 3 minutes (the runner's checkout and Python set-up, about 10-20 s on
+GitHub, are not included). The install reaches the package registry when the cache misses.
 
-    python3 benchmarks/bench_pr.py [--runs N] [--no-install]
+    python3 benchmarks/bench_pr.py [--runs N] [--no-install] [--cache-dir DIR]
 """
 
 from __future__ import annotations
@@ -57,10 +59,30 @@ def _step(root: Path, env: dict[str, str], step: str) -> float:
     return elapsed
 
 
+def _fresh_venv(where: Path) -> dict[str, str]:
+    """A virtual environment of its own (no system site-packages), first on PATH."""
+    if where.exists():
+        shutil.rmtree(where)
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
+    return {"PATH": f"{where / 'bin'}{os.pathsep}{os.environ['PATH']}", "VIRTUAL_ENV": str(where)}
+
+
+def _install(root: Path, env: dict[str, str], tmp: Path, cache: Path) -> float:
+    """The install step into a fresh venv with a warm cache; the first fills the cache."""
+    cache.mkdir(parents=True, exist_ok=True)
+    base = {**env, "PIP_CACHE_DIR": str(cache)}
+    base.pop("PYTHONPATH", None)  # the venv's own install, not the checkout on the path
+    if not any(cache.iterdir()):
+        _step(root, {**base, **_fresh_venv(tmp / "warm-venv")}, "install-survey")
+    return _step(root, {**base, **_fresh_venv(tmp / "venv")}, "install-survey")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--no-install", action="store_true", help="skip the install step")
+    ap.add_argument("--cache-dir", type=Path, default=Path(tempfile.gettempdir()) / "survey-bench-pr-pip",
+                    help="pip's cache for the install step (warmed by an untimed install first)")
     args = ap.parse_args()
     steps = (["install-survey"] if not args.no_install else []) + ["validate", "pr-build", "pr-report"]
     rows: dict[str, list[float]] = {s: [] for s in steps}
@@ -68,18 +90,15 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             root, env, _ = _clone(Path(tmp))
             if "install-survey" in rows:
-                # pip into a throw-away venv that sees the installed packages (a warm cache)
-                venv = Path(tmp) / "venv"
-                subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-                env_install = {**env, "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}"}
-                rows["install-survey"].append(_step(root, env_install, "install-survey"))
+                rows["install-survey"].append(_install(root, env, Path(tmp), args.cache_dir))
             for s in ("validate", "pr-build", "pr-report"):
                 rows[s].append(_step(root, env, s))
             shutil.rmtree(root, ignore_errors=True)
     total = [sum(r[i] for r in rows.values()) for i in range(args.runs)]
     print(f"{'step':<16}{'best s':>10}{'worst s':>10}")
     for s, times in rows.items():
-        print(f"{s:<16}{min(times):>10.1f}{max(times):>10.1f}")
+        print(f"{s:<16}{min(times):>10.1f}{max(times):>10.1f}"
+              + ("   target < 30 s (core only, warm cache)" if s == "install-survey" else ""))
     print(f"{'job total':<16}{min(total):>10.1f}{max(total):>10.1f}   target < 180 s")
 
 

@@ -35,7 +35,7 @@ from survey_tools.render.generators import (
     selected,
 )
 from survey_tools.render.requirements import output_problems
-from survey_tools.reports.compute import compute_survey, load_valid, survey_of
+from survey_tools.reports.compute import compute_survey, load_valid, read_inputs, survey_of
 
 # Folders whose every file is generated: files no generator produces any more are removed. The
 # site's folder is one too (its whole content is published), whatever its configured path.
@@ -405,10 +405,12 @@ def build(root: Path | str, check: bool = False) -> BuildResult:
     # The loaded records and the computed survey live until the end: kept out of the collector's
     # full collections (survey_tools.heap).
     with build_lock(root), heap.long_lived():
-        corpus, validation = load_valid(root)
+        # The input stage: every file the outputs are drawn from, read once; the key is what it read.
+        inputs = read_inputs(*load_valid(root))
+        corpus = inputs.corpus
         heap.keep()
         memo = buildcache.enabled()
-        key = buildcache.input_key(corpus) if memo else ""
+        key = buildcache.input_key(corpus, inputs.reads) if memo else ""
         manifest = buildcache.read_manifest(root) if memo else None
         if (manifest is not None and manifest["key"] == key and buildcache.outputs_unchanged(root, manifest)
                 and _extras(root, manifest["outputs"]) == ([], [])):
@@ -419,7 +421,7 @@ def build(root: Path | str, check: bool = False) -> BuildResult:
                     tmp.unlink(missing_ok=True)
             summary = manifest["summary"]
             return BuildResult((), (), len(manifest["outputs"]), None, summary["claims"], corpus.cache_hits)
-        ctx = survey_of(corpus, validation)
+        ctx = survey_of(corpus, inputs=inputs)
         plan = plan_build(root, ctx)
         heap.keep()
         claims = {"total": len(ctx.claims.results), **ctx.claims.counts()}

@@ -34,6 +34,7 @@ from typing import Any
 
 from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base, cache_dir
+from survey_tools.corpus.inputs import Reads
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.records import Corpus
 from survey_tools.fileio import atomic_write
@@ -45,8 +46,6 @@ KEEP_OUTPUTS = 8
 FORMAT = 2  # 2: outputs hashed with SHA-256 (survey_tools.hashing), not BLAKE2
 # Libraries whose version changes the bytes of an output (figures, templates, BibTeX, YAML).
 SHAPING = ("matplotlib", "jinja2", "bibtexparser", "PyYAML", "numpy", "markupsafe")
-# Files the build reads besides the records and the configuration files.
-OTHER_INPUTS = ("screening/runs.yaml", "screening/decisions.yaml", "docs/traces.md")
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -77,19 +76,13 @@ def toolkit_digest() -> str:
     return _h(*parts)
 
 
-def input_key(corpus: Corpus) -> str:
-    """Everything the build's outputs are drawn from, as one hash."""
+def input_key(corpus: Corpus, reads: Reads) -> str:
+    """Everything the build's outputs are drawn from, as one hash: this toolkit, the records,
+    the configuration files with the survey's texts (the taxonomy's digest), and every other
+    file the input stage read (``reads``: no list of inputs is kept here)."""
     tax = corpus.taxonomy
-    parts = [toolkit_digest().encode(), corpus.digest.encode(),
-             (tax.configs.digest if tax.configs else "").encode()]
-    audit = tax.data_file("audit")
-    queue = tax.root / "screening" / "queue"
-    others = [*OTHER_INPUTS, audit, *(p.relative_to(tax.root).as_posix() for p in sorted(queue.glob("*")))]
-    for rel in others:
-        path = tax.root / rel
-        parts.append(rel.encode())
-        parts.append(path.read_bytes() if path.is_file() else b"\0absent")
-    return _h(*parts)
+    return _h(toolkit_digest().encode(), corpus.digest.encode(),
+              (tax.configs.digest if tax.configs else "").encode(), reads.digest().encode())
 
 
 def enabled() -> bool:

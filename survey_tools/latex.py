@@ -17,15 +17,14 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from pylatexenc.latex2text import LatexNodes2Text
+
 # A % that is not already escaped: TeX would drop the rest of the line as a comment.
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 
 
 @lru_cache(maxsize=1)
 def _decoder() -> Any:
-    # pylatexenc is a dependency of bibtexparser 2 and of ours; imported on first use only.
-    from pylatexenc.latex2text import LatexNodes2Text
-
     return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
 
 

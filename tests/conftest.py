@@ -34,12 +34,14 @@ SLOW_TESTS = frozenset({
     # subprocess builds of the whole real corpus, git clones and merges, a wheel
     "tests/build/test_idempotent.py",
     "tests/build/test_incremental.py",
+    "tests/build/test_input_stage.py::test_a_new_screening_log_makes_the_built_outputs_stale",
     "tests/core/test_cachedir.py",
     "tests/e2e/test_contribution.py",
     "tests/e2e/test_record_only_pull_requests.py",
     "tests/e2e/test_pull_request_mistakes.py",
     "tests/hardening/test_crash_safety.py",
     "tests/packaging/test_wheel.py",
+    "tests/packaging/test_core_install.py",  # a fresh venv with the core alone, then a build
     "tests/precommit/test_pre_commit.py",
     "tests/diff/test_diff.py",  # a git repository and a build of each revision
     "tests/github/test_ci.py::test_gitattributes_is_what_the_script_writes",

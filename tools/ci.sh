@@ -48,6 +48,8 @@ as_root() {
 }
 
 step_install() {
+  # The whole test environment: the core, the test tools and (through the test extra) every
+  # extra a command can ask for: screening, analysis.
   python3 -m pip install --quiet -c constraints.txt -e '.[test]'
   # the real tools the trace importers are tested with, and the Parquet/Ray engine (tests/traces)
   python3 -m pip install --quiet -c constraints.txt -e '.[interop,scale]'
@@ -65,9 +67,13 @@ step_install() {
 }
 
 step_install-survey() {
-  # The toolkit alone, as the pull-request and regeneration workflows need it: the rendering
-  # libraries at the versions in constraints.txt, so that outputs have the same bytes everywhere.
-  python3 -m pip install --quiet -c constraints.txt -e .
+  # The toolkit's core alone, as the pull-request and regeneration workflows need it (no extra:
+  # benchmarks/bench_pr.py times it): the rendering libraries at the versions in
+  # constraints.txt, so that outputs have the same bytes everywhere. SURVEY_EXTRAS names extras
+  # a workflow needs besides (search.yml: screening, for the relevance model).
+  # --no-compile: pip would byte-compile every module of matplotlib, numpy and the rest (a tenth
+  # of the step); Python compiles the few a job imports when it first imports them.
+  python3 -m pip install --quiet --no-compile -c constraints.txt -e ".${SURVEY_EXTRAS:+[$SURVEY_EXTRAS]}"
 }
 
 step_system() {

@@ -13,19 +13,20 @@ from pathlib import Path
 
 import click
 
+from survey_tools.build import BuildResult
 from survey_tools.build import build as run_build
-from survey_tools.cli.common import echo_json, output_format, root_of
+from survey_tools.cli.common import output_format, printed, report, root_of
 from survey_tools.contrib.corrections_edit import settle as settle_correction
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.views import known_keys
 from survey_tools.errors import EXIT_INVALID
 from survey_tools.reports.agreement import agreement_text, compute_agreement
-from survey_tools.reports.claims import STATUSES
+from survey_tools.reports.claims import STATUSES, ClaimsReport
 from survey_tools.reports.claims_file import NOT_CHECKABLE
 from survey_tools.reports.claims_output import claims_text
 from survey_tools.reports.compute import Survey, compute_survey
-from survey_tools.reports.corrections import corrections_markdown
+from survey_tools.reports.corrections import CorrectionsReport, corrections_markdown
 from survey_tools.reports.gaps import compute_gaps, gaps_markdown
 from survey_tools.reports.report_config import load_config
 from survey_tools.reports.stats_output import stats_markdown
@@ -42,24 +43,27 @@ def build(ctx: click.Context, check: bool, fmt: str) -> None:
     a correction or any generator fails.
     """
     result = run_build(root_of(ctx), check=check)
-    if fmt == "json":
-        echo_json(result.to_dict())
-    elif check:
-        for s in result.stale:
-            click.echo(f"{s.status}: {s.path}")
-            if s.diff:
-                click.echo(s.diff, nl=False)
-        if result.stale:
-            click.echo(f"{len(result.stale)} of {result.outputs} outputs are out of date; run `survey build`", err=True)
-        else:
-            click.echo(f"all {result.outputs} outputs are up to date", err=True)
-    else:
-        if result.written:  # one write, not one a file: a cold build of 10,000 records lists them all
-            removed = set(result.removed)
-            click.echo("\n".join(f"{'removed' if rel in removed else 'wrote'} {rel}" for rel in result.written))
-        click.echo(f"{len(result.written)} of {result.outputs} outputs changed", err=True)
+    report(result, fmt, text=_checked if check else _built)
     if check and result.stale:
         sys.exit(EXIT_INVALID)
+
+
+def _checked(result: BuildResult) -> None:
+    for s in result.stale:
+        click.echo(f"{s.status}: {s.path}")
+        if s.diff:
+            click.echo(s.diff, nl=False)
+    if result.stale:
+        click.echo(f"{len(result.stale)} of {result.outputs} outputs are out of date; run `survey build`", err=True)
+    else:
+        click.echo(f"all {result.outputs} outputs are up to date", err=True)
+
+
+def _built(result: BuildResult) -> None:
+    if result.written:  # one write, not one a file: a cold build of 10,000 records lists them all
+        removed = set(result.removed)
+        click.echo("\n".join(f"{'removed' if rel in removed else 'wrote'} {rel}" for rel in result.written))
+    click.echo(f"{len(result.written)} of {result.outputs} outputs changed", err=True)
 
 
 def edition_option() -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -81,10 +85,7 @@ def _survey(ctx: click.Context, edition: str | None) -> Survey:
 def stats(ctx: click.Context, edition: str | None, fmt: str) -> None:
     """Print the statistics (the same as reports/STATS.md and reports/stats.json)."""
     c = _survey(ctx, edition)
-    if fmt == "json":
-        echo_json(c.stats.to_dict())
-    else:
-        click.echo(stats_markdown(c.taxonomy, c.stats), nl=False)
+    report(c.stats, fmt, text=printed(lambda stats: stats_markdown(c.taxonomy, stats)))
 
 
 @click.command()
@@ -95,14 +96,11 @@ def stats(ctx: click.Context, edition: str | None, fmt: str) -> None:
 def gaps(ctx: click.Context, k: int | None, edition: str | None, fmt: str) -> None:
     """Print the gap maps: empty and sparse cells of crossed taxonomy axes."""
     s = _survey(ctx, edition)
-    report = s.gaps
+    found = s.gaps
     if k is not None:
         records = s.views[edition] if edition else s.corpus
-        report = compute_gaps(records, replace(s.config, gap_k=k))
-    if fmt == "json":
-        echo_json(report.to_dict())
-    else:
-        click.echo(gaps_markdown(report), nl=False)
+        found = compute_gaps(records, replace(s.config, gap_k=k))
+    report(found, fmt, text=printed(gaps_markdown))
 
 
 @click.command()
@@ -124,19 +122,20 @@ def claims(ctx: click.Context, fail_on: tuple[str, ...], edition: str | None, fm
     Reports; exits 1 only for --fail-on statuses or for gated claims that do not hold.
     """
     s = _survey(ctx, edition)
-    corpus, report = s.corpus, s.claims
-    tripped = report.gate_failures(fail_on)
-    if fmt == "json":
-        echo_json(report.to_dict())
-    else:
-        click.echo(claims_text(report, corpus.taxonomy), nl=False)
-        for p in report.problems(tripped):
+    found = s.claims
+    tripped = found.gate_failures(fail_on)
+
+    def text(claims: ClaimsReport) -> None:
+        click.echo(claims_text(claims, s.taxonomy), nl=False)
+        for p in claims.problems(tripped):
             click.echo(p.format(), err=True)
-        c = report.counts()
+        c = claims.counts()
         click.echo(
-            f"{len(report.results)} claims: {c['holds']} hold, {c['changed']} changed since the edition, "
+            f"{len(claims.results)} claims: {c['holds']} hold, {c['changed']} changed since the edition, "
             f"{c['contradicted']} contradicted, {c[NOT_CHECKABLE]} not checkable", err=True,
         )
+
+    report(found, fmt, text=text)
     if tripped:
         sys.exit(EXIT_INVALID)
 
@@ -151,17 +150,18 @@ def corrections(ctx: click.Context, settle: str | None, fmt: str) -> None:
     if settle is not None:
         click.echo(settle_correction(root_of(ctx), settle), err=True)
         return
-    report = compute_survey(root_of(ctx)).corrections
-    if report is None:
+    found = compute_survey(root_of(ctx)).corrections
+    if found is None:
         click.echo("no corrections file", err=True)
         return
-    if fmt == "json":
-        echo_json(report.to_dict())
-    else:
-        click.echo(corrections_markdown(report), nl=False)
-        for p in report.problems:
+
+    def text(corrections: CorrectionsReport) -> None:
+        click.echo(corrections_markdown(corrections), nl=False)
+        for p in corrections.problems:
             click.echo(p.format(), err=True)
-    if not report.ok:
+
+    report(found, fmt, text=text)
+    if not found.ok:
         sys.exit(EXIT_INVALID)
 
 
@@ -180,13 +180,10 @@ def agreement(ctx: click.Context, audit_csv: Path | None, fmt: str) -> None:
     rel = str(audit_csv) if audit_csv else tax.data_file("audit")
     path = audit_csv if audit_csv else root / rel
     keys = known_keys(load_corpus(root, tax))
-    report = compute_agreement(tax, path, rel, keys)
+    found = compute_agreement(tax, path, rel, keys)
     if not audit_csv:  # the configured caveat describes the survey's own audit file only
-        report = replace(report, caveat=load_config(tax).agreement_caveat)
-    if fmt == "json":
-        echo_json(report.to_dict())
-    else:
-        click.echo(agreement_text(report), nl=False)
+        found = replace(found, caveat=load_config(tax).agreement_caveat)
+    report(found, fmt, text=printed(agreement_text))
 
 
 COMMANDS = (build, stats, gaps, claims, corrections, agreement)

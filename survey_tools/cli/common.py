@@ -47,6 +47,27 @@ def echo_json(data: object) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False))
 
 
+# A command's output format: a function that prints the command's result.
+Reporter = Callable[[Any], None]
+
+
+def print_json(result: Any) -> None:
+    """The json format of every command: the result's ``to_dict()`` (or the value itself)."""
+    echo_json(result.to_dict() if hasattr(result, "to_dict") else result)
+
+
+def printed(render: Callable[[Any], str]) -> Reporter:
+    """A reporter that prints the text ``render`` makes of the result."""
+    return lambda result: click.echo(render(result), nl=False)
+
+
+def report(result: Any, fmt: str, **reporters: Reporter) -> None:
+    """Print ``result`` in the format ``fmt`` of the command's ``--format``: one reporter per
+    format (text for people, and md, table, ...), json the result's own unless given."""
+    chosen: dict[str, Reporter] = {"json": print_json, **reporters}
+    chosen[fmt](result)
+
+
 def report_error(err: SurveyError) -> int:
     """Print a library error as lines on stderr (no traceback); return its exit code."""
     if isinstance(err, InvalidInput):

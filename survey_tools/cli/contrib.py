@@ -17,7 +17,8 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from survey_tools.cli.common import output_format, root_of
+from survey_tools.cli.common import output_format, printed, root_of
+from survey_tools.cli.common import report as emit
 from survey_tools.contrib import adding, exclusions, links, refresh
 from survey_tools.contrib.arxiv_client import ArxivClient, ClientConfig
 from survey_tools.contrib.diff import diff_revision, to_markdown
@@ -359,12 +360,9 @@ def links_cmd(ctx: click.Context, fmt: str, concurrency: int, per_host: int, tim
     finally:
         for b in bar:
             b.close()
-    if fmt == "json":
-        click.echo(links.to_json(report), nl=False)
-    elif fmt == "md":
-        click.echo(links.to_markdown(report, show_all), nl=False)
-    else:
-        click.echo(links.to_table(report, show_all), nl=False)
+    emit(report, fmt, json=printed(links.to_json),
+         md=printed(lambda r: links.to_markdown(r, show_all)),
+         table=printed(lambda r: links.to_table(r, show_all)))
     if report.broken:
         sys.exit(EXIT_INVALID)
 
@@ -414,12 +412,8 @@ def refresh_cmd(ctx: click.Context, keys: tuple[str, ...], do_write: bool, fmt: 
         corpus.taxonomy, chosen, timeout, delay, not no_cache, until))
     if do_write:
         refresh.write(root, report)
-    if fmt == "json":
-        click.echo(refresh.to_json(report), nl=False)
-    elif fmt == "md":
-        click.echo(refresh.to_markdown(report), nl=False)
-    else:
-        click.echo(refresh.to_text(report), nl=False)
+    emit(report, fmt, json=printed(refresh.to_json), md=printed(refresh.to_markdown),
+         text=printed(refresh.to_text))
 
 
 def _deadline(seconds: float | None) -> float | None:

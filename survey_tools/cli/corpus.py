@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from survey_tools.cli.common import echo_json, output_format, root_of
+from survey_tools.cli.common import output_format, report, root_of
 from survey_tools.contrib.csvio import export_csv, plan_import, write_import
 from survey_tools.contrib.taxonomy_edit import migrate_field, rename_value
 from survey_tools.corpus.checks import suggest
@@ -17,7 +17,7 @@ from survey_tools.corpus.repository import repository_warning
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.validation import validate_corpus
 from survey_tools.corpus.views import corpus_view, view_ids
-from survey_tools.errors import EXIT_INVALID, EXIT_OK, UsageError
+from survey_tools.errors import EXIT_INVALID, EXIT_OK, Report, UsageError
 from survey_tools.fileio import atomic_write
 
 
@@ -52,19 +52,19 @@ def validate(
     1 when any record is invalid, 2 on a usage error.
     """
     tax = load_taxonomy(root_of(ctx))
-    report = validate_corpus(root_of(ctx), list(paths) or None, require=require, tax=tax)
-    if fmt == "json":
-        echo_json(report.to_dict())
-    else:
-        for p in report:
+    found = validate_corpus(root_of(ctx), list(paths) or None, require=require, tax=tax)
+
+    def text(checked: Report) -> None:
+        for p in checked:
             click.echo(p.format())
-        n = len(report.problems)
-        summary = f"{report.checked} files checked, {n} problem{'s' if n != 1 else ''}"
-        click.echo(summary, err=True)
+        n = len(checked.problems)
+        click.echo(f"{checked.checked} files checked, {n} problem{'s' if n != 1 else ''}", err=True)
         warning = repository_warning(tax) if not paths and maintainer_warnings else None
         if warning:
             click.echo(f"warning: {warning}", err=True)
-    sys.exit(EXIT_OK if report.ok else EXIT_INVALID)
+
+    report(found, fmt, text=text)
+    sys.exit(EXIT_OK if found.ok else EXIT_INVALID)
 
 
 @click.group(name="import")

@@ -17,7 +17,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from survey_tools.cli.common import echo_json, root_of
+from survey_tools.cli.common import echo_json, report, root_of
 from survey_tools.contrib import adding, found, screening, search
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.protocol import Protocol, load_protocol
@@ -189,9 +189,10 @@ def _list(root: Path, fmt: str, limit: int | None) -> None:
     if fmt not in ("table", "json"):
         raise UsageError(f"--format {fmt} is for `survey screen export`; the listing is table or json")
     queue = screening.ranked(screening.list_queue(root))[:limit]
-    if fmt == "json":
-        echo_json([c.summary() for c in queue])
-        return
+    report(queue, fmt, json=lambda q: echo_json([c.summary() for c in q]), table=_queue_table)
+
+
+def _queue_table(queue: list[screening.Candidate]) -> None:
     if not queue:
         click.echo("the screening queue is empty (run survey search)")
         return
@@ -209,10 +210,10 @@ def _export(root: Path, rest: list[str], fmt: str | None) -> None:
         raise UsageError("survey screen export needs --format asreview or --format ris")
     tax = load_taxonomy(root)
     queue = screening.load_queue(root)
-    if fmt == "asreview":
-        text = screening.asreview_csv(load_corpus(root, tax), queue)
-    else:
-        text = screening.ris_text(queue)
+    # One writer per export format.
+    writers = {"asreview": lambda q: screening.asreview_csv(load_corpus(root, tax), q),
+               "ris": screening.ris_text}
+    text = writers[fmt](queue)
     atomic_write(Path(rest[0]), text)
     click.echo(f"wrote {rest[0]} ({len(queue)} queue candidates)", err=True)
 

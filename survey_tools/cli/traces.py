@@ -11,18 +11,20 @@ from typing import Any
 
 import click
 
+from survey_tools.cli.common import report
 from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
+from survey_tools.fileio import atomic_write
 from survey_tools.traces.batch import (
+    METRICS_FORMATS,
     expand_inputs,
-    measure_all,
-    render_csv,
+    metrics_run,
+    parquet_metrics,
     render_json,
-    render_jsonl,
-    render_summary_table,
-    render_table,
 )
 from survey_tools.traces.importers import FORMATS
+from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
+from survey_tools.traces.problems import TraceReport
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
 from survey_tools.traces.validate import check_file
@@ -71,8 +73,6 @@ def _emit(text: str, out: Path | None) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
-        from survey_tools.fileio import atomic_write
-
         atomic_write(out, text)
 
 
@@ -131,39 +131,45 @@ def validate_cmd(
     else:
         reports = [check_file(p, limit=max_problems, limits=limits)[0] for p in paths]
     bad = [r for r in reports if not r.ok]
-    if fmt == "json":
-        click.echo(
-            render_json(
-                {
-                    "ok": not bad,
-                    "checked": len(reports),
-                    "invalid": len(bad),
-                    "traces": [r.to_dict() for r in reports],
-                }
-            ),
-            nl=False,
-        )
-    else:
-        for r in reports:
-            for p in r.sorted():
-                click.echo(p.format())
-            for p in r.sorted_warnings():
-                click.echo(f"{p.format()} (warning)")
-            if r.warning_total > len(r.warnings):
-                click.echo(f"{r.file}: … {r.warning_total - len(r.warnings)} more warning(s)")
-            if r.omitted:
-                click.echo(
-                    f"{r.file}: … {r.omitted} more problem(s) not shown "
-                    "(--max-problems 0 shows all)"
-                )
-        total = sum(r.total for r in reports)
-        warned = sum(r.warning_total for r in reports)
-        click.echo(
-            f"{len(reports)} trace(s) checked, {len(bad)} invalid, {total} problem(s)"
-            + (f", {warned} warning(s)" if warned else ""),
-            err=True,
-        )
+    report(reports, fmt, json=_validated_json, text=_validated_text)
     sys.exit(EXIT_INVALID if bad else EXIT_OK)
+
+
+def _validated_json(reports: list[TraceReport]) -> None:
+    bad = [r for r in reports if not r.ok]
+    click.echo(
+        render_json(
+            {
+                "ok": not bad,
+                "checked": len(reports),
+                "invalid": len(bad),
+                "traces": [r.to_dict() for r in reports],
+            }
+        ),
+        nl=False,
+    )
+
+
+def _validated_text(reports: list[TraceReport]) -> None:
+    for r in reports:
+        for p in r.sorted():
+            click.echo(p.format())
+        for p in r.sorted_warnings():
+            click.echo(f"{p.format()} (warning)")
+        if r.warning_total > len(r.warnings):
+            click.echo(f"{r.file}: … {r.warning_total - len(r.warnings)} more warning(s)")
+        if r.omitted:
+            click.echo(
+                f"{r.file}: … {r.omitted} more problem(s) not shown (--max-problems 0 shows all)"
+            )
+    total = sum(r.total for r in reports)
+    warned = sum(r.warning_total for r in reports)
+    invalid = sum(1 for r in reports if not r.ok)
+    click.echo(
+        f"{len(reports)} trace(s) checked, {invalid} invalid, {total} problem(s)"
+        + (f", {warned} warning(s)" if warned else ""),
+        err=True,
+    )
 
 
 @trace.command("metrics")
@@ -171,7 +177,7 @@ def validate_cmd(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "jsonl", "csv", "parquet"]),
+    type=click.Choice(list(METRICS_FORMATS)),
     default="table",
     show_default=True,
     help="json: one object (an array for several traces); jsonl: one line per trace; "
@@ -236,65 +242,30 @@ def metrics_cmd(
     ('runs/**/*.json'). An invalid trace is reported on standard error and skipped
     (in Parquet: a row with valid = false); the exit code is then 1.
     """
-
-    # Imported here, not at the top: `survey trace validate` starts without them.
-    from survey_tools.traces.metrics import SCALAR_FIELDS, flat_row
-    from survey_tools.traces.scale import to_parquet, to_parquet_ray
-
     paths = expand_inputs(files)
+    limits = _limits(max_bytes, max_string_bytes)
     if fmt == "parquet":
-        if output is None:
-            raise UsageError("--format parquet needs -o FILE.parquet")
-        if engine == "ray":
-            written = to_parquet_ray(paths, output, address=ray_address, num_cpus=ray_cpus)
-        else:
-            written = to_parquet(paths, output, limits=_limits(max_bytes, max_string_bytes))
-        click.echo(
-            f"metrics: {written.traces} trace(s) -> {output}, {written.invalid} invalid",
-            err=True,
+        run = parquet_metrics(
+            paths, output, engine=engine, limits=limits, ray_address=ray_address, ray_cpus=ray_cpus
         )
-        sys.exit(EXIT_INVALID if written.invalid else EXIT_OK)
-    if engine != "local":
+    elif engine != "local":
         raise UsageError("--engine ray is for --format parquet")
-    single = len(files) == 1 and len(paths) == 1 and not files[0].is_dir()
-    results: list[dict[str, Any]] = []
-    skipped = 0
-    for res in measure_all(
-        paths,
-        limit=max_problems,
-        max_taint_paths=max_taint_paths,
-        progress=_progress_wanted(progress, len(paths)),
-        limits=_limits(max_bytes, max_string_bytes),
-    ):
-        if res.metrics is None:
-            skipped += 1
-            for p in res.report.sorted():
-                click.echo(p.format(), err=True)
-            if res.report.omitted:
-                click.echo(f"{res.report.file}: … {res.report.omitted} more problem(s)", err=True)
-            click.echo(f"{res.report.file}: skipped: not a valid trace", err=True)
-            continue
-        results.append(dict(res.metrics, file=str(res.path)) if not single else res.metrics)
-
-    if fmt == "json":
-        text = render_json(results[0] if single and results else results)
-    elif fmt == "jsonl":
-        text = render_jsonl(results)
-    elif fmt == "csv":
-        fields = SCALAR_FIELDS if single else ("file", *SCALAR_FIELDS)
-        text = render_csv([dict(flat_row(m), file=m.get("file")) for m in results], fields)
-    elif single:
-        text = render_table(results[0], SCALAR_FIELDS) if results else ""
     else:
-        text = render_summary_table([flat_row(m) for m in results])
-    if results or output is not None:
-        _emit(text, output)
-    if not single:
-        click.echo(
-            f"metrics: {len(paths)} trace(s), {len(results)} measured, {skipped} skipped (invalid)",
-            err=True,
+        run = metrics_run(
+            paths,
+            fmt,
+            single=len(files) == 1 and len(paths) == 1 and not files[0].is_dir(),
+            limit=max_problems,
+            max_taint_paths=max_taint_paths,
+            limits=limits,
+            progress=_progress_wanted(progress, len(paths)),
+            to_file=output is not None,
         )
-    sys.exit(EXIT_INVALID if skipped else EXIT_OK)
+    if run.text is not None:
+        _emit(run.text, output)
+    for line in run.messages:
+        click.echo(line, err=True)
+    raise click.exceptions.Exit(EXIT_INVALID if run.failed else EXIT_OK)
 
 
 @trace.command("import")
@@ -342,8 +313,6 @@ def import_cmd(
         raise UsageError("several inputs need -o FOLDER")
     if len(paths) > 1 and output is not None and output.exists() and not output.is_dir():
         raise UsageError(f"-o {output}: several inputs need a folder, not a file")
-    from survey_tools.traces.importers.convert import import_to
-
     failed = 0
     folder = output is not None and (len(paths) > 1 or output.is_dir())
     for p in paths:
@@ -416,8 +385,6 @@ def export_cmd(
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        from survey_tools.fileio import atomic_write
-
         atomic_write(output, data)
     for note in result.notes:
         click.echo(f"{trace_file}: {profile}: {note}", err=True)

@@ -12,6 +12,9 @@ import io
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml import YAML
+from ruamel.yaml.scalarstring import SingleQuotedScalarString
+
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
@@ -41,10 +44,6 @@ def settle(root: Path | str, correction_id: str) -> str:
     now = get_path(rec.data, found.field)
     if _same(now, found.current):
         raise UsageError(f"correction {correction_id} is not stale: {rec.path} still has {found.field} = {now!r}")
-    # Imported here: `survey build` imports this module, and only --settle rewrites YAML.
-    from ruamel.yaml import YAML
-    from ruamel.yaml.scalarstring import SingleQuotedScalarString
-
     y = YAML()
     y.preserve_quotes = True
     y.width = 4096

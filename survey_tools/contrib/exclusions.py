@@ -18,6 +18,7 @@ from typing import Any
 
 from survey_tools.contrib.adding import flag_names, refuse_duplicates
 from survey_tools.contrib.arxiv_client import ArxivPaper
+from survey_tools.contrib.taxonomy_edit import round_trip_yaml
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
 from survey_tools.corpus.records import Corpus, Record
@@ -230,8 +231,6 @@ def _drop_declarations(root: Path, corpus: Corpus, key: str) -> list[tuple[str, 
     line when ``key`` leaves the list: it would name a record that is no longer there."""
     if not key:
         return []
-    from survey_tools.contrib.taxonomy_edit import round_trip_yaml
-
     tax = corpus.taxonomy
     fields = [f.name for f in tax.retained.fields if f.type == "key_reasons"]
     out = []

@@ -39,6 +39,7 @@ import httpx
 
 from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base
+from survey_tools.columns import pad_columns
 from survey_tools.corpus.checks import valid_url
 from survey_tools.corpus.records import Corpus
 from survey_tools.fileio import atomic_write
@@ -570,10 +571,7 @@ def to_table(report: LinkReport, show_all: bool = False) -> str:
     if rows:
         table = [("STATUS", "CODE", "URL", "DETAIL", "RECORDS")]
         table += [(r.status, str(r.code or "-"), r.url, _what(r), _records(r)) for r in rows]
-        widths = [max(len(row[i]) for row in table) for i in range(4)]
-        for row in table:
-            cells = [row[i].ljust(widths[i]) for i in range(4)] + [row[4]]
-            lines.append("  ".join(cells).rstrip())
+        lines += ["  ".join(cells).rstrip() for cells in pad_columns(table, free_last=True)]
     lines.append(_summary_line(report))
     return "\n".join(lines) + "\n"
 

@@ -34,9 +34,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from survey_tools.corpus.protocol import has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.extras import require_extra
 
 # Scores are stored with this many decimals (byte-identical reruns, readable files).
 DECIMALS = 4
@@ -103,16 +106,19 @@ class DecisionRanker:
         return [round(float(p), DECIMALS) for p in probs]
 
 
-def make_pipeline() -> Any:
-    # scikit-learn (and the SciPy it loads) costs about a second to import: only the commands
-    # that score candidates import it, never `survey validate` or `survey build`.
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline as sk_pipeline
+def _sklearn() -> Any:
+    # scikit-learn (and the SciPy it loads) is the [screening] extra and costs about a second
+    # to import: only the commands that score candidates load it, never `survey validate`.
+    return require_extra("screening", "sklearn", "sklearn.feature_extraction.text",
+                         "sklearn.linear_model", "sklearn.pipeline")
 
-    return sk_pipeline(
-        TfidfVectorizer(ngram_range=(1, 1), sublinear_tf=True, min_df=1, strip_accents="unicode"),
-        LogisticRegression(C=10.0, class_weight="balanced", max_iter=1000, solver="liblinear"),
+
+def make_pipeline() -> Any:
+    sk = _sklearn()
+    return sk.pipeline.make_pipeline(
+        sk.feature_extraction.text.TfidfVectorizer(ngram_range=(1, 1), sublinear_tf=True, min_df=1, strip_accents="unicode"),
+        sk.linear_model.LogisticRegression(C=10.0, class_weight="balanced", max_iter=1000,
+                                           solver="liblinear"),
     )
 
 
@@ -131,15 +137,11 @@ def fit(texts: Sequence[str], labels: Sequence[int]) -> DecisionRanker:
 
 
 def _vectorizer() -> Any:
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    return TfidfVectorizer(ngram_range=NGRAMS, sublinear_tf=True, min_df=1, stop_words="english",
+    return _sklearn().feature_extraction.text.TfidfVectorizer(ngram_range=NGRAMS, sublinear_tf=True, min_df=1, stop_words="english",
                            strip_accents="unicode")
 
 
 def _centroid(X: Any) -> Any:
-    import numpy as np
-
     return np.asarray(X.mean(axis=0)).ravel()
 
 
@@ -159,8 +161,6 @@ class Ranker:
 
     def raw(self, texts: Sequence[str]) -> tuple[Any, Any, Any]:
         """Similarity scores: of the candidates, of every positive held out, of the negatives."""
-        import numpy as np
-
         pos, neg, cand = list(self.positives), list(self.negatives), list(texts)
         # The vocabulary is the decided records' own: fitted on the background as well, it would
         # also learn how abstracts are written, which our summaries are not ("we propose",
@@ -208,8 +208,7 @@ class Ranker:
             return []
         if len(self.positives) < 2:
             return [0.0] * len(texts)
-        import numpy as np
-        from sklearn.linear_model import LogisticRegression
+        LogisticRegression = _sklearn().linear_model.LogisticRegression
 
         s_u, s_p, s_n = self.raw(texts)
         # Platt scaling (a logistic regression on the one similarity score, standardised) of

@@ -180,9 +180,8 @@ def compare(tax: Taxonomy, record: Record, paper: ArxivPaper) -> tuple[list[Chan
         doi = paper.doi.strip().lower()
         if current is None or str(current).lower() != doi:
             changes.append(Change("identifiers.doi", current, doi, "arXiv records this DOI"))
-    venue = record.get("venue")
-    if isinstance(venue, str) and _declared(tax, "venue") and \
-            venue.strip().lower() in PREPRINT_VENUES:
+    venue = _preprint_venue(tax, record)
+    if venue is not None:
         if paper.journal_ref:
             changes.append(Change("venue", venue, paper.journal_ref,
                                   f"arXiv's journal reference is {paper.journal_ref!r}"))
@@ -200,39 +199,68 @@ def _fold(name: Any) -> str:
     return normalize_title(str(name))
 
 
+def _preprint_venue(tax: Taxonomy, record: Record) -> str | None:
+    """The record's venue when it names a preprint server (a venue worth replacing)."""
+    venue = record.get("venue")
+    if isinstance(venue, str) and _declared(tax, "venue") and venue.strip().lower() in PREPRINT_VENUES:
+        return venue
+    return None
+
+
+def _first(findings: Sequence[Finding], attr: str) -> Finding | None:
+    """The most trusted service's finding that has ``attr``."""
+    return next((f for f in _by_preference(findings) if getattr(f, attr)), None)
+
+
+def _venue_finding(tax: Taxonomy, record: Record, findings: Sequence[Finding],
+                   changes: list[Change]) -> list[Change]:
+    # A journal reference on arXiv wins; a service's venue wins over the arXiv comment's.
+    venue = _preprint_venue(tax, record)
+    if venue is None or any(c.field == "venue" and "journal reference" in c.why for c in changes):
+        return changes
+    f = _first(findings, "venue")
+    if f is None:
+        return changes
+    kept = [c for c in changes if not (c.field == "venue" and "comment" in c.why)]
+    return [*kept, Change("venue", venue, f.venue, f"{f.source} lists the paper at {f.venue!r}", f.url)]
+
+
+def _doi_finding(tax: Taxonomy, record: Record, findings: Sequence[Finding],
+                 changes: list[Change]) -> list[Change]:
+    if "doi" not in tax.identifiers or not _declared(tax, "identifiers") or \
+            any(c.field == "identifiers.doi" for c in changes):
+        return changes
+    idents = record.get("identifiers")
+    current = idents.get("doi") if isinstance(idents, Mapping) else None
+    f = _first(findings, "doi")
+    if current is not None or f is None:
+        return changes
+    return [*changes, Change("identifiers.doi", None, f.doi, f"{f.source} records this DOI", f.url)]
+
+
+def _authors_finding(tax: Taxonomy, record: Record, findings: Sequence[Finding],
+                     changes: list[Change]) -> list[Change]:
+    authors = record.get("authors")
+    f = _first(findings, "authors")
+    if not isinstance(authors, list) or not _declared(tax, "authors") or f is None:
+        return changes
+    theirs = [author_name(a) for a in f.authors]
+    if record.get("authors_complete", True) is False:
+        theirs = theirs[: len(authors)]
+    if [_fold(a) for a in authors] == [_fold(a) for a in theirs]:
+        return changes
+    return [*changes, Change("authors", list(authors), theirs, f"{f.source} lists these authors", f.url)]
+
+
 def compare_findings(tax: Taxonomy, record: Record, paper: ArxivPaper | None,
                      findings: Sequence[Finding], changes: list[Change]) -> list[Change]:
     """Venue, DOI and (when arXiv has no paper) authors from the other services, each change
     naming its service and page. A journal reference on arXiv wins; another service's venue
     wins over a venue guessed from the authors' arXiv comment."""
-    out = list(changes)
-    venue = record.get("venue")
-    from_comment = [c for c in out if c.field == "venue" and "comment" in c.why]
-    has_journal_ref = any(c.field == "venue" and "journal reference" in c.why for c in out)
-    if isinstance(venue, str) and _declared(tax, "venue") and \
-            venue.strip().lower() in PREPRINT_VENUES and not has_journal_ref:
-        f = next((f for f in _by_preference(findings) if f.venue), None)
-        if f is not None:
-            out = [c for c in out if c not in from_comment]
-            out.append(Change("venue", venue, f.venue, f"{f.source} lists the paper at {f.venue!r}",
-                              f.url))
-    if "doi" in tax.identifiers and _declared(tax, "identifiers") and \
-            not any(c.field == "identifiers.doi" for c in out):
-        idents = record.get("identifiers")
-        current = idents.get("doi") if isinstance(idents, Mapping) else None
-        f = next((f for f in _by_preference(findings) if f.doi), None)
-        if current is None and f is not None:
-            out.append(Change("identifiers.doi", None, f.doi, f"{f.source} records this DOI", f.url))
-    authors = record.get("authors")
-    if paper is None and isinstance(authors, list) and _declared(tax, "authors"):
-        f = next((f for f in _by_preference(findings) if f.authors), None)
-        if f is not None:
-            theirs = [author_name(a) for a in f.authors]
-            if record.get("authors_complete", True) is False:
-                theirs = theirs[: len(authors)]
-            if [_fold(a) for a in authors] != [_fold(a) for a in theirs]:
-                out.append(Change("authors", list(authors), theirs,
-                                  f"{f.source} lists these authors", f.url))
+    out = _venue_finding(tax, record, findings, list(changes))
+    out = _doi_finding(tax, record, findings, out)
+    if paper is None:
+        out = _authors_finding(tax, record, findings, out)
     return out
 
 

@@ -19,6 +19,7 @@ import datetime as dt
 import io
 import marshal
 import os
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,17 +36,17 @@ from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.screening_logs import DECISIONS, QUEUE, RUNS, read_log
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
 from survey_tools.csvcells import from_spreadsheet_safe, spreadsheet_safe
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
+from survey_tools.extras import require_extra
 from survey_tools.fileio import atomic_write
 from survey_tools.latex import plain_text
 
-SCREENING = "screening"
-QUEUE = f"{SCREENING}/queue"
-RUNS = f"{SCREENING}/runs.yaml"
-DECISIONS = f"{SCREENING}/decisions.yaml"
+# The paths and the logs' one reader live with the corpus (corpus/screening_logs.py): the
+# living list's flow reads the same logs the same way.
 
 # The fields of a queue file, in the order they are written.
 FIELDS = ("id", "version", "title", "authors", "published", "updated", "abstract",
@@ -241,17 +242,6 @@ def find(queue: Sequence[Candidate], ref: str) -> Candidate:
     raise UsageError(f"{ref!r} is not in the screening queue ({len(ids)} candidates){hint}")
 
 
-def read_log(root: Path, rel: str) -> list[dict[str, Any]]:
-    if not (root / rel).is_file():
-        return []
-    data = _read_yaml(root, rel)
-    if data is None:
-        return []
-    if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
-        raise InvalidInput([Problem(rel, 1, 1, "", "expected a list of entries")], f"{rel} is invalid")
-    return data
-
-
 def appended(root: Path, rel: str, entry: Mapping[str, Any]) -> str:
     """The log's text with ``entry`` appended (the caller writes it)."""
     return dump_yaml([*read_log(root, rel), dict(entry)])
@@ -418,9 +408,14 @@ def asreview_csv(corpus: Corpus, queue: Sequence[Candidate]) -> str:
     return buf.getvalue()
 
 
+def _rispy() -> Any:
+    # rispy, the RIS library ASReview uses, is the [screening] extra (RIS export and import only).
+    return require_extra("screening", "rispy")
+
+
 def ris_text(queue: Sequence[Candidate]) -> str:
     """The queue, best first, as RIS (through rispy) for reference managers and ASReview."""
-    import rispy  # a small pure-Python library, needed only by this export
+    rispy = _rispy()
 
     entries = []
     for c in ranked(queue):
@@ -525,11 +520,9 @@ def _csv_rows(path: Path, rel: str, delimiter: str) -> tuple[str, list[_Row]]:
 
 
 def _xlsx_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
-    # openpyxl reads the Excel files ASReview writes (pandas' to_excel with openpyxl); loaded
-    # only for this format.
-    import zipfile
-
-    import openpyxl
+    # openpyxl reads the Excel files ASReview writes (pandas' to_excel with openpyxl); the
+    # [screening] extra, loaded only for this format.
+    openpyxl = require_extra("screening", "openpyxl")
 
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
@@ -554,7 +547,7 @@ def _xlsx_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
 
 
 def _ris_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
-    import rispy
+    rispy = _rispy()
 
     text = path.read_text(encoding="utf-8-sig")
     for n, line in enumerate(text.splitlines(), start=1):

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml import YAML
+
 from survey_tools.corpus.taxonomy import CSV_FILE, FORMER_FIELD, Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES
 from survey_tools.errors import InvalidInput, Problem, UsageError
@@ -25,9 +27,6 @@ from survey_tools.fileio import atomic_write
 
 
 def round_trip_yaml() -> Any:
-    # Imported here: only the commands that rewrite YAML need ruamel (20 ms of every start).
-    from ruamel.yaml import YAML
-
     y = YAML(typ="rt")
     y.preserve_quotes = True
     y.width = 1_000_000  # never re-wrap long lines

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -26,7 +26,13 @@ from survey_tools.corpus.explain import (
 from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
 from survey_tools.corpus.record_schema import record_schema
 from survey_tools.corpus.schema_validator import SchemaValidator
-from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, ControlledField, Taxonomy
+from survey_tools.corpus.taxonomy import (
+    FORMER_FIELD,
+    Collection,
+    ControlledField,
+    PlainField,
+    Taxonomy,
+)
 from survey_tools.corpus.yaml_words import CURLY_QUOTES
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
@@ -767,6 +773,68 @@ def _author_problem(name: str, org_field: str) -> str | None:
     return None
 
 
+def _blank(value: str) -> str:
+    return "must not be empty" if value == "" else "must not be blank"
+
+
+def _string_prose(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    if isinstance(value, str) and not value.strip():
+        yield (), _blank(value)
+
+
+def _text_prose(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    if not isinstance(value, str):
+        return
+    if not value.strip():
+        yield (), _blank(value)
+    elif value.strip() == tax.untagged:
+        if not f.required:
+            yield (), "placeholder 'untagged' left in the text (write it in your own words, or leave the field out)"
+    elif ph := _placeholder(tax, value):
+        yield (), f"placeholder {ph!r} left in the text (write it in your own words)"
+
+
+def _repeated_links(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    first: dict[str, int] = {}
+    for i, link in enumerate(value if isinstance(value, list) else ()):
+        if not isinstance(link, str):
+            continue
+        norm = link.strip().rstrip("/")
+        if norm in first:
+            yield (i,), f"{show(repr(link))} repeats {f.name}.{first[norm]}"
+        else:
+            first[norm] = i
+
+
+def _merged_authors(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    if not isinstance(value, list) or (f.organisation_field and data.get(f.organisation_field) is True):
+        return
+    for i, person in enumerate(value):
+        why = _author_problem(person, f.organisation_field) if isinstance(person, str) else None
+        if why:
+            yield (i,), why
+
+
+# A field's prose rules, by its type: what a reviewer would send back.
+_PROSE_RULES = {"string": _string_prose, "text": _text_prose, "url_list": _repeated_links,
+                "person_list": _merged_authors}
+
+
+def _control_problems(tax: Taxonomy, coll: Collection, data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, bool]]:
+    """Control characters in any value or key (multi-line text may hold line breaks)."""
+    if not _has_control(data):
+        return
+    plain = {f.name: f for f in coll.fields}
+    for path, text, is_key in _scalars(data, ()):
+        top = plain.get(str(path[0])) if path else None
+        if top is not None and top.name == FORMER_FIELD and len(path) > 1 and tax.retained is not coll:
+            # a retained record kept whole in the exclusion log: its fields keep their own types
+            top = {f.name: f for f in tax.retained.fields}.get(str(path[1]))
+        why = _control_problem(text, multiline=top is not None and top.type == "text")
+        if why:
+            yield path, why, is_key
+
+
 def _prose_problems(
     tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
 ) -> list[Problem]:
@@ -778,47 +846,17 @@ def _prose_problems(
         line, col = doc.position(path, key=key)
         out.append(Problem(rel, line, col, _dotted(path), message))
 
-    plain = {f.name: f for f in coll.fields}
-    for path, text, is_key in _scalars(data, ()) if _has_control(data) else ():
-        top = plain.get(str(path[0])) if path else None
-        if top is not None and top.name == FORMER_FIELD and len(path) > 1 and tax.retained is not coll:
-            # a retained record kept whole in the exclusion log: its fields keep their own types
-            top = {f.name: f for f in tax.retained.fields}.get(str(path[1]))
-        why = _control_problem(text, multiline=top is not None and top.type == "text")
-        if why:
-            add(path, why, key=is_key)
-    for name, f in plain.items():
-        value = data.get(name)
+    for path, why, is_key in _control_problems(tax, coll, data):
+        add(path, why, key=is_key)
+    for f in coll.fields:
+        rule = _PROSE_RULES.get(f.type)
+        for sub, why in rule(tax, f, data.get(f.name), data) if rule else ():
+            add((f.name, *sub), why)
+    for f in coll.fields:
+        value = data.get(f.name)
         if f.type in _BIBTEX_TYPES and value is not None:
-            for path, why in _bibtex_text_problems(value, (name,)):
+            for path, why in _bibtex_text_problems(value, (f.name,)):
                 add(path, why)
-        if f.type in ("string", "text") and isinstance(value, str):
-            if not value.strip():
-                add((name,), "must not be empty" if value == "" else "must not be blank")
-            elif f.type == "text" and value.strip() != tax.untagged:
-                ph = _placeholder(tax, value)
-                if ph:
-                    add((name,), f"placeholder {ph!r} left in the text (write it in your own words)")
-        if f.type == "text" and isinstance(value, str) and value.strip() == tax.untagged and not f.required:
-            add((name,), "placeholder 'untagged' left in the text (write it in your own words, or leave the field out)")
-        if f.type == "url_list" and isinstance(value, list):
-            first: dict[str, int] = {}
-            for i, link in enumerate(value):
-                if not isinstance(link, str):
-                    continue
-                norm = link.strip().rstrip("/")
-                if norm in first:
-                    add((name, i), f"{show(repr(link))} repeats {name}.{first[norm]}")
-                else:
-                    first[norm] = i
-        if f.type == "person_list" and isinstance(value, list):
-            if f.organisation_field and data.get(f.organisation_field) is True:
-                continue
-            for i, person in enumerate(value):
-                if isinstance(person, str):
-                    why = _author_problem(person, f.organisation_field)
-                    if why:
-                        add((name, i), why)
     return out
 
 

@@ -107,7 +107,7 @@ class SchemaValidator:
     def explaining(self) -> Any:
         """jsonschema's validator, made when a file is first called invalid: importing jsonschema
         took 76 ms of every command's start, and a run of valid files never needs it."""
-        import jsonschema
+        import jsonschema  # heavy (76 ms) and needed only to explain an invalid file
 
         return jsonschema.Draft202012Validator(self.schema)
 

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 from urllib.parse import urljoin, urlsplit
 
+import certifi  # httpx's own CA bundle
 import httpx
 import orjson
 from tenacity import (
@@ -167,7 +168,6 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
 @lru_cache(maxsize=1)
 def tls_context() -> ssl.SSLContext:
     """One TLS context for every client (loading the CA bundle takes ~20 ms)."""
-    import certifi  # httpx's own CA bundle
 
     return ssl.create_default_context(cafile=certifi.where())
 

@@ -4,6 +4,7 @@ come from the taxonomy as text (read by its load), never from the disk."""
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -290,8 +291,6 @@ def entry_order(tax: Taxonomy, how: str) -> Callable[[Sequence[Record]], list[Re
 
 def _source_rank(tax: Taxonomy) -> dict[str, int]:
     """Each key's row in the imported list (the order file `survey import` keeps)."""
-    import csv
-
     rel = order_file(tax.csv_layout or {}, tax.retained.name)
     text = tax.text(rel) if rel else None  # read with the taxonomy
     if text is None:

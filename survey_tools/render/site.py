@@ -28,6 +28,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.repository import repository as configured_repository
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
@@ -254,13 +255,13 @@ def _cell(tax: Taxonomy, conf: Mapping[str, Any], ax: Axis, rec: Record) -> tupl
 
 
 def repository(tax: Taxonomy) -> dict[str, str] | None:
-    """Links built from ``survey.repository`` ({url, branch}); None when it is not configured."""
-    repo = tax.survey.get("repository")
-    if not isinstance(repo, Mapping) or not repo.get("url"):
+    """The page's links to the repository, from the one reading of ``survey.repository``
+    (corpus/repository.py): None while it is missing or a placeholder, as in CONTRIBUTING."""
+    repo = configured_repository(tax)
+    if repo is None:
         return None
-    url = str(repo["url"]).rstrip("/")
-    branch = str(repo.get("branch") or "main")
-    return {"url": url, "branch": branch, "blob": f"{url}/blob/{branch}/", "edit": f"{url}/edit/{branch}/", "issues": f"{url}/issues/new"}
+    return {"url": repo.url, "branch": repo.branch, "blob": repo.blob(""),
+            "edit": f"{repo.url}/edit/{repo.branch}/", "issues": f"{repo.url}/issues/new"}
 
 
 def _project_links(tax: Taxonomy, up: str, has_bib: bool) -> list[dict[str, str]]:

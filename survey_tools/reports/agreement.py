@@ -18,6 +18,7 @@ from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
+from survey_tools.corpus.inputs import Reads
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import known_keys
@@ -105,26 +106,30 @@ def cohen_kappa(a: list[str], b: list[str]) -> float | None:
     return (po - pe) / (1 - pe)
 
 
-def _read_text(path: Path, rel: str) -> str:
-    """The audit file as text; too large, unreadable, non-UTF-8 or NUL bytes raise a problem."""
+def _refuse(rel: str, line: int, message: str) -> InvalidInput:
+    return InvalidInput([Problem(rel, line, 0, "", message)], f"{rel} cannot be read")
 
-    def refuse(line: int, message: str) -> InvalidInput:
-        return InvalidInput([Problem(rel, line, 0, "", message)], f"{rel} cannot be read")
 
+def read_audit_bytes(path: Path, rel: str) -> bytes:
+    """The audit file's bytes; too large (refused before reading) or unreadable raise a problem."""
     try:
         size = path.stat().st_size
-        if size > MAX_AUDIT_BYTES:  # refused before reading
-            raise refuse(1, f"file is {size:,} bytes; the limit is {MAX_AUDIT_BYTES:,}")
-        raw = path.read_bytes()
+        if size > MAX_AUDIT_BYTES:
+            raise _refuse(rel, 1, f"file is {size:,} bytes; the limit is {MAX_AUDIT_BYTES:,}")
+        return path.read_bytes()
     except OSError as err:
-        raise refuse(0, f"cannot read: {err.strerror or err}") from None
+        raise _refuse(rel, 0, f"cannot read: {err.strerror or err}") from None
+
+
+def _decode(raw: bytes, rel: str) -> str:
+    """The audit file as text; non-UTF-8 or NUL bytes raise a problem."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise refuse(line, f"not valid UTF-8 (byte 0x{raw[err.start : err.start + 1].hex()})") from None
+        raise _refuse(rel, line, f"not valid UTF-8 (byte 0x{raw[err.start : err.start + 1].hex()})") from None
     if "\x00" in text:
-        raise refuse(text[: text.index("\x00")].count("\n") + 1, "contains NUL bytes; not a text CSV file")
+        raise _refuse(rel, text[: text.index("\x00")].count("\n") + 1, "contains NUL bytes; not a text CSV file")
     return text
 
 
@@ -142,27 +147,17 @@ def _rows(reader: Any, rel: str, problems: list[Problem]) -> Iterator[tuple[int,
         yield start, row
 
 
-def compute_agreement(
-    tax: Taxonomy, path: Path, rel: str | None = None, known_keys: Collection[str] | None = None
-) -> AgreementReport:
-    """Read an audit CSV and compare the two readers; :class:`InvalidInput` lists every problem."""
-    rel = rel or str(path)
-    text = _read_text(path, rel)
+def _paired_fields(tax: Taxonomy, header: list[str], rel: str) -> tuple[list[str], list[Problem]]:
+    """The audited fields (an ``orig_``/``ann_`` pair each), and what is wrong with the header."""
     problems: list[Problem] = []
-    # strict: an unclosed quote or a stray one is an error, not a silently merged cell
-    rows = _rows(csv.reader(io.StringIO(text, newline=""), strict=True), rel, problems)
-    header = next(rows, (1, None))[1]
     id_col = tax.retained.id_field
-    if not header:
-        raise InvalidInput(problems or [Problem(rel, 1, 0, "", "the file is empty")], f"{rel} is invalid")
     if id_col not in header:
         problems.append(Problem(rel, 1, 0, id_col, f"missing column {id_col!r}"))
     fields: list[str] = []
     for col in header:
         if col.startswith(ORIG):
             name = col[len(ORIG) :]
-            cf = tax.find_field(name)
-            if cf is None:
+            if tax.find_field(name) is None:
                 problems.append(Problem(rel, 1, 0, col, f"{name!r} is not a controlled field of the taxonomy"))
             elif ANN + name not in header:
                 problems.append(Problem(rel, 1, 0, ANN + name, f"missing column (pairs with {col})"))
@@ -172,56 +167,102 @@ def compute_agreement(
             problems.append(Problem(rel, 1, 0, ORIG + col[len(ANN) :], f"missing column (pairs with {col})"))
     if not fields and not problems:
         problems.append(Problem(rel, 1, 0, "", "no orig_<field>/ann_<field> column pairs"))
+    return fields, problems
+
+
+@dataclass
+class _Pairs:
+    """The two readers' values of one field, row by row."""
+
+    allowed: frozenset[str]
+    origs: list[str] = dc_field(default_factory=list)
+    anns: list[str] = dc_field(default_factory=list)
+    where: list[tuple[str, int]] = dc_field(default_factory=list)
+
+    def result(self, name: str, label: str) -> FieldAgreement:
+        dis = tuple(Disagreement(k, o, a, ln)
+                    for o, a, (k, ln) in zip(self.origs, self.anns, self.where, strict=True) if o != a)
+        return FieldAgreement(name, label, len(self.origs), len(self.origs) - len(dis),
+                              cohen_kappa(self.origs, self.anns), dis)
+
+
+def _key_problems(key: str, lineno: int, id_col: str, rel: str, seen: set[str],
+                  known: Collection[str] | None) -> list[Problem]:
+    out = []
+    if known is not None and key not in known:
+        out.append(Problem(rel, lineno, 0, id_col, f"unknown record key {key!r}"))
+    if key in seen:
+        out.append(Problem(rel, lineno, 0, id_col, f"{key!r} appears twice"))
+    seen.add(key)
+    return out
+
+
+def _pair_row(pairs: Mapping[str, _Pairs], cells: Mapping[str, str], key: str, lineno: int,
+              rel: str) -> list[Problem]:
+    """One row's values into each field's pairs; values the taxonomy does not know are problems."""
+    out = []
+    for f, p in pairs.items():
+        o, a = cells[ORIG + f], cells[ANN + f]
+        for col, v in ((ORIG + f, o), (ANN + f, a)):
+            if v not in p.allowed:
+                out.append(Problem(rel, lineno, 0, col, f"unknown value {v!r} (known: {', '.join(sorted(p.allowed))})"))
+        p.origs.append(o)
+        p.anns.append(a)
+        p.where.append((key, lineno))
+    return out
+
+
+def agreement_of(tax: Taxonomy, raw: bytes, rel: str,
+                 known_keys: Collection[str] | None = None) -> AgreementReport:
+    """The audit CSV's bytes compared reader against reader; :class:`InvalidInput` lists every problem."""
+    problems: list[Problem] = []
+    # strict: an unclosed quote or a stray one is an error, not a silently merged cell
+    rows = _rows(csv.reader(io.StringIO(_decode(raw, rel), newline=""), strict=True), rel, problems)
+    header = next(rows, (1, None))[1]
+    if not header:
+        raise InvalidInput(problems or [Problem(rel, 1, 0, "", "the file is empty")], f"{rel} is invalid")
+    fields, header_problems = _paired_fields(tax, header, rel)
+    problems += header_problems  # the same list the row reader reports malformed CSV into
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
-    idx = {c: i for i, c in enumerate(header)}
-    pairs: dict[str, tuple[list[str], list[str], list[tuple[str, int]]]] = {f: ([], [], []) for f in fields}
+    id_col = tax.retained.id_field
+    pairs = {f: _Pairs(frozenset(tax.field(f).ids) | ({tax.na} if tax.field(f).not_applicable else set()))
+             for f in fields}
     seen: set[str] = set()
     table: list[dict[str, str]] = []
-    n = 0
     for lineno, row in rows:
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
             problems.append(Problem(rel, lineno, 0, "", f"{len(row)} cells, the header has {len(header)}"))
             continue
-        n += 1
-        key = row[idx[id_col]].strip()
-        if known_keys is not None and key not in known_keys:
-            problems.append(Problem(rel, lineno, 0, id_col, f"unknown record key {key!r}"))
-        if key in seen:
-            problems.append(Problem(rel, lineno, 0, id_col, f"{key!r} appears twice"))
-        seen.add(key)
-        table.append({c: cell.strip() for c, cell in zip(header, row, strict=True)})
-        for f in fields:
-            cf = tax.field(f)
-            allowed = set(cf.ids) | ({tax.na} if cf.not_applicable else set())
-            o, a = row[idx[ORIG + f]].strip(), row[idx[ANN + f]].strip()
-            for col, v in ((ORIG + f, o), (ANN + f, a)):
-                if v not in allowed:
-                    problems.append(Problem(rel, lineno, 0, col, f"unknown value {v!r} (known: {', '.join(sorted(allowed))})"))
-            pairs[f][0].append(o)
-            pairs[f][1].append(a)
-            pairs[f][2].append((key, lineno))
+        cells = {c: cell.strip() for c, cell in zip(header, row, strict=True)}
+        table.append(cells)
+        problems += _key_problems(cells[id_col], lineno, id_col, rel, seen, known_keys)
+        problems += _pair_row(pairs, cells, cells[id_col], lineno, rel)
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
-    out = []
-    for f in fields:
-        origs, anns, keys = pairs[f]
-        dis = tuple(
-            Disagreement(k, o, a, ln) for o, a, (k, ln) in zip(origs, anns, keys, strict=True) if o != a
-        )
-        out.append(FieldAgreement(f, tax.field(f).label, len(origs), len(origs) - len(dis), cohen_kappa(origs, anns), dis))
-    return AgreementReport(rel, n, tuple(out), table=tuple(table), columns=tuple(header), id_column=id_col)
+    out = tuple(p.result(f, tax.field(f).label) for f, p in pairs.items())
+    return AgreementReport(rel, len(table), out, table=tuple(table), columns=tuple(header), id_column=id_col)
 
 
-def load_agreement(corpus: Corpus, caveat: str = "") -> AgreementReport | None:
-    """The survey's audit file (``files.audit``) compared; ``None`` when the survey has none."""
+def compute_agreement(
+    tax: Taxonomy, path: Path, rel: str | None = None, known_keys: Collection[str] | None = None
+) -> AgreementReport:
+    """Read an audit CSV and compare the two readers; :class:`InvalidInput` lists every problem."""
+    rel = rel or str(path)
+    return agreement_of(tax, read_audit_bytes(path, rel), rel, known_keys)
+
+
+def load_agreement(corpus: Corpus, caveat: str = "", reads: Reads | None = None) -> AgreementReport | None:
+    """The survey's audit file (``files.audit``, read through the build's ``reads``) compared;
+    ``None`` when the survey has none."""
     tax = corpus.taxonomy
     rel = tax.data_file("audit")
-    if not (tax.root / rel).is_file():
+    raw = (reads or Reads(tax.root)).file(rel, MAX_AUDIT_BYTES)
+    if raw is None:
         return None
-    report = compute_agreement(tax, tax.root / rel, rel, known_keys(corpus))
+    report = agreement_of(tax, raw, rel, known_keys(corpus))
     return replace(report, caveat=caveat) if caveat else report
 
 

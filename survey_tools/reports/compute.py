@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from survey_tools.corpus.configs import data_config_problems
+from survey_tools.corpus.inputs import Reads
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
@@ -116,6 +117,31 @@ class Survey:
         return self.stats.protocol, self.stats.living
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """Everything a build draws on, read once (the input stage): the records with the
+    taxonomy (configuration files and the survey's own texts), their validation, and every
+    other file (the screening logs and queue, the audit file) read through ``reads`` and
+    already parsed. ``buildcache.input_key`` hashes exactly what was read here."""
+
+    corpus: Corpus
+    validation: Report
+    config: ReportConfig
+    search: Search
+    agreement: AgreementReport | None
+    reads: Reads
+
+
+def read_inputs(corpus: Corpus, validation: Report | None = None) -> Inputs:
+    """The input stage for an already loaded corpus: each reader reads its files through one
+    :class:`Reads`, so what they read is what the build's key covers."""
+    tax = corpus.taxonomy
+    reads = Reads(tax.root)
+    config = load_config(tax)
+    return Inputs(corpus, validation or Report(checked=corpus.files), config, search_of(tax, reads),
+                  load_agreement(corpus, config.agreement_caveat, reads), reads)
+
+
 def compute_survey(root: Path | str) -> Survey:
     """Validate the folder and compute every report on the living list; raise
     :class:`InvalidInput` (nothing computed) when a record or a configuration file is invalid."""
@@ -137,12 +163,11 @@ def load_valid(root: Path | str) -> tuple[Corpus, Report]:
     return corpus, validation
 
 
-def survey_of(corpus: Corpus, validation: Report | None = None) -> Survey:
-    """The reports of an already loaded corpus (``survey diff`` computes two revisions)."""
-    tax = corpus.taxonomy
-    config = load_config(tax)
-    agreement = load_agreement(corpus, config.agreement_caveat)
-    return _reports(tax.root, corpus, validation or Report(checked=corpus.files), config, "", agreement, search_of(tax))
+def survey_of(corpus: Corpus, validation: Report | None = None, inputs: Inputs | None = None) -> Survey:
+    """The reports of an already loaded corpus (``survey diff`` computes two revisions), from
+    its ``inputs`` when the input stage has read them (else read now)."""
+    i = inputs or read_inputs(corpus, validation)
+    return _reports(corpus.taxonomy.root, i.corpus, i.validation, i.config, "", i.agreement, i.search)
 
 
 def _reports(root: Path, corpus: Corpus, validation: Report, config: ReportConfig, edition: str,
@@ -169,4 +194,4 @@ def _reports(root: Path, corpus: Corpus, validation: Report, config: ReportConfi
                   shown, edition)
 
 
-__all__ = ["Survey", "compute_survey", "load_valid", "survey_of"]
+__all__ = ["Inputs", "Survey", "compute_survey", "load_valid", "read_inputs", "survey_of"]

@@ -15,6 +15,7 @@ from typing import Any
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import corpus_view, view_label
+from survey_tools.extras import require_extra
 from survey_tools.reports.axes import Axis, get_path, mode_of
 
 
@@ -81,7 +82,8 @@ class Table:
     def to_frame(self) -> Any:
         """The counts as a pandas ``DataFrame`` (one row per row value, one column per column
         value, or one ``count`` column), indexed by value ids, for analysis in a notebook."""
-        import pandas as pd  # only here: the build and the CLI never need it
+        # pandas is the [analysis] extra: only a notebook asks for a frame, never a command
+        pd = require_extra("analysis", "pandas")
 
         cols_name = self.cols.spec if self.cols is not None else None
         return pd.DataFrame(

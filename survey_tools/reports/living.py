@@ -12,27 +12,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import yaml
-
+from survey_tools.corpus.inputs import Reads
+from survey_tools.corpus.screening_logs import DECISIONS, QUEUE, RUNS, read_log
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.reports.tables import md, md_table
-
-RUNS = "screening/runs.yaml"
-DECISIONS = "screening/decisions.yaml"
-QUEUE = "screening/queue"
-
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _log(root: Path, rel: str) -> list[dict[str, Any]]:
-    path = root / rel
-    if not path.is_file():
-        return []
-    data = yaml.load(path.read_bytes(), Loader=_Loader)
-    return [x for x in data if isinstance(x, dict)] if isinstance(data, list) else []
 
 
 @dataclass(frozen=True)
@@ -70,12 +55,13 @@ class LivingFlow:
         }
 
 
-def living_flow(root: Path) -> LivingFlow | None:
-    """The flow, or None when nothing was ever searched."""
-    runs = _log(root, RUNS)
+def living_flow(reads: Reads) -> LivingFlow | None:
+    """The flow, or None when nothing was ever searched; a malformed log raises
+    :class:`~survey_tools.errors.InvalidInput` naming each bad entry."""
+    runs = read_log(reads, RUNS)
     if not runs:
         return None
-    decisions = _log(root, DECISIONS)
+    decisions = read_log(reads, DECISIONS)
     per_family: Counter[str] = Counter()
     for r in runs:
         for fam, n in (r.get("hits") or {}).items():
@@ -91,8 +77,7 @@ def living_flow(root: Path) -> LivingFlow | None:
         else:
             by_stage[str(d.get("stage"))] += 1
             by_reason[str(d.get("reason"))] += 1
-    folder = root / QUEUE
-    awaiting = len(list(folder.glob("*.yaml"))) if folder.is_dir() else 0
+    awaiting = len(reads.names(QUEUE, ".yaml"))
     dates = sorted(str(r.get("date", "")) for r in runs)
     sources = sorted({str(r.get("source", "")) for r in runs})
     return LivingFlow(

@@ -16,6 +16,7 @@ import io
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from survey_tools.corpus.records import Corpus
@@ -31,13 +32,19 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 KINDS = ("heatmap", "ladder", "modes", "stacked", "flow", "prisma")
 
 
-def _figure(width: float, height: float) -> Any:
+@cache
+def _pyplot() -> Any:
     # matplotlib (~300 ms) is imported only when figures are drawn, never by `survey validate`.
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # Agg draws into files, never a window, whatever the machine's default backend is (once:
+    # switching closes every open figure).
+    plt.switch_backend("Agg")
+    return plt
+
+
+def _figure(width: float, height: float) -> Any:
+    plt = _pyplot()
     plt.rcParams.update(
         {
             "svg.hashsalt": "survey-tools",
@@ -50,9 +57,14 @@ def _figure(width: float, height: float) -> Any:
     return plt.figure(figsize=(width, height), dpi=100)
 
 
-def _save(fig: Any) -> tuple[bytes, bytes]:
-    import matplotlib.pyplot as plt  # lazy: see _figure
+def _box(ax: Any, xy: tuple[float, float], w: float, h: float, colour: str) -> None:
+    """A rounded box of the flow diagrams (pyplot has loaded matplotlib.patches)."""
+    patches = _pyplot().matplotlib.patches
+    ax.add_patch(patches.FancyBboxPatch(xy, w, h, boxstyle="round,pad=0.05", fc=colour, ec="#333333"))
 
+
+def _save(fig: Any) -> tuple[bytes, bytes]:
+    plt = _pyplot()
     svg, png = io.BytesIO(), io.BytesIO()
     # One tight bounding box for both files, measured once on the figure's own canvas (what
     # `bbox_inches="tight"` pads the same way): "tight" lays the figure out again for each
@@ -243,7 +255,6 @@ def _stacked(d: Mapping[str, Any]) -> Any:
 
 
 def _flow(d: Mapping[str, Any]) -> Any:
-    import matplotlib.patches as mpatches  # lazy: see _figure
 
     stages = d["stages"]
     n = len(stages)
@@ -254,7 +265,7 @@ def _flow(d: Mapping[str, Any]) -> Any:
     ax.axis("off")
 
     def box(x: float, y: float, w: float, text: str, colour: str) -> None:
-        ax.add_patch(mpatches.FancyBboxPatch((x, y - 0.35), w, 0.7, boxstyle="round,pad=0.05", fc=colour, ec="#333333"))
+        _box(ax, (x, y - 0.35), w, 0.7, colour)
         ax.text(x + w / 2, y, text, ha="center", va="center", fontsize=10)
 
     remaining = d["screened"]
@@ -276,7 +287,6 @@ def _flow(d: Mapping[str, Any]) -> Any:
 
 
 def _prisma(d: Mapping[str, Any]) -> Any:
-    import matplotlib.patches as mpatches
 
     fig = _figure(9, 6.2)
     ax = fig.add_subplot()
@@ -285,7 +295,7 @@ def _prisma(d: Mapping[str, Any]) -> Any:
     ax.axis("off")
 
     def box(x: float, y: float, w: float, h: float, text: str, colour: str) -> None:
-        ax.add_patch(mpatches.FancyBboxPatch((x, y - h / 2), w, h, boxstyle="round,pad=0.05", fc=colour, ec="#333333"))
+        _box(ax, (x, y - h / 2), w, h, colour)
         ax.text(x + w / 2, y, text, ha="center", va="center", fontsize=9)
 
     def arrow(x0: float, y0: float, x1: float, y1: float) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from survey_tools.corpus.inputs import Reads
 from survey_tools.corpus.protocol import Protocol, has_protocol, load_protocol
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
@@ -74,12 +75,12 @@ class Stats:
 Search = tuple[Protocol | None, LivingFlow | None]
 
 
-def search_of(tax: Taxonomy) -> Search:
-    """The search protocol and the living list's flow (from screening/'s logs): the same for
-    every view, so that the statistics of another view reuse them (``compute_stats(search=)``)
-    and read no file."""
+def search_of(tax: Taxonomy, reads: Reads | None = None) -> Search:
+    """The search protocol and the living list's flow (from screening/'s logs, read through the
+    build's ``reads``): the same for every view, so that the statistics of another view reuse
+    them (``compute_stats(search=)``) and read no file."""
     protocol = load_protocol(tax) if has_protocol(tax) else None
-    return protocol, (living_flow(tax.root) if protocol else None)
+    return protocol, (living_flow(reads or Reads(tax.root)) if protocol else None)
 
 
 def compute_stats(corpus: Corpus, config: ReportConfig, search: Search | None = None) -> Stats:

@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote
+
+from survey_tools.columns import column_widths, pad_columns
 
 # Characters that start or end Markdown constructs inline. Escaping each with a backslash
 # (CommonMark allows it for any ASCII punctuation) keeps a title like "a | [b] *c* <d>" as text,
@@ -60,20 +63,18 @@ def md_table(
             raise ValueError(f"a table row has {len(row)} cells, the header {cols}")
     align = align.ljust(cols, "l")
     # Unpadded columns still get a rule of three dashes ("---" / "---:").
-    widths = [max(3, *(len(r[i]) for r in cells)) if pad else 0 for i in range(cols)]
+    widths = column_widths(cells, 3) if pad else [0] * cols
+    padded = pad_columns(cells, align, minimum=3) if pad else cells
 
     def line(row: Sequence[str]) -> str:
-        padded = [
-            c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(row, widths, align, strict=True)
-        ]
-        return "| " + " | ".join(padded) + " |"
+        return "| " + " | ".join(row) + " |"
 
     rules = [
         ("-" * (max(w - 1, 3)) + ":") if a == "r" and not pad else
         ("-" * (w - 1) + ":") if a == "r" else "-" * max(w, 3)
         for w, a in zip(widths, align, strict=True)
     ]
-    return "\n".join([line(cells[0]), "| " + " | ".join(rules) + " |", *(line(r) for r in cells[1:])])
+    return "\n".join([line(padded[0]), "| " + " | ".join(rules) + " |", *(line(r) for r in padded[1:])])
 
 
 # GitHub turns text into links and notifications after Markdown is rendered: "@name" mentions
@@ -103,6 +104,4 @@ def md_inert(text: Any) -> str:
 def md_autolink(url: str) -> str:
     """A URL as a clickable autolink ``<...>`` whatever it holds: characters outside the
     URL-safe set are percent-encoded, so the link cannot be closed early."""
-    from urllib.parse import quote
-
     return f"<{quote(' '.join(url.split()), safe=_URL_SAFE)}>"

@@ -11,10 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from survey_tools.columns import pad_columns
 from survey_tools.csvcells import spreadsheet_safe
 from survey_tools.errors import UsageError
 from survey_tools.traces.limits import DEFAULT_LIMITS, Limits
+from survey_tools.traces.metrics import SCALAR_FIELDS, compute, flat_row
 from survey_tools.traces.problems import TraceReport
+from survey_tools.traces.scale import to_parquet, to_parquet_ray
 from survey_tools.traces.validate import check_file
 
 
@@ -59,8 +62,6 @@ def measure_file(
     report, trace = check_file(path, limit=limit, limits=limits)
     if trace is None or not report.ok:
         return Measured(path, report, None)
-    from survey_tools.traces.metrics import compute  # not on the validate path
-
     return Measured(path, report, compute(trace, max_taint_paths=max_taint_paths))
 
 
@@ -75,8 +76,7 @@ def measure_all(
     """Measure each trace in turn; a bad trace yields a report, never an exception."""
     bar: Any = None
     if progress:
-        # Lazy: tqdm costs about 35 ms of start-up and only a terminal run shows a bar.
-        from tqdm import tqdm
+        from tqdm import tqdm  # heavy (35-140 ms of start-up); only a terminal run shows a bar
 
         bar = tqdm(total=len(paths), unit="trace", desc="metrics", leave=False)
     try:
@@ -125,8 +125,6 @@ def render_json(value: Any) -> str:
 def render_table(m: dict[str, Any], fields: tuple[str, ...], *, max_list: int = 12) -> str:
     """One trace as ``metric  value`` lines, lists abbreviated."""
 
-    from survey_tools.traces.metrics import flat_row
-
     row = flat_row(m)
     lines = [(k, _cell(row[k])) for k in fields]
     cp = m.get("critical_path", [])
@@ -134,8 +132,7 @@ def render_table(m: dict[str, Any], fields: tuple[str, ...], *, max_list: int = 
     lines.append(("critical_path", shown))
     for i, path in enumerate(m.get("taint_paths", [])[:max_list]):
         lines.append((f"taint_path[{i}]", " -> ".join(path)))
-    width = max(len(k) for k, _ in lines)
-    return "".join(f"{k:<{width}}  {v}\n" for k, v in lines)
+    return "".join(f"{k}  {v}\n" for k, v in pad_columns(lines, free_last=True))
 
 
 SUMMARY_COLUMNS = (
@@ -153,7 +150,102 @@ SUMMARY_COLUMNS = (
 def render_summary_table(rows: list[dict[str, Any]]) -> str:
     """Several traces as one aligned table with a few key columns."""
     cells = [list(SUMMARY_COLUMNS)] + [[_cell(r.get(c)) for c in SUMMARY_COLUMNS] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(SUMMARY_COLUMNS))]
-    return "".join(
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n" for r in cells
+    return "".join("  ".join(r).rstrip() + "\n" for r in pad_columns(cells))
+
+
+# ---------------------------------------------------------------------------
+# survey trace metrics: one call, its output and its messages
+
+
+@dataclass(frozen=True)
+class MetricsRun:
+    """What ``survey trace metrics`` prints: the output (None: nothing to write), the lines
+    for standard error, and whether a trace was invalid (exit 1)."""
+
+    text: str | None
+    messages: tuple[str, ...]
+    failed: bool
+
+
+def _skipped_lines(report: TraceReport) -> list[str]:
+    lines = [p.format() for p in report.sorted()]
+    if report.omitted:
+        lines.append(f"{report.file}: … {report.omitted} more problem(s)")
+    return [*lines, f"{report.file}: skipped: not a valid trace"]
+
+
+def _render_csv_rows(results: list[dict[str, Any]], single: bool) -> str:
+    fields = SCALAR_FIELDS if single else ("file", *SCALAR_FIELDS)
+    return render_csv([dict(flat_row(m), file=m.get("file")) for m in results], fields)
+
+
+def _render_table(results: list[dict[str, Any]], single: bool) -> str:
+    if single:
+        return render_table(results[0], SCALAR_FIELDS) if results else ""
+    return render_summary_table([flat_row(m) for m in results])
+
+
+# One renderer per output format of the metrics: (results, single trace?) -> text.
+METRICS_RENDERERS = {
+    "json": lambda results, single: render_json(results[0] if single and results else results),
+    "jsonl": lambda results, single: render_jsonl(results),
+    "csv": _render_csv_rows,
+    "table": _render_table,
+}
+METRICS_FORMATS = (*METRICS_RENDERERS, "parquet")
+
+
+def parquet_metrics(
+    paths: list[Path],
+    output: Path | None,
+    *,
+    engine: str,
+    limits: Limits,
+    ray_address: str | None = None,
+    ray_cpus: int | None = None,
+) -> MetricsRun:
+    """One Parquet row per trace (invalid ones included), in one process or on Ray."""
+    if output is None:
+        raise UsageError("--format parquet needs -o FILE.parquet")
+    if engine == "ray":
+        written = to_parquet_ray(paths, output, address=ray_address, num_cpus=ray_cpus)
+    else:
+        written = to_parquet(paths, output, limits=limits)
+    return MetricsRun(
+        None,
+        (f"metrics: {written.traces} trace(s) -> {output}, {written.invalid} invalid",),
+        bool(written.invalid),
     )
+
+
+def metrics_run(
+    paths: list[Path],
+    fmt: str,
+    *,
+    single: bool,
+    limit: int,
+    max_taint_paths: int,
+    limits: Limits,
+    progress: bool = False,
+    to_file: bool = False,
+) -> MetricsRun:
+    """The metrics of every valid trace in ``fmt`` (a format of :data:`METRICS_RENDERERS`);
+    an invalid trace is reported and skipped. ``single``: one trace file was given (its metrics
+    alone, without a ``file`` column)."""
+    results: list[dict[str, Any]] = []
+    messages: list[str] = []
+    skipped = 0
+    for res in measure_all(
+        paths, limit=limit, max_taint_paths=max_taint_paths, progress=progress, limits=limits
+    ):
+        if res.metrics is None:
+            skipped += 1
+            messages += _skipped_lines(res.report)
+        else:
+            results.append(res.metrics if single else dict(res.metrics, file=str(res.path)))
+    text = METRICS_RENDERERS[fmt](results, single) if results or to_file else None
+    if not single:
+        messages.append(
+            f"metrics: {len(paths)} trace(s), {len(results)} measured, {skipped} skipped (invalid)"
+        )
+    return MetricsRun(text, tuple(messages), bool(skipped))

@@ -8,6 +8,7 @@ the producing system's own claims and are not used.
 from __future__ import annotations
 
 import math
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -85,34 +86,46 @@ def _ratio(a: float, b: float) -> float | None:
 def _taint(
     tb: Table, s: np.ndarray, d: np.ndarray, rank: np.ndarray, max_paths: int
 ) -> dict[str, Any]:
-    """Taint over dependency edges (s, d)."""
+    """Taint over dependency edges (s, d).
+
+    The two walks are sequential (an event's taint depends on the edges before it) but
+    most of each is left to C: flags are bytearrays (numpy views them without a copy),
+    the edges a walk can never use are dropped first with numpy, and ``compress`` skips
+    an edge whose source (forwards) or target (backwards) is not flagged, reading the
+    flag when it reaches that edge, after the previous one was applied.
+    """
     n = tb.n
-    t = tb.t
     # Safety taint along dependency edges; a safety_event stops it.
     untrusted = np.flatnonzero(tb.trusted == 0)
-    safety = (tb.etype == EVENT_CODE["safety_event"]).tolist()
+    safety = tb.etype == EVENT_CODE["safety_event"]
     sink = (tb.etype == EVENT_CODE["aggregate"]) | (tb.etype == EVENT_CODE["stop"])
     paths: list[list[int]] = []
     n_sources = 0
     if untrusted.size and sink.any():
+        start = np.zeros(n, dtype=bool)
+        start[untrusted] = ~safety[untrusted]
+        tainted = bytearray(start.tobytes())
+        # Forwards in topological order; an edge into a safety event never carries taint.
         fwd = np.argsort(rank[s], kind="stable")
-        S, D = s[fwd].tolist(), d[fwd].tolist()
-        tainted = [False] * n
-        for i in untrusted.tolist():
-            tainted[i] = not safety[i]
-        for u, v in zip(S, D, strict=True):
-            if tainted[u] and not tainted[v] and not safety[v]:
-                tainted[v] = True
-        # Backwards: which tainted events reach a sink through tainted events.
-        reach = (sink & np.asarray(tainted, dtype=bool)).tolist()
+        fwd = fwd[~safety[d[fwd]]]
+        for v in compress(d[fwd].tolist(), map(tainted.__getitem__, s[fwd].tolist())):
+            tainted[v] = 1
+        # Backwards: which tainted events reach a sink through tainted events (only the
+        # edges between two tainted events, in reverse topological order of their target).
+        is_tainted = np.frombuffer(tainted, dtype=bool)
+        reach = bytearray((sink & is_tainted).tobytes())
         nxt = [-1] * n
-        bwd = np.argsort(-rank[d], kind="stable")
-        for u, v in zip(s[bwd].tolist(), d[bwd].tolist(), strict=True):
-            if reach[v] and tainted[u] and not reach[u]:
-                reach[u] = True
+        both = np.flatnonzero(is_tainted[s] & is_tainted[d])
+        bwd = both[np.argsort(-rank[d[both]], kind="stable")]
+        targets = d[bwd].tolist()
+        for u, v in compress(
+            zip(s[bwd].tolist(), targets, strict=True), map(reach.__getitem__, targets)
+        ):
+            if not reach[u]:
+                reach[u] = 1
                 nxt[u] = v
-        sources = [i for i in untrusted.tolist() if reach[i]]
-        sources.sort(key=lambda i: (t[i], i))
+        found = untrusted[np.frombuffer(reach, dtype=bool)[untrusted]]
+        sources = found[np.lexsort((found, tb.t[found]))].tolist()
         n_sources = len(sources)
         for i in sources[:max_paths]:
             path = [i]

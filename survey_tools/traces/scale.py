@@ -18,13 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from survey_tools.errors import SurveyError
+from survey_tools.extras import require_extra
 from survey_tools.fileio import mode_for
 from survey_tools.traces.limits import DEFAULT_LIMITS, Limits
 from survey_tools.traces.metrics import SCALAR_FIELDS, compute, flat_row
 from survey_tools.traces.validate import check_file
 
-INSTALL = "pip install 'survey-tools[scale]'"
 # Columns that are not integers: text, and measures that may be fractional or null.
 TEXT = frozenset(
     {
@@ -60,18 +59,10 @@ LEAD = ("file", "valid", "problems", "first_problem")
 BATCH_ROWS = 512
 
 
-class ScaleUnavailable(SurveyError):
-    """pyarrow or Ray is not installed."""
-
-
 def _pyarrow() -> Any:
-    # Lazy: pyarrow is an optional extra and costs start-up time.
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise ScaleUnavailable(f"Parquet output needs pyarrow: {INSTALL}") from None
-    return pa, pq
+    # pyarrow is the [scale] extra and costs start-up time: loaded only for Parquet output.
+    pa = require_extra("scale", "pyarrow", "pyarrow.parquet")
+    return pa, pa.parquet
 
 
 def arrow_schema() -> Any:
@@ -190,11 +181,8 @@ def to_parquet_ray(
     must see the same files (a shared file system). Rows come back in input order and
     are written by this process as they arrive.
     """
-    try:
-        import ray
-        import ray.data
-    except ImportError:
-        raise ScaleUnavailable(f"the Ray engine needs ray[data]: {INSTALL}") from None
+    # Ray Data is the [scale] extra (ray[data]); seconds to import, so only for this engine.
+    ray = require_extra("scale", "ray", "ray.data")
     started = not ray.is_initialized()
     if started:
         ray.init(

@@ -23,7 +23,9 @@ def site(real: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # A survey that says where its records live (taxonomy/survey.yaml: survey.repository) gets
 # "Edit this record" and "Report a problem" links; the example address is the test's own.
-REPOSITORY = {"url": "https://git.example.org/team/survey", "branch": "main"}
+# Not example.org: the one reader of survey.repository (corpus/repository.py) takes the
+# documentation's example hosts for a placeholder, and the page then links relatively.
+REPOSITORY = {"url": "https://git.survey.test/team/survey", "branch": "main"}
 
 
 def with_repository(b: Built) -> Built:
