@@ -227,10 +227,83 @@ def _stop_tail(tb: Table, s: np.ndarray, end: np.ndarray) -> dict[str, Any]:
     }
 
 
+def _delegates(tb: Table) -> dict[int, set[int]]:
+    """Per agent, every agent it handed work to (spawn or message naming it in ``to``),
+    directly or through others."""
+    et = tb.etype
+    sel = (
+        ((et == EVENT_CODE["spawn"]) | (et == EVENT_CODE["message"]))
+        & (tb.to >= 0)
+        & (tb.agent >= 0)
+        & (tb.to != tb.agent)
+    )
+    direct: dict[int, set[int]] = {}
+    for a, b in set(zip(tb.agent[sel].tolist(), tb.to[sel].tolist(), strict=True)):
+        direct.setdefault(a, set()).add(b)
+    reach: dict[int, set[int]] = {}
+    for a in direct:
+        seen: set[int] = set()
+        todo = list(direct[a])
+        while todo:
+            b = todo.pop()
+            if b not in seen:
+                seen.add(b)
+                todo.extend(direct.get(b, ()))
+        reach[a] = seen
+    return reach
+
+
+def own_work(tb: Table, end: np.ndarray) -> float:
+    """Work counted once on nested events (docs/traces.md, "Critical path and
+    parallelism"): each event with a duration contributes its duration minus the time
+    covered by the events nested in it. Event j is nested in event i when i's interval
+    holds j's and j's agent is i's agent or one i's agent handed work to (a delegating
+    tool call waits on its delegate; a step holds its own model calls); its parent is
+    the innermost such i. Intervals are swept in start order with a stack of the
+    intervals holding the current one."""
+    k = np.flatnonzero(np.nan_to_num(tb.dur, nan=0.0) > 0)
+    if not k.size:
+        return 0.0
+    starts, ends = tb.t[k], end[k]
+    order = np.lexsort((k, -ends, starts))
+    total = float(np.sum(ends - starts))
+    # Nothing holds anything (each interval ends after every earlier one): no sweep.
+    e_sorted = ends[order]
+    if e_sorted.size < 2 or bool(np.all(e_sorted[1:] > np.maximum.accumulate(e_sorted)[:-1])):
+        return total
+    reach = _delegates(tb)
+    S, E = starts[order].tolist(), e_sorted.tolist()
+    A = tb.agent[k][order].tolist()
+    stack: list[int] = []
+    # Per parent: the merged run of its children so far (lo, hi) and the time covered.
+    run_lo: dict[int, float] = {}
+    run_hi: dict[int, float] = {}
+    covered = 0.0
+    for i, (s, e, a) in enumerate(zip(S, E, A, strict=True)):
+        while stack and E[stack[-1]] < e:
+            stack.pop()
+        for j in reversed(stack):
+            b = A[j]
+            if b == a or a in reach.get(b, ()):
+                hi = run_hi.get(j)
+                if hi is None:
+                    run_lo[j], run_hi[j] = s, e
+                elif s > hi:
+                    covered += hi - run_lo[j]
+                    run_lo[j], run_hi[j] = s, e
+                elif e > hi:
+                    run_hi[j] = e
+                break
+        stack.append(i)
+    covered += sum(run_hi[j] - run_lo[j] for j in run_hi)
+    return max(0.0, total - covered)
+
+
 def _work(tb: Table, end: np.ndarray) -> tuple[float, str]:
-    """Total work: the durations when any event has one, else each agent's active time."""
+    """Total work: the durations (nested ones counted once) when any event has one,
+    else each agent's active time."""
     if tb.n and np.any(~np.isnan(tb.dur)):
-        return float(np.nansum(tb.dur)), "durations"
+        return own_work(tb, end), "durations"
     n_names = len(tb.names.names)
     acting = tb.agent >= 0
     lo = np.full(n_names + 1, np.inf)

@@ -21,11 +21,13 @@ import base64
 import binascii
 import re
 from collections.abc import Callable
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from survey_tools.traces.importers import frameworks
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.spans import (
     AGENT,
@@ -82,6 +84,11 @@ class _Status(msgspec.Struct):
     message: str = ""
 
 
+class _Link(msgspec.Struct):
+    traceId: str = ""
+    spanId: str = ""
+
+
 class _Span(msgspec.Struct, gc=False):
     traceId: str = ""
     spanId: str = ""
@@ -91,6 +98,7 @@ class _Span(msgspec.Struct, gc=False):
     endTimeUnixNano: int | str = 0
     attributes: list[_KeyValue] = []
     status: _Status | None = None
+    links: list[_Link] = []
 
 
 class _ScopeSpans(msgspec.Struct):
@@ -125,9 +133,10 @@ _OUT_TOKENS = (
     "llm.token_count.completion",
 )
 # A tool call's arguments (hashed into content_ref, never copied).
-_ARGUMENTS = ("gen_ai.tool.call.arguments", "tool_call.function.arguments", "input.value")
-_WANTED = frozenset(
+_ARGUMENTS = frameworks.ARGUMENT_KEYS
+WANTED = frozenset(
     {
+        *frameworks.ATTRIBUTES,
         "gen_ai.operation.name",
         "gen_ai.agent.name",
         "gen_ai.agent.id",
@@ -177,7 +186,7 @@ def _nanos(v: int | str) -> int | None:
 def _attrs(kvs: list[_KeyValue]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for kv in kvs:
-        if kv.key not in _WANTED:
+        if kv.key not in WANTED:
             continue
         v = kv.value
         if v.stringValue is not None:
@@ -214,72 +223,106 @@ def _tokens(a: dict[str, Any], keys: tuple[str, ...]) -> int:
 def _failed(sp: _Span) -> str:
     """The span's error message when its status is ERROR (code 2), else ''."""
     st = sp.status
-    if st is None or st.code not in (2, "STATUS_CODE_ERROR"):
+    if st is None or st.code not in (2, "STATUS_CODE_ERROR", "ERROR"):
         return ""
     return (st.message or "error")[:4096]
 
 
-def _classify(sp: _Span, a: dict[str, Any]) -> tuple[str, str, str]:
+def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     """(kind, name, operation) of a span under either convention."""
     oi = a.get("openinference.span.kind")
     if isinstance(oi, str) and oi:
-        label = oi.upper()
-        kind = OI_KINDS.get(label, GENERIC)
-        op = label.lower()
-        if kind == AGENT:
-            name = a.get("agent.name") or a.get("graph.node.name") or sp.name or "agent"
-        elif kind == TOOL:
-            name = a.get("tool.name") or a.get("tool_call.function.name")
-            if not name and sp.name.startswith("handoff to "):
-                # The Agents SDK instrumentor writes a handoff as a nameless TOOL span.
-                return HANDOFF, sp.name[len("handoff to ") :].strip() or "agent", "handoff"
-            name = name or sp.name or op
-        elif kind == GENERIC:
-            op = f"openinference:{op}"
-            name = op
-        else:
-            name = sp.name or op
-        return kind, str(name), op
+        return _classify_oi(span_name, a, oi.upper())
     op = str(a.get("gen_ai.operation.name", ""))
     agent_name = a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or ""
     if op in AGENT_OPS:
-        return AGENT, str(agent_name or sp.name or op), op
+        return AGENT, str(agent_name or span_name or op), op
     if op == "execute_tool":
-        return TOOL, str(a.get("gen_ai.tool.name") or sp.name or "tool"), op
+        return TOOL, str(a.get("gen_ai.tool.name") or span_name or "tool"), op
     if op in MODEL_OPS:
         return MODEL, op, op
     return GENERIC, op, op
 
 
+def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, str, str]:
+    kind = OI_KINDS.get(label, GENERIC)
+    op = label.lower()
+    if kind == AGENT:
+        name = a.get("agent.name") or a.get("graph.node.name") or span_name or "agent"
+    elif kind == TOOL:
+        name = a.get("tool.name") or a.get("tool_call.function.name")
+        if not name and span_name.startswith("handoff to "):
+            # The Agents SDK instrumentor writes a handoff as a nameless TOOL span.
+            return HANDOFF, span_name[len("handoff to ") :].strip() or "agent", "handoff"
+        name = name or span_name or op
+    elif kind == GENERIC:
+        op = f"openinference:{op}"
+        name = op
+    else:
+        name = span_name or op
+    return kind, str(name), op
+
+
+def _fast_id(raw: str, size: int) -> str | None:
+    # The common case inline (this runs a million times): lowercase hex.
+    if len(raw) == 2 * size and not raw.strip(_HEX_DIGITS):
+        return raw
+    return _hex_id(raw, size)
+
+
+def _fast_nanos(v: int | str) -> int | None:
+    if type(v) is str and v.isascii() and v.isdigit() and len(v) < 20:
+        return int(v)
+    return _nanos(v)
+
+
 def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
-    """(trace id, the span as a record), or why the span is skipped. ``names`` interns
-    the repeated strings (agent, tool and operation names), so a million records do
-    not hold a million copies of each. Raises _BadSpan for out-of-range content."""
-    # The common cases inline (this runs a million times): lowercase hex ids, times
-    # as plain digit strings; anything else goes through the general functions.
-    raw = sp.spanId
-    sid = raw if len(raw) == 16 and not raw.strip(_HEX_DIGITS) else _hex_id(raw, 8)
+    """(trace id, the span as a record), or why the span is skipped. Raises _BadSpan
+    for out-of-range content."""
+    sid = _fast_id(sp.spanId, 8)
     if sid is None:
         return f"span {sp.name[:80]!r}: spanId {sp.spanId[:40]!r} is not an 8-byte id"
     raw = sp.parentSpanId
-    if not raw:
-        pid: str | None = ""
-    elif len(raw) == 16 and not raw.strip(_HEX_DIGITS):
-        pid = raw
-    else:
-        pid = _hex_id(raw, 8)
-    if pid is None:
-        pid = "x"  # unreadable parent: treated as missing (an orphan)
-    v = sp.startTimeUnixNano
-    start = int(v) if type(v) is str and v.isascii() and v.isdigit() and len(v) < 20 else _nanos(v)
-    v = sp.endTimeUnixNano
-    end = int(v) if type(v) is str and v.isascii() and v.isdigit() and len(v) < 20 else _nanos(v)
+    # An unreadable parent is treated as missing (an orphan).
+    pid = (_fast_id(raw, 8) or "x") if raw else ""
+    start, end = _fast_nanos(sp.startTimeUnixNano), _fast_nanos(sp.endTimeUnixNano)
     if start is None or end is None:
         return f"span {sid}: start/end time is not a nanosecond count"
-    raw = sp.traceId
-    tid = raw if len(raw) == 32 and not raw.strip(_HEX_DIGITS) else (_hex_id(raw, 16) or "")
-    a = _attrs(sp.attributes)
-    kind, name, op = _classify(sp, a)
+    tid = _fast_id(sp.traceId, 16) or ""
+    links: tuple[tuple[str, str], ...] = ()
+    if sp.links:
+        links = tuple(
+            (lt, ls)
+            for ln in sp.links
+            if (lt := _fast_id(ln.traceId, 16)) and (ls := _fast_id(ln.spanId, 8))
+        )
+    rec = span_record(sid, pid, start, end, sp.name, _attrs(sp.attributes), _failed(sp), names)
+    rec.links = links
+    return tid, rec
+
+
+def span_record(
+    sid: str,
+    pid: str,
+    start: int,
+    end: int,
+    span_name: str,
+    a: dict[str, Any],
+    error: str,
+    names: dict[str, str],
+) -> SpanRec:
+    """A span as a record, from its ids, times, name and attributes (whatever file
+    format they came in). ``names`` interns the repeated strings (agent, tool and
+    operation names), so a million records do not hold a million copies of each."""
+    kind, name, op = _classify(span_name, a)
+    agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
+    target = name if kind == HANDOFF else ""
+    mapped = frameworks.apply(kind, name, span_name, a)
+    if mapped is not None:
+        kind, target = mapped.kind, mapped.target or target
+        agent = mapped.agent or agent
+        if kind in (AGENT, frameworks.WORKFLOW) and mapped.agent:
+            name = mapped.agent
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
     ref = ""
     if kind == TOOL:
@@ -287,11 +330,9 @@ def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
         ref = content_hash(args) if args is not None else ""
     call_id = a.get("gen_ai.tool.call.id") or a.get("tool_call.id") or a.get("tool.id") or ""
     intern = names.setdefault
-    agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
-    target = str(a.get("gen_ai.transfer.target.name") or (name if kind == HANDOFF else ""))
     op = op or "(none)"
     # Positional (field order of SpanRec): keyword arguments cost a dict per span.
-    return tid, SpanRec(
+    return SpanRec(
         sid,
         pid,
         start,
@@ -307,7 +348,7 @@ def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
         intern(op, op),
         RANK_MODEL if kind == MODEL else RANK_OTHER,
         ref,
-        _failed(sp),
+        error,
     )
 
 
@@ -423,11 +464,89 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> list[ImportResult]
     del docs
     by_trace = _records(chunks, summary, names, lines)
     del chunks
+    results = span_traces(
+        by_trace,
+        summary,
+        source=source,
+        source_format="otlp-json-lines" if lines else "otlp-json",
+        system="OpenTelemetry spans (OTLP/JSON); t = span times, seconds from the root",
+    )
+    if other:
+        results[0].notes.append(f"{other} line(s) without spans (metrics or logs) ignored")
+    return results
+
+
+def join_linked(by_trace: dict[str, list[SpanRec]]) -> dict[str, int]:
+    """Join the traces that span links tie together, in place: one run in, one trace out.
+
+    A link says its span was caused by the linked span (OpenTelemetry's follows-from:
+    AutoGen's runtime starts a trace per message it publishes and links it to the span
+    that published it). Traces linked either way become one, named by the trace of the
+    earliest span; a trace root that links to a span of another trace becomes that
+    span's child, and the other roots of a joined trace hang under its first root; both
+    follow their parent (they may start and end after it). Returns, per joined trace,
+    how many traces went into it besides its own."""
+    linking = [(tid, r) for tid, recs in by_trace.items() for r in recs if r.links]
+    if not linking:
+        return {}
+    wanted = {ls for _, r in linking for _, ls in r.links}
+    where = {r.span_id: tid for tid, recs in by_trace.items() for r in recs if r.span_id in wanted}
+    up = {tid: tid for tid in by_trace}
+
+    def find(x: str) -> str:
+        while up[x] != x:
+            up[x] = up[up[x]]
+            x = up[x]
+        return x
+
+    for tid, r in linking:
+        for _, ls in r.links:
+            other = where.get(ls)
+            if other is None or other == tid:
+                continue  # a span outside the input, or of its own trace
+            up[find(tid)] = find(other)
+            if not r.parent_id and not r.follows:
+                r.parent_id, r.follows = ls, True
+    groups: dict[str, list[str]] = {}
+    for tid in by_trace:
+        groups.setdefault(find(tid), []).append(tid)
+    joined: dict[str, int] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        order = attrgetter("start", "end", "span_id")
+        recs: list[SpanRec] = []
+        key, first = members[0], None
+        for m in members:
+            part = by_trace.pop(m)
+            lead = min(part, key=order)
+            if first is None or order(lead) < order(first):
+                key, first = m, lead
+            recs.extend(part)
+        for r in recs:
+            if not r.parent_id and r is not first:
+                r.follows = True
+        by_trace[key] = recs
+        joined[key] = len(members) - 1
+    return joined
+
+
+def span_traces(
+    by_trace: dict[str, list[SpanRec]],
+    summary: SpanSummary,
+    *,
+    source: str,
+    source_format: str,
+    system: str,
+) -> list[ImportResult]:
+    """One trace per trace id (traces tied by span links joined first)."""
     if not by_trace:
         raise ImportFailed("no usable spans: " + "; ".join(summary.skipped[:3] or ["none"]))
+    joined = join_linked(by_trace)
     results: list[ImportResult] = []
     for tid in sorted(by_trace):
         part = SpanSummary(skipped=summary.skipped if len(by_trace) == 1 else [])
+        part.joined = joined.get(tid, 0)
         recs = by_trace.pop(tid)
         part.spans = len(recs)
         builder, costs = build(recs, part)
@@ -436,12 +555,12 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> list[ImportResult]
         head = {
             "trace_id": f"otel:{label}"[:256],
             "task_id": Path(source).stem[:256] or "otel",
-            "system": "OpenTelemetry spans (OTLP/JSON); t = span times, seconds from the root",
+            "system": system,
             "topology": "unknown",
             "rewards": {},
             "costs": costs,
             "metadata": {
-                "source_format": "otlp-json-lines" if lines else "otlp-json",
+                "source_format": source_format,
                 "source": source,
                 "clock": "span start/end times (ns) relative to the root span's start",
                 "otel_trace_id": tid,
@@ -455,6 +574,4 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> list[ImportResult]
         results[0].notes.append(
             f"{len(summary.skipped)} span(s) skipped: " + "; ".join(summary.skipped[:5])
         )
-    if other:
-        results[0].notes.append(f"{other} line(s) without spans (metrics or logs) ignored")
     return results

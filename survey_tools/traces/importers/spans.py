@@ -46,6 +46,10 @@ AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
     "step",
     "generic",
 )
+# Kinds the framework tables assign (frameworks.py): a runtime's messaging span leaves
+# no event of its own; a workflow names the application agent at the root, and is a
+# step of its agent elsewhere.
+RUNTIME, WORKFLOW = "runtime", "workflow"
 
 
 @dataclass(slots=True)
@@ -66,6 +70,8 @@ class SpanRec:
     usage_rank: int = 0  # the level of spans its usage belongs to (module docstring)
     content_ref: str = ""  # a hash of a tool call's arguments
     error: str = ""  # why the span failed, when it did
+    links: tuple[tuple[str, str], ...] = ()  # (trace id, span id) of its span links
+    follows: bool = False  # its parent is a linked span: it may start and end after it
 
 
 @dataclass
@@ -79,6 +85,8 @@ class SpanSummary:
     generic: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
     failed: int = 0
+    runtime: Counter[str] = field(default_factory=Counter)
+    joined: int = 0  # traces joined into this one by span links
 
     def notes(self) -> list[str]:
         out = [f"{self.spans} span(s) imported"]
@@ -104,6 +112,11 @@ class SpanSummary:
                 f"clock skew: {self.clamped_end} span(s) ended after their parent; "
                 "end clamped to the parent's"
             )
+        if self.joined:
+            out.append(f"{self.joined + 1} traces joined into one by span links")
+        if self.runtime:
+            ops = ", ".join(f"{k} ({v})" for k, v in sorted(self.runtime.items()))
+            out.append(f"runtime spans folded into their agent's events: {ops}")
         if self.failed:
             out.append(f"{self.failed} failed span(s): their errors kept in attributes.error")
         if self.generic:
@@ -197,10 +210,21 @@ def _clamp(
     and a parent starts no later than its child once clamped)."""
     if root.end < root.start:
         root.end = root.start
+    if any(r.follows for r in recs):
+        # Linked work may outlast the span that caused it: the run ends with its last span.
+        root.end = max(root.end, max(map(attrgetter("end"), recs)))
     for r in recs:
         if r is root:
             continue
         p = by_id[r.parent_id]
+        if r.follows:
+            # A linked span follows from its parent: it starts no earlier, and may start
+            # and end after the parent ended (the root is its bound).
+            if r.start < p.start:
+                r.start = p.start
+                summary.clamped_start += 1
+            r.end = max(r.start, min(r.end, root.end))
+            continue
         if r.start < p.start:
             r.start = p.start
             summary.clamped_start += 1
@@ -227,9 +251,17 @@ class _Events:
         self.root_agent = root_agent
         self.summary = summary
         self.owner: dict[str, str] = {}  # span id -> agent acting in it
+        # span id -> the span of the agent acting in it (an agent span, or the root)
+        self.owner_span: dict[str, str] = {}
         self.active: set[str] = set()
         self.spawner: dict[str, str] = {}
-        self.returns_to: dict[str, list[int]] = {}  # parent span id -> return events into it
+        # agent span (or root) id -> the returns of the agents it invoked, directly or
+        # through tool and step spans: what its agent's aggregate depends on
+        self.returns_to: dict[str, list[int]] = {}
+        # agent -> the agent that handed the conversation to it, until it next acts
+        self.handed: dict[str, str] = {}
+        # span id -> the runtime span it runs in (kept in its events' attributes)
+        self.via: dict[str, str] = {}
         self.t0 = t0 = root.start
         # Seconds from the root's start, rounded to the nanosecond. Below 2**23 s the
         # float quotient of an integer nanosecond count is already what round(., 9)
@@ -250,14 +282,21 @@ class _Events:
         # span's own claim, so no agent can act before it is spawned).
         return self.owner.get(r.parent_id, self.root_agent)
 
+    def _attrs(self, r: SpanRec) -> SpanAttrs:
+        via = self.via.get(r.parent_id, "") if self.via else ""
+        if r.kind == RUNTIME:
+            self.via[r.span_id] = r.name
+            return SpanAttrs(r.span_id, r.operation or r.kind)
+        if via:
+            self.via[r.span_id] = via
+        return SpanAttrs(r.span_id, r.operation or r.kind, r.error, via)
+
     def emit(self, r: SpanRec) -> None:
         me = self.agent_of(r)
         self.owner[r.span_id] = me
-        attrs = (
-            SpanAttrs(r.span_id, r.operation or r.kind, r.error)
-            if r.error
-            else SpanAttrs(r.span_id, r.operation or r.kind)
-        )
+        parent_span = self.owner_span.get(r.parent_id, self.root.span_id)
+        self.owner_span[r.span_id] = r.span_id if r.kind == AGENT or r is self.root else parent_span
+        attrs = self._attrs(r)
         t0 = self.t0
         if self.exact:
             ts = (r.start - t0) / 1e9
@@ -268,18 +307,28 @@ class _Events:
         if r is self.root:
             self.push(_ROOT("", ts, "orchestrator_decision", me, "root", attrs, 0.0))
             self.active.add(me)
+        elif r.kind == RUNTIME:
+            # The framework's own messaging: no event; what runs in it acts for the
+            # agent holding it, and names it in attributes.via.
+            self.summary.runtime[r.operation if r.operation != "(none)" else r.name] += 1
         elif r.kind == AGENT:
-            self._agent(r, me, attrs, ts, te)
+            self._agent(r, me, attrs, ts, te, parent_span)
         else:
             self._work(r, me, attrs, ts, te)
 
-    def _agent(self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float) -> None:
+    def _agent(
+        self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float, parent_span: str
+    ) -> None:
         push = self.push
         parent_agent = self.owner.get(r.parent_id, self.root_name)
         if me == parent_agent:
             push(_ATTRS("", ts, "orchestrator_decision", me, attrs))
             return
-        if me not in self.active:
+        handed = self.handed.pop(me, "")
+        if handed:
+            # Handed over by a transfer: that was the delegation; it answers to whoever handed over.
+            parent_agent = handed
+        elif me not in self.active:
             push(_SPAWN("", ts, "spawn", parent_agent, me, attrs))
             self.spawner[me] = parent_agent
             self.active.add(me)
@@ -290,7 +339,20 @@ class _Events:
             ret = push(_RET_WHY("", te, "return", me, parent_agent, me, attrs, why))
         else:
             ret = push(_RET("", te, "return", me, parent_agent, me, attrs))
-        self.returns_to.setdefault(r.parent_id, []).append(ret)
+        self.returns_to.setdefault(parent_span, []).append(ret)
+
+    def _handoff(self, me: str, target: str, role: str, ts: float, attrs: SpanAttrs) -> None:
+        """``me`` hands the conversation to ``target``: a spawn the first time, a
+        delegation message after; the target's next agent span answers to ``me``."""
+        if target == me:
+            return
+        if target not in self.active:
+            self.push(_SPAWN_ROLE("", ts, "spawn", me, target, role, attrs))
+            self.spawner[target] = me
+            self.active.add(target)
+        else:
+            self.push(_XFER("", ts, "message", me, target, role, me, attrs))
+        self.handed[target] = me
 
     def _work(self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float) -> None:
         """A span that is not an agent's: a tool, a handoff, a guardrail, a model call..."""
@@ -307,11 +369,11 @@ class _Events:
             else:
                 call = push(_CALL("", ts, "tool_call", me, tool, call_id, attrs, dur))
             if r.target:
-                push(_XFER("", ts, "message", me, r.target, "transfer", me, attrs))
+                self._handoff(me, r.target, "transfer", ts, attrs)
             res = push(_RESULT("", te, "tool_result", me, tool, call_id, False, attrs))
             self.b.edge(call, res, "tool_dependency")
         elif kind == HANDOFF:
-            push(_XFER("", ts, "message", me, r.target or "agent", "handoff", me, attrs))
+            self._handoff(me, r.target or "agent", "handoff", ts, attrs)
         elif kind == GUARD:
             if r.triggered:
                 push(_ROOT("", ts, "safety_event", me, "guardrail", attrs, dur))
@@ -323,6 +385,8 @@ class _Events:
                 self.summary.generic[r.operation or "(none)"] += 1
             if kind == STEP:
                 role = r.operation or "step"
+            elif kind == WORKFLOW:
+                role = "workflow"
             else:
                 role = "llm_call" if kind == MODEL else "span"
             push(_ROOT("", ts, "orchestrator_decision", me, role, attrs, dur))
@@ -350,6 +414,7 @@ class SpanAttrs(msgspec.Struct, gc=False, omit_defaults=True):
     span_id: str
     operation: str
     error: str = ""
+    via: str = ""  # the runtime span (a framework's messaging) the span ran in
 
 
 class _Event(msgspec.Struct, gc=False):
@@ -385,6 +450,7 @@ def _shape(keys: tuple[str, ...]) -> Any:
 _ROOT = _shape(("role", "attributes", "duration_s"))
 _ATTRS = _shape(("attributes",))
 _SPAWN = _shape(("to", "attributes"))
+_SPAWN_ROLE = _shape(("to", "role", "attributes"))
 _MSG = _shape(("to", "attributes", "from"))
 _CALL = _shape(("tool", "call_id", "attributes", "duration_s"))
 _CALL_REF = _shape(("tool", "call_id", "content_ref", "attributes", "duration_s"))

@@ -1,0 +1,233 @@
+"""What agent frameworks write in their spans, as data: one table per framework family.
+
+The span conventions (GenAI ``gen_ai.operation.name``, OpenInference
+``openinference.span.kind``) give each span a first kind (agent, tool, model call,
+step...). Frameworks then say more, each in its own way: who the agent is, which spans
+are their runtime's bookkeeping, which tool calls hand the conversation to another
+agent. Each row of :data:`RULES` recognises one such habit and says what the span is;
+the first row that matches a span wins. docs/trace-formats.md ("Agent frameworks")
+lists the rows; adding a framework is adding rows, not code.
+
+A row matches when its regular expression ``match`` matches (from the start) its
+``on``: the span's name (``name``), its tool name after classification (``tool``), its
+kind so far (``kind``) or an attribute (``attr:KEY``). ``kinds`` limits it to spans of
+those first kinds. What it says:
+
+* ``kind``: the span's kind from now on (``runtime``: the framework's own messaging,
+  folded into the events of the agent it runs for; ``workflow``: a run of a workflow,
+  the application agent when it is the root, a step otherwise; or any span kind);
+* ``agent``: where the agent's name is, the first that gives one;
+* ``target``: where the agent a hand-off goes to is, the first that gives one (a tool
+  span with a target is a hand-off: its agent delegates to the target).
+
+A source is ``attr:KEY`` (an attribute), ``group:NAME`` (a named group of ``match``),
+``args:KEY`` (a key of the tool call's JSON arguments) or ``json:ATTR:KEY`` (a key of
+a JSON object held in an attribute).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+# Span kinds of the span builder (spans.py) that only this layer assigns.
+RUNTIME = "runtime"
+WORKFLOW = "workflow"
+
+
+@dataclass(frozen=True)
+class Rule:
+    family: str
+    why: str  # one line for the docs: the habit this row recognises
+    on: str
+    match: str
+    kinds: tuple[str, ...] = ()
+    kind: str = ""
+    agent: tuple[str, ...] = ()
+    target: tuple[str, ...] = ()
+
+
+# The arguments of a tool call, wherever a convention keeps them (JSON text).
+ARGUMENT_KEYS = (
+    "gen_ai.tool.call.arguments",
+    "tool_call.function.arguments",
+    "gcp.vertex.agent.tool_call_args",
+    "input.value",
+)
+
+RULES: tuple[Rule, ...] = (
+    # --- GenAI semantic conventions (any framework writing them) ---
+    Rule(
+        "genai",
+        "create_agent: an agent object was made (bookkeeping, not an invocation)",
+        on="attr:gen_ai.operation.name",
+        match=r"create_agent$",
+        kind=RUNTIME,
+    ),
+    Rule(
+        "genai",
+        "invoke_workflow: a workflow run, named by gen_ai.workflow.name",
+        on="attr:gen_ai.operation.name",
+        match=r"invoke_workflow$",
+        kind=WORKFLOW,
+        agent=("attr:gen_ai.workflow.name", "attr:gen_ai.agent.name"),
+    ),
+    Rule(
+        "genai",
+        "a transfer: gen_ai.transfer.target.name names the agent",
+        on="attr:gen_ai.transfer.target.name",
+        match=r".",
+        kinds=("tool",),
+        target=("attr:gen_ai.transfer.target.name",),
+    ),
+    # --- Google ADK ---
+    Rule(
+        "adk",
+        "the transfer tool by its type: TransferToAgentTool, target in its arguments",
+        on="attr:gen_ai.tool.type",
+        match=r"TransferToAgentTool$",
+        kinds=("tool",),
+        target=("args:agent_name", "args:agent"),
+    ),
+    Rule(
+        "adk",
+        "the transfer tool by its name: transfer_to_agent(agent_name=...)",
+        on="tool",
+        match=r"transfer_to_agent$",
+        kinds=("tool",),
+        target=("args:agent_name", "args:agent"),
+    ),
+    # --- hand-off tools named after their target (AutoGen Swarm, langgraph-supervisor) ---
+    Rule(
+        "handoff-tools",
+        "transfer_back_to_<agent> (langgraph-supervisor: back to the supervisor)",
+        on="tool",
+        match=r"transfer_back_to_(?P<target>\w+)$",
+        kinds=("tool",),
+        target=("group:target",),
+    ),
+    Rule(
+        "handoff-tools",
+        "transfer_to_<agent> (AutoGen Swarm hand-offs, langgraph-supervisor)",
+        on="tool",
+        match=r"transfer_to_(?P<target>\w+)$",
+        kinds=("tool",),
+        target=("group:target",),
+    ),
+    # --- AutoGen (autogen-core's runtime tracing) ---
+    Rule(
+        "autogen",
+        "the runtime's messaging spans: autogen create/publish/process/ack/send/receive",
+        on="name",
+        match=r"autogen (create|publish|process|ack|send|receive|intermediate)\b",
+        kind=RUNTIME,
+    ),
+    Rule(
+        "autogen",
+        "the runtime's messaging spans, by messaging.operation",
+        on="attr:messaging.system",
+        match=r"autogen$",
+        kind=RUNTIME,
+    ),
+)
+
+# Every attribute a row reads, so the importers keep them.
+ATTRIBUTES: frozenset[str] = frozenset(
+    {r.on[5:] for r in RULES if r.on.startswith("attr:")}
+    | {s[5:] for r in RULES for s in (*r.agent, *r.target) if s.startswith("attr:")}
+    | {s.split(":")[1] for r in RULES for s in (*r.agent, *r.target) if s.startswith("json:")}
+    | set(ARGUMENT_KEYS)
+)
+
+
+@dataclass(frozen=True)
+class Mapped:
+    kind: str
+    name: str
+    agent: str
+    target: str
+    family: str
+
+
+class _Compiled:
+    __slots__ = ("kinds", "on", "pattern", "rule")
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+        self.on = rule.on[5:] if rule.on.startswith("attr:") else rule.on
+        self.pattern = re.compile(rule.match)
+        self.kinds = frozenset(rule.kinds)
+
+
+_COMPILED = tuple(_Compiled(r) for r in RULES)
+
+
+def _arguments(a: dict[str, Any]) -> dict[str, Any]:
+    for key in ARGUMENT_KEYS:
+        text = a.get(key)
+        if isinstance(text, str) and text.lstrip().startswith("{"):
+            try:
+                doc = orjson.loads(text)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(doc, dict):
+                # Some frameworks wrap the call: {"args": {...}} (ADK), {"arguments": ...}.
+                for inner in ("args", "arguments", "kwargs"):
+                    if isinstance(doc.get(inner), dict):
+                        return {**doc, **doc[inner]}
+                return doc
+    return {}
+
+
+def _source(src: str, m: re.Match[str], a: dict[str, Any]) -> str:
+    how, _, key = src.partition(":")
+    value: Any = None
+    if how == "attr":
+        value = a.get(key)
+    elif how == "group":
+        value = m.groupdict().get(key)
+    elif how == "args":
+        value = _arguments(a).get(key)
+    elif how == "json":
+        attr, _, inner = key.partition(":")
+        text = a.get(attr)
+        if isinstance(text, str):
+            try:
+                doc = orjson.loads(text)
+            except orjson.JSONDecodeError:
+                doc = None
+            value = doc.get(inner) if isinstance(doc, dict) else None
+    return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+
+
+def apply(kind: str, name: str, span_name: str, a: dict[str, Any]) -> Mapped | None:
+    """What the first matching row says about a span of first ``kind`` and ``name``
+    (None when no row matches)."""
+    for c in _COMPILED:
+        if c.kinds and kind not in c.kinds:
+            continue
+        on = c.on
+        if on == "name":
+            subject: Any = span_name
+        elif on == "tool":
+            subject = name if kind == "tool" else None
+        elif on == "kind":
+            subject = kind
+        else:
+            subject = a.get(on)
+        if not isinstance(subject, str):
+            continue
+        m = c.pattern.match(subject)
+        if m is None:
+            continue
+        rule = c.rule
+        agent = next((v for s in rule.agent if (v := _source(s, m, a))), "")
+        target = next((v for s in rule.target if (v := _source(s, m, a))), "")
+        if rule.target and not target:
+            continue  # a hand-off row that finds no target says nothing
+        return Mapped(rule.kind or kind, name, agent, target, rule.family)
+    return None
+
