@@ -10,8 +10,9 @@ lists the rows; adding a framework is adding rows, not code.
 
 A row matches when its regular expression ``match`` matches (from the start) its
 ``on``: the span's name (``name``), its tool name after classification (``tool``), its
-kind so far (``kind``) or an attribute (``attr:KEY``). ``kinds`` limits it to spans of
-those first kinds. What it says:
+kind so far (``kind``), an attribute (``attr:KEY``) or a key of a JSON object held in
+an attribute (``json:ATTR:KEY``). ``kinds`` limits it to spans of those first kinds.
+What it says:
 
 * ``kind``: the span's kind from now on (``runtime``: the framework's own messaging,
   folded into the events of the agent it runs for; ``workflow``: a run of a workflow,
@@ -21,8 +22,10 @@ those first kinds. What it says:
   span with a target is a hand-off: its agent delegates to the target).
 
 A source is ``attr:KEY`` (an attribute), ``group:NAME`` (a named group of ``match``),
-``args:KEY`` (a key of the tool call's JSON arguments) or ``json:ATTR:KEY`` (a key of
-a JSON object held in an attribute).
+``args:KEY`` (a key of the tool call's JSON arguments), ``json:ATTR:KEY`` (a key of
+a JSON object held in an attribute) or ``span:name`` (the span's name). An agent
+named on a span that is not an agent's names the application agent when the span is
+the root (a step or workflow elsewhere acts for the agent holding it).
 """
 
 from __future__ import annotations
@@ -117,6 +120,42 @@ RULES: tuple[Rule, ...] = (
         kinds=("tool",),
         target=("group:target",),
     ),
+    # --- LangGraph (OpenInference's LangChain instrumentor; metadata is JSON) ---
+    Rule(
+        "langgraph",
+        "an agent node inside a subgraph acts for the agent the subgraph is: the first "
+        "name of metadata.checkpoint_ns (researcher:<id>|agent:<id>)",
+        on="json:metadata:checkpoint_ns",
+        match=r"(?P<agent>[^:|]+)",
+        kinds=("agent",),
+        agent=("group:agent",),
+    ),
+    Rule(
+        "langgraph",
+        "an agent node of the top graph is the agent metadata.langgraph_node names",
+        on="json:metadata:langgraph_node",
+        match=r"(?P<agent>.+)",
+        kinds=("agent",),
+        agent=("group:agent",),
+    ),
+    # --- smolagents (OpenInference's smolagents instrumentor) ---
+    Rule(
+        "smolagents",
+        "an agent's run: the AGENT span <name>.run",
+        on="name",
+        match=r"(?P<agent>.+)\.run$",
+        kinds=("agent",),
+        agent=("group:agent",),
+    ),
+    # --- OpenInference, any framework ---
+    Rule(
+        "openinference",
+        "a chain at the root is the application: named by the span (a graph's name)",
+        on="attr:openinference.span.kind",
+        match=r"CHAIN$",
+        kinds=("step",),
+        agent=("span:name",),
+    ),
     # --- AutoGen (autogen-core's runtime tracing) ---
     Rule(
         "autogen",
@@ -138,7 +177,7 @@ RULES: tuple[Rule, ...] = (
 ATTRIBUTES: frozenset[str] = frozenset(
     {r.on[5:] for r in RULES if r.on.startswith("attr:")}
     | {s[5:] for r in RULES for s in (*r.agent, *r.target) if s.startswith("attr:")}
-    | {s.split(":")[1] for r in RULES for s in (*r.agent, *r.target) if s.startswith("json:")}
+    | {s.split(":")[1] for r in RULES for s in (r.on, *r.agent, *r.target) if s.startswith("json:")}
     | set(ARGUMENT_KEYS)
 )
 
@@ -182,7 +221,24 @@ def _arguments(a: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _source(src: str, m: re.Match[str], a: dict[str, Any]) -> str:
+def _json_key(a: dict[str, Any], key: str, memo: dict[str, Any]) -> Any:
+    """``key`` is ``ATTR:KEY``: that key of the JSON object in attribute ATTR."""
+    attr, _, inner = key.partition(":")
+    if attr not in memo:
+        text = a.get(attr)
+        doc = None
+        if isinstance(text, str) and text.startswith("{"):
+            try:
+                doc = orjson.loads(text)
+            except orjson.JSONDecodeError:
+                doc = None
+        memo[attr] = doc if isinstance(doc, dict) else {}
+    return memo[attr].get(inner)
+
+
+def _source(
+    src: str, m: re.Match[str], a: dict[str, Any], span_name: str, memo: dict[str, Any]
+) -> str:
     how, _, key = src.partition(":")
     value: Any = None
     if how == "attr":
@@ -192,20 +248,16 @@ def _source(src: str, m: re.Match[str], a: dict[str, Any]) -> str:
     elif how == "args":
         value = _arguments(a).get(key)
     elif how == "json":
-        attr, _, inner = key.partition(":")
-        text = a.get(attr)
-        if isinstance(text, str):
-            try:
-                doc = orjson.loads(text)
-            except orjson.JSONDecodeError:
-                doc = None
-            value = doc.get(inner) if isinstance(doc, dict) else None
+        value = _json_key(a, key, memo)
+    elif how == "span":
+        value = span_name
     return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
 
 
 def apply(kind: str, name: str, span_name: str, a: dict[str, Any]) -> Mapped | None:
     """What the first matching row says about a span of first ``kind`` and ``name``
     (None when no row matches)."""
+    memo: dict[str, Any] = {}
     for c in _COMPILED:
         if c.kinds and kind not in c.kinds:
             continue
@@ -216,6 +268,8 @@ def apply(kind: str, name: str, span_name: str, a: dict[str, Any]) -> Mapped | N
             subject = name if kind == "tool" else None
         elif on == "kind":
             subject = kind
+        elif on.startswith("json:"):
+            subject = _json_key(a, on[5:], memo)
         else:
             subject = a.get(on)
         if not isinstance(subject, str):
@@ -224,10 +278,9 @@ def apply(kind: str, name: str, span_name: str, a: dict[str, Any]) -> Mapped | N
         if m is None:
             continue
         rule = c.rule
-        agent = next((v for s in rule.agent if (v := _source(s, m, a))), "")
-        target = next((v for s in rule.target if (v := _source(s, m, a))), "")
+        agent = next((v for s in rule.agent if (v := _source(s, m, a, span_name, memo))), "")
+        target = next((v for s in rule.target if (v := _source(s, m, a, span_name, memo))), "")
         if rule.target and not target:
             continue  # a hand-off row that finds no target says nothing
         return Mapped(rule.kind or kind, name, agent, target, rule.family)
     return None
-

@@ -63,7 +63,7 @@ OI_KINDS = {
 RANK_MODEL, RANK_OTHER = 0, 3
 
 
-class _BadSpan(Exception):
+class BadSpan(Exception):
     """A span whose content is out of range; becomes ImportFailed naming the span."""
 
 
@@ -158,7 +158,7 @@ WANTED = frozenset(
 )
 
 
-def _hex_id(raw: str, size: int) -> str | None:
+def hex_id(raw: str, size: int) -> str | None:
     """A span or trace id as lowercase hex, from hex or base64; None if neither."""
     if len(raw) == 2 * size and not raw.strip(_HEX_DIGITS):
         return raw  # the common case, checked first: it runs once per span
@@ -216,7 +216,7 @@ def _tokens(a: dict[str, Any], keys: tuple[str, ...]) -> int:
             return int(v)
         shown = str(v)
         shown = shown if len(shown) <= 24 else f"{shown[:12]}… ({len(shown)} characters)"
-        raise _BadSpan(f"{key}: {shown} is not a token count (0 to 2**53)")
+        raise BadSpan(f"{key}: {shown} is not a token count (0 to 2**53)")
     return 0
 
 
@@ -267,7 +267,7 @@ def _fast_id(raw: str, size: int) -> str | None:
     # The common case inline (this runs a million times): lowercase hex.
     if len(raw) == 2 * size and not raw.strip(_HEX_DIGITS):
         return raw
-    return _hex_id(raw, size)
+    return hex_id(raw, size)
 
 
 def _fast_nanos(v: int | str) -> int | None:
@@ -277,7 +277,7 @@ def _fast_nanos(v: int | str) -> int | None:
 
 
 def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
-    """(trace id, the span as a record), or why the span is skipped. Raises _BadSpan
+    """(trace id, the span as a record), or why the span is skipped. Raises BadSpan
     for out-of-range content."""
     sid = _fast_id(sp.spanId, 8)
     if sid is None:
@@ -363,7 +363,9 @@ def _span_label(raw: msgspec.Raw) -> str:
     try:
         doc = msgspec.json.decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError):
-        found = _SPAN_ID.search(bytes(raw))  # a span that is not JSON, or not UTF-8: its id if it is plain
+        found = _SPAN_ID.search(
+            bytes(raw)
+        )  # a span that is not JSON, or not UTF-8: its id if it is plain
         return f"span {found.group(1).decode('ascii')!r}" if found else "a span"
     if isinstance(doc, dict):
         for key in ("spanId", "name"):
@@ -391,12 +393,14 @@ def _records(
                         f"{where}{_span_label(raw)} is not an OTLP/JSON span: {msg}"
                     ) from None
                 except UnicodeDecodeError:
-                    raise ImportFailed(f"{where}{_span_label(raw)}: {_not_utf8(bytes(raw))}") from None
+                    raise ImportFailed(
+                        f"{where}{_span_label(raw)}: {_not_utf8(bytes(raw))}"
+                    ) from None
             raise  # (unreachable: the batch failed, so one span fails alone)
         for sp in spans:
             try:
                 got = _record(sp, names)
-            except _BadSpan as err:
+            except BadSpan as err:
                 label = sp.spanId[:40] or sp.name[:80]
                 raise ImportFailed(f"{where}span {label!r}: {err}") from None
             if isinstance(got, str):
@@ -441,8 +445,12 @@ def _documents(data: bytes) -> tuple[list[tuple[int, _Otlp]], bool]:
     return docs, True
 
 
-def import_otlp(read: Callable[[], bytes], *, source: str) -> list[ImportResult]:
-    """One trace per trace id found in the input (a document or JSON lines)."""
+def import_otlp(
+    read: Callable[[], bytes], *, source: str, keep_content: bool = False
+) -> list[ImportResult]:
+    """One trace per run found in the input (a document or JSON lines): one per trace
+    id, traces tied by span links joined."""
+    del keep_content  # spans keep no content
     # Read here, not by the caller, so the only reference to the input is ours and
     # the buffer is freed as soon as the spans are decoded.
     data = read()
