@@ -323,6 +323,9 @@ def span_record(
         agent = mapped.agent or agent
         if kind in (AGENT, frameworks.WORKFLOW) and mapped.agent:
             name = mapped.agent
+        elif kind == frameworks.RUNTIME:
+            name = span_name[:256]  # kept in the attributes of the events run inside it
+            op = op if op else " ".join(span_name.split()[:2])
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
     ref = ""
     if kind == TOOL:

@@ -112,7 +112,13 @@ def _attributes(row: dict[str, Any]) -> dict[str, Any]:
         if key.startswith("attributes."):
             _flatten(key[11:], value, out)
     kind = row.get("span_kind")
-    if isinstance(kind, str) and kind and "openinference.span.kind" not in out:
+    # Phoenix fills span_kind from the OpenInference attribute; UNKNOWN means the span
+    # had none (a GenAI span, say), which its own attributes then describe.
+    if (
+        isinstance(kind, str)
+        and kind not in ("", "UNKNOWN")
+        and "openinference.span.kind" not in out
+    ):
         out["openinference.span.kind"] = kind
     return out
 
