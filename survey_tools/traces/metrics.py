@@ -227,9 +227,9 @@ def _stop_tail(tb: Table, s: np.ndarray, end: np.ndarray) -> dict[str, Any]:
     }
 
 
-def _delegates(tb: Table) -> dict[int, set[int]]:
+def _delegates(tb: Table) -> dict[int, int]:
     """Per agent, every agent it handed work to (spawn or message naming it in ``to``),
-    directly or through others."""
+    directly or through others, as a bit set (bit k: agent code k)."""
     et = tb.etype
     sel = (
         ((et == EVENT_CODE["spawn"]) | (et == EVENT_CODE["message"]))
@@ -237,19 +237,22 @@ def _delegates(tb: Table) -> dict[int, set[int]]:
         & (tb.agent >= 0)
         & (tb.to != tb.agent)
     )
-    direct: dict[int, set[int]] = {}
-    for a, b in set(zip(tb.agent[sel].tolist(), tb.to[sel].tolist(), strict=True)):
-        direct.setdefault(a, set()).add(b)
-    reach: dict[int, set[int]] = {}
-    for a in direct:
-        seen: set[int] = set()
-        todo = list(direct[a])
-        while todo:
-            b = todo.pop()
-            if b not in seen:
-                seen.add(b)
-                todo.extend(direct.get(b, ()))
-        reach[a] = seen
+    pairs = np.unique(np.stack([tb.agent[sel], tb.to[sel]]).astype(np.int64), axis=1)
+    direct: dict[int, list[int]] = {}
+    for a, b in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
+        direct.setdefault(a, []).append(b)
+    reach = {a: sum(1 << b for b in set(bs)) for a, bs in direct.items()}
+    # Until nothing changes: what an agent reaches, it reaches through its delegates too.
+    changed = True
+    while changed:
+        changed = False
+        for a, bs in direct.items():
+            bits = reach[a]
+            for b in bs:
+                bits |= reach.get(b, 0)
+            if bits != reach[a]:
+                reach[a] = bits
+                changed = True
     return reach
 
 
@@ -271,32 +274,45 @@ def own_work(tb: Table, end: np.ndarray) -> float:
     e_sorted = ends[order]
     if e_sorted.size < 2 or bool(np.all(e_sorted[1:] > np.maximum.accumulate(e_sorted)[:-1])):
         return total
-    reach = _delegates(tb)
-    S, E = starts[order].tolist(), e_sorted.tolist()
-    A = tb.agent[k][order].tolist()
+    return max(
+        0.0,
+        total
+        - _covered(
+            starts[order].tolist(), e_sorted.tolist(), tb.agent[k][order].tolist(), _delegates(tb)
+        ),
+    )
+
+
+def _covered(S: list[float], E: list[float], A: list[int], reach: dict[int, int]) -> float:
+    """The time the intervals (sorted by start, longest first) cover inside their
+    parents (:func:`own_work`), each parent's children merged where they overlap."""
     stack: list[int] = []
-    # Per parent: the merged run of its children so far (lo, hi) and the time covered.
-    run_lo: dict[int, float] = {}
-    run_hi: dict[int, float] = {}
+    stack_end: list[float] = []
+    # Per parent: the merged run of its children so far (lo, hi); covered: closed runs.
+    lo = [0.0] * len(S)
+    hi = [-1.0] * len(S)
     covered = 0.0
-    for i, (s, e, a) in enumerate(zip(S, E, A, strict=True)):
-        while stack and E[stack[-1]] < e:
+    for i, e in enumerate(E):
+        while stack_end and stack_end[-1] < e:
             stack.pop()
+            stack_end.pop()
+        a = A[i]
         for j in reversed(stack):
             b = A[j]
-            if b == a or a in reach.get(b, ()):
-                hi = run_hi.get(j)
-                if hi is None:
-                    run_lo[j], run_hi[j] = s, e
-                elif s > hi:
-                    covered += hi - run_lo[j]
-                    run_lo[j], run_hi[j] = s, e
-                elif e > hi:
-                    run_hi[j] = e
+            if b == a or (reach.get(b, 0) >> a) & 1:
+                s = S[i]
+                h = hi[j]
+                if h < 0:
+                    lo[j], hi[j] = s, e
+                elif s > h:
+                    covered += h - lo[j]
+                    lo[j], hi[j] = s, e
+                elif e > h:
+                    hi[j] = e
                 break
         stack.append(i)
-    covered += sum(run_hi[j] - run_lo[j] for j in run_hi)
-    return max(0.0, total - covered)
+        stack_end.append(e)
+    return covered + sum(h - low for low, h in zip(lo, hi, strict=True) if h >= 0)
 
 
 def _work(tb: Table, end: np.ndarray) -> tuple[float, str]:

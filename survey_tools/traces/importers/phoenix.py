@@ -132,7 +132,8 @@ def _id(v: Any, size: int) -> str | None:
 def _record(n: int, row: Any, names: dict[str, str]) -> tuple[str, SpanRec] | str:
     if not isinstance(row, dict):
         raise ImportFailed(f"line {n}: {_NOT}")
-    ctx = row.get("context") if isinstance(row.get("context"), dict) else {}
+    raw_ctx = row.get("context")
+    ctx: dict[str, Any] = raw_ctx if isinstance(raw_ctx, dict) else {}
     sid = _id(row.get("context.span_id", ctx.get("span_id")), 8)
     tid = _id(row.get("context.trace_id", ctx.get("trace_id")), 16)
     if sid is None or tid is None:
