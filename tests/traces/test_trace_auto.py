@@ -235,3 +235,11 @@ def test_help_lists_every_format_with_one_line() -> None:
     for name in FORMATS:
         assert sum(1 for ln in out.splitlines() if ln.split()[:1] == [name]) == 1, name
     assert {imp.name for imp in IMPORTERS} | {"auto"} == set(FORMATS)
+
+
+def test_docs_list_every_row_of_the_framework_table() -> None:
+    from survey_tools.traces.importers.frameworks import RULES
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "trace-formats.md").read_text()
+    missing = [r.why for r in RULES if f"| {r.family} | {r.why} |" not in docs]
+    assert not missing, missing

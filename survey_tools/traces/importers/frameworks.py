@@ -166,7 +166,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "autogen",
-        "the runtime's messaging spans, by messaging.operation",
+        "the runtime's messaging spans, by messaging.system",
         on="attr:messaging.system",
         match=r"autogen$",
         kind=RUNTIME,
