@@ -12,8 +12,8 @@ with ``survey trace import auto`` and must give exactly that graph:
   and its returns, as multisets (concurrent delegates finish in any order); those
   from and to the application agent are its start and end, not the program's;
 * per agent, its model calls and its tool calls and tool names; a tool named after
-  an agent is the call of that agent (smolagents writes no tool span for it), so it
-  is compared as that delegation;
+  an agent is the call of that agent (smolagents writes no tool span for it, AutoGen's
+  AgentTool does), so it is compared as that delegation;
 * the tokens the scripted models reported;
 * a sequential run's parallelism_speedup at most 1.05, concurrent delegates' above 1.2.
 
@@ -106,7 +106,9 @@ def graph(doc: dict[str, Any], expected_agents: set[str]) -> dict[str, Any]:
     tools: dict[str, set[str]] = {}
     calls: Counter[str] = Counter()
     for e in ev:
-        if e["type"] == "tool_call":
+        # A tool named after an agent is that agent's call: compared as the delegation,
+        # whether or not the framework wrote a tool span for it.
+        if e["type"] == "tool_call" and e["tool"] not in expected_agents:
             calls[e["agent"]] += 1
             tools.setdefault(e["agent"], set()).add(e["tool"])
     models = Counter(e["agent"] for e in ev if e.get("role") == "llm_call")
