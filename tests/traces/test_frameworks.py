@@ -14,7 +14,8 @@ with ``survey trace import auto`` and must give exactly that graph:
 * per agent, its model calls and its tool calls and tool names; a tool named after
   an agent is the call of that agent (smolagents writes no tool span for it, AutoGen's
   AgentTool does), so it is compared as that delegation;
-* the tokens the scripted models reported;
+* the tokens the scripted models reported (unless the framework's tracing writes no
+  model call at all: NOT_WRITTEN, checked to be absent);
 * a sequential run's parallelism_speedup at most 1.05, concurrent delegates' above 1.2.
 
 A framework folder without EXPECTED.yaml fails. SURVEY_FRAMEWORK_FIXTURES points the
@@ -41,6 +42,12 @@ FIXTURES = Path(
     os.environ.get("SURVEY_FRAMEWORK_FIXTURES", HERE.parent / "fixtures" / "traces-frameworks")
 )
 SEQUENTIAL_MAX, CONCURRENT_MIN = 1.05, 1.2
+# What a framework's own tracing does not write at all: checked to be absent from the
+# trace (zero), so a version that starts writing it fails here and the entry goes.
+NOT_WRITTEN = {
+    # autogen-agentchat 0.7.5 traces no model call (no chat span, no usage attribute).
+    "autogen": ("model_calls", "tokens"),
+}
 
 
 def _framework_dirs() -> list[Path]:
@@ -164,8 +171,12 @@ def test_framework_run_imports_as_the_program_ran(
     got = graph(doc, set(run_["agents"]))
     want = expected_graph(run_)
     assert len(got["extra"]) <= 1 and got["extra"] <= {got["app"]}, got["extra"]
+    absent = NOT_WRITTEN.get(folder.name, ())
     for key in ("delegations", "returns", "tool_calls", "tools", "model_calls", "tokens"):
-        assert got[key] == want[key], key
+        if key in absent:
+            assert not any(dict(got[key]).values()), f"{key}: now written, update NOT_WRITTEN"
+        else:
+            assert got[key] == want[key], key
     speedup = compute(trace)["parallelism_speedup"]
     assert speedup is not None
     if run_["mode"] == "sequential":

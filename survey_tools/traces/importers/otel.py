@@ -31,6 +31,7 @@ from survey_tools.traces.importers import frameworks
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.spans import (
     AGENT,
+    RUNTIME,
     GENERIC,
     GUARD,
     HANDOFF,
@@ -488,20 +489,17 @@ def import_otlp(
 
 
 def join_linked(by_trace: dict[str, list[SpanRec]]) -> dict[str, int]:
-    """Join the traces that span links tie together, in place: one run in, one trace out.
+    """Join the traces of one run, in place: one run in, one trace out.
 
     A link says its span was caused by the linked span (OpenTelemetry's follows-from:
     AutoGen's runtime starts a trace per message it publishes and links it to the span
     that published it). Traces linked either way become one, named by the trace of the
     earliest span; a trace root that links to a span of another trace becomes that
     span's child, and the other roots of a joined trace hang under its first root; both
-    follow their parent (they may start and end after it). Returns, per joined trace,
-    how many traces went into it besides its own."""
-    linking = [(tid, r) for tid, recs in by_trace.items() for r in recs if r.links]
-    if not linking:
-        return {}
-    wanted = {ls for _, r in linking for _, ls in r.links}
-    where = {r.span_id: tid for tid, recs in by_trace.items() for r in recs if r.span_id in wanted}
+    follow their parent (they may start and end after it). A trace of bookkeeping only
+    (runtime spans, such as AutoGen's create_agent, which nothing links) joins the run
+    that starts next (else the one before). Returns, per joined trace, how many traces
+    went into it besides its own."""
     up = {tid: tid for tid in by_trace}
 
     def find(x: str) -> str:
@@ -510,6 +508,27 @@ def join_linked(by_trace: dict[str, list[SpanRec]]) -> dict[str, int]:
             x = up[x]
         return x
 
+    _union_links(by_trace, up, find)
+    bookkeeping = _union_bookkeeping(by_trace, up, find)
+    groups: dict[str, list[str]] = {}
+    for tid in by_trace:
+        groups.setdefault(find(tid), []).append(tid)
+    joined: dict[str, int] = {}
+    for members in groups.values():
+        if len(members) > 1:
+            key = _merge(by_trace, members, bookkeeping)
+            joined[key] = len(members) - 1
+    return joined
+
+
+def _union_links(
+    by_trace: dict[str, list[SpanRec]], up: dict[str, str], find: Callable[[str], str]
+) -> None:
+    linking = [(tid, r) for tid, recs in by_trace.items() for r in recs if r.links]
+    if not linking:
+        return
+    wanted = {ls for _, r in linking for _, ls in r.links}
+    where = {r.span_id: tid for tid, recs in by_trace.items() for r in recs if r.span_id in wanted}
     for tid, r in linking:
         for _, ls in r.links:
             other = where.get(ls)
@@ -518,28 +537,48 @@ def join_linked(by_trace: dict[str, list[SpanRec]]) -> dict[str, int]:
             up[find(tid)] = find(other)
             if not r.parent_id and not r.follows:
                 r.parent_id, r.follows = ls, True
-    groups: dict[str, list[str]] = {}
-    for tid in by_trace:
-        groups.setdefault(find(tid), []).append(tid)
-    joined: dict[str, int] = {}
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        order = attrgetter("start", "end", "span_id")
-        recs: list[SpanRec] = []
-        key, first = members[0], None
-        for m in members:
-            part = by_trace.pop(m)
-            lead = min(part, key=order)
-            if first is None or order(lead) < order(first):
-                key, first = m, lead
-            recs.extend(part)
-        for r in recs:
-            if not r.parent_id and r is not first:
-                r.follows = True
-        by_trace[key] = recs
-        joined[key] = len(members) - 1
-    return joined
+
+
+def _union_bookkeeping(
+    by_trace: dict[str, list[SpanRec]], up: dict[str, str], find: Callable[[str], str]
+) -> set[str]:
+    """Joins each trace of bookkeeping only to the run after it; returns those traces."""
+    start: dict[str, int] = {}
+    busy: set[str] = set()
+    for tid, recs in by_trace.items():
+        g = find(tid)
+        first = min(r.start for r in recs)
+        start[g] = min(start.get(g, first), first)
+        if any(r.kind != RUNTIME for r in recs):
+            busy.add(g)
+    runs = sorted((start[g], g) for g in busy)
+    if not runs or len(busy) == len(start):
+        return set()
+    idle = start.keys() - busy
+    for g in idle:
+        later = [h for t, h in runs if t >= start[g]]
+        up[g] = later[0] if later else runs[-1][1]
+    return {tid for tid in by_trace if tid in idle or up[tid] in idle}
+
+
+def _merge(by_trace: dict[str, list[SpanRec]], members: list[str], bookkeeping: set[str]) -> str:
+    """One trace of ``members``, rooted at the first span of the run (bookkeeping
+    before it hangs under it too); returns its key."""
+    order = attrgetter("start", "end", "span_id")
+
+    def rank(m: str) -> tuple[bool, int, int, str]:
+        return (m in bookkeeping, *order(min(by_trace[m], key=order)))
+
+    key = min(members, key=rank)
+    first = min(by_trace[key], key=order)
+    recs: list[SpanRec] = []
+    for m in members:
+        recs.extend(by_trace.pop(m))
+    for r in recs:
+        if not r.parent_id and r is not first:
+            r.parent_id, r.follows = first.span_id, True
+    by_trace[key] = recs
+    return key
 
 
 def span_traces(

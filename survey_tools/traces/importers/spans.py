@@ -218,11 +218,10 @@ def _clamp(
             continue
         p = by_id[r.parent_id]
         if r.follows:
-            # A linked span follows from its parent: it starts no earlier, and may start
-            # and end after the parent ended (the root is its bound).
-            if r.start < p.start:
-                r.start = p.start
-                summary.clamped_start += 1
+            # A linked span follows from its parent: it starts no earlier (a joined
+            # trace's bookkeeping may have started before the run: not a clock skew),
+            # and may start and end after the parent ended (the root is its bound).
+            r.start = max(r.start, p.start)
             r.end = max(r.start, min(r.end, root.end))
             continue
         if r.start < p.start:
@@ -260,6 +259,10 @@ class _Events:
         self.returns_to: dict[str, list[int]] = {}
         # agent -> the agent that handed the conversation to it, until it next acts
         self.handed: dict[str, str] = {}
+        # agent -> the agent that handed it its current turn (a hand-back is a return)
+        self.handed_by: dict[str, str] = {}
+        # span id -> whether it was reached through a span link since its agent's span
+        self.passed: dict[str, bool] = {}
         # span id -> the runtime span it runs in (kept in its events' attributes)
         self.via: dict[str, str] = {}
         self.t0 = t0 = root.start
@@ -296,6 +299,8 @@ class _Events:
         self.owner[r.span_id] = me
         parent_span = self.owner_span.get(r.parent_id, self.root.span_id)
         self.owner_span[r.span_id] = r.span_id if r.kind == AGENT or r is self.root else parent_span
+        if r.kind != AGENT and (r.follows or self.passed.get(r.parent_id, False)):
+            self.passed[r.span_id] = True
         attrs = self._attrs(r)
         t0 = self.t0
         if self.exact:
@@ -320,38 +325,56 @@ class _Events:
         self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float, parent_span: str
     ) -> None:
         push = self.push
-        parent_agent = self.owner.get(r.parent_id, self.root_name)
-        if me == parent_agent:
+        holder = self.owner.get(r.parent_id, self.root_name)
+        if me == holder:
             push(_ATTRS("", ts, "orchestrator_decision", me, attrs))
             return
-        handed = self.handed.pop(me, "")
-        if handed:
-            # Handed over by a transfer: that was the delegation; it answers to whoever handed over.
-            parent_agent = handed
+        # Reached through a span link (a runtime delivering a message): its holder
+        # caused it and went on, nobody waits for its end.
+        passed = r.follows or self.passed.get(r.parent_id, False)
+        source = self.handed.pop(me, "")
+        if source:
+            self.handed_by[me] = source  # the hand-off was the delegation
         elif me not in self.active:
-            push(_SPAWN("", ts, "spawn", parent_agent, me, attrs))
-            self.spawner[me] = parent_agent
+            push(_SPAWN("", ts, "spawn", holder, me, attrs))
+            self.spawner[me] = holder
             self.active.add(me)
         else:
-            push(_MSG("", ts, "message", parent_agent, me, attrs, parent_agent))
-        if self.spawner.get(me) not in (None, parent_agent):
-            why = f"invoked by {parent_agent} (spawned by {self.spawner[me]})"
-            ret = push(_RET_WHY("", te, "return", me, parent_agent, me, attrs, why))
+            push(_MSG("", ts, "message", holder, me, attrs, holder))
+        if passed:
+            return
+        # Its holder waits for it (a call, a tool, a node): it returns there at its end.
+        if self.spawner.get(me) not in (None, holder):
+            why = f"invoked by {source or holder} (spawned by {self.spawner[me]})"
+            ret = push(_RET_WHY("", te, "return", me, holder, me, attrs, why))
         else:
-            ret = push(_RET("", te, "return", me, parent_agent, me, attrs))
+            ret = push(_RET("", te, "return", me, holder, me, attrs))
         self.returns_to.setdefault(parent_span, []).append(ret)
 
-    def _handoff(self, me: str, target: str, role: str, ts: float, attrs: SpanAttrs) -> None:
-        """``me`` hands the conversation to ``target``: a spawn the first time, a
-        delegation message after; the target's next agent span answers to ``me``."""
-        if target == me:
-            return
+    def _pass(self, me: str, target: str, role: str, ts: float, attrs: SpanAttrs) -> None:
+        """``me`` passes the conversation to ``target``: a spawn the first time, a
+        delegation message after."""
         if target not in self.active:
             self.push(_SPAWN_ROLE("", ts, "spawn", me, target, role, attrs))
             self.spawner[target] = me
             self.active.add(target)
         else:
             self.push(_XFER("", ts, "message", me, target, role, me, attrs))
+
+    def _handoff(self, me: str, target: str, role: str, ts: float, attrs: SpanAttrs) -> None:
+        """``me`` hands the conversation to ``target``; the target's next agent span
+        answers to ``me``. Handing it back to the agent that handed it over is also
+        ``me``'s return to that agent."""
+        if target == me:
+            return
+        self._pass(me, target, role, ts, attrs)
+        if self.handed_by.get(me) == target:
+            del self.handed_by[me]
+            if self.spawner.get(me) == target:
+                self.push(_RET("", ts, "return", me, target, me, attrs))
+            else:
+                why = f"handed back to {target} (spawned by {self.spawner.get(me, 'nobody')})"
+                self.push(_RET_WHY("", ts, "return", me, target, me, attrs, why))
         self.handed[target] = me
 
     def _work(self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float) -> None:
