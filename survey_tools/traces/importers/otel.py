@@ -31,11 +31,11 @@ from survey_tools.traces.importers import frameworks
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.spans import (
     AGENT,
-    RUNTIME,
     GENERIC,
     GUARD,
     HANDOFF,
     MODEL,
+    RUNTIME,
     STEP,
     TOOL,
     SpanRec,
