@@ -23,7 +23,8 @@ What it says:
 
 A source is ``attr:KEY`` (an attribute), ``group:NAME`` (a named group of ``match``),
 ``args:KEY`` (a key of the tool call's JSON arguments), ``json:ATTR:KEY`` (a key of
-a JSON object held in an attribute) or ``span:name`` (the span's name). An agent
+a JSON object held in an attribute), ``span:name`` (the span's name) or
+``next:agent`` (a hand-off's target the span does not name: the agent that acts next). An agent
 named on a span that is not an agent's names the application agent when the span is
 the root (a step or workflow elsewhere acts for the agent holding it).
 """
@@ -93,7 +94,7 @@ RULES: tuple[Rule, ...] = (
         on="attr:gen_ai.tool.type",
         match=r"TransferToAgentTool$",
         kinds=("tool",),
-        target=("args:agent_name", "args:agent"),
+        target=("args:agent_name", "args:agent", "next:agent"),
     ),
     Rule(
         "adk",
@@ -101,7 +102,7 @@ RULES: tuple[Rule, ...] = (
         on="tool",
         match=r"transfer_to_agent$",
         kinds=("tool",),
-        target=("args:agent_name", "args:agent"),
+        target=("args:agent_name", "args:agent", "next:agent"),
     ),
     # --- hand-off tools named after their target (AutoGen Swarm, langgraph-supervisor) ---
     Rule(
@@ -146,6 +147,15 @@ RULES: tuple[Rule, ...] = (
         match=r"(?P<agent>.+)\.run$",
         kinds=("agent",),
         agent=("group:agent",),
+    ),
+    # --- CrewAI (OpenInference's CrewAI instrumentor) ---
+    Rule(
+        "crewai",
+        "an agent's task run is named by its task; graph.node.id is the agent's role",
+        on="attr:graph.node.id",
+        match=r".",
+        kinds=("agent",),
+        agent=("attr:graph.node.id",),
     ),
     # --- OpenInference, any framework ---
     Rule(
@@ -251,6 +261,8 @@ def _source(
         value = _json_key(a, key, memo)
     elif how == "span":
         value = span_name
+    elif how == "next":
+        value = "?"  # spans.UNNAMED: the agent whose span comes next
     return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
 
 

@@ -50,6 +50,8 @@ AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
 # no event of its own; a workflow names the application agent at the root, and is a
 # step of its agent elsewhere.
 RUNTIME, WORKFLOW = "runtime", "workflow"
+# A hand-off's target when the span does not name it: the agent that acts next.
+UNNAMED = "?"
 
 
 @dataclass(slots=True)
@@ -263,6 +265,12 @@ class _Events:
         self.handed_by: dict[str, str] = {}
         # span id -> whether it was reached through a span link since its agent's span
         self.passed: dict[str, bool] = {}
+        # agent handed the conversation -> (who handed it, its span's end, attributes,
+        # the span its return would feed), until the next agent acts
+        self.pending_ret: dict[str, tuple[str, float, SpanAttrs, str]] = {}
+        self.agent_spans: set[str] = set()  # the spans of agents (an agent waits in them)
+        # a hand-off that named no target: (who, when, attributes)
+        self.open_handoff: tuple[str, float, SpanAttrs] | None = None
         # span id -> the runtime span it runs in (kept in its events' attributes)
         self.via: dict[str, str] = {}
         self.t0 = t0 = root.start
@@ -299,6 +307,8 @@ class _Events:
         self.owner[r.span_id] = me
         parent_span = self.owner_span.get(r.parent_id, self.root.span_id)
         self.owner_span[r.span_id] = r.span_id if r.kind == AGENT or r is self.root else parent_span
+        if r.kind == AGENT:
+            self.agent_spans.add(r.span_id)
         if r.kind != AGENT and (r.follows or self.passed.get(r.parent_id, False)):
             self.passed[r.span_id] = True
         attrs = self._attrs(r)
@@ -326,7 +336,9 @@ class _Events:
     ) -> None:
         push = self.push
         holder = self.owner.get(r.parent_id, self.root_name)
+        self._settle(me, ts)
         if me == holder:
+            self.handed.pop(me, None)
             push(_ATTRS("", ts, "orchestrator_decision", me, attrs))
             return
         # Reached through a span link (a runtime delivering a message): its holder
@@ -343,13 +355,38 @@ class _Events:
             push(_MSG("", ts, "message", holder, me, attrs, holder))
         if passed:
             return
+        if source and not (source == holder and parent_span in self.agent_spans):
+            # Handed the conversation, not inside the span of the agent that handed it
+            # over (which would wait for it): it returns only if the conversation goes
+            # back to that agent (settled when the next agent acts).
+            self.pending_ret[me] = (source, te, attrs, parent_span)
+            return
         # Its holder waits for it (a call, a tool, a node): it returns there at its end.
-        if self.spawner.get(me) not in (None, holder):
-            why = f"invoked by {source or holder} (spawned by {self.spawner[me]})"
-            ret = push(_RET_WHY("", te, "return", me, holder, me, attrs, why))
-        else:
-            ret = push(_RET("", te, "return", me, holder, me, attrs))
+        ret = self._return(me, holder, te, attrs)
         self.returns_to.setdefault(parent_span, []).append(ret)
+
+    def _return(self, me: str, to: str, t: float, attrs: SpanAttrs) -> int:
+        spawner = self.spawner.get(me)
+        if spawner in (None, to):
+            return self.push(_RET("", t, "return", me, to, me, attrs))
+        why = f"returns to {to} (spawned by {spawner})"
+        return self.push(_RET_WHY("", t, "return", me, to, me, attrs, why))
+
+    def _settle(self, me: str, ts: float) -> None:
+        """Before ``me``'s agent span: a hand-off that named no target goes to ``me``;
+        an agent handed the conversation whose turn is over returns to the agent that
+        handed it over if that is ``me`` (the conversation came back), else never."""
+        if self.open_handoff is not None and self.open_handoff[0] != me:
+            src, t_h, a_h = self.open_handoff
+            self.open_handoff = None
+            self._handoff(src, me, "transfer", t_h, a_h)
+        for agent, (hander, t_end, a, pspan) in list(self.pending_ret.items()):
+            if t_end <= ts:
+                del self.pending_ret[agent]
+                if hander == me:
+                    self.returns_to.setdefault(pspan, []).append(
+                        self._return(agent, hander, t_end, a)
+                    )
 
     def _pass(self, me: str, target: str, role: str, ts: float, attrs: SpanAttrs) -> None:
         """``me`` passes the conversation to ``target``: a spawn the first time, a
@@ -367,14 +404,11 @@ class _Events:
         ``me``'s return to that agent."""
         if target == me:
             return
+        self.pending_ret.pop(me, None)  # it says itself where the conversation goes
         self._pass(me, target, role, ts, attrs)
         if self.handed_by.get(me) == target:
             del self.handed_by[me]
-            if self.spawner.get(me) == target:
-                self.push(_RET("", ts, "return", me, target, me, attrs))
-            else:
-                why = f"handed back to {target} (spawned by {self.spawner.get(me, 'nobody')})"
-                self.push(_RET_WHY("", ts, "return", me, target, me, attrs, why))
+            self._return(me, target, ts, attrs)
         self.handed[target] = me
 
     def _work(self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float) -> None:
@@ -391,7 +425,9 @@ class _Events:
                 )
             else:
                 call = push(_CALL("", ts, "tool_call", me, tool, call_id, attrs, dur))
-            if r.target:
+            if r.target == UNNAMED:
+                self.open_handoff = (me, ts, attrs)  # to whichever agent acts next
+            elif r.target:
                 self._handoff(me, r.target, "transfer", ts, attrs)
             res = push(_RESULT("", te, "tool_result", me, tool, call_id, False, attrs))
             self.b.edge(call, res, "tool_dependency")
