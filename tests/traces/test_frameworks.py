@@ -18,7 +18,8 @@ with ``survey trace import auto`` and must give exactly that graph:
   model call at all: NOT_WRITTEN, checked to be absent);
 * a sequential run's parallelism_speedup at most 1.05, concurrent delegates' above 1.2.
 
-A framework folder without EXPECTED.yaml fails. SURVEY_FRAMEWORK_FIXTURES points the
+A folder of trace files without EXPECTED.yaml fails (a trace store's export sits one
+level down, phoenix/<framework>/). SURVEY_FRAMEWORK_FIXTURES points the
 tests at another copy of the folder (a helper's worktree while fixtures are made).
 """
 
@@ -65,22 +66,41 @@ NOT_WRITTEN = {
 }
 
 
+_NOT_TRACES = ("EXPECTED.yaml", "pip-freeze.txt")
+
+
+def _trace_files(d: Path) -> set[str]:
+    return {
+        p.name
+        for p in d.iterdir()
+        if p.is_file() and p.name not in _NOT_TRACES and not p.name.endswith((".md", ".log", ".py"))
+    }
+
+
 def _framework_dirs() -> list[Path]:
+    """Every folder holding trace files (a trace store's export sits one level down,
+    phoenix/<framework>/), outside scripts/."""
     if not FIXTURES.is_dir():
         return []
-    return [d for d in sorted(FIXTURES.iterdir()) if d.is_dir() and d.name != "scripts"]
+    return [
+        d
+        for d in sorted(p for p in FIXTURES.rglob("*") if p.is_dir())
+        if "scripts" not in d.relative_to(FIXTURES).parts and _trace_files(d)
+    ]
+
+
+def _key(d: Path) -> str:
+    return d.relative_to(FIXTURES).as_posix()
 
 
 def _cases() -> list[Any]:
     cases = []
-    for d in _framework_dirs():
-        expected = d / "EXPECTED.yaml"
-        if not expected.is_file():
-            continue  # test_every_framework_has_expected fails for it
+    for expected in sorted(FIXTURES.rglob("EXPECTED.yaml")) if FIXTURES.is_dir() else []:
+        d = expected.parent
         doc = yaml.safe_load(expected.read_text(encoding="utf-8"))
         for run_ in doc["runs"]:
             for name in run_["files"]:
-                cases.append(pytest.param(d, run_, name, id=f"{d.name}/{name}"))
+                cases.append(pytest.param(d, run_, name, id=f"{_key(d)}/{name}"))
     return cases
 
 
@@ -88,19 +108,14 @@ def test_every_framework_has_expected() -> None:
     dirs = _framework_dirs()
     if not dirs:
         pytest.skip(f"no framework fixtures in {FIXTURES}")
-    missing = [d.name for d in dirs if not (d / "EXPECTED.yaml").is_file()]
+    missing = [_key(d) for d in dirs if not (d / "EXPECTED.yaml").is_file()]
     assert not missing, f"framework folders without EXPECTED.yaml: {missing}"
     for d in dirs:
         doc = yaml.safe_load((d / "EXPECTED.yaml").read_text(encoding="utf-8"))
         listed = {f for r in doc["runs"] for f in r["files"]}
-        traces = {
-            p.name
-            for p in d.iterdir()
-            if p.is_file()
-            and p.name not in ("EXPECTED.yaml", "pip-freeze.txt")
-            and not p.name.endswith((".md", ".log", ".py"))
-        }
-        assert traces <= listed, f"{d.name}: files no run lists: {sorted(traces - listed)}"
+        traces = _trace_files(d)
+        assert traces <= listed, f"{_key(d)}: files no run lists: {sorted(traces - listed)}"
+        assert listed <= traces, f"{_key(d)}: runs list missing files: {sorted(listed - traces)}"
 
 
 def graph(doc: dict[str, Any], expected_agents: set[str]) -> dict[str, Any]:
@@ -187,7 +202,7 @@ def test_framework_run_imports_as_the_program_ran(
     got = graph(doc, set(run_["agents"]))
     want = expected_graph(run_)
     assert len(got["extra"]) <= 1 and got["extra"] <= {got["app"]}, got["extra"]
-    absent = NOT_WRITTEN.get(f"{folder.name}/{name}", NOT_WRITTEN.get(folder.name, ()))
+    absent = NOT_WRITTEN.get(f"{_key(folder)}/{name}", NOT_WRITTEN.get(_key(folder), ()))
     if "agents" not in absent:
         assert set(run_["agents"]) <= got["agents"], got["agents"]
     for key in ("delegations", "returns", "tool_calls", "tools", "model_calls", "tokens"):

@@ -248,10 +248,18 @@ def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
 def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, str, str]:
     kind = OI_KINDS.get(label, GENERIC)
     op = label.lower()
+    # A GenAI span stored by an OpenInference tool (Phoenix adds the kind) keeps its
+    # GenAI names.
     if kind == AGENT:
-        name = a.get("agent.name") or a.get("graph.node.name") or span_name or "agent"
+        name = (
+            a.get("agent.name")
+            or a.get("gen_ai.agent.name")
+            or a.get("graph.node.name")
+            or span_name
+            or "agent"
+        )
     elif kind == TOOL:
-        name = a.get("tool.name") or a.get("tool_call.function.name")
+        name = a.get("tool.name") or a.get("tool_call.function.name") or a.get("gen_ai.tool.name")
         if not name and span_name.startswith("handoff to "):
             # The Agents SDK instrumentor writes a handoff as a nameless TOOL span.
             return HANDOFF, span_name[len("handoff to ") :].strip() or "agent", "handoff"

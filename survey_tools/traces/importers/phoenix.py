@@ -112,12 +112,13 @@ def _attributes(row: dict[str, Any]) -> dict[str, Any]:
         if key.startswith("attributes."):
             _flatten(key[11:], value, out)
     kind = row.get("span_kind")
-    # Phoenix fills span_kind from the OpenInference attribute; UNKNOWN means the span
-    # had none (a GenAI span, say), which its own attributes then describe.
+    # Phoenix fills span_kind from the OpenInference attribute, or guesses it for other
+    # conventions (UNKNOWN when it cannot): a span's own attributes come first.
     if (
         isinstance(kind, str)
         and kind not in ("", "UNKNOWN")
         and "openinference.span.kind" not in out
+        and "gen_ai.operation.name" not in out
     ):
         out["openinference.span.kind"] = kind
     return out

@@ -142,7 +142,7 @@ def build(
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
     _clamp(recs, root, by_id, summary)
-    recs.sort(key=_SORT_KEY)
+    _parents_first(recs, root, by_id)
 
     events = _Events(recs, root, root_agent, summary)
     for r in recs:
@@ -161,6 +161,27 @@ def build(
         "messages": b.type.count("message"),
     }
     return b, costs
+
+
+def _parents_first(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """Sort by start time, a parent before its children: a child starting with its
+    parent (a coarse clock, a clamped start) would otherwise sort first when it ends
+    first, and act before the agent whose span holds it is known."""
+    recs.sort(key=_SORT_KEY)
+    if not any(r.start == by_id[r.parent_id].start for r in recs if r is not root):
+        return
+    depth = {root.span_id: 0}
+    for r in recs:
+        chain: list[SpanRec] = []
+        cur = r
+        while cur.span_id not in depth:
+            chain.append(cur)
+            cur = by_id[cur.parent_id]
+        d = depth[cur.span_id]
+        for c in reversed(chain):
+            d += 1
+            depth[c.span_id] = d
+    recs.sort(key=lambda r: (r.start, depth[r.span_id], r.end, r.span_id))
 
 
 def _repair_tree(recs: list[SpanRec], summary: SpanSummary) -> tuple[SpanRec, dict[str, SpanRec]]:
