@@ -201,17 +201,21 @@ class Mapped:
     family: str
 
 
-class _Compiled:
-    __slots__ = ("kinds", "on", "pattern", "rule")
-
-    def __init__(self, rule: Rule) -> None:
-        self.rule = rule
-        self.on = rule.on[5:] if rule.on.startswith("attr:") else rule.on
-        self.pattern = re.compile(rule.match)
-        self.kinds = frozenset(rule.kinds)
+# How a row reads its subject: the span's name, its tool's name, its kind, an
+# attribute, a key of a JSON attribute.
+_NAME, _TOOL, _KIND, _ATTR, _JSON = range(5)
 
 
-_COMPILED = tuple(_Compiled(r) for r in RULES)
+def _compile(rule: Rule) -> tuple[frozenset[str], int, str, str, Any, Rule]:
+    """A row as (kinds, how, key, JSON key, pattern.match, rule) for :func:`apply`."""
+    how, _, rest = rule.on.partition(":")
+    code = {"name": _NAME, "tool": _TOOL, "kind": _KIND, "attr": _ATTR, "json": _JSON}[how]
+    attr, _, inner = rest.partition(":")
+    return frozenset(rule.kinds), code, attr, inner, re.compile(rule.match).match, rule
+
+
+# Rows in order, compiled once; apply runs for every span (a million of them).
+_COMPILED = tuple(_compile(r) for r in RULES)
 
 
 def _arguments(a: dict[str, Any]) -> dict[str, Any]:
@@ -234,7 +238,13 @@ def _arguments(a: dict[str, Any]) -> dict[str, Any]:
 def _json_key(a: dict[str, Any], key: str, memo: dict[str, Any]) -> Any:
     """``key`` is ``ATTR:KEY``: that key of the JSON object in attribute ATTR."""
     attr, _, inner = key.partition(":")
-    if attr not in memo:
+    return _json_doc(a, attr, memo).get(inner)
+
+
+def _json_doc(a: dict[str, Any], attr: str, memo: dict[str, Any]) -> dict[str, Any]:
+    """The JSON object attribute ``attr`` holds, parsed once per span ({} if none)."""
+    doc = memo.get(attr)
+    if doc is None:
         text = a.get(attr)
         doc = None
         if isinstance(text, str) and text.startswith("{"):
@@ -242,8 +252,8 @@ def _json_key(a: dict[str, Any], key: str, memo: dict[str, Any]) -> Any:
                 doc = orjson.loads(text)
             except orjson.JSONDecodeError:
                 doc = None
-        memo[attr] = doc if isinstance(doc, dict) else {}
-    return memo[attr].get(inner)
+        memo[attr] = doc = doc if isinstance(doc, dict) else {}
+    return doc
 
 
 def _source(
@@ -270,26 +280,25 @@ def apply(kind: str, name: str, span_name: str, a: dict[str, Any]) -> Mapped | N
     """What the first matching row says about a span of first ``kind`` and ``name``
     (None when no row matches)."""
     memo: dict[str, Any] = {}
-    for c in _COMPILED:
-        if c.kinds and kind not in c.kinds:
+    for kinds, how, key, inner, match, rule in _COMPILED:
+        if kinds and kind not in kinds:
             continue
-        on = c.on
-        if on == "name":
-            subject: Any = span_name
-        elif on == "tool":
+        # The cheap refusals first: most spans match no row.
+        if how == _ATTR:
+            subject: Any = a.get(key)
+        elif how == _NAME:
+            subject = span_name
+        elif how == _TOOL:
             subject = name if kind == "tool" else None
-        elif on == "kind":
-            subject = kind
-        elif on.startswith("json:"):
-            subject = _json_key(a, on[5:], memo)
+        elif how == _JSON:
+            subject = _json_doc(a, key, memo).get(inner) if key in a else None
         else:
-            subject = a.get(on)
-        if not isinstance(subject, str):
+            subject = kind
+        if subject.__class__ is not str:
             continue
-        m = c.pattern.match(subject)
+        m = match(subject)
         if m is None:
             continue
-        rule = c.rule
         agent = next((v for s in rule.agent if (v := _source(s, m, a, span_name, memo))), "")
         target = next((v for s in rule.target if (v := _source(s, m, a, span_name, memo))), "")
         if rule.target and not target:
