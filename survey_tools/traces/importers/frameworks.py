@@ -104,6 +104,37 @@ RULES: tuple[Rule, ...] = (
         kinds=("tool",),
         target=("args:agent_name", "args:agent", "next:agent"),
     ),
+    Rule(
+        "adk",
+        "(merged tools): the span ADK adds after running several function calls at once",
+        on="tool",
+        match=r"\(merged tools\)$",
+        kinds=("tool",),
+        kind=RUNTIME,
+    ),
+    # --- Strands Agents (its own OpenTelemetry spans) ---
+    Rule(
+        "strands",
+        "handoff_to_agent(agent_name=...): a Swarm hand-off (the span keeps no arguments)",
+        on="tool",
+        match=r"handoff_to_agent$",
+        kinds=("tool",),
+        target=("args:agent_name", "next:agent"),
+    ),
+    Rule(
+        "strands",
+        "execute_event_loop_cycle: a cycle of an agent's loop (a step)",
+        on="attr:gen_ai.operation.name",
+        match=r"execute_event_loop_cycle$",
+        kind="step",
+    ),
+    Rule(
+        "strands",
+        "invoke_swarm, invoke_graph: a multi-agent run (the application at the root)",
+        on="attr:gen_ai.operation.name",
+        match=r"invoke_(swarm|graph)$",
+        kind=WORKFLOW,
+    ),
     # --- hand-off tools named after their target (AutoGen Swarm, langgraph-supervisor) ---
     Rule(
         "handoff-tools",
@@ -151,11 +182,12 @@ RULES: tuple[Rule, ...] = (
     # --- CrewAI (OpenInference's CrewAI instrumentor) ---
     Rule(
         "crewai",
-        "an agent's task run is named by its task; graph.node.id is the agent's role",
+        "an agent's task run is named by its task; graph.node.id is the agent's role "
+        "(agent.name first: Agno writes an id there)",
         on="attr:graph.node.id",
         match=r".",
         kinds=("agent",),
-        agent=("attr:graph.node.id",),
+        agent=("attr:agent.name", "attr:graph.node.id"),
     ),
     # --- OpenInference, any framework ---
     Rule(

@@ -479,8 +479,11 @@ class _Events:
         agg = push(_ROLE("", t_end, "aggregate", root_name, "root"))
         stop = push(_ROLE("", t_end, "stop", root_name, "root"))
         b.edge(agg, stop, "causal")
-        for ret in self.returns_to.get(self.root.span_id, []):
-            b.edge(ret, agg, "aggregate")
+        # What came back to the root agent, in the root span or any span of its own.
+        for span in (self.root.span_id, *sorted(self.agent_spans)):
+            if span == self.root.span_id or self.owner.get(span) == root_name:
+                for ret in self.returns_to.get(span, []):
+                    b.edge(ret, agg, "aggregate")
         b.finish()
         return b
 
