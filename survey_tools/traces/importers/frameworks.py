@@ -140,17 +140,35 @@ RULES: tuple[Rule, ...] = (
         "handoff-tools",
         "transfer_back_to_<agent> (langgraph-supervisor: back to the supervisor)",
         on="tool",
-        match=r"transfer_back_to_(?P<target>\w+)$",
+        match=r"(?:\w+-)?transfer_back_to_(?P<target>\w+)$",
         kinds=("tool",),
         target=("group:target",),
     ),
     Rule(
         "handoff-tools",
-        "transfer_to_<agent> (AutoGen Swarm hand-offs, langgraph-supervisor)",
+        "transfer_to_<agent> (AutoGen Swarm, langgraph-supervisor; Semantic Kernel's "
+        "Handoff-transfer_to_<agent>, a plugin's name first)",
         on="tool",
-        match=r"transfer_to_(?P<target>\w+)$",
+        match=r"(?:\w+-)?transfer_to_(?P<target>\w+)$",
         kinds=("tool",),
         target=("group:target",),
+    ),
+    # --- a runtime's messaging (OpenTelemetry messaging conventions) ---
+    Rule(
+        "messaging",
+        "a message bus span (messaging.operation): the runtime delivering messages "
+        "between agents (AutoGen's and Semantic Kernel's agent runtimes)",
+        on="attr:messaging.operation",
+        match=r"(create|publish|process|receive|send|settle|ack)$",
+        kind=RUNTIME,
+    ),
+    # --- Semantic Kernel ---
+    Rule(
+        "semantic-kernel",
+        "AutoFunctionInvocationLoop: an agent's loop of model and function calls (a step)",
+        on="name",
+        match=r"AutoFunctionInvocationLoop$",
+        kind="step",
     ),
     # --- LangGraph (OpenInference's LangChain instrumentor; metadata is JSON) ---
     Rule(
