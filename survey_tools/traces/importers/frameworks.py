@@ -16,7 +16,8 @@ What it says:
 
 * ``kind``: the span's kind from now on (``runtime``: the framework's own messaging,
   folded into the events of the agent it runs for; ``workflow``: a run of a workflow,
-  the application agent when it is the root, a step otherwise; or any span kind);
+  the application agent when it is the root, a step otherwise; ``node``: an agent node
+  of a graph, whose agent is the graph it runs in; or any span kind);
 * ``agent``: where the agent's name is, the first that gives one;
 * ``target``: where the agent a hand-off goes to is, the first that gives one (a tool
   span with a target is a hand-off: its agent delegates to the target).
@@ -40,6 +41,9 @@ import orjson
 # Span kinds of the span builder (spans.py) that only this layer assigns.
 RUNTIME = "runtime"
 WORKFLOW = "workflow"
+# An agent node of a graph: the agent is the graph it runs in, the nearest enclosing
+# chain not named after the node (spans.py, _graph_agents), named by the graph.
+NODE = "node"
 
 
 @dataclass(frozen=True)
@@ -173,20 +177,12 @@ RULES: tuple[Rule, ...] = (
     # --- LangGraph (OpenInference's LangChain instrumentor; metadata is JSON) ---
     Rule(
         "langgraph",
-        "an agent node inside a subgraph acts for the agent the subgraph is: the first "
-        "name of metadata.checkpoint_ns (researcher:<id>|agent:<id>)",
-        on="json:metadata:checkpoint_ns",
-        match=r"(?P<agent>[^:|]+)",
-        kinds=("agent",),
-        agent=("group:agent",),
-    ),
-    Rule(
-        "langgraph",
-        "an agent node of the top graph is the agent metadata.langgraph_node names",
+        "an agent node of a graph (metadata.langgraph_node): create_react_agent's 'agent', "
+        "a supervisor's 'call_agent'; the agent is the graph it runs in",
         on="json:metadata:langgraph_node",
-        match=r"(?P<agent>.+)",
+        match=r".",
         kinds=("agent",),
-        agent=("group:agent",),
+        kind=NODE,
     ),
     # --- smolagents (OpenInference's smolagents instrumentor) ---
     Rule(

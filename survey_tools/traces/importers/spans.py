@@ -52,6 +52,7 @@ AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
 RUNTIME, WORKFLOW = "runtime", "workflow"
 # A hand-off's target when the span does not name it: the agent that acts next.
 UNNAMED = "?"
+NODE = "node"  # an agent node of a graph (frameworks.NODE)
 
 
 @dataclass(slots=True)
@@ -141,6 +142,7 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _graph_agents(recs, root, by_id)
     _clamp(recs, root, by_id, summary)
     _parents_first(recs, root, by_id)
 
@@ -161,6 +163,32 @@ def build(
         "messages": b.type.count("message"),
     }
     return b, costs
+
+
+def _graph_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent node of a graph (LangGraph's ``agent`` node of create_react_agent, a
+    supervisor's ``call_agent``) is not the agent's name: the agent is the graph the node
+    runs in, the nearest enclosing chain (step span) named neither after the node nor as a
+    built-in node (``__start__``). That chain becomes the agent's span, named by the graph;
+    the node acts for it. With no such chain, the node is an agent of its own name."""
+    for r in recs:
+        if r.kind != NODE:
+            continue
+        cur = by_id.get(r.parent_id) if r is not root else None
+        graph = None
+        while cur is not None:
+            if cur.kind in (STEP, AGENT) and cur.name != r.name and not cur.name.startswith("__"):
+                graph = cur
+                break
+            cur = by_id.get(cur.parent_id) if cur is not root else None
+        if graph is None:
+            r.kind = AGENT
+            continue
+        if graph.kind == STEP:
+            graph.kind = AGENT
+            if graph is root:
+                graph.agent = graph.name
+        r.kind, r.name = AGENT, graph.name
 
 
 def _parents_first(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
