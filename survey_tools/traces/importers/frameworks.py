@@ -44,6 +44,8 @@ WORKFLOW = "workflow"
 # An agent node of a graph: the agent is the graph it runs in, the nearest enclosing
 # chain not named after the node (spans.py, _graph_agents), named by the graph.
 NODE = "node"
+# A span that only marks an agent's invocation beside the span of its run (spans.py).
+MARKER = "marker"
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,31 @@ RULES: tuple[Rule, ...] = (
         match=r".",
         kinds=("agent",),
         kind=NODE,
+    ),
+    # --- LangGraph through OpenLLMetry (Traceloop's LangChain instrumentation) ---
+    Rule(
+        "langgraph-openllmetry",
+        "invoke_agent <graph> beside the graph's run (provider langgraph): a marker; the "
+        "execute_task span of the same name beside it is the agent's span",
+        on="attr:gen_ai.provider.name",
+        match=r"langgraph$",
+        kinds=("agent",),
+        kind=MARKER,
+    ),
+    Rule(
+        "langgraph-openllmetry",
+        "a task (traceloop.span.kind task): a step, keeping traceloop.entity.name",
+        on="attr:traceloop.span.kind",
+        match=r"(task|workflow)$",
+        kind="step",
+        agent=("attr:traceloop.entity.name",),
+    ),
+    Rule(
+        "langgraph-openllmetry",
+        "goto <node>: LangGraph's Command after a hand-off tool (bookkeeping)",
+        on="attr:gen_ai.operation.name",
+        match=r"goto$",
+        kind=RUNTIME,
     ),
     # --- smolagents (OpenInference's smolagents instrumentor) ---
     Rule(

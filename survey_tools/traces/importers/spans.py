@@ -53,6 +53,7 @@ RUNTIME, WORKFLOW = "runtime", "workflow"
 # A hand-off's target when the span does not name it: the agent that acts next.
 UNNAMED = "?"
 NODE = "node"  # an agent node of a graph (frameworks.NODE)
+MARKER = "marker"  # an invocation marker beside its run's span (frameworks.MARKER)
 
 
 @dataclass(slots=True)
@@ -143,6 +144,7 @@ def build(
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
     _graph_agents(recs, root, by_id)
+    _markers(recs, root)
     _clamp(recs, root, by_id, summary)
     _parents_first(recs, root, by_id)
 
@@ -189,6 +191,28 @@ def _graph_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec])
             if graph is root:
                 graph.agent = graph.name
         r.kind, r.name = AGENT, graph.name
+
+
+def _markers(recs: list[SpanRec], root: SpanRec) -> None:
+    """An agent's invocation written as a marker span beside the span of its run
+    (OpenLLMetry's ``invoke_agent <graph>`` next to ``execute_task <graph>``): the run's
+    span (a step of the same parent naming the same agent) becomes the agent's span, and
+    the marker is bookkeeping. A marker with no such sibling is the agent's span itself."""
+    marks = [r for r in recs if r.kind == MARKER]
+    if not marks:
+        return
+    parents = {m.parent_id for m in marks}
+    beside: dict[tuple[str, str], SpanRec] = {}
+    for r in recs:
+        if r.kind == STEP and r.parent_id in parents and r.agent:
+            beside.setdefault((r.parent_id, r.agent), r)
+    for m in marks:
+        run = beside.get((m.parent_id, m.name)) if m is not root else None
+        if run is None:
+            m.kind = AGENT
+            continue
+        run.kind, run.name = AGENT, m.name
+        m.kind = RUNTIME
 
 
 def _parents_first(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
