@@ -52,6 +52,11 @@ NOT_WRITTEN = {
     # openinference-instrumentation-crewai 1.1.21 writes no LLM span; with the event
     # listener only a crew total (llm.token_count.total, not split) on the kickoff span.
     "crewai": ("model_calls", "tokens"),
+    # mlflow 3.17.2's smolagents autologging writes no span for a model call of a
+    # Model of one's own (no tokens), names tool spans by the tool's class
+    # (SimpleTool.__call__), and has no span of an agent's own work but its tools, so
+    # the trace's durations cannot show the delegates' concurrency.
+    "mlflow": ("model_calls", "tokens", "tools", "speedup"),
     # Without its event listener it writes the crew and the manager's two task runs
     # only: no coworker, no delegation, no tool.
     "crewai/hierarchical.otlp.jsonl": (
@@ -206,13 +211,18 @@ def test_framework_run_imports_as_the_program_ran(
     if "agents" not in absent:
         assert set(run_["agents"]) <= got["agents"], got["agents"]
     for key in ("delegations", "returns", "tool_calls", "tools", "model_calls", "tokens"):
-        if key in absent:
+        if key in absent and key == "tools" and got[key]:
+            # Tools written under other names: the same agents call tools.
+            assert set(got[key]) == set(want[key]), key
+        elif key in absent:
             assert not any(dict(got[key]).values()), f"{key}: now written, update NOT_WRITTEN"
         else:
             assert got[key] == want[key], key
     speedup = compute(trace)["parallelism_speedup"]
     assert speedup is not None
-    if run_["mode"] == "sequential":
+    if "speedup" in absent:
+        assert speedup <= SEQUENTIAL_MAX  # never above 1 without the work's own spans
+    elif run_["mode"] == "sequential":
         assert speedup <= SEQUENTIAL_MAX
     else:
         assert speedup > CONCURRENT_MIN

@@ -61,6 +61,13 @@ IMPORTERS: tuple[Importer, ...] = (
         "a context.span_id column, or Parquet",
     ),
     Importer(
+        "mlflow",
+        "MLflow traces (Trace.to_json: one trace or a list)",
+        "mlflow:import_mlflow",
+        (b'"mlflow.spanType"', b'"trace_location"'),
+        "MLflow's mlflow.spanType or trace_location",
+    ),
+    Importer(
         "openai-agents",
         "OpenAI Agents SDK exports (a list, batch bodies, JSON lines)",
         "openai_agents:import_export",

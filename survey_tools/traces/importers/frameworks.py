@@ -214,11 +214,12 @@ RULES: tuple[Rule, ...] = (
     # --- smolagents (OpenInference's smolagents instrumentor) ---
     Rule(
         "smolagents",
-        "an agent's run: the AGENT span <name>.run",
+        "an agent's run: the AGENT span <name>.run (agent.name first: MLflow's autologging "
+        "names the span after the agent's class)",
         on="name",
         match=r"(?P<agent>.+)\.run$",
         kinds=("agent",),
-        agent=("group:agent",),
+        agent=("attr:agent.name", "group:agent"),
     ),
     # --- CrewAI (OpenInference's CrewAI instrumentor) ---
     Rule(
