@@ -46,6 +46,8 @@ WORKFLOW = "workflow"
 NODE = "node"
 # A span that only marks an agent's invocation beside the span of its run (spans.py).
 MARKER = "marker"
+# A step that says whose turn starts: its later siblings are that agent's (spans.py).
+SPEAKER = "speaker"
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,42 @@ RULES: tuple[Rule, ...] = (
         match=r"goto$",
         kind=RUNTIME,
     ),
+    # --- LlamaIndex (OpenInference's LlamaIndex instrumentor), AgentWorkflow ---
+    Rule(
+        "llamaindex",
+        "AgentWorkflow.setup_agent: the agent whose turn starts (current_agent_name in its "
+        "output); the workflow's steps after it are that agent's, until another's turn",
+        on="attr:output.value",
+        match=r"(?s).*?current_agent_name='(?P<agent>[^']+)'",
+        kinds=("step",),
+        kind=SPEAKER,
+        agent=("group:agent",),
+    ),
+    Rule(
+        "llamaindex",
+        "the same in its input (an output cut short by the instrumentor keeps no name)",
+        on="attr:input.value",
+        match=r"(?s).*?current_agent_name='(?P<agent>[^']+)'",
+        kinds=("step",),
+        kind=SPEAKER,
+        agent=("group:agent",),
+    ),
+    Rule(
+        "llamaindex",
+        "<LLM>._prepare_chat_with_tools: the request being built (a step, not a model call)",
+        on="name",
+        match=r".*\._prepare_chat_with_tools$",
+        kinds=("model",),
+        kind="step",
+    ),
+    Rule(
+        "llamaindex",
+        "handoff(to_agent=...): an AgentWorkflow hand-off",
+        on="tool",
+        match=r"handoff$",
+        kinds=("tool",),
+        target=("args:to_agent", "next:agent"),
+    ),
     # --- smolagents (OpenInference's smolagents instrumentor) ---
     Rule(
         "smolagents",
@@ -263,6 +301,7 @@ ATTRIBUTES: frozenset[str] = frozenset(
     | {s[5:] for r in RULES for s in (*r.agent, *r.target) if s.startswith("attr:")}
     | {s.split(":")[1] for r in RULES for s in (r.on, *r.agent, *r.target) if s.startswith("json:")}
     | set(ARGUMENT_KEYS)
+    | {"output.value"}
 )
 
 

@@ -54,6 +54,7 @@ RUNTIME, WORKFLOW = "runtime", "workflow"
 UNNAMED = "?"
 NODE = "node"  # an agent node of a graph (frameworks.NODE)
 MARKER = "marker"  # an invocation marker beside its run's span (frameworks.MARKER)
+SPEAKER = "speaker"  # a step saying whose turn starts (frameworks.SPEAKER)
 
 
 @dataclass(slots=True)
@@ -145,6 +146,7 @@ def build(
     root, by_id = _repair_tree(recs, summary)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
+    _speakers(recs, by_id)
     _clamp(recs, root, by_id, summary)
     _parents_first(recs, root, by_id)
 
@@ -213,6 +215,33 @@ def _markers(recs: list[SpanRec], root: SpanRec) -> None:
             continue
         run.kind, run.name = AGENT, m.name
         m.kind = RUNTIME
+
+
+def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
+    """Turns written as flat steps (LlamaIndex's AgentWorkflow: ``setup_agent`` names the
+    agent whose turn starts, the steps after it, siblings, are that agent's): each turn
+    becomes an agent span of its own (id ``<speaker span>~turn``) holding the speaker
+    and its later siblings until another agent's turn starts."""
+    speakers = [r for r in recs if r.kind == SPEAKER]
+    if not speakers:
+        return
+    parents = {r.parent_id for r in speakers}
+    turns: list[SpanRec] = []
+    for parent in parents:
+        kids = sorted((r for r in recs if r.parent_id == parent), key=_SORT_KEY)
+        turn: SpanRec | None = None
+        for r in kids:
+            if r.kind == SPEAKER:
+                r.kind = STEP
+                if turn is None or turn.name != r.agent:
+                    turn = SpanRec(f"{r.span_id}~turn", parent, r.start, r.end, AGENT, r.agent)
+                    turn.operation = "turn"
+                    turns.append(turn)
+                    by_id[turn.span_id] = turn
+            if turn is not None:
+                r.parent_id = turn.span_id
+                turn.end = max(turn.end, r.end)
+    recs.extend(turns)
 
 
 def _parents_first(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
