@@ -91,7 +91,8 @@ def _record(n: int, sp: Any, names: dict[str, str]) -> tuple[str, SpanRec] | str
     if not isinstance(start, int) or start < 0:
         return f"trace {n}: span {sid}: start_time_unix_nano is not a nanosecond count"
     end = end if isinstance(end, int) and end >= start else start
-    status = sp.get("status") if isinstance(sp.get("status"), dict) else {}
+    raw_status = sp.get("status")
+    status: dict[str, Any] = raw_status if isinstance(raw_status, dict) else {}
     error = ""
     if status.get("code") in ("STATUS_CODE_ERROR", "ERROR"):
         error = str(status.get("message") or "error")[:4096]
