@@ -49,9 +49,6 @@ SEQUENTIAL_MAX, CONCURRENT_MIN = 1.05, 1.2
 NOT_WRITTEN = {
     # autogen-agentchat 0.7.5 traces no model call (no chat span, no usage attribute).
     "autogen": ("model_calls", "tokens"),
-    # openinference-instrumentation-crewai 1.1.21 writes no LLM span; with the event
-    # listener only a crew total (llm.token_count.total, not split) on the kickoff span.
-    "crewai": ("model_calls", "tokens"),
     # mlflow 3.17.2's smolagents autologging writes no span for a model call of a
     # Model of one's own (no tokens), names tool spans by the tool's class
     # (SimpleTool.__call__), and has no span of an agent's own work but its tools, so
