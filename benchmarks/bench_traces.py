@@ -11,6 +11,9 @@ Sections (``--section``, default all):
   of span imports (survey trace import otel). A mechanism stays only with a gain of
   at least 25 % in both.
 * ``otlp``: the import time of N OTel spans (``--otlp``, default 100,000).
+* ``linked``: the import time of N AutoGen-style spans (``--linked``, default 100,000):
+  one small trace per delivered message (five spans each), joined by span links into
+  one trace (benchmarks/otel_synth.py ``iter_linked``), with ``survey trace import auto``.
 * ``parquet``: a folder of ``--folder`` synthetic traces (default 10,000) to Parquet,
   in one process and on a local Ray cluster (``--ray-cpus``), with peak memory.
 
@@ -23,6 +26,7 @@ shared, so say what it was doing.
     python benchmarks/bench_traces.py --reference /tmp/ref/validate_trace.py --sizes 1000000
     python benchmarks/bench_traces.py --section mechanisms --repeat 3
     python benchmarks/bench_traces.py --section otlp --otlp 100000
+    python benchmarks/bench_traces.py --section linked --linked 100000
     python benchmarks/bench_traces.py --section parquet --folder 10000 --ray-cpus 2
 
 The reference validator does not know the ``stop`` event type, so every contender of
@@ -145,6 +149,16 @@ def ensure_otlp(data_dir: Path, n: int) -> Path:
     return path
 
 
+def ensure_linked(data_dir: Path, n: int) -> Path:
+    path = data_dir / f"linked-{n}.jsonl"
+    if not path.exists():
+        _generate(
+            GEN + "from benchmarks.otel_synth import write_linked; "
+            f"write_linked({str(path)!r}, n_spans={n}, seed=0)"
+        )
+    return path
+
+
 def ensure_folder(data_dir: Path, n: int) -> Path:
     folder = data_dir / f"folder-{n}"
     if not folder.exists():
@@ -242,6 +256,22 @@ def section_otlp(data_dir: Path, counts: list[int], repeat: int) -> None:
         )
 
 
+def section_linked(data_dir: Path, counts: list[int], repeat: int) -> None:
+    print(f"\n## AutoGen-style linked spans, import auto, median of {repeat}; {load()}")
+    print(f"{'spans':>9} {'traces':>7} {'MB':>6} {'wall':>10} {'cpu':>10} {'peak':>11}")
+    for n in counts:
+        path = ensure_linked(data_dir, n)
+        target = data_dir / f"linked-{n}.trace.json"
+        res = measure(
+            {"import": [*SURVEY, "trace", "import", "auto", str(path), "-o", str(target)]}, repeat
+        )
+        i = res["import"]
+        print(
+            f"{n:>9} {n // 5:>7} {path.stat().st_size / 1e6:>6.0f} {i.wall:>8.2f} s "
+            f"{i.cpu:>8.2f} s {i.rss_mib:>7.0f} MiB"
+        )
+
+
 def section_parquet(data_dir: Path, n: int, ray_cpus: int, repeat: int) -> None:
     folder = ensure_folder(data_dir, n)
     out = data_dir / "metrics.parquet"
@@ -269,11 +299,14 @@ def section_parquet(data_dir: Path, n: int, ray_cpus: int, repeat: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
-        "--section", choices=["all", "reference", "mechanisms", "otlp", "parquet"], default="all"
+        "--section",
+        choices=["all", "reference", "mechanisms", "otlp", "linked", "parquet"],
+        default="all",
     )
     ap.add_argument("--sizes", type=int, nargs="*", default=[1_000_000])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--otlp", type=int, nargs="*", default=[100_000])
+    ap.add_argument("--linked", type=int, nargs="*", default=[100_000])
     ap.add_argument("--folder", type=int, default=10_000)
     ap.add_argument("--ray-cpus", type=int, default=2)
     ap.add_argument("--data-dir", type=Path, default=Path("/tmp/survey-bench-traces"))
@@ -292,6 +325,8 @@ def main() -> None:
             section_mechanisms(args.data_dir, max(args.sizes), max(args.otlp), args.repeat)
         if args.section in ("all", "otlp"):
             section_otlp(args.data_dir, args.otlp, args.repeat)
+        if args.section in ("all", "linked"):
+            section_linked(args.data_dir, args.linked, args.repeat)
         if args.section in ("all", "parquet"):
             section_parquet(args.data_dir, args.folder, args.ray_cpus, args.repeat)
     finally:

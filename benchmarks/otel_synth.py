@@ -111,3 +111,123 @@ def write_otlp(path: Path | str, *, n_spans: int, seed: int = 0) -> Path:
     path = Path(path)
     write_stream(path, iter_otlp(n_spans, seed=seed))
     return path
+
+
+def _linked_span(
+    tid: int, sid: int, parent: int, name: str, start: int, end: int, attrs: list, link: int = 0
+) -> dict[str, object]:
+    span: dict[str, object] = {
+        "traceId": f"{tid:032x}",
+        "spanId": f"{sid:016x}",
+        "parentSpanId": f"{parent:016x}" if parent else "",
+        "name": name,
+        "kind": 1,
+        "startTimeUnixNano": str(start),
+        "endTimeUnixNano": str(end),
+        "attributes": attrs,
+    }
+    if link:
+        # The link names the publish span of the turn before, in its own trace.
+        span["links"] = [{"traceId": f"{tid - 1:032x}", "spanId": f"{link:016x}"}]
+    return span
+
+
+def iter_linked(n_spans: int, *, n_agents: int = 5, seed: int = 0) -> Iterator[bytes]:
+    """AutoGen-style spans: one small trace per message the runtime delivers, joined by
+    span links (JSON lines, one export batch per 200 turns). Each turn is a trace:
+    ``autogen process <agent>`` (linked to the publish span of the turn before) holding
+    the agent's ``invoke_agent`` span (a model call with usage, then a hand-off tool
+    ``transfer_to_<next agent>``) and the ``autogen publish`` of its reply. Turns run one
+    after another: one run, one trace, and a speedup of at most 1. Five spans a turn."""
+    rng = random.Random(seed)
+    ms = 1_000_000
+    agents = [f"agent_{a}" for a in range(n_agents)]
+    turns = max(1, n_spans // 5)
+    clock = T0
+    sid = 0
+    prev_publish = 0
+    batch: list[dict[str, object]] = []
+    for k in range(turns):
+        tid = k + 1
+        me, nxt = agents[k % n_agents], agents[(k + 1) % n_agents]
+        proc, inv, chat, tool, pub = (sid + 1, sid + 2, sid + 3, sid + 4, sid + 5)
+        sid += 5
+        t0 = clock
+        t_chat = t0 + 2 * ms
+        t_tool = t_chat + rng.randint(5, 60) * ms
+        t_pub = t_tool + 2 * ms
+        t_end = t_pub + ms
+        batch += [
+            _linked_span(
+                tid,
+                proc,
+                0,
+                f"autogen process {me}.(default)-T",
+                t0,
+                t_end,
+                [_kv("messaging.operation", "process"), _kv("messaging.destination", me)],
+                link=prev_publish,
+            ),
+            _linked_span(
+                tid,
+                inv,
+                proc,
+                f"invoke_agent {me}",
+                t0 + ms,
+                t_pub,
+                [_kv("gen_ai.operation.name", "invoke_agent"), _kv("gen_ai.agent.name", me)],
+            ),
+            _linked_span(
+                tid,
+                chat,
+                inv,
+                "chat scripted",
+                t_chat,
+                t_tool,
+                [
+                    _kv("gen_ai.operation.name", "chat"),
+                    _kv("gen_ai.usage.input_tokens", rng.randint(100, 3000)),
+                    _kv("gen_ai.usage.output_tokens", rng.randint(10, 500)),
+                ],
+            ),
+            _linked_span(
+                tid,
+                tool,
+                inv,
+                f"execute_tool transfer_to_{nxt}",
+                t_tool,
+                t_tool + ms,
+                [
+                    _kv("gen_ai.operation.name", "execute_tool"),
+                    _kv("gen_ai.tool.name", f"transfer_to_{nxt}"),
+                ],
+            ),
+            _linked_span(
+                tid,
+                pub,
+                proc,
+                "autogen publish group_topic.(default)",
+                t_pub,
+                t_pub + ms // 2,
+                [_kv("messaging.operation", "publish")],
+            ),
+        ]
+        prev_publish = pub
+        clock = t_end + ms
+        if len(batch) >= 1000 or k == turns - 1:
+            doc = {
+                "resourceSpans": [
+                    {
+                        "resource": {"attributes": [_kv("service.name", "autogen-like")]},
+                        "scopeSpans": [{"scope": {"name": "autogen-core"}, "spans": batch}],
+                    }
+                ]
+            }
+            yield orjson.dumps(doc) + b"\n"
+            batch = []
+
+
+def write_linked(path: Path | str, *, n_spans: int, seed: int = 0) -> Path:
+    path = Path(path)
+    write_stream(path, iter_linked(n_spans, seed=seed))
+    return path

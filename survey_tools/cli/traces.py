@@ -21,7 +21,7 @@ from survey_tools.traces.batch import (
     parquet_metrics,
     render_json,
 )
-from survey_tools.traces.importers import FORMATS
+from survey_tools.traces.importers import FORMATS, IMPORTERS
 from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
 from survey_tools.traces.problems import TraceReport
@@ -268,7 +268,23 @@ def metrics_cmd(
     raise click.exceptions.Exit(EXIT_INVALID if run.failed else EXIT_OK)
 
 
-@trace.command("import")
+_IMPORT_HELP = (
+    "Turn agent-system logs into orchestration traces (docs/trace-formats.md).\n\n"
+    "Each trace is validated before it is written (by default up to 250,000 events; "
+    "--check for any size); an input that cannot be imported is reported and skipped, "
+    "and the exit code is then 1.\n\n"
+    "FORMAT is one of:\n\n\b\n"
+    + "\n".join(
+        f"  {name:<15}{line}"
+        for name, line in [
+            ("auto", "tell the format from the file's start"),
+            *((imp.name, imp.summary) for imp in IMPORTERS),
+        ]
+    )
+)
+
+
+@trace.command("import", help=_IMPORT_HELP)
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(list(FORMATS)))
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
@@ -298,13 +314,6 @@ def import_cmd(
     max_bytes: int,
     max_string_bytes: int,
 ) -> None:
-    """Turn agent-system logs into orchestration traces (docs/trace-formats.md).
-
-    Each trace is validated before it is written (by default up to 250,000 events;
-    --check for any size); an input that cannot be imported is reported and skipped,
-    and the exit code is then 1.
-    """
-
     paths = [p for p in inputs]
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:

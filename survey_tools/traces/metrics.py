@@ -240,10 +240,99 @@ def _stop_tail(tb: Table, s: np.ndarray, end: np.ndarray) -> dict[str, Any]:
     }
 
 
+def _delegates(tb: Table) -> dict[int, int]:
+    """Per agent, every agent it handed work to (spawn or message naming it in ``to``),
+    directly or through others, as a bit set (bit k: agent code k)."""
+    et = tb.etype
+    sel = (
+        ((et == EVENT_CODE["spawn"]) | (et == EVENT_CODE["message"]))
+        & (tb.to >= 0)
+        & (tb.agent >= 0)
+        & (tb.to != tb.agent)
+    )
+    pairs = np.unique(np.stack([tb.agent[sel], tb.to[sel]]).astype(np.int64), axis=1)
+    direct: dict[int, list[int]] = {}
+    for a, b in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
+        direct.setdefault(a, []).append(b)
+    reach = {a: sum(1 << b for b in set(bs)) for a, bs in direct.items()}
+    # Until nothing changes: what an agent reaches, it reaches through its delegates too.
+    changed = True
+    while changed:
+        changed = False
+        for a, bs in direct.items():
+            bits = reach[a]
+            for b in bs:
+                bits |= reach.get(b, 0)
+            if bits != reach[a]:
+                reach[a] = bits
+                changed = True
+    return reach
+
+
+def own_work(tb: Table, end: np.ndarray) -> float:
+    """Work counted once on nested events (docs/traces.md, "Critical path and
+    parallelism"): each event with a duration contributes its duration minus the time
+    covered by the events nested in it. Event j is nested in event i when i's interval
+    holds j's and j's agent is i's agent or one i's agent handed work to (a delegating
+    tool call waits on its delegate; a step holds its own model calls); its parent is
+    the innermost such i. Intervals are swept in start order with a stack of the
+    intervals holding the current one."""
+    k = np.flatnonzero(np.nan_to_num(tb.dur, nan=0.0) > 0)
+    if not k.size:
+        return 0.0
+    starts, ends = tb.t[k], end[k]
+    order = np.lexsort((k, -ends, starts))
+    total = float(np.sum(ends - starts))
+    # Nothing holds anything (each interval ends after every earlier one): no sweep.
+    e_sorted = ends[order]
+    if e_sorted.size < 2 or bool(np.all(e_sorted[1:] > np.maximum.accumulate(e_sorted)[:-1])):
+        return total
+    return max(
+        0.0,
+        total
+        - _covered(
+            starts[order].tolist(), e_sorted.tolist(), tb.agent[k][order].tolist(), _delegates(tb)
+        ),
+    )
+
+
+def _covered(S: list[float], E: list[float], A: list[int], reach: dict[int, int]) -> float:
+    """The time the intervals (sorted by start, longest first) cover inside their
+    parents (:func:`own_work`), each parent's children merged where they overlap."""
+    stack: list[int] = []
+    stack_end: list[float] = []
+    # Per parent: the merged run of its children so far (lo, hi); covered: closed runs.
+    lo = [0.0] * len(S)
+    hi = [-1.0] * len(S)
+    covered = 0.0
+    for i, e in enumerate(E):
+        while stack_end and stack_end[-1] < e:
+            stack.pop()
+            stack_end.pop()
+        a = A[i]
+        for j in reversed(stack):
+            b = A[j]
+            if b == a or (reach.get(b, 0) >> a) & 1:
+                s = S[i]
+                h = hi[j]
+                if h < 0:
+                    lo[j], hi[j] = s, e
+                elif s > h:
+                    covered += h - lo[j]
+                    lo[j], hi[j] = s, e
+                elif e > h:
+                    hi[j] = e
+                break
+        stack.append(i)
+        stack_end.append(e)
+    return covered + sum(h - low for low, h in zip(lo, hi, strict=True) if h >= 0)
+
+
 def _work(tb: Table, end: np.ndarray) -> tuple[float, str]:
-    """Total work: the durations when any event has one, else each agent's active time."""
+    """Total work: the durations (nested ones counted once) when any event has one,
+    else each agent's active time."""
     if tb.n and np.any(~np.isnan(tb.dur)):
-        return float(np.nansum(tb.dur)), "durations"
+        return own_work(tb, end), "durations"
     n_names = len(tb.names.names)
     acting = tb.agent >= 0
     lo = np.full(n_names + 1, np.inf)

@@ -209,11 +209,14 @@ def test_openai_agents_fixture(tmp_path: Path) -> None:
     by_type: dict[str, list[dict]] = {}
     for e in doc["events"]:
         by_type.setdefault(e["type"], []).append(e)
-    assert [(e["agent"], e["to"]) for e in by_type["spawn"]] == [
-        ("Customer service", "Triage"),
-        ("Customer service", "Billing"),
+    # The handoff is the delegation: Triage brings Billing in and passes it the
+    # conversation, which never comes back to Triage: Billing returns to nobody.
+    assert [(e["agent"], e["to"], e.get("role")) for e in by_type["spawn"]] == [
+        ("Customer service", "Triage", None),
+        ("Triage", "Billing", "handoff"),
     ]
-    assert [(e["agent"], e["to"]) for e in by_type["message"]] == [("Triage", "Billing")]
+    assert "message" not in by_type
+    assert [(e["agent"], e["to"]) for e in by_type["return"]] == [("Triage", "Customer service")]
     assert [e["tool"] for e in by_type["tool_call"]] == ["lookup_order", "refund"]
     safety = by_type["safety_event"]
     assert len(safety) == 1 and safety[0]["agent"] == "Billing"  # only the triggered one

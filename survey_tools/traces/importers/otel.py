@@ -21,11 +21,13 @@ import base64
 import binascii
 import re
 from collections.abc import Callable
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from survey_tools.traces.importers import frameworks
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.spans import (
     AGENT,
@@ -33,6 +35,7 @@ from survey_tools.traces.importers.spans import (
     GUARD,
     HANDOFF,
     MODEL,
+    RUNTIME,
     STEP,
     TOOL,
     SpanRec,
@@ -61,7 +64,7 @@ OI_KINDS = {
 RANK_MODEL, RANK_OTHER = 0, 3
 
 
-class _BadSpan(Exception):
+class BadSpan(Exception):
     """A span whose content is out of range; becomes ImportFailed naming the span."""
 
 
@@ -82,6 +85,11 @@ class _Status(msgspec.Struct):
     message: str = ""
 
 
+class _Link(msgspec.Struct):
+    traceId: str = ""
+    spanId: str = ""
+
+
 class _Span(msgspec.Struct, gc=False):
     traceId: str = ""
     spanId: str = ""
@@ -91,6 +99,7 @@ class _Span(msgspec.Struct, gc=False):
     endTimeUnixNano: int | str = 0
     attributes: list[_KeyValue] = []
     status: _Status | None = None
+    links: list[_Link] = []
 
 
 class _ScopeSpans(msgspec.Struct):
@@ -125,9 +134,10 @@ _OUT_TOKENS = (
     "llm.token_count.completion",
 )
 # A tool call's arguments (hashed into content_ref, never copied).
-_ARGUMENTS = ("gen_ai.tool.call.arguments", "tool_call.function.arguments", "input.value")
-_WANTED = frozenset(
+_ARGUMENTS = frameworks.ARGUMENT_KEYS
+WANTED = frozenset(
     {
+        *frameworks.ATTRIBUTES,
         "gen_ai.operation.name",
         "gen_ai.agent.name",
         "gen_ai.agent.id",
@@ -149,7 +159,7 @@ _WANTED = frozenset(
 )
 
 
-def _hex_id(raw: str, size: int) -> str | None:
+def hex_id(raw: str, size: int) -> str | None:
     """A span or trace id as lowercase hex, from hex or base64; None if neither."""
     if len(raw) == 2 * size and not raw.strip(_HEX_DIGITS):
         return raw  # the common case, checked first: it runs once per span
@@ -177,7 +187,7 @@ def _nanos(v: int | str) -> int | None:
 def _attrs(kvs: list[_KeyValue]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for kv in kvs:
-        if kv.key not in _WANTED:
+        if kv.key not in WANTED:
             continue
         v = kv.value
         if v.stringValue is not None:
@@ -207,79 +217,124 @@ def _tokens(a: dict[str, Any], keys: tuple[str, ...]) -> int:
             return int(v)
         shown = str(v)
         shown = shown if len(shown) <= 24 else f"{shown[:12]}… ({len(shown)} characters)"
-        raise _BadSpan(f"{key}: {shown} is not a token count (0 to 2**53)")
+        raise BadSpan(f"{key}: {shown} is not a token count (0 to 2**53)")
     return 0
 
 
 def _failed(sp: _Span) -> str:
     """The span's error message when its status is ERROR (code 2), else ''."""
     st = sp.status
-    if st is None or st.code not in (2, "STATUS_CODE_ERROR"):
+    if st is None or st.code not in (2, "STATUS_CODE_ERROR", "ERROR"):
         return ""
     return (st.message or "error")[:4096]
 
 
-def _classify(sp: _Span, a: dict[str, Any]) -> tuple[str, str, str]:
+def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     """(kind, name, operation) of a span under either convention."""
     oi = a.get("openinference.span.kind")
     if isinstance(oi, str) and oi:
-        label = oi.upper()
-        kind = OI_KINDS.get(label, GENERIC)
-        op = label.lower()
-        if kind == AGENT:
-            name = a.get("agent.name") or a.get("graph.node.name") or sp.name or "agent"
-        elif kind == TOOL:
-            name = a.get("tool.name") or a.get("tool_call.function.name")
-            if not name and sp.name.startswith("handoff to "):
-                # The Agents SDK instrumentor writes a handoff as a nameless TOOL span.
-                return HANDOFF, sp.name[len("handoff to ") :].strip() or "agent", "handoff"
-            name = name or sp.name or op
-        elif kind == GENERIC:
-            op = f"openinference:{op}"
-            name = op
-        else:
-            name = sp.name or op
-        return kind, str(name), op
+        return _classify_oi(span_name, a, oi.upper())
     op = str(a.get("gen_ai.operation.name", ""))
     agent_name = a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or ""
     if op in AGENT_OPS:
-        return AGENT, str(agent_name or sp.name or op), op
+        return AGENT, str(agent_name or span_name or op), op
     if op == "execute_tool":
-        return TOOL, str(a.get("gen_ai.tool.name") or sp.name or "tool"), op
+        return TOOL, str(a.get("gen_ai.tool.name") or span_name or "tool"), op
     if op in MODEL_OPS:
         return MODEL, op, op
     return GENERIC, op, op
 
 
+def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, str, str]:
+    kind = OI_KINDS.get(label, GENERIC)
+    op = label.lower()
+    # A GenAI span stored by an OpenInference tool (Phoenix adds the kind) keeps its
+    # GenAI names.
+    if kind == AGENT:
+        name = (
+            a.get("agent.name")
+            or a.get("gen_ai.agent.name")
+            or a.get("graph.node.name")
+            or span_name
+            or "agent"
+        )
+    elif kind == TOOL:
+        name = a.get("tool.name") or a.get("tool_call.function.name") or a.get("gen_ai.tool.name")
+        if not name and span_name.startswith("handoff to "):
+            # The Agents SDK instrumentor writes a handoff as a nameless TOOL span.
+            return HANDOFF, span_name[len("handoff to ") :].strip() or "agent", "handoff"
+        name = name or span_name or op
+    elif kind == GENERIC:
+        op = f"openinference:{op}"
+        name = op
+    else:
+        name = span_name or op
+    return kind, str(name), op
+
+
+def _fast_id(raw: str, size: int) -> str | None:
+    # The common case inline (this runs a million times): lowercase hex.
+    if len(raw) == 2 * size and not raw.strip(_HEX_DIGITS):
+        return raw
+    return hex_id(raw, size)
+
+
+def _fast_nanos(v: int | str) -> int | None:
+    if type(v) is str and v.isascii() and v.isdigit() and len(v) < 20:
+        return int(v)
+    return _nanos(v)
+
+
 def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
-    """(trace id, the span as a record), or why the span is skipped. ``names`` interns
-    the repeated strings (agent, tool and operation names), so a million records do
-    not hold a million copies of each. Raises _BadSpan for out-of-range content."""
-    # The common cases inline (this runs a million times): lowercase hex ids, times
-    # as plain digit strings; anything else goes through the general functions.
-    raw = sp.spanId
-    sid = raw if len(raw) == 16 and not raw.strip(_HEX_DIGITS) else _hex_id(raw, 8)
+    """(trace id, the span as a record), or why the span is skipped. Raises BadSpan
+    for out-of-range content."""
+    sid = _fast_id(sp.spanId, 8)
     if sid is None:
         return f"span {sp.name[:80]!r}: spanId {sp.spanId[:40]!r} is not an 8-byte id"
     raw = sp.parentSpanId
-    if not raw:
-        pid: str | None = ""
-    elif len(raw) == 16 and not raw.strip(_HEX_DIGITS):
-        pid = raw
-    else:
-        pid = _hex_id(raw, 8)
-    if pid is None:
-        pid = "x"  # unreadable parent: treated as missing (an orphan)
-    v = sp.startTimeUnixNano
-    start = int(v) if type(v) is str and v.isascii() and v.isdigit() and len(v) < 20 else _nanos(v)
-    v = sp.endTimeUnixNano
-    end = int(v) if type(v) is str and v.isascii() and v.isdigit() and len(v) < 20 else _nanos(v)
+    # An unreadable parent is treated as missing (an orphan).
+    pid = (_fast_id(raw, 8) or "x") if raw else ""
+    start, end = _fast_nanos(sp.startTimeUnixNano), _fast_nanos(sp.endTimeUnixNano)
     if start is None or end is None:
         return f"span {sid}: start/end time is not a nanosecond count"
-    raw = sp.traceId
-    tid = raw if len(raw) == 32 and not raw.strip(_HEX_DIGITS) else (_hex_id(raw, 16) or "")
-    a = _attrs(sp.attributes)
-    kind, name, op = _classify(sp, a)
+    tid = _fast_id(sp.traceId, 16) or ""
+    links: tuple[tuple[str, str], ...] = ()
+    if sp.links:
+        links = tuple(
+            (lt, ls)
+            for ln in sp.links
+            if (lt := _fast_id(ln.traceId, 16)) and (ls := _fast_id(ln.spanId, 8))
+        )
+    rec = span_record(sid, pid, start, end, sp.name, _attrs(sp.attributes), _failed(sp), names)
+    rec.links = links
+    return tid, rec
+
+
+def span_record(
+    sid: str,
+    pid: str,
+    start: int,
+    end: int,
+    span_name: str,
+    a: dict[str, Any],
+    error: str,
+    names: dict[str, str],
+) -> SpanRec:
+    """A span as a record, from its ids, times, name and attributes (whatever file
+    format they came in). ``names`` interns the repeated strings (agent, tool and
+    operation names), so a million records do not hold a million copies of each."""
+    kind, name, op = _classify(span_name, a)
+    agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
+    target = name if kind == HANDOFF else ""
+    mapped = frameworks.apply(kind, name, span_name, a)
+    if mapped is not None:
+        kind, target = mapped.kind, mapped.target or target
+        agent = mapped.agent or agent
+        if kind in (AGENT, frameworks.WORKFLOW) and mapped.agent:
+            name = mapped.agent
+        elif kind == frameworks.RUNTIME:
+            name = span_name[:256]  # kept in the attributes of the events run inside it
+            op = op if op else " ".join(span_name.split()[:2])
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
     ref = ""
     if kind == TOOL:
@@ -287,11 +342,9 @@ def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
         ref = content_hash(args) if args is not None else ""
     call_id = a.get("gen_ai.tool.call.id") or a.get("tool_call.id") or a.get("tool.id") or ""
     intern = names.setdefault
-    agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
-    target = str(a.get("gen_ai.transfer.target.name") or (name if kind == HANDOFF else ""))
     op = op or "(none)"
     # Positional (field order of SpanRec): keyword arguments cost a dict per span.
-    return tid, SpanRec(
+    return SpanRec(
         sid,
         pid,
         start,
@@ -307,7 +360,7 @@ def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
         intern(op, op),
         RANK_MODEL if kind == MODEL else RANK_OTHER,
         ref,
-        _failed(sp),
+        error,
     )
 
 
@@ -322,7 +375,9 @@ def _span_label(raw: msgspec.Raw) -> str:
     try:
         doc = msgspec.json.decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError):
-        found = _SPAN_ID.search(bytes(raw))  # a span that is not JSON, or not UTF-8: its id if it is plain
+        found = _SPAN_ID.search(
+            bytes(raw)
+        )  # a span that is not JSON, or not UTF-8: its id if it is plain
         return f"span {found.group(1).decode('ascii')!r}" if found else "a span"
     if isinstance(doc, dict):
         for key in ("spanId", "name"):
@@ -350,12 +405,14 @@ def _records(
                         f"{where}{_span_label(raw)} is not an OTLP/JSON span: {msg}"
                     ) from None
                 except UnicodeDecodeError:
-                    raise ImportFailed(f"{where}{_span_label(raw)}: {_not_utf8(bytes(raw))}") from None
+                    raise ImportFailed(
+                        f"{where}{_span_label(raw)}: {_not_utf8(bytes(raw))}"
+                    ) from None
             raise  # (unreachable: the batch failed, so one span fails alone)
         for sp in spans:
             try:
                 got = _record(sp, names)
-            except _BadSpan as err:
+            except BadSpan as err:
                 label = sp.spanId[:40] or sp.name[:80]
                 raise ImportFailed(f"{where}span {label!r}: {err}") from None
             if isinstance(got, str):
@@ -400,8 +457,12 @@ def _documents(data: bytes) -> tuple[list[tuple[int, _Otlp]], bool]:
     return docs, True
 
 
-def import_otlp(read: Callable[[], bytes], *, source: str) -> list[ImportResult]:
-    """One trace per trace id found in the input (a document or JSON lines)."""
+def import_otlp(
+    read: Callable[[], bytes], *, source: str, keep_content: bool = False
+) -> list[ImportResult]:
+    """One trace per run found in the input (a document or JSON lines): one per trace
+    id, traces tied by span links joined."""
+    del keep_content  # spans keep no content
     # Read here, not by the caller, so the only reference to the input is ours and
     # the buffer is freed as soon as the spans are decoded.
     data = read()
@@ -423,11 +484,127 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> list[ImportResult]
     del docs
     by_trace = _records(chunks, summary, names, lines)
     del chunks
+    results = span_traces(
+        by_trace,
+        summary,
+        source=source,
+        source_format="otlp-json-lines" if lines else "otlp-json",
+        system="OpenTelemetry spans (OTLP/JSON); t = span times, seconds from the root",
+    )
+    if other:
+        results[0].notes.append(f"{other} line(s) without spans (metrics or logs) ignored")
+    return results
+
+
+def join_linked(by_trace: dict[str, list[SpanRec]]) -> dict[str, int]:
+    """Join the traces of one run, in place: one run in, one trace out.
+
+    A link says its span was caused by the linked span (OpenTelemetry's follows-from:
+    AutoGen's runtime starts a trace per message it publishes and links it to the span
+    that published it). Traces linked either way become one, named by the trace of the
+    earliest span; a trace root that links to a span of another trace becomes that
+    span's child, and the other roots of a joined trace hang under its first root; both
+    follow their parent (they may start and end after it). A trace of bookkeeping only
+    (runtime spans, such as AutoGen's create_agent, which nothing links) joins the run
+    that starts next (else the one before). Returns, per joined trace, how many traces
+    went into it besides its own."""
+    up = {tid: tid for tid in by_trace}
+
+    def find(x: str) -> str:
+        while up[x] != x:
+            up[x] = up[up[x]]
+            x = up[x]
+        return x
+
+    _union_links(by_trace, up, find)
+    bookkeeping = _union_bookkeeping(by_trace, up, find)
+    groups: dict[str, list[str]] = {}
+    for tid in by_trace:
+        groups.setdefault(find(tid), []).append(tid)
+    joined: dict[str, int] = {}
+    for members in groups.values():
+        if len(members) > 1:
+            key = _merge(by_trace, members, bookkeeping)
+            joined[key] = len(members) - 1
+    return joined
+
+
+def _union_links(
+    by_trace: dict[str, list[SpanRec]], up: dict[str, str], find: Callable[[str], str]
+) -> None:
+    linking = [(tid, r) for tid, recs in by_trace.items() for r in recs if r.links]
+    if not linking:
+        return
+    wanted = {ls for _, r in linking for _, ls in r.links}
+    where = {r.span_id: tid for tid, recs in by_trace.items() for r in recs if r.span_id in wanted}
+    for tid, r in linking:
+        for _, ls in r.links:
+            other = where.get(ls)
+            if other is None or other == tid:
+                continue  # a span outside the input, or of its own trace
+            up[find(tid)] = find(other)
+            if not r.parent_id and not r.follows:
+                r.parent_id, r.follows = ls, True
+
+
+def _union_bookkeeping(
+    by_trace: dict[str, list[SpanRec]], up: dict[str, str], find: Callable[[str], str]
+) -> set[str]:
+    """Joins each trace of bookkeeping only to the run after it; returns those traces."""
+    start: dict[str, int] = {}
+    busy: set[str] = set()
+    for tid, recs in by_trace.items():
+        g = find(tid)
+        first = min(r.start for r in recs)
+        start[g] = min(start.get(g, first), first)
+        if any(r.kind != RUNTIME for r in recs):
+            busy.add(g)
+    runs = sorted((start[g], g) for g in busy)
+    if not runs or len(busy) == len(start):
+        return set()
+    idle = start.keys() - busy
+    for g in idle:
+        later = [h for t, h in runs if t >= start[g]]
+        up[g] = later[0] if later else runs[-1][1]
+    return {tid for tid in by_trace if tid in idle or up[tid] in idle}
+
+
+def _merge(by_trace: dict[str, list[SpanRec]], members: list[str], bookkeeping: set[str]) -> str:
+    """One trace of ``members``, rooted at the first span of the run (bookkeeping
+    before it hangs under it too); returns its key."""
+    order = attrgetter("start", "end", "span_id")
+
+    def rank(m: str) -> tuple[bool, int, int, str]:
+        return (m in bookkeeping, *order(min(by_trace[m], key=order)))
+
+    key = min(members, key=rank)
+    first = min(by_trace[key], key=order)
+    recs: list[SpanRec] = []
+    for m in members:
+        recs.extend(by_trace.pop(m))
+    for r in recs:
+        if not r.parent_id and r is not first:
+            r.parent_id, r.follows = first.span_id, True
+    by_trace[key] = recs
+    return key
+
+
+def span_traces(
+    by_trace: dict[str, list[SpanRec]],
+    summary: SpanSummary,
+    *,
+    source: str,
+    source_format: str,
+    system: str,
+) -> list[ImportResult]:
+    """One trace per trace id (traces tied by span links joined first)."""
     if not by_trace:
         raise ImportFailed("no usable spans: " + "; ".join(summary.skipped[:3] or ["none"]))
+    joined = join_linked(by_trace)
     results: list[ImportResult] = []
     for tid in sorted(by_trace):
         part = SpanSummary(skipped=summary.skipped if len(by_trace) == 1 else [])
+        part.joined = joined.get(tid, 0)
         recs = by_trace.pop(tid)
         part.spans = len(recs)
         builder, costs = build(recs, part)
@@ -436,12 +613,12 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> list[ImportResult]
         head = {
             "trace_id": f"otel:{label}"[:256],
             "task_id": Path(source).stem[:256] or "otel",
-            "system": "OpenTelemetry spans (OTLP/JSON); t = span times, seconds from the root",
+            "system": system,
             "topology": "unknown",
             "rewards": {},
             "costs": costs,
             "metadata": {
-                "source_format": "otlp-json-lines" if lines else "otlp-json",
+                "source_format": source_format,
                 "source": source,
                 "clock": "span start/end times (ns) relative to the root span's start",
                 "otel_trace_id": tid,
@@ -455,6 +632,4 @@ def import_otlp(read: Callable[[], bytes], *, source: str) -> list[ImportResult]
         results[0].notes.append(
             f"{len(summary.skipped)} span(s) skipped: " + "; ".join(summary.skipped[:5])
         )
-    if other:
-        results[0].notes.append(f"{other} line(s) without spans (metrics or logs) ignored")
     return results

@@ -46,6 +46,15 @@ AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
     "step",
     "generic",
 )
+# Kinds the framework tables assign (frameworks.py): a runtime's messaging span leaves
+# no event of its own; a workflow names the application agent at the root, and is a
+# step of its agent elsewhere.
+RUNTIME, WORKFLOW = "runtime", "workflow"
+# A hand-off's target when the span does not name it: the agent that acts next.
+UNNAMED = "?"
+NODE = "node"  # an agent node of a graph (frameworks.NODE)
+MARKER = "marker"  # an invocation marker beside its run's span (frameworks.MARKER)
+SPEAKER = "speaker"  # a step saying whose turn starts (frameworks.SPEAKER)
 
 
 @dataclass(slots=True)
@@ -66,6 +75,8 @@ class SpanRec:
     usage_rank: int = 0  # the level of spans its usage belongs to (module docstring)
     content_ref: str = ""  # a hash of a tool call's arguments
     error: str = ""  # why the span failed, when it did
+    links: tuple[tuple[str, str], ...] = ()  # (trace id, span id) of its span links
+    follows: bool = False  # its parent is a linked span: it may start and end after it
 
 
 @dataclass
@@ -79,6 +90,8 @@ class SpanSummary:
     generic: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
     failed: int = 0
+    runtime: Counter[str] = field(default_factory=Counter)
+    joined: int = 0  # traces joined into this one by span links
 
     def notes(self) -> list[str]:
         out = [f"{self.spans} span(s) imported"]
@@ -104,6 +117,11 @@ class SpanSummary:
                 f"clock skew: {self.clamped_end} span(s) ended after their parent; "
                 "end clamped to the parent's"
             )
+        if self.joined:
+            out.append(f"{self.joined + 1} traces joined into one by span links")
+        if self.runtime:
+            ops = ", ".join(f"{k} ({v})" for k, v in sorted(self.runtime.items()))
+            out.append(f"runtime spans folded into their agent's events: {ops}")
         if self.failed:
             out.append(f"{self.failed} failed span(s): their errors kept in attributes.error")
         if self.generic:
@@ -126,8 +144,11 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _graph_agents(recs, root, by_id)
+    _markers(recs, root)
+    _speakers(recs, by_id)
     _clamp(recs, root, by_id, summary)
-    recs.sort(key=_SORT_KEY)
+    _parents_first(recs, root, by_id)
 
     events = _Events(recs, root, root_agent, summary)
     for r in recs:
@@ -146,6 +167,102 @@ def build(
         "messages": b.type.count("message"),
     }
     return b, costs
+
+
+def _graph_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent node of a graph (LangGraph's ``agent`` node of create_react_agent, a
+    supervisor's ``call_agent``) is not the agent's name: the agent is the graph the node
+    runs in, the nearest enclosing chain (step span) named neither after the node nor as a
+    built-in node (``__start__``). That chain becomes the agent's span, named by the graph;
+    the node acts for it. With no such chain, the node is an agent of its own name."""
+    for r in recs:
+        if r.kind != NODE:
+            continue
+        cur = by_id.get(r.parent_id) if r is not root else None
+        graph = None
+        while cur is not None:
+            if cur.kind in (STEP, AGENT) and cur.name != r.name and not cur.name.startswith("__"):
+                graph = cur
+                break
+            cur = by_id.get(cur.parent_id) if cur is not root else None
+        if graph is None:
+            r.kind = AGENT
+            continue
+        if graph.kind == STEP:
+            graph.kind = AGENT
+            if graph is root:
+                graph.agent = graph.name
+        r.kind, r.name = AGENT, graph.name
+
+
+def _markers(recs: list[SpanRec], root: SpanRec) -> None:
+    """An agent's invocation written as a marker span beside the span of its run
+    (OpenLLMetry's ``invoke_agent <graph>`` next to ``execute_task <graph>``): the run's
+    span (a step of the same parent naming the same agent) becomes the agent's span, and
+    the marker is bookkeeping. A marker with no such sibling is the agent's span itself."""
+    marks = [r for r in recs if r.kind == MARKER]
+    if not marks:
+        return
+    parents = {m.parent_id for m in marks}
+    beside: dict[tuple[str, str], SpanRec] = {}
+    for r in recs:
+        if r.kind == STEP and r.parent_id in parents and r.agent:
+            beside.setdefault((r.parent_id, r.agent), r)
+    for m in marks:
+        run = beside.get((m.parent_id, m.name)) if m is not root else None
+        if run is None:
+            m.kind = AGENT
+            continue
+        run.kind, run.name = AGENT, m.name
+        m.kind = RUNTIME
+
+
+def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
+    """Turns written as flat steps (LlamaIndex's AgentWorkflow: ``setup_agent`` names the
+    agent whose turn starts, the steps after it, siblings, are that agent's): each turn
+    becomes an agent span of its own (id ``<speaker span>~turn``) holding the speaker
+    and its later siblings until another agent's turn starts."""
+    speakers = [r for r in recs if r.kind == SPEAKER]
+    if not speakers:
+        return
+    parents = {r.parent_id for r in speakers}
+    turns: list[SpanRec] = []
+    for parent in parents:
+        kids = sorted((r for r in recs if r.parent_id == parent), key=_SORT_KEY)
+        turn: SpanRec | None = None
+        for r in kids:
+            if r.kind == SPEAKER:
+                r.kind = STEP
+                if turn is None or turn.name != r.agent:
+                    turn = SpanRec(f"{r.span_id}~turn", parent, r.start, r.end, AGENT, r.agent)
+                    turn.operation = "turn"
+                    turns.append(turn)
+                    by_id[turn.span_id] = turn
+            if turn is not None:
+                r.parent_id = turn.span_id
+                turn.end = max(turn.end, r.end)
+    recs.extend(turns)
+
+
+def _parents_first(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """Sort by start time, a parent before its children: a child starting with its
+    parent (a coarse clock, a clamped start) would otherwise sort first when it ends
+    first, and act before the agent whose span holds it is known."""
+    recs.sort(key=_SORT_KEY)
+    if not any(r.start == by_id[r.parent_id].start for r in recs if r is not root):
+        return
+    depth = {root.span_id: 0}
+    for r in recs:
+        chain: list[SpanRec] = []
+        cur = r
+        while cur.span_id not in depth:
+            chain.append(cur)
+            cur = by_id[cur.parent_id]
+        d = depth[cur.span_id]
+        for c in reversed(chain):
+            d += 1
+            depth[c.span_id] = d
+    recs.sort(key=lambda r: (r.start, depth[r.span_id], r.end, r.span_id))
 
 
 def _repair_tree(recs: list[SpanRec], summary: SpanSummary) -> tuple[SpanRec, dict[str, SpanRec]]:
@@ -197,10 +314,20 @@ def _clamp(
     and a parent starts no later than its child once clamped)."""
     if root.end < root.start:
         root.end = root.start
+    if any(r.follows for r in recs):
+        # Linked work may outlast the span that caused it: the run ends with its last span.
+        root.end = max(root.end, max(map(attrgetter("end"), recs)))
     for r in recs:
         if r is root:
             continue
         p = by_id[r.parent_id]
+        if r.follows:
+            # A linked span follows from its parent: it starts no earlier (a joined
+            # trace's bookkeeping may have started before the run: not a clock skew),
+            # and may start and end after the parent ended (the root is its bound).
+            r.start = max(r.start, p.start)
+            r.end = max(r.start, min(r.end, root.end))
+            continue
         if r.start < p.start:
             r.start = p.start
             summary.clamped_start += 1
@@ -227,9 +354,27 @@ class _Events:
         self.root_agent = root_agent
         self.summary = summary
         self.owner: dict[str, str] = {}  # span id -> agent acting in it
+        # span id -> the span of the agent acting in it (an agent span, or the root)
+        self.owner_span: dict[str, str] = {}
         self.active: set[str] = set()
         self.spawner: dict[str, str] = {}
-        self.returns_to: dict[str, list[int]] = {}  # parent span id -> return events into it
+        # agent span (or root) id -> the returns of the agents it invoked, directly or
+        # through tool and step spans: what its agent's aggregate depends on
+        self.returns_to: dict[str, list[int]] = {}
+        # agent -> the agent that handed the conversation to it, until it next acts
+        self.handed: dict[str, str] = {}
+        # agent -> the agent that handed it its current turn (a hand-back is a return)
+        self.handed_by: dict[str, str] = {}
+        # span id -> whether it was reached through a span link since its agent's span
+        self.passed: dict[str, bool] = {}
+        # agent handed the conversation -> (who handed it, its span's end, attributes,
+        # the span its return would feed), until the next agent acts
+        self.pending_ret: dict[str, tuple[str, float, SpanAttrs, str]] = {}
+        self.agent_spans: set[str] = set()  # the spans of agents (an agent waits in them)
+        # a hand-off that named no target: (who, when, attributes)
+        self.open_handoff: tuple[str, float, SpanAttrs] | None = None
+        # span id -> the runtime span it runs in (kept in its events' attributes)
+        self.via: dict[str, str] = {}
         self.t0 = t0 = root.start
         # Seconds from the root's start, rounded to the nanosecond. Below 2**23 s the
         # float quotient of an integer nanosecond count is already what round(., 9)
@@ -250,14 +395,25 @@ class _Events:
         # span's own claim, so no agent can act before it is spawned).
         return self.owner.get(r.parent_id, self.root_agent)
 
+    def _attrs(self, r: SpanRec) -> SpanAttrs:
+        via = self.via.get(r.parent_id, "") if self.via else ""
+        if r.kind == RUNTIME:
+            self.via[r.span_id] = r.name
+            return SpanAttrs(r.span_id, r.operation or r.kind)
+        if via:
+            self.via[r.span_id] = via
+        return SpanAttrs(r.span_id, r.operation or r.kind, r.error, via)
+
     def emit(self, r: SpanRec) -> None:
         me = self.agent_of(r)
         self.owner[r.span_id] = me
-        attrs = (
-            SpanAttrs(r.span_id, r.operation or r.kind, r.error)
-            if r.error
-            else SpanAttrs(r.span_id, r.operation or r.kind)
-        )
+        parent_span = self.owner_span.get(r.parent_id, self.root.span_id)
+        self.owner_span[r.span_id] = r.span_id if r.kind == AGENT or r is self.root else parent_span
+        if r.kind == AGENT:
+            self.agent_spans.add(r.span_id)
+        if r.kind != AGENT and (r.follows or self.passed.get(r.parent_id, False)):
+            self.passed[r.span_id] = True
+        attrs = self._attrs(r)
         t0 = self.t0
         if self.exact:
             ts = (r.start - t0) / 1e9
@@ -268,29 +424,94 @@ class _Events:
         if r is self.root:
             self.push(_ROOT("", ts, "orchestrator_decision", me, "root", attrs, 0.0))
             self.active.add(me)
+        elif r.kind == RUNTIME:
+            # The framework's own messaging: no event; what runs in it acts for the
+            # agent holding it, and names it in attributes.via.
+            self.summary.runtime[r.operation if r.operation != "(none)" else r.name] += 1
         elif r.kind == AGENT:
-            self._agent(r, me, attrs, ts, te)
+            self._agent(r, me, attrs, ts, te, parent_span)
         else:
             self._work(r, me, attrs, ts, te)
 
-    def _agent(self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float) -> None:
+    def _agent(
+        self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float, parent_span: str
+    ) -> None:
         push = self.push
-        parent_agent = self.owner.get(r.parent_id, self.root_name)
-        if me == parent_agent:
+        holder = self.owner.get(r.parent_id, self.root_name)
+        self._settle(me, ts)
+        if me == holder:
+            self.handed.pop(me, None)
             push(_ATTRS("", ts, "orchestrator_decision", me, attrs))
             return
-        if me not in self.active:
-            push(_SPAWN("", ts, "spawn", parent_agent, me, attrs))
-            self.spawner[me] = parent_agent
+        # Reached through a span link (a runtime delivering a message): its holder
+        # caused it and went on, nobody waits for its end.
+        passed = r.follows or self.passed.get(r.parent_id, False)
+        source = self.handed.pop(me, "")
+        if source:
+            self.handed_by[me] = source  # the hand-off was the delegation
+        elif me not in self.active:
+            push(_SPAWN("", ts, "spawn", holder, me, attrs))
+            self.spawner[me] = holder
             self.active.add(me)
         else:
-            push(_MSG("", ts, "message", parent_agent, me, attrs, parent_agent))
-        if self.spawner.get(me) not in (None, parent_agent):
-            why = f"invoked by {parent_agent} (spawned by {self.spawner[me]})"
-            ret = push(_RET_WHY("", te, "return", me, parent_agent, me, attrs, why))
+            push(_MSG("", ts, "message", holder, me, attrs, holder))
+        if passed:
+            return
+        if source and not (source == holder and parent_span in self.agent_spans):
+            # Handed the conversation, not inside the span of the agent that handed it
+            # over (which would wait for it): it returns only if the conversation goes
+            # back to that agent (settled when the next agent acts).
+            self.pending_ret[me] = (source, te, attrs, parent_span)
+            return
+        # Its holder waits for it (a call, a tool, a node): it returns there at its end.
+        ret = self._return(me, holder, te, attrs)
+        self.returns_to.setdefault(parent_span, []).append(ret)
+
+    def _return(self, me: str, to: str, t: float, attrs: SpanAttrs) -> int:
+        spawner = self.spawner.get(me)
+        if spawner in (None, to):
+            return self.push(_RET("", t, "return", me, to, me, attrs))
+        why = f"returns to {to} (spawned by {spawner})"
+        return self.push(_RET_WHY("", t, "return", me, to, me, attrs, why))
+
+    def _settle(self, me: str, ts: float) -> None:
+        """Before ``me``'s agent span: a hand-off that named no target goes to ``me``;
+        an agent handed the conversation whose turn is over returns to the agent that
+        handed it over if that is ``me`` (the conversation came back), else never."""
+        if self.open_handoff is not None and self.open_handoff[0] != me:
+            src, t_h, a_h = self.open_handoff
+            self.open_handoff = None
+            self._handoff(src, me, "transfer", t_h, a_h)
+        for agent, (hander, t_end, a, pspan) in list(self.pending_ret.items()):
+            if t_end <= ts:
+                del self.pending_ret[agent]
+                if hander == me:
+                    self.returns_to.setdefault(pspan, []).append(
+                        self._return(agent, hander, t_end, a)
+                    )
+
+    def _pass(self, me: str, target: str, role: str, ts: float, attrs: SpanAttrs) -> None:
+        """``me`` passes the conversation to ``target``: a spawn the first time, a
+        delegation message after."""
+        if target not in self.active:
+            self.push(_SPAWN_ROLE("", ts, "spawn", me, target, role, attrs))
+            self.spawner[target] = me
+            self.active.add(target)
         else:
-            ret = push(_RET("", te, "return", me, parent_agent, me, attrs))
-        self.returns_to.setdefault(r.parent_id, []).append(ret)
+            self.push(_XFER("", ts, "message", me, target, role, me, attrs))
+
+    def _handoff(self, me: str, target: str, role: str, ts: float, attrs: SpanAttrs) -> None:
+        """``me`` hands the conversation to ``target``; the target's next agent span
+        answers to ``me``. Handing it back to the agent that handed it over is also
+        ``me``'s return to that agent."""
+        if target == me:
+            return
+        self.pending_ret.pop(me, None)  # it says itself where the conversation goes
+        self._pass(me, target, role, ts, attrs)
+        if self.handed_by.get(me) == target:
+            del self.handed_by[me]
+            self._return(me, target, ts, attrs)
+        self.handed[target] = me
 
     def _work(self, r: SpanRec, me: str, attrs: SpanAttrs, ts: float, te: float) -> None:
         """A span that is not an agent's: a tool, a handoff, a guardrail, a model call..."""
@@ -306,12 +527,14 @@ class _Events:
                 )
             else:
                 call = push(_CALL("", ts, "tool_call", me, tool, call_id, attrs, dur))
-            if r.target:
-                push(_XFER("", ts, "message", me, r.target, "transfer", me, attrs))
+            if r.target == UNNAMED:
+                self.open_handoff = (me, ts, attrs)  # to whichever agent acts next
+            elif r.target:
+                self._handoff(me, r.target, "transfer", ts, attrs)
             res = push(_RESULT("", te, "tool_result", me, tool, call_id, False, attrs))
             self.b.edge(call, res, "tool_dependency")
         elif kind == HANDOFF:
-            push(_XFER("", ts, "message", me, r.target or "agent", "handoff", me, attrs))
+            self._handoff(me, r.target or "agent", "handoff", ts, attrs)
         elif kind == GUARD:
             if r.triggered:
                 push(_ROOT("", ts, "safety_event", me, "guardrail", attrs, dur))
@@ -323,6 +546,8 @@ class _Events:
                 self.summary.generic[r.operation or "(none)"] += 1
             if kind == STEP:
                 role = r.operation or "step"
+            elif kind == WORKFLOW:
+                role = "workflow"
             else:
                 role = "llm_call" if kind == MODEL else "span"
             push(_ROOT("", ts, "orchestrator_decision", me, role, attrs, dur))
@@ -335,8 +560,11 @@ class _Events:
         agg = push(_ROLE("", t_end, "aggregate", root_name, "root"))
         stop = push(_ROLE("", t_end, "stop", root_name, "root"))
         b.edge(agg, stop, "causal")
-        for ret in self.returns_to.get(self.root.span_id, []):
-            b.edge(ret, agg, "aggregate")
+        # What came back to the root agent, in the root span or any span of its own.
+        for span in (self.root.span_id, *sorted(self.agent_spans)):
+            if span == self.root.span_id or self.owner.get(span) == root_name:
+                for ret in self.returns_to.get(span, []):
+                    b.edge(ret, agg, "aggregate")
         b.finish()
         return b
 
@@ -350,6 +578,7 @@ class SpanAttrs(msgspec.Struct, gc=False, omit_defaults=True):
     span_id: str
     operation: str
     error: str = ""
+    via: str = ""  # the runtime span (a framework's messaging) the span ran in
 
 
 class _Event(msgspec.Struct, gc=False):
@@ -385,6 +614,7 @@ def _shape(keys: tuple[str, ...]) -> Any:
 _ROOT = _shape(("role", "attributes", "duration_s"))
 _ATTRS = _shape(("attributes",))
 _SPAWN = _shape(("to", "attributes"))
+_SPAWN_ROLE = _shape(("to", "role", "attributes"))
 _MSG = _shape(("to", "attributes", "from"))
 _CALL = _shape(("tool", "call_id", "attributes", "duration_s"))
 _CALL_REF = _shape(("tool", "call_id", "content_ref", "attributes", "duration_s"))

@@ -23,7 +23,10 @@ CaptainAgent/AG2 (role ``assistant`` and a ``name``):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
+
+import orjson
 
 from survey_tools.traces.importers.common import Builder, ImportFailed, ImportResult, content_hash
 
@@ -268,3 +271,14 @@ def import_log(doc: Any, *, source: str, keep_content: bool = False) -> ImportRe
     }
     notes.append(f"{len(entries)} history entries -> {len(b.events)} events ({system})")
     return ImportResult(builder=b, head=head, notes=notes, event_refs=refs)
+
+
+def import_run(
+    read: Callable[[], bytes], *, source: str, keep_content: bool = False
+) -> list[ImportResult]:
+    """The importers' signature (importers/__init__.py): one run, one trace."""
+    try:
+        doc = orjson.loads(read())
+    except orjson.JSONDecodeError as err:
+        raise ImportFailed(f"not JSON: {err}") from None
+    return [import_log(doc, source=source, keep_content=keep_content)]
