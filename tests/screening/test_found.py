@@ -14,6 +14,7 @@ import pytest
 import yaml
 from support import REPO, run, snapshot
 
+from survey_tools.corpus.inputs import Reads
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.reports.living import living_flow, living_markdown
 
@@ -113,7 +114,7 @@ def test_decisions_on_hand_found_candidates_and_the_flow(living: Path) -> None:
     assert r.exit_code == 0, r.output
     decisions = yaml.safe_load((living / "screening/decisions.yaml").read_text())
     assert [d["decision"] for d in decisions] == ["retained", "excluded"]
-    flow = living_flow(living)
+    flow = living_flow(Reads(living))
     assert flow is not None
     assert (flow.identified, flow.duplicates, flow.screened, flow.included, flow.awaiting) == (
         3,
@@ -128,7 +129,7 @@ def test_decisions_on_hand_found_candidates_and_the_flow(living: Path) -> None:
     text = "\n".join(living_markdown(flow, tax, "stage", "reason", {}))
     assert "of paper trackers (synthetic test list) (2026-11-26) and" in text
     run(living, "screen", "import-found", str(DATA / "valid/plain.csv"), "--date", "2026-11-28")
-    later = living_flow(living)
+    later = living_flow(Reads(living))
     assert later is not None and later.runs == 2
     assert "(2026-11-26 to 2026-11-28)" in "\n".join(
         living_markdown(later, tax, "stage", "reason", {})
