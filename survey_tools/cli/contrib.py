@@ -22,6 +22,7 @@ from survey_tools.cli.common import report as emit
 from survey_tools.contrib import adding, exclusions, links, refresh
 from survey_tools.contrib.arxiv_client import ArxivClient, ClientConfig
 from survey_tools.contrib.diff import diff_revision, to_markdown
+from survey_tools.contrib.diff_report import MAX_BYTES, render_report, to_json
 from survey_tools.contrib.metadata import CrossrefClient, OpenReviewClient
 from survey_tools.contrib.placement import check_paths
 from survey_tools.corpus.checks import suggest
@@ -274,16 +275,12 @@ def diff_cmd(ctx: click.Context, base: str | None, fmt: str, report: str | None)
     if report is not None:
         if base is not None or fmt != "md":
             raise UsageError("--render-report renders a report already made: no --base or --format")
-        from survey_tools.contrib.diff_report import MAX_BYTES, render_report
-
         with click.open_file(report, "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)  # one byte more than the cap: too big is refused unread
         click.echo(render_report(raw), nl=False)
         return
     rev, d = diff_revision(root_of(ctx), base)
     if fmt == "json":
-        from survey_tools.contrib.diff_report import to_json
-
         click.echo(to_json(rev, d), nl=False)
     else:
         click.echo(to_markdown(rev, d), nl=False)

@@ -12,6 +12,7 @@ own words stay below, on a second indented line, for whoever wants them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -312,82 +313,136 @@ def _singular(name: str) -> str:
     return name[:-1] if name.endswith("s") and len(name) > 3 else name
 
 
-def _explain(err: Any, lines: list[str]) -> _Found | None:
-    pm = err.problem_mark
-    cm = err.context_mark
-    pi = pm.line if pm is not None else 0
-    ci = cm.line if cm is not None else pi
-    pcol = pm.column + 1 if pm is not None else 1
-    problem = str(err.problem or "")
-    context = str(err.context or "")
-    found = _tab(lines, max(pi, ci))
-    if found is not None:
-        return found
-    if 0 <= pi < len(lines) and lines[pi][pcol - 1 : pcol] == "\t":
+@dataclass(frozen=True)
+class _Err:
+    """What the parser said, in the terms the rules below read: the problem's and the context's
+    lines (0-based), the problem's column (1-based) and the two texts."""
+
+    lines: list[str]
+    pi: int
+    ci: int
+    pcol: int
+    problem: str
+    context: str
+    cm: Any
+
+
+def _tab_at_problem(e: _Err) -> _Found | None:
+    if 0 <= e.pi < len(e.lines) and e.lines[e.pi][e.pcol - 1 : e.pcol] == "\t":
         return _Found(
-            pi + 1,
-            pcol,
-            _key_of(lines, pi)[1],
+            e.pi + 1,
+            e.pcol,
+            _key_of(e.lines, e.pi)[1],
             "this line has a tab where YAML needs a space: replace the tab with one space",
         )
-    found = _curly(lines, sorted({ci, pi}))
+    return None
+
+
+def _unclosed_quote(e: _Err) -> _Found:
+    _, key = _key_of(e.lines, e.ci)
+    cm = e.cm
+    quote = e.lines[e.ci][cm.column] if cm is not None and cm.column < len(e.lines[e.ci]) else '"'
+    return _Found(
+        e.ci + 1,
+        cm.column + 1 if cm is not None else 1,
+        key,
+        f"the quote ({quote}) that opens this value is never closed: end the value "
+        f"with {quote} on the same line",
+    )
+
+
+def _bad_escape(e: _Err) -> _Found:
+    _, key = _key_of(e.lines, e.pi)
+    return _Found(
+        e.pi + 1,
+        e.pcol,
+        key,
+        "a backslash (\\) inside double quotes starts an escape code, and this one is not "
+        f"a character: put the value in single quotes instead, like {key or 'title'}: '…', "
+        "or write each backslash twice",
+    )
+
+
+def _unclosed_flow(e: _Err) -> _Found:
+    _, key = _key_of(e.lines, e.ci)
+    return _Found(
+        e.ci + 1,
+        1,
+        key,
+        f"the [ or {{ on this line is never closed: write {key or 'the field'}: "
+        "alone on its line, then each item on its own line starting with '- ' "
+        "(or put a text value in quotes)",
+    )
+
+
+def _indented_start(e: _Err) -> _Found | None:
+    first = next((i for i, t in enumerate(e.lines) if t.strip() and t[:1] == " "), None)
+    if first is None:
+        return None
+    return _Found(
+        first + 1,
+        1,
+        _key_of(e.lines, first)[1],
+        "this line starts with a space: start every field name at the very "
+        "beginning of its line (only the lines inside a list or under a field "
+        "are indented)",
+    )
+
+
+# The parser's error -> the rule that words it: (words in the problem, words in the context,
+# rule); the first entry whose words both appear wins ("" matches anything).
+_RULES: tuple[tuple[tuple[str, ...], str, Callable[[_Err], _Found | None]], ...] = (
+    (("mapping values are not allowed",), "", lambda e: _colon(e.lines, e.pi, e.pcol)),
+    (("end of stream",), "quoted scalar", _unclosed_quote),
+    (("escape", "hexdecimal"), "quoted scalar", _bad_escape),
+    (("block sequence entries are not allowed",), "", lambda e: _one_line_list(e.lines, e.pi)),
+    (("",), "flow sequence", _unclosed_flow),
+    (("",), "flow mapping", _unclosed_flow),
+    (
+        ("could not find expected ':'",),
+        "",
+        lambda e: _no_space(e.lines, e.ci) or _no_space(e.lines, e.pi) or _no_colon(e.lines, e.ci),
+    ),
+    (("document start",), "", _indented_start),
+    (
+        ("did not find expected key",),
+        "",
+        lambda e: (
+            _unclosed_above(e.lines, e.pi)
+            or _indent_trouble(e.lines, e.pi)
+            or _quote_trouble(e.lines, e.pi, e.pcol)
+        ),
+    ),
+    (
+        ("cannot start any token", "undefined alias"),
+        "",
+        lambda e: _start_char(e.lines, e.pi, e.pcol),
+    ),
+)
+
+
+def _explain(err: Any, lines: list[str]) -> _Found | None:
+    pm = err.problem_mark
+    pi = pm.line if pm is not None else 0
+    cm = err.context_mark
+    e = _Err(
+        lines,
+        pi,
+        cm.line if cm is not None else pi,
+        pm.column + 1 if pm is not None else 1,
+        str(err.problem or ""),
+        str(err.context or ""),
+        cm,
+    )
+    # Tabs and curly quotes first: they are what the parser trips over, whatever it says.
+    found = (
+        _tab(lines, max(e.pi, e.ci)) or _tab_at_problem(e) or _curly(lines, sorted({e.ci, e.pi}))
+    )
     if found is not None:
         return found
-    if "mapping values are not allowed" in problem:
-        return _colon(lines, pi, pcol)
-    if "quoted scalar" in context and "end of stream" in problem:
-        _, key = _key_of(lines, ci)
-        quote = lines[ci][cm.column] if cm is not None and cm.column < len(lines[ci]) else '"'
-        return _Found(
-            ci + 1,
-            cm.column + 1 if cm is not None else 1,
-            key,
-            f"the quote ({quote}) that opens this value is never closed: end the value "
-            f"with {quote} on the same line",
-        )
-    if "quoted scalar" in context and ("escape" in problem or "hexdecimal" in problem):
-        _, key = _key_of(lines, pi)
-        return _Found(
-            pi + 1,
-            pcol,
-            key,
-            "a backslash (\\) inside double quotes starts an escape code, and this one is not "
-            f"a character: put the value in single quotes instead, like {key or 'title'}: '…', "
-            "or write each backslash twice",
-        )
-    if "block sequence entries are not allowed" in problem:
-        return _one_line_list(lines, pi)
-    if "flow sequence" in context or "flow mapping" in context:
-        _, key = _key_of(lines, ci)
-        return _Found(
-            ci + 1,
-            1,
-            key,
-            f"the [ or {{ on this line is never closed: write {key or 'the field'}: "
-            "alone on its line, then each item on its own line starting with '- ' "
-            "(or put a text value in quotes)",
-        )
-    if "could not find expected ':'" in problem:
-        return _no_space(lines, ci) or _no_space(lines, pi) or _no_colon(lines, ci)
-    if "document start" in problem:
-        first = next((i for i, t in enumerate(lines) if t.strip() and t[:1] == " "), None)
-        if first is not None:
-            return _Found(
-                first + 1,
-                1,
-                _key_of(lines, first)[1],
-                "this line starts with a space: start every field name at the very "
-                "beginning of its line (only the lines inside a list or under a field "
-                "are indented)",
-            )
-    if "did not find expected key" in problem:
-        return (
-            _unclosed_above(lines, pi)
-            or _indent_trouble(lines, pi)
-            or _quote_trouble(lines, pi, pcol)
-        )
-    if "cannot start any token" in problem or "undefined alias" in problem:
-        return _start_char(lines, pi, pcol)
+    for problem_words, context_words, rule in _RULES:
+        if context_words in e.context and any(w in e.problem for w in problem_words):
+            return rule(e)
     return None
 
 

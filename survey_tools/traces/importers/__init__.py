@@ -11,10 +11,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from survey_tools.traces.importers.common import ImportResult
+from survey_tools.traces.importers.common import ImportFailed, ImportResult
 
 Read = Callable[[], bytes]
 
@@ -116,8 +114,6 @@ def run_import(
 ) -> list[ImportResult]:
     """Import one input with the importer of ``fmt`` (``auto``: the one :func:`sniff`
     finds): one result per trace it holds."""
-    from survey_tools.traces.importers.common import ImportFailed
-
     if fmt != "auto":
         known = BY_NAME.get(fmt)
         if known is None:

@@ -23,6 +23,7 @@ from typing import Any
 
 import orjson
 
+from survey_tools.extras import require_extra
 from survey_tools.traces.importers.common import ImportFailed, ImportResult
 from survey_tools.traces.importers.otel import WANTED, BadSpan, hex_id, span_record, span_traces
 from survey_tools.traces.importers.spans import SpanRec, SpanSummary
@@ -54,13 +55,7 @@ def _rows_json(data: bytes) -> Iterator[tuple[int, Any]]:
 
 
 def _rows_parquet(data: bytes) -> Iterator[tuple[int, Any]]:
-    # Imported here: pyarrow is the [scale] extra's, and only Parquet needs it.
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise ImportFailed(
-            "a Parquet file needs pyarrow: pip install 'survey-tools[scale]'"
-        ) from None
+    pq = require_extra("scale", "pyarrow", "pyarrow.parquet").parquet
     try:
         table = pq.read_table(io.BytesIO(data))
     except Exception as err:  # pyarrow raises its own kinds for a broken file
