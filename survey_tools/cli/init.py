@@ -52,7 +52,7 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
     opts = InitOptions(
         title=title or (table.title if table is not None and table.title else name),
         source=source,
-        fmt=fmt,
+        fmt=fmt or (table.format if table is not None else None),
         id_field=id_field,
         controlled=list(controlled),
         lists=parse_lists(lists),
@@ -74,7 +74,7 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
         if table is not None and source is not None:
             tax = load_taxonomy(tmp)
             try:
-                plan = plan_import(tax, source, options=ImportOptions(distinct_titles=distinct_titles))
+                plan = plan_import(tax, source, options=ImportOptions(distinct_titles=distinct_titles, partial=True))
             except InvalidInput:
                 if dry_run:
                     click.echo("nothing written (--dry-run)", err=True)

@@ -508,6 +508,9 @@ class ImportOptions:
     # Rows with the same title (one row per study of the same work) are different entries:
     # each record declares the others distinct instead of failing as a duplicate.
     distinct_titles: bool = False
+    # survey init: a row's problems leave out the field (or, for a required one, the row) and
+    # are listed as warnings, so that a list is never refused whole; `survey import` refuses.
+    partial: bool = False
 
 
 def plan_import(
@@ -571,32 +574,97 @@ def _import_file(
     if generated is not None:  # keys given in the list come first; made keys avoid them
         taken = {row.get(generated.column, "").strip() for _, row in rows.rows} - {""}
     lines: dict[str, int] = {}
-    for line, row in rows.rows:
+    for line, raw in rows.rows:
+        row = _clean_cells(coll, lay, raw, f"{label}:{line}", plan.warnings)
         record = _row_record(tax, coll, lay, row, generated, taken, edition)
         rid = record.get(coll.id_field)
         if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
             problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
             continue
-        problems.extend(_tag_problems(tax, coll, lay, record, label, line))
         rel = f"{coll.folder}/{rid}.yaml"
         if rel in plan.files:
             message = f"{rid!r} appears twice (first on line {lines[rel]})"
             problems.append(Problem(label, line, 0, coll.id_field, message))
             continue
-        lines[rel] = line
         if bib_index and coll is tax.retained:
             _take_from_bib(tax, bib_index, record)
         _keep_own_fields(tax, coll, lay, row, rel, record)
         _enrich_identifiers(tax, record)
         _waive_year(tax, coll, record, plan, label, line)
-        problems.extend(_record_problems(tax, coll, lay, rel, record, label, line))
+        found = _tag_problems(tax, coll, lay, record, label, line)
+        found += _record_problems(tax, coll, lay, rel, record, label, line)
+        if found and options.partial:
+            found = _leave_out(tax, coll, lay, rel, record, found, plan)
+            if found is None:
+                continue
+        problems.extend(found)
+        lines[rel] = line
         plan.files[rel] = record
         order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
     rels = [r for r in plan.files if r.startswith(f"{coll.folder}/")]
     problems.extend(_same_titles(tax, coll, plan, rels, lines, label, options))
+    kept = {str(plan.files[r][coll.id_field]) for r in rels if r in plan.files}
+    order = order[:1] + [o for o in order[1:] if o[0] in kept]
     if len(order) > 1:  # no rows, no order to keep
         plan.orders[lay.order] = _csv_text(order)
+    if options.partial:  # init: every problem is a warning, nothing is refused
+        plan.warnings.extend(str(p) for p in problems)
+        return []
     return problems
+
+
+# Characters that show as nothing and make a text hold other than it displays.
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+
+
+def _clean_cells(coll: Collection, lay: Layout, row: Mapping[str, str], where: str,
+                 warnings: list[str]) -> dict[str, str]:
+    """Cells as spreadsheets write them, made fit for their fields: a line break in a one-line
+    field (anything but free text, or a list split on line breaks) becomes a space, invisible
+    characters go; each change is a warning naming the row and the column."""
+    kinds = {f.name: f.type for f in coll.fields}
+    out = dict(row)
+    for col in lay.columns:
+        cell = row.get(col.column)
+        if not cell or col.ignore:
+            continue
+        new = _INVISIBLE.sub("", cell)
+        if new != cell:
+            warnings.append(f"{where}: {col.column}: invisible characters (zero-width spaces) removed")
+        keeps_breaks = kinds.get(col.field.split(".")[0]) == "text" or "\n" in (col.separator or "")
+        if not keeps_breaks and ("\n" in new or "\r" in new):
+            new = " ".join(new.split()) if col.separator is None else col.separator.join(
+                " ".join(p.split()) for p in split_cell(new, col.separator))
+            warnings.append(f"{where}: {col.column}: line breaks in a one-line field became spaces")
+        out[col.column] = new
+    return out
+
+
+def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: dict[str, Any],
+               found: list[Problem], plan: ImportPlan) -> list[Problem] | None:
+    """``survey init``'s way with a row's problems: each field a problem names is left out of
+    the record (a warning each); a row whose required field is wrong is left out whole (None).
+    What is left out is said, with the row, in the warnings."""
+    columns = {c.column: c.field.split(".")[0] for c in lay.columns if c.field}
+    required = {f.name for f in coll.fields if f.required} | {coll.id_field, coll.title_field}
+    bad = {columns.get(p.field, p.field.split(".")[0]) for p in found}
+    for p in found:
+        plan.warnings.append(f"{p}; left out")
+    if bad & required or not bad <= set(record):
+        plan.warnings.append(f"{found[0].file}:{found[0].line}: the row is left out (its {', '.join(sorted(bad & required or bad))} "
+                             "cannot be imported)")
+        return None
+    for name in bad:
+        cf = coll.controlled_field(name)
+        record[name] = tax.untagged if cf is not None else None
+        if cf is None:
+            del record[name]
+    label, line = found[0].file, found[0].line
+    again = _tag_problems(tax, coll, lay, record, label, line) + _record_problems(tax, coll, lay, rel, record, label, line)
+    if again:
+        plan.warnings.extend(f"{p}; the row is left out" for p in again)
+        return None
+    return []
 
 
 def _row_record(
@@ -690,10 +758,16 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
-def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str]) -> dict[tuple[str, str], str]:
+@dataclass(frozen=True)
+class _Alike:
+    what: str  # "the same title as", "a title nearly the same as", "the same arXiv id 2401.00001 as"
+    identifier: tuple[str, str] | None = None  # (kind, value) when only an identifier is shared
+
+
+def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str]) -> dict[tuple[str, str], _Alike]:
     """Pairs of planned records the corpus checks would call duplicates: the same title, a title
     at least FUZZY_THRESHOLD% alike, or a shared identifier; (rel, rel) -> what they share."""
-    pairs: dict[tuple[str, str], str] = {}
+    pairs: dict[tuple[str, str], _Alike] = {}
     titles = [normalize_title(str(plan.files[r].get(coll.title_field) or "")) for r in rels]
     for group in _candidate_groups(titles):  # the corpus check's blocking: never all pairs
         for x, i in enumerate(group):
@@ -701,9 +775,9 @@ def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequenc
                 if not titles[i] or not titles[j]:
                     continue
                 if titles[i] == titles[j]:
-                    pairs[(rels[i], rels[j])] = "the same title as"
+                    pairs[(rels[i], rels[j])] = _Alike("the same title as")
                 elif fuzz.ratio(titles[i], titles[j], score_cutoff=FUZZY_THRESHOLD):
-                    pairs.setdefault((rels[i], rels[j]), "a title nearly the same as")
+                    pairs.setdefault((rels[i], rels[j]), _Alike("a title nearly the same as"))
     kinds = {k: v.normalize for k, v in tax.identifiers.items()}
     seen: dict[tuple[str, str], list[str]] = {}
     for r in rels:
@@ -712,40 +786,128 @@ def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequenc
     for (kind, value), sharing in seen.items():
         for x, a in enumerate(sharing):
             for b in sharing[x + 1:]:
-                pairs.setdefault((a, b), f"the same {tax.identifiers[kind].label} {value} as")
+                label = tax.identifiers[kind].label
+                pairs.setdefault((a, b), _Alike(f"the same {label} {value} as", (kind, value)))
     return pairs
 
 
 def _same_titles(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str],
                  lines: Mapping[str, int], label: str, options: ImportOptions) -> list[Problem]:
-    """Rows that look like one work twice (a title the same or nearly, a shared identifier):
-    declared distinct from each other when the user says they are different entries
-    (--distinct-titles), else one problem per row naming the others."""
+    """Rows that look like one work twice (a title the same or nearly, a shared identifier).
+
+    With --distinct-titles every such pair is declared distinct (true homonyms). Otherwise, by
+    the rule docs/new-survey.md states: rows whose cells agree wherever both are filled are one
+    work listed twice and are merged into the first; rows that only share an identifier (an
+    arXiv id given on two different titles) keep both records and the identifier stays with the
+    first row (the second's notes say so); rows with the same or a nearly the same title whose
+    cells differ (one work reporting several studies, say) stay separate records, each naming
+    the other in its ``not_duplicate_of``. Every choice is a warning naming both rows; without a
+    field for these choices (``key_reasons``) the pairs are problems, as before.
+    """
     distinct = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
-    out: list[Problem] = []
     key = {r: plan.files[r][coll.id_field] for r in rels}
     declared = {(key[r], k) for r in rels for k in (plan.files[r].get(distinct) or {} if distinct else {})}
-    found: dict[str, list[tuple[str, str]]] = {}
-    for (a, b), what in sorted(_look_alike(tax, coll, plan, rels).items()):
-        if (key[a], key[b]) in declared or (key[b], key[a]) in declared:
+    merged: dict[str, str] = {}  # a merged row's rel -> the rel it went into
+    out: list[Problem] = []
+    for (a, b), alike in sorted(_look_alike(tax, coll, plan, rels).items(), key=lambda kv: (lines[kv[0][0]], lines[kv[0][1]])):
+        a, b = merged.get(a, a), merged.get(b, b)
+        if a == b or (key[a], key[b]) in declared or (key[b], key[a]) in declared:
             continue
-        found.setdefault(a, []).append((b, what))
-        found.setdefault(b, []).append((a, what))
-    for rel in rels:
-        others = found.get(rel)
-        if not others:
-            continue
-        if options.distinct_titles and distinct:
-            reasons = dict(plan.files[rel].get(distinct) or {})
-            for other, _ in others:
-                reasons.setdefault(key[other], "a separate entry in the source list")
-            _insert_after(plan.files[rel], distinct, reasons, tax)
-            continue
-        hint = ("if they are different entries, say --distinct-titles" if distinct
-                else "declare a field of type key_reasons to mark different works")
-        for other, what in others:
-            out.append(Problem(label, lines[rel], 0, coll.title_field, f"{what} {key[other]} (line {lines[other]}); {hint}"))
+        where = f"{label}:{lines[b]}: {alike.what} {key[a]} (line {lines[a]})"
+        if distinct is None:
+            hint = "declare a field of type key_reasons to mark different works"
+            out += [Problem(label, lines[r], 0, coll.title_field, f"{alike.what} {key[o]} (line {lines[o]}); {hint}")
+                    for r, o in ((a, b), (b, a))]
+        elif options.distinct_titles:
+            _declare_distinct(tax, plan, distinct, (a, b), key, "a separate entry in the source list")
+        elif alike.identifier is None and _agree(coll, plan.files[a], plan.files[b]):
+            _merge_into(tax, coll, plan, a, b, f"line {lines[b]} of {label} is the same work: merged here")
+            merged[b] = a
+            plan.warnings.append(f"{where}: one work listed twice; merged into {key[a]}")
+        elif alike.identifier is not None:
+            owner = f"{key[a]} (line {lines[a]} of {label})"
+            if _give_identifier(tax, coll, plan, (a, b), alike.identifier, owner):
+                plan.warnings.append(f"{where} on another title; kept on {key[a]}, left out of {key[b]} (see its notes)")
+            else:  # its only link carries it: both kept as the list has them, the doubt recorded
+                _declare_distinct(tax, plan, distinct, (a, b), key, f"{alike.what.removesuffix(' as')} in {label}, "
+                                  "on another title: one of the two is wrong")
+                plan.warnings.append(f"{where} on another title, its only link: both kept, each naming the other "
+                                     f"in {distinct}; check which is right")
+        else:
+            reason = f"another row of {label} with {alike.what.replace(' as', '')} title (its other cells differ)"
+            _declare_distinct(tax, plan, distinct, (a, b), key, reason)
+            plan.warnings.append(f"{where}: kept as separate records, each naming the other in {distinct}")
+        declared |= {(key[a], key[b]), (key[b], key[a])}
     return out
+
+
+def _declare_distinct(tax: Taxonomy, plan: ImportPlan, distinct: str, pair: tuple[str, str],
+                      key: Mapping[str, Any], reason: str) -> None:
+    for one, other in (pair, pair[::-1]):
+        reasons = dict(plan.files[one].get(distinct) or {})
+        reasons.setdefault(key[other], reason)
+        _insert_after(plan.files[one], distinct, reasons, tax)
+
+
+def _agree(coll: Collection, a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two rows say the same wherever both say something (besides their keys)."""
+    for name, value in a.items():
+        other = b.get(name)
+        if name == coll.id_field or value in (None, "", [], {}) or other in (None, "", [], {}):
+            continue
+        if isinstance(value, list) and isinstance(other, list):
+            continue  # lists (links, sections, authors) are joined when merged
+        if isinstance(value, str) and isinstance(other, str):
+            if " ".join(value.lower().split()) != " ".join(other.lower().split()):
+                return False
+        elif value != other:
+            return False
+    return True
+
+
+def _note(tax: Taxonomy, coll: Collection, record: dict[str, Any], text: str) -> None:
+    notes = next((f.name for f in coll.fields if f.name == "notes" and f.type == "text"), None)
+    if notes is not None:
+        old = str(record.get(notes) or "")
+        _insert_after(record, notes, f"{old}\n{text}".strip(), tax)
+
+
+def _merge_into(tax: Taxonomy, coll: Collection, plan: ImportPlan, keep: str, drop: str, note: str) -> None:
+    """The dropped row's values that the kept one lacks (and the items of its lists) go to it."""
+    record, other = plan.files[keep], plan.files.pop(drop)
+    for name, value in other.items():
+        have = record.get(name)
+        if isinstance(have, list) and isinstance(value, list):
+            record[name] = have + [v for v in value if v not in have]
+        elif have in (None, "", [], {}, tax.untagged) and value not in (None, "", [], {}):
+            _insert_after(record, name, value, tax)
+    _note(tax, coll, record, note)
+
+
+def _give_identifier(tax: Taxonomy, coll: Collection, plan: ImportPlan, pair: tuple[str, str],
+                     ident: tuple[str, str], owner: str) -> bool:
+    """An identifier two rows of different titles give stays with the first; the second loses it
+    and the links that carry it, and its notes say which row kept it. False (nothing changed)
+    when those links are all the second row has."""
+    kind, value = ident
+    record = plan.files[pair[1]]
+    if not [u for u in record.get("links") or [] if ids_from_url(u).get(kind) != value] and record.get("links"):
+        return False
+    ids = dict(record.get("identifiers") or {})
+    ids.pop(kind, None)
+    if ids:
+        record["identifiers"] = ids
+    else:
+        record.pop("identifiers", None)
+    links = [u for u in record.get("links") or [] if ids_from_url(u).get(kind) != value]
+    dropped = [u for u in record.get("links") or [] if u not in links]
+    if "links" in record:
+        record["links"] = links
+    label = tax.identifiers[kind].label
+    shown = f" (link {', '.join(dropped)})" if dropped else ""
+    _note(tax, coll, record, f"The source list also gives this entry {label} {value}{shown}, which is {owner}'s: "
+                             "left to that entry; check this entry's own.")
+    return True
 
 
 def _waive_year(tax: Taxonomy, coll: Collection, record: dict[str, Any], plan: ImportPlan, label: str, line: int) -> None:

@@ -390,8 +390,11 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
     title_col = next((c for c in columns if c.field == "title"), id_col)
     fields = _record_fields(columns)
     controlled = [c.field for c in columns if c.kind == "controlled"]
-    # Groups from a single-valued field: an entry in two groups would be listed (and linked) twice.
+    # Groups from a single-valued field: an entry in two groups would be listed (and linked) twice;
+    # a Markdown list's headings group it even so, since the list itself shows a work under each.
     group_by = next((c.field for c in columns if c.kind == "controlled" and not c.separator), "")
+    if opts.fmt == "markdown" and any(c.field == "section" for c in columns):
+        group_by = "section"
     short = opts.title if len(opts.title) <= 40 else opts.title[:40].rsplit(" ", 1)[0]
     awesome_title = opts.awesome and not opts.title.lower().startswith("awesome")
     return {
@@ -495,6 +498,17 @@ def _field_spec(kind: str, label: str, description: str, required: bool = False)
     return spec
 
 
+_README_SECTIONS = {
+    "contents": "Contents",
+    "maps": "Maps",
+    "gaps": "Gaps",
+    "figures": "Figures",
+    "papers": "Entries",
+    "exclusions": "Exclusion Log",
+    "contributing": "Contributing",
+}
+
+
 def _readme_config(
     opts: InitOptions, columns: list[_Column], controlled: list[str], group_by: str
 ) -> dict[str, Any]:
@@ -506,15 +520,7 @@ def _readme_config(
         # an awesome list keeps its curated order; a list of dated works reads newest first
         "entry_order": opts.entry_order or ("newest" if dated else "title"),
         "group_order": "taxonomy",
-        "sections": {
-            "contents": "Contents",
-            "maps": "Maps",
-            "gaps": "Gaps",
-            "figures": "Figures",
-            "papers": "Entries",
-            "exclusions": "Exclusion Log",
-            "contributing": "Contributing",
-        },
+        "sections": dict(_README_SECTIONS),
         "rank_by": "",
         "representatives": 3,
         "maps": [{"axis": f} for f in controlled],
@@ -798,12 +804,36 @@ def scaffold(root: Path, opts: InitOptions, table: Table | None = None,
         "taxonomy/readme/intro.md": (opts.description or f"A curated list: {opts.title}.") + "\n",
         "taxonomy/fields/reason.yaml": dump_yaml(_reason_file()),
     }
+    if table is not None:
+        files.update(prose_files(table))
     for c in columns:
         if c.kind == "controlled":
             files[f"taxonomy/fields/{c.field}.yaml"] = dump_yaml(_field_file(c, collection))
     for rel, text in sorted(files.items()):
         atomic_write(root / rel, text)
     return sorted(files), warnings
+
+
+def prose_files(table: Table) -> dict[str, str]:
+    """The list's own words outside its entries (a Markdown list's introduction, how to cite,
+    licence), as written, into the README's parts: ``taxonomy/readme/intro.md`` and one
+    numbered file per part, in the list's order (render/markdown.py readme_parts)."""
+    files: dict[str, str] = {}
+    parts = [(h, b.strip("\n")) for h, b in table.prose if b.strip()]
+    generated = {s.lower() for s in _README_SECTIONS.values()}
+    footer: list[str] = []
+    for n, (heading, body) in enumerate(parts, start=1):
+        if not heading:
+            files["taxonomy/readme/intro.md"] = body + "\n"
+        elif slug(heading) in ("license", "licence", "licensing"):
+            footer.append(body)  # awesome-lint wants no licence heading in the README; its words close it
+        else:
+            # a heading the README already has (Contributing) is told apart, so both stay
+            shown = f"{heading} guidelines" if heading.lower() in generated else heading
+            files[f"taxonomy/readme/{n:02d}-{slug(heading, '-')[:40]}.md"] = f"## {shown}\n\n{body}\n"
+    if footer:
+        files["taxonomy/readme/footer.md"] = "\n\n".join(footer) + "\n"
+    return files
 
 
 def describe_columns(table: Table, opts: InitOptions) -> list[str]:

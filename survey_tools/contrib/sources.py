@@ -62,6 +62,9 @@ class Table:
     description: str = ""  # and the sentence under it
     # Values of a column in the order the file introduces them (an awesome list's headings).
     value_order: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The list's own words outside its entries, as written: ("", introduction) first, then
+    # (heading, Markdown body) of each part (how to cite, licence); a Markdown list's only.
+    prose: tuple[tuple[str, str], ...] = ()
 
 
 def detect_format(path: Path) -> str:
@@ -304,73 +307,39 @@ def read_bibtex(text: str, label: str) -> Table:
     return _entries_table(label, "bibtex", entries)
 
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_ITEM = re.compile(r"^(\s*)[-*+]\s+\[(?P<title>(?:[^\]\\]|\\.)+)\]\((?P<url>[^)\s]+)(?:\s+\"[^\"]*\")?\)\s*(?P<rest>.*)$")
-_SEP = re.compile(r"^(?:[-–—:]\s*)")
-# Sections of an awesome list that are about the list, not entries of it.
-_NOT_ENTRIES = re.compile(r"^(contents|table of contents|contributing|contribute|license|licence|footnotes|related lists?)$", re.I)
-
-
 def read_awesome(text: str, label: str) -> Table:
-    """An awesome list: ``- [Title](url) - Description.`` items under headings. The first
-    top-level heading is the list's title; the other headings, nested, become the ``section``
-    column (``Parent: Child`` for a nested one); items before any heading, in a contents
-    section or linking inside the page are left out."""
-    title = ""
-    description = ""
-    path: list[tuple[int, str]] = []
-    skip_level = 0
-    entries: list[tuple[int, Any]] = []
-    order: list[str] = []
-    in_code = False
-    for n, line in enumerate(text.splitlines(), start=1):
-        if line.lstrip().startswith("```"):
-            in_code = not in_code
-            continue
-        if in_code:
-            continue
-        h = _HEADING.match(line)
-        if title and not path and not description and line.strip() and not h:
-            description = _inline_text(line.strip().lstrip(">").strip())  # the list's own tagline
-        if h:
-            level, name = len(h.group(1)), _inline_text(h.group(2))
-            if level == 1 and not title:
-                title = name
-                continue
-            if skip_level and level > skip_level:
-                continue
-            skip_level = level if _NOT_ENTRIES.match(name) else 0
-            path = [(lv, nm) for lv, nm in path if lv < level] + [(level, name)]
-            continue
-        m = _ITEM.match(line)
-        if not m or skip_level or not path or m.group("url").startswith("#"):
-            continue
-        section = ": ".join(nm for _, nm in path)
-        if section not in order:
-            order.append(section)
-        rest = _SEP.sub("", m.group("rest").strip(), count=1)
-        entries.append((n, {"title": _inline_text(m.group("title")), "url": m.group("url"),
-                            "description": _inline_text(rest), "section": section}))
-    if not entries:
-        raise InvalidInput([Problem(label, 1, 0, "", "no entries: expected items '- [Title](https://...) - Description.' under headings")],
+    """A Markdown list (an awesome list, a paper list), read through its token tree by
+    :mod:`survey_tools.contrib.markdown_list`: one row per work, its headings as the ``section``
+    column (a list where the work is listed under several), the text outside the entries kept
+    in :attr:`Table.prose`."""
+    from survey_tools.contrib.markdown_list import read_markdown
+
+    found = read_markdown(text)
+    if not found.entries:
+        raise InvalidInput([Problem(label, 1, 0, "", "no entries: no list item, table row or heading in the file "
+                                    "names a work with a link (a bold or linked title, or a [paper](...) link)")],
                            "nothing to read")
+    several = any(len(e.sections) > 1 for e in found.entries)
+    entries: list[tuple[int, Any]] = []
+    for e in found.entries:
+        cells: dict[str, Any] = {"title": e.title, "authors": list(e.authors), "year": e.year, "date": e.date,
+                                 "venue": e.venue, "links": list(e.links), "code": e.code, "project": e.project,
+                                 "description": " ".join(e.description)}
+        if e.sections or found.sections:
+            cells["section"] = list(e.sections) if several else (e.sections[0] if e.sections else "")
+        entries.append((e.line, cells))
     table = _entries_table(label, "markdown", entries)
-    return Table(table.file, table.format, table.columns, table.rows, title=title, description=description,
-                 value_order={"section": tuple(order)})
+    # columns no entry fills (no list here gives dates, say) are left out
+    used = [c for c in table.columns if any(_filled(r.cells.get(c, "")) for r in table.rows)]
+    rows = tuple(Row(r.line, {c: v for c, v in r.cells.items() if c in used}) for r in table.rows)
+    return Table(table.file, table.format, tuple(used), rows, tuple(found.merged),
+                 list_columns=frozenset(c for c in table.list_columns if c in used), title=found.title,
+                 description=found.description, value_order={"section": tuple(found.sections)},
+                 prose=tuple(found.prose))
 
 
-_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-
-
-def _inline_text(text: str) -> str:
-    """Markdown inline text as plain text: images (badges) go, links become their text (a
-    badge is an image inside a link, so images go first), emphasis marks go."""
-    text = _IMAGE.sub("", text)
-    text = _LINK.sub(lambda m: m.group(1), text)
-    text = re.sub(r"(\*\*|__|`)", "", text)
-    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
-    return " ".join(text.split())
+def _filled(cell: Cell) -> bool:
+    return bool(cell.strip()) if isinstance(cell, str) else any(c.strip() for c in cell)
 
 
 def read_source(path: Path, fmt: str | None = None) -> Table:
