@@ -90,7 +90,7 @@ def with_every_field(tax: Taxonomy, lay: Layout, present: set[str] | None = None
     sep = str(tax.csv_layout.get("list_separator", " ; ")) if tax.csv_layout else " ; "
     extra = []
     for f in coll.fields:
-        if f.name not in named and f.type in _CELL_TYPES and (present is None or f.name in present):
+        if f.name not in named and f.type in _CELL_TYPES and (present is None or f.name in present) and not f.private:
             extra.append(Column(f.name, f.name, separator=sep if f.type.endswith("_list") else None, optional=True))
     for cf in coll.controlled:
         if cf.name not in named and cf.kind in ("single", "multi") and (present is None or cf.name in present):
@@ -452,14 +452,15 @@ def _tag_problems(
     return out
 
 
-def _source_rows(lay: Layout, path: Path, label: str) -> CsvRows:
+def _source_rows(lay: Layout, path: Path, label: str, partial: bool = False) -> CsvRows:
     """The rows of a list in any format :mod:`sources` reads, as CSV rows of this layout: list
     cells joined with the column's separator, so one path checks and converts them."""
     if path.suffix.lower() == ".csv":
         return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional])
     from survey_tools.contrib.sources import read_source
 
-    table = read_source(path)
+    # private fields the layout names were imported on request (survey init --keep-field)
+    table = read_source(path, keep=frozenset(c.column for c in lay.columns), strict=not partial)
     out = CsvRows()
     missing = [c.column for c in lay.columns if c.column not in table.columns and not (c.generated or c.optional or c.ignore)]
     unknown = [c for c in table.columns if c not in lay.header]
@@ -565,19 +566,26 @@ def _import_file(
     """The rows of one list into ``plan``; the problems of every row, none stopping the rest."""
     lay = with_every_field(tax, layout(tax, coll.name))
     label = path.name
-    rows = _source_rows(lay, path, label)
+    rows = _source_rows(lay, path, label, options.partial)
     problems = list(rows.problems)
     order: list[list[str]] = [[coll.id_field, *(c.column for c in lay.ignored)]]
     plan.sentences.extend(f"{label}:{c.column}" for c in lay.columns if c.sentence)
     generated = next((c for c in lay.columns if c.generated), None)
     taken: set[str] = set()
-    if generated is not None:  # keys given in the list come first; made keys avoid them
-        taken = {row.get(generated.column, "").strip() for _, row in rows.rows} - {""}
+    id_column = generated or next((c for c in lay.columns if c.field == coll.id_field), None)
+    if id_column is not None:  # keys given in the list come first; made keys avoid them
+        taken = {row.get(id_column.column, "").strip() for _, row in rows.rows} - {""}
     lines: dict[str, int] = {}
     for line, raw in rows.rows:
         row = _clean_cells(coll, lay, raw, f"{label}:{line}", plan.warnings)
         record = _row_record(tax, coll, lay, row, generated, taken, edition)
         rid = record.get(coll.id_field)
+        if options.partial and isinstance(rid, str) and rid and not re.match(coll.id_pattern, rid):
+            rid = _fit_key(rid, record, taken, coll)  # init: a key files cannot be named by is remade
+            plan.warnings.append(f"{label}:{line}: {coll.id_field}: {record[coll.id_field]!r} cannot name a file; "
+                                 f"imported as {rid!r}")
+            taken.add(rid)
+            record[coll.id_field] = rid
         if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
             problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
             continue
@@ -608,9 +616,19 @@ def _import_file(
     if len(order) > 1:  # no rows, no order to keep
         plan.orders[lay.order] = _csv_text(order)
     if options.partial:  # init: every problem is a warning, nothing is refused
-        plan.warnings.extend(str(p) for p in problems)
+        plan.warnings.extend(p.format() for p in problems)
         return []
     return problems
+
+
+def _fit_key(key: str, record: Mapping[str, Any], taken: set[str], coll: Collection) -> str:
+    """A key made fit for a file name from a list's own (``--__theory`` -> ``theory``), else from
+    the title; unique among the keys already taken."""
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", key).strip("-._")[:100]
+    if not base:
+        title = record.get(coll.title_field)
+        return title_key(title if isinstance(title, str) else "", taken, coll.id_pattern)
+    return title_key(base, taken, coll.id_pattern) if base in taken or not re.match(coll.id_pattern, base) else base
 
 
 # Characters that show as nothing and make a text hold other than it displays.
@@ -649,7 +667,7 @@ def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: d
     required = {f.name for f in coll.fields if f.required} | {coll.id_field, coll.title_field}
     bad = {columns.get(p.field, p.field.split(".")[0]) for p in found}
     for p in found:
-        plan.warnings.append(f"{p}; left out")
+        plan.warnings.append(f"{p.format()}; left out")
     if bad & required or not bad <= set(record):
         plan.warnings.append(f"{found[0].file}:{found[0].line}: the row is left out (its {', '.join(sorted(bad & required or bad))} "
                              "cannot be imported)")
@@ -662,7 +680,7 @@ def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: d
     label, line = found[0].file, found[0].line
     again = _tag_problems(tax, coll, lay, record, label, line) + _record_problems(tax, coll, lay, rel, record, label, line)
     if again:
-        plan.warnings.extend(f"{p}; the row is left out" for p in again)
+        plan.warnings.extend(f"{p.format()}; the row is left out" for p in again)
         return None
     return []
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.contrib.csvio import split_cell
-from survey_tools.contrib.sources import Table
+from survey_tools.contrib.sources import Table, private_field
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
@@ -95,6 +95,7 @@ class InitOptions:
     awesome: bool = False  # "Awesome" before the title and the awesome.re badge
     fmt: str | None = None  # the source's format when its name does not say
     entry_order: str = ""  # title | newest | oldest | source ("": inferred)
+    keep_fields: Sequence[str] = ()  # private reference-manager fields imported on request
 
 
 @dataclass
@@ -385,6 +386,18 @@ def _field_file(c: _Column, collection: str) -> dict[str, Any]:
     }
 
 
+def short_title(title: str, limit: int = 40) -> str:
+    """The short title pages put in their ``<title>``: the title when it fits, else its part
+    before a colon or dash when that part fits, else the whole title (never a phrase cut off)."""
+    if len(title) <= limit:
+        return title
+    for sep in (": ", " – ", " — ", " - ", "; "):
+        head = title.split(sep, 1)[0].strip()
+        if sep in title and 2 <= len(head) <= limit:
+            return head
+    return title
+
+
 def survey_config(opts: InitOptions, columns: list[_Column], collection: str) -> dict[str, Any]:
     id_col = next(c for c in columns if c.kind == "id")
     title_col = next((c for c in columns if c.field == "title"), id_col)
@@ -395,7 +408,7 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
     group_by = next((c.field for c in columns if c.kind == "controlled" and not c.separator), "")
     if opts.fmt == "markdown" and any(c.field == "section" for c in columns):
         group_by = "section"
-    short = opts.title if len(opts.title) <= 40 else opts.title[:40].rsplit(" ", 1)[0]
+    short = short_title(opts.title)
     awesome_title = opts.awesome and not opts.title.lower().startswith("awesome")
     return {
         "survey": {
@@ -458,6 +471,8 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
                 if c.generated
                 else f"The list's {c.column} column.",
                 required=c.required,
+                # a reference manager's own field, imported on request: never published
+                private=c.kind == "plain" and private_field(c.column.lower()),
             )
     # Where `survey add` keeps looked-up identifiers and the source note (not CSV columns).
     fields.setdefault(
@@ -487,14 +502,17 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
     return fields
 
 
-def _field_spec(kind: str, label: str, description: str, required: bool = False) -> dict[str, Any]:
+def _field_spec(kind: str, label: str, description: str, required: bool = False,
+                private: bool = False) -> dict[str, Any]:
     """A plain field as survey.yaml writes it: type, required (only when it is), label and
-    description, in that order."""
+    description, in that order; private (kept out of every output) when it is."""
     spec: dict[str, Any] = {"type": kind}
     if required:
         spec["required"] = True
     spec["label"] = label
     spec["description"] = description
+    if private:
+        spec["private"] = True
     return spec
 
 

@@ -186,7 +186,15 @@ def _flatten(entry: Mapping[str, Any], prefix: str = "") -> dict[str, Cell]:
     out: dict[str, Cell] = {}
     for key, value in entry.items():
         name = f"{prefix}{key}"
-        if isinstance(value, Mapping):
+        date = _csl_date(value)
+        names = _person_names(value)
+        if date:  # CSL: issued: {date-parts: [[2004, 4, 28]]} -> 2004-04-28, and the year
+            out[name] = date
+            if key == "issued" and not prefix:
+                out.setdefault("year", date[:4])
+        elif names:
+            out[name] = names
+        elif isinstance(value, Mapping):
             out.update(_flatten(value, name + "."))
         elif isinstance(value, list):
             out[name] = tuple(_scalar(v) if not isinstance(v, Mapping | list) else json.dumps(v, sort_keys=True, ensure_ascii=False)
@@ -194,6 +202,37 @@ def _flatten(entry: Mapping[str, Any], prefix: str = "") -> dict[str, Cell]:
         else:
             out[name] = _scalar(value)
     return out
+
+
+def _csl_date(value: Any) -> str:
+    """A CSL-JSON date ({"date-parts": [[2004, 4, 28]]}) as an ISO date, "" for anything else."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("date-parts"), list) or not value["date-parts"]:
+        return ""
+    parts = value["date-parts"][0]
+    if not isinstance(parts, list) or not parts or not str(parts[0]).strip().isdigit():
+        return ""
+    out = [f"{int(str(parts[0]).strip()):04d}"]
+    out += [f"{int(str(p).strip()):02d}" for p in parts[1:3] if str(p).strip().isdigit()]
+    return "-".join(out)
+
+
+# How reference managers write a person: CSL-JSON (family, given; literal) and Zotero's own
+# export (lastName, firstName; name).
+_NAME_KEYS = (("family", "given"), ("lastName", "firstName"))
+
+
+def _person_names(value: Any) -> tuple[str, ...]:
+    """A list of persons as "Last, First" names; () when ``value`` is not such a list."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, Mapping) for v in value):
+        return ()
+    out = []
+    for v in value:
+        last, first = next(((str(v.get(a) or ""), str(v.get(b) or "")) for a, b in _NAME_KEYS if v.get(a)), ("", ""))
+        whole = str(v.get("literal") or v.get("name") or "")
+        if not last and not whole:
+            return ()
+        out.append(f"{last}, {first}" if last and first else (last or whole))
+    return tuple(" ".join(n.split()) for n in out)
 
 
 def _entries_table(label: str, fmt: str, entries: Sequence[tuple[int, Any]]) -> Table:
@@ -278,10 +317,89 @@ def read_json_list(text: str, label: str, lines: bool) -> Table:
 
 
 _BRACES = re.compile(r"[{}]")
+# Fields reference managers keep for their owner, never for readers: JabRef (owner, timestamp,
+# file, groups, ranking, readstatus, printed, priority, relevance, qualityassured, comment-*),
+# Zotero and Better BibTeX (file, annotation, urldate, langid is public), Mendeley
+# (mendeley-groups, mendeley-tags, annote), BibDesk (date-added, date-modified, bdsk-*), and
+# the abstract (the publisher's words, not the list's). `survey init --keep-field NAME`
+# imports one of them, declared private: no output shows it.
+PRIVATE_FIELDS = frozenset([
+    "owner", "timestamp", "file", "files", "groups", "ranking", "readstatus", "printed", "priority", "relevance",
+    "qualityassured", "annote", "annotation", "abstract", "mendeley-groups", "mendeley-tags", "date-added",
+    "date-modified", "creationdate", "modificationdate", "urldate", "comment", "comments", "review", "read",
+    "rating", "citeulike-article-id", "citeulike-linkout-0", "local-url", "pdf", "keywords-personal",
+])
+_PRIVATE_PREFIXES = ("bdsk-", "comment-", "jabref-", "mendeley-", "zotero-", "citeulike-")
+_DOI_IN = re.compile(r"10\.\d{4,9}/[^\s\"<>{}]+")
+# Values that are addresses, not text: never decoded as TeX.
+_VERBATIM = frozenset(["url", "doi", "eprint", "isbn", "issn", "key"])
 
 
-def read_bibtex(text: str, label: str) -> Table:
+def private_field(name: str) -> bool:
+    return name in PRIVATE_FIELDS or name.startswith(_PRIVATE_PREFIXES)
+
+
+def _bib_names(value: str) -> list[str]:
+    """An author or editor list: split on "and" outside braces (as BibTeX does), each name's TeX
+    decoded (``Jan{\\'\\i}{\\v{c}}ek`` -> Janíček), its protecting braces dropped."""
+    from survey_tools.latex import plain_text
+
+    names, depth, start = [], 0, 0
+    words = re.split(r"(\s+)", value)
+    buf: list[str] = []
+    for w in words:
+        depth += w.count("{") - w.count("}")
+        if depth == 0 and w.lower() == "and":
+            names.append("".join(buf))
+            buf = []
+            continue
+        buf.append(w)
+    names.append("".join(buf))
+    del start
+    out = [" ".join(_BRACES.sub("", plain_text(n)).split()) for n in names]
+    return [n for n in out if n and n.lower() != "others"]
+
+
+def _bib_text(name: str, value: str) -> str:
+    from survey_tools.latex import plain_text
+
+    if name in _VERBATIM:
+        return " ".join(_BRACES.sub("", value).split())
+    return " ".join(_BRACES.sub("", plain_text(value)).split())
+
+
+def _bib_links(cells: dict[str, Any]) -> list[str]:
+    """Where the entry can be read: its url, its DOI at doi.org, its arXiv (or JSTOR) eprint."""
+    from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
+
+    links = []
+    url = str(cells.get("url", ""))
+    if url.startswith(("http://", "https://")):
+        links.append(url.split()[0])
+    found = _DOI_IN.search(str(cells.get("doi", "")))
+    doi = normalize_doi(found.group(0)) if found else None
+    if doi:
+        links.append(f"https://doi.org/{doi}")
+    eprint = str(cells.get("eprint", ""))
+    kind = str(cells.get("archiveprefix") or cells.get("eprinttype") or "").lower()
+    arxiv = normalize_arxiv(eprint) if eprint and kind in ("arxiv", "") else None
+    if arxiv:
+        links.append(f"https://arxiv.org/abs/{arxiv}")
+    elif eprint and kind == "jstor":
+        links.append(f"https://www.jstor.org/stable/{eprint}")
+    return list(dict.fromkeys(links))
+
+
+def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
+    """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
+    field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
+    URL (``http://dx.doi.org/10...``) reduced to the DOI, and ``links`` made from url, DOI and
+    eprint. Private fields (:data:`PRIVATE_FIELDS`) are left out unless named in ``keep``. An
+    unparsable block refuses the file unless not ``strict`` (survey init): then it is left out,
+    with a warning naming its line."""
     import bibtexparser  # only here: init from BibTeX is the one user of the parser in this module
+
+    from survey_tools.corpus.identifiers import normalize_doi
 
     lib = bibtexparser.parse_string(text)
     problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
@@ -289,22 +407,37 @@ def read_bibtex(text: str, label: str) -> Table:
     dup = [b for b in lib.blocks if type(b).__name__ == "DuplicateBlockKeyBlock"]
     problems += [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", f"key {getattr(b, 'key', '?')!r} appears twice")
                  for b in dup if b not in lib.failed_blocks]
-    if problems:
+    if problems and strict:
         raise InvalidInput(problems, "the BibTeX file has errors")
     if not lib.entries:
         raise InvalidInput([Problem(label, 1, 0, "", "no BibTeX entries")], "nothing to read")
     entries: list[tuple[int, Any]] = []
+    left_out: dict[str, int] = {}
     for e in lib.entries:
         cells: dict[str, Any] = {"key": e.key, "entry type": e.entry_type.lower()}
         for f in e.fields:
-            value = " ".join(_BRACES.sub("", str(f.value)).split())
             name = f.key.lower()
-            if name in ("author", "editor"):
-                cells[name] = [" ".join(a.split()) for a in re.split(r"\s+and\s+", value) if a.strip()]
-            else:
-                cells[name] = value
+            if private_field(name) and name not in keep:
+                left_out[name] = left_out.get(name, 0) + 1
+                continue
+            raw = str(f.value)
+            cells[name] = _bib_names(raw) if name in ("author", "editor") else _bib_text(name, raw)
+        if cells.get("doi"):
+            # a DOI as a resolver URL of any host (dx.doi.org, doi.acm.org) or "doi:10..." is the DOI
+            found = _DOI_IN.search(str(cells["doi"]))
+            cells["doi"] = (normalize_doi(found.group(0)) if found else None) or cells["doi"]
+        if "year" not in cells and re.match(r"^\d{4}", str(cells.get("date", ""))):
+            cells["year"] = str(cells["date"])[:4]  # biblatex writes date = {2009-04-21}
+        cells["links"] = _bib_links(cells)
+        cells.pop("url", None)
         entries.append(((e.start_line or 0) + 1, cells))
-    return _entries_table(label, "bibtex", entries)
+    table = _entries_table(label, "bibtex", entries)
+    warnings: tuple[str, ...] = tuple(f"{p.format()}; left out" for p in problems)
+    if left_out:
+        shown = ", ".join(f"{k} ({n})" for k, n in sorted(left_out.items()))
+        warnings += (f"{label}: private reference-manager fields left out: {shown}; --keep-field NAME imports one, "
+                    "kept in the records but out of every output",)
+    return Table(table.file, table.format, table.columns, table.rows, warnings, table.list_columns)
 
 
 def read_awesome(text: str, label: str) -> Table:
@@ -342,8 +475,9 @@ def _filled(cell: Cell) -> bool:
     return bool(cell.strip()) if isinstance(cell, str) else any(c.strip() for c in cell)
 
 
-def read_source(path: Path, fmt: str | None = None) -> Table:
-    """The list in ``path``, in the format its name says (or ``fmt``)."""
+def read_source(path: Path, fmt: str | None = None, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
+    """The list in ``path``, in the format its name says (or ``fmt``); ``keep``: the private
+    BibTeX fields to import all the same."""
     fmt = fmt or detect_format(path)
     label = path.name
     text = _text(path, label)
@@ -354,7 +488,7 @@ def read_source(path: Path, fmt: str | None = None) -> Table:
     if fmt in ("json", "jsonl"):
         return read_json_list(text, label, lines=fmt == "jsonl")
     if fmt == "bibtex":
-        return read_bibtex(text, label)
+        return read_bibtex(text, label, keep, strict)
     if fmt == "markdown":
         return read_awesome(text, label)
     raise UsageError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")

@@ -133,8 +133,42 @@ def venue_text(rec: Record, tax: Taxonomy | None) -> str:
     return ", ".join(str(v) for v in values)
 
 
+# The bibliographic fields a record may hold as a list imported from BibTeX left them (survey
+# init --from refs.bib keeps them as plain fields of the same name), written back in this order.
+BIB_FIELDS = ("journal", "journaltitle", "booktitle", "editor", "volume", "number", "issue", "pages", "chapter",
+              "edition", "series", "publisher", "organization", "institution", "school", "address", "location",
+              "month", "type", "howpublished", "note", "isbn", "issn")
+# The record field that names a work's BibTeX entry type (kept from an imported .bib file).
+ENTRY_TYPE_FIELD = "entry_type"
+_ENTRY_TYPE = re.compile(r"[a-z]{2,40}")
+
+
+def _venue_field(kind: str, d: Mapping[str, Any], venue: str) -> tuple[str, str] | None:
+    """Where the venue goes for the entry type, unless the record already holds that field."""
+    if kind == "inproceedings" and not d.get("booktitle"):
+        return ("booktitle", escape(venue))
+    if kind == "article" and not d.get("journal") and not d.get("journaltitle"):
+        return ("journal", escape(venue))
+    if kind == "techreport" and not d.get("institution"):
+        return ("institution", escape(str(d.get("affiliation") or venue)))
+    if kind not in ("inproceedings", "article", "techreport") and venue and venue != "arXiv" \
+            and not d.get("howpublished"):
+        return ("howpublished", escape(venue))
+    return None
+
+
+def _bib_value(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None or value == "":
+        return None
+    if isinstance(value, list):
+        names = [detex(str(v)) for v in value if str(v).strip()]
+        return " and ".join(f"{{{escape(n)}}}" if re.search(r"\band\b", n) else escape(n) for n in names) or None
+    return escape(detex(str(value))) if isinstance(value, str | int) else None
+
+
 def _fields(
-    rec: Record, kind: str, no_author: str = "Anonymous", venue: str | None = None
+    rec: Record, kind: str, no_author: str = "Anonymous", venue: str | None = None,
+    private: frozenset[str] = frozenset(),
 ) -> list[tuple[str, str]]:
     d = rec.data
     raw_ids = d.get("identifiers")
@@ -147,14 +181,13 @@ def _fields(
     ]
     if isinstance(d.get("year"), int) and not isinstance(d.get("year"), bool):
         fields.append(("year", str(d["year"])))
-    if kind == "inproceedings":
-        fields.append(("booktitle", escape(venue)))
-    elif kind == "article":
-        fields.append(("journal", escape(venue)))
-    elif kind == "techreport":
-        fields.append(("institution", escape(str(d.get("affiliation") or venue))))
-    elif venue and venue != "arXiv":
-        fields.append(("howpublished", escape(venue)))
+    at_venue = _venue_field(kind, d, venue)
+    if at_venue is not None:
+        fields.append(at_venue)
+    for name in BIB_FIELDS:  # every field escaped as any value is; a private one never written
+        value = _bib_value(d.get(name)) if name not in private else None
+        if value is not None:
+            fields.append((name, value))
     if ids.get("arxiv"):
         fields += [("eprint", verbatim(str(ids["arxiv"]))), ("archiveprefix", "arXiv")]
     if ids.get("doi"):
@@ -172,8 +205,11 @@ def _entry(
 ) -> Any:
     ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
     venue = venue_text(rec, tax)
-    kind = entry_type(venue, bool(ids.get("arxiv")), rules)
-    return Entry(kind, rec.id, [Field(k, v) for k, v in _fields(rec, kind, no_author, venue)])
+    own = str(rec.get(ENTRY_TYPE_FIELD) or "").strip().lower()
+    # the entry type the record keeps (a list imported from BibTeX) wins over the venue rules
+    kind = own if _ENTRY_TYPE.fullmatch(own) else entry_type(venue, bool(ids.get("arxiv")), rules)
+    private = frozenset(f.name for f in tax.retained.fields if f.private) if tax is not None else frozenset()
+    return Entry(kind, rec.id, [Field(k, v) for k, v in _fields(rec, kind, no_author, venue, private)])
 
 
 def _write(entries: list[Any]) -> str:
