@@ -88,7 +88,8 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
             for w in plan.warnings:
                 click.echo(f"warning: {w}", err=True)
             if dry_run:
-                said = f"{len(plan.warnings)} warnings above" if plan.warnings else "no problems"
+                n = len(plan.warnings)
+                said = f"{n} warning{'' if n == 1 else 's'} above" if n else "no problems"
                 click.echo(f"{len(plan.files)} entries, {said}; nothing written (--dry-run)")
                 raise click.exceptions.Exit(0)
             write_import(tax, plan)

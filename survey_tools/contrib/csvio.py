@@ -567,58 +567,90 @@ def _import_file(
     lay = with_every_field(tax, layout(tax, coll.name))
     label = path.name
     rows = _source_rows(lay, path, label, options.partial)
-    problems = list(rows.problems)
-    order: list[list[str]] = [[coll.id_field, *(c.column for c in lay.ignored)]]
     plan.sentences.extend(f"{label}:{c.column}" for c in lay.columns if c.sentence)
-    generated = next((c for c in lay.columns if c.generated), None)
-    taken: set[str] = set()
-    id_column = generated or next((c for c in lay.columns if c.field == coll.id_field), None)
+    run = _FileImport(tax, coll, lay, label, plan, options, bib_index, edition, list(rows.problems))
+    id_column = run.generated or next((c for c in lay.columns if c.field == coll.id_field), None)
     if id_column is not None:  # keys given in the list come first; made keys avoid them
-        taken = {row.get(id_column.column, "").strip() for _, row in rows.rows} - {""}
-    lines: dict[str, int] = {}
+        run.taken = {row.get(id_column.column, "").strip() for _, row in rows.rows} - {""}
     for line, raw in rows.rows:
-        row = _clean_cells(coll, lay, raw, f"{label}:{line}", plan.warnings)
-        record = _row_record(tax, coll, lay, row, generated, taken, edition)
-        rid = record.get(coll.id_field)
-        if options.partial and isinstance(rid, str) and rid and not re.match(coll.id_pattern, rid):
-            rid = _fit_key(rid, record, taken, coll)  # init: a key files cannot be named by is remade
-            plan.warnings.append(f"{label}:{line}: {coll.id_field}: {record[coll.id_field]!r} cannot name a file; "
-                                 f"imported as {rid!r}")
-            taken.add(rid)
-            record[coll.id_field] = rid
+        run.row(line, raw)
+    return run.finish()
+
+
+@dataclass
+class _FileImport:
+    """One list being imported into a plan: its rows one by one, then what spans rows."""
+
+    tax: Taxonomy
+    coll: Collection
+    lay: Layout
+    label: str
+    plan: ImportPlan
+    options: ImportOptions
+    bib_index: Mapping[str, BibEntry]
+    edition: str | None
+    problems: list[Problem]
+    taken: set[str] = field(default_factory=set)
+    lines: dict[str, int] = field(default_factory=dict)
+    order: list[list[str]] = field(default_factory=list)
+
+    @property
+    def generated(self) -> Column | None:
+        return next((c for c in self.lay.columns if c.generated), None)
+
+    def row(self, line: int, raw: Mapping[str, str]) -> None:
+        tax, coll, lay, label = self.tax, self.coll, self.lay, self.label
+        row = _clean_cells(coll, lay, raw, f"{label}:{line}", self.plan.warnings)
+        record = _row_record(tax, coll, lay, row, self.generated, self.taken, self.edition)
+        rid = self._key(record, line)
         if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
-            problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
-            continue
+            self.problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
+            return
         rel = f"{coll.folder}/{rid}.yaml"
-        if rel in plan.files:
-            message = f"{rid!r} appears twice (first on line {lines[rel]})"
-            problems.append(Problem(label, line, 0, coll.id_field, message))
-            continue
-        if bib_index and coll is tax.retained:
-            _take_from_bib(tax, bib_index, record)
+        if rel in self.plan.files:
+            message = f"{rid!r} appears twice (first on line {self.lines[rel]})"
+            self.problems.append(Problem(label, line, 0, coll.id_field, message))
+            return
+        if self.bib_index and coll is tax.retained:
+            _take_from_bib(tax, self.bib_index, record)
         _keep_own_fields(tax, coll, lay, row, rel, record)
         _enrich_identifiers(tax, record)
-        _waive_year(tax, coll, record, plan, label, line)
-        found = _tag_problems(tax, coll, lay, record, label, line)
-        found += _record_problems(tax, coll, lay, rel, record, label, line)
-        if found and options.partial:
-            found = _leave_out(tax, coll, lay, rel, record, found, plan)
+        _waive_year(tax, coll, record, self.plan, label, line)
+        found: list[Problem] | None = _tag_problems(tax, coll, lay, record, label, line)
+        found = (found or []) + _record_problems(tax, coll, lay, rel, record, label, line)
+        if found and self.options.partial:
+            found = _leave_out(tax, coll, lay, rel, record, found, self.plan)
             if found is None:
-                continue
-        problems.extend(found)
-        lines[rel] = line
-        plan.files[rel] = record
-        order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
-    rels = [r for r in plan.files if r.startswith(f"{coll.folder}/")]
-    problems.extend(_same_titles(tax, coll, plan, rels, lines, label, options))
-    kept = {str(plan.files[r][coll.id_field]) for r in rels if r in plan.files}
-    order = order[:1] + [o for o in order[1:] if o[0] in kept]
-    if len(order) > 1:  # no rows, no order to keep
-        plan.orders[lay.order] = _csv_text(order)
-    if options.partial:  # init: every problem is a warning, nothing is refused
-        plan.warnings.extend(p.format() for p in problems)
-        return []
-    return problems
+                return
+        self.problems.extend(found)
+        self.lines[rel] = line
+        self.plan.files[rel] = record
+        self.order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
+
+    def _key(self, record: dict[str, Any], line: int) -> Any:
+        """The row's key; in init, a key no file can be named by is remade (with a warning)."""
+        coll = self.coll
+        rid = record.get(coll.id_field)
+        if self.options.partial and isinstance(rid, str) and rid and not re.match(coll.id_pattern, rid):
+            new = _fit_key(rid, record, self.taken, coll)
+            self.plan.warnings.append(f"{self.label}:{line}: {coll.id_field}: {rid!r} cannot name a file; "
+                                      f"imported as {new!r}")
+            self.taken.add(new)
+            record[coll.id_field] = rid = new
+        return rid
+
+    def finish(self) -> list[Problem]:
+        coll, plan = self.coll, self.plan
+        rels = [r for r in plan.files if r.startswith(f"{coll.folder}/")]
+        self.problems.extend(_same_titles(self.tax, coll, plan, rels, self.lines, self.label, self.options))
+        kept = {str(plan.files[r][coll.id_field]) for r in rels if r in plan.files}
+        order = [o for o in self.order if o[0] in kept]
+        if order:  # no rows, no order to keep
+            plan.orders[self.lay.order] = _csv_text([[coll.id_field, *(c.column for c in self.lay.ignored)], *order])
+        if self.options.partial:  # init: every problem is a warning, nothing is refused
+            plan.warnings.extend(p.format() for p in self.problems)
+            return []
+        return self.problems
 
 
 def _fit_key(key: str, record: Mapping[str, Any], taken: set[str], coll: Collection) -> str:

@@ -198,8 +198,8 @@ def _title(found: _Inline) -> tuple[str, str]:
         if not _is_label(lk) and _substantial(lk.text):
             return ("", "") if lk.href.startswith("#") else (lk.text.strip(" *").rstrip("."), lk.href)
     if any(_is_label(lk) and not lk.badge for lk in found.links):
-        lead = _date("".join(found.plain).strip())[2]
-        lead = re.split(r"\[\s*$|\s\[\s", lead)[0].strip(_SEPARATORS + "[(")
+        lead = _date(re.sub(r"\[\s*\]|\(\s*\)", " ", "".join(found.plain)).strip())[2]
+        lead = re.split(r"\s\[|\[\s*$", lead)[0].strip(_SEPARATORS + "[(")
         if _substantial(lead):
             return lead, ""
     return "", ""
@@ -282,7 +282,11 @@ def _rest_text(found: _Inline, title: str) -> str:
     if title and text.startswith(title):
         text = text[len(title):]
     text = re.sub(r"\[\s*\]|\(\s*\)", " ", text)  # brackets around labelled links
-    return " ".join(text.split()).strip(_SEPARATORS)
+    text = " ".join(text.split()).strip(_SEPARATORS)
+    label = re.match(r"^([A-Za-z ]{2,20}):\s*", text)  # "Paper: [Title](url)": the item's own label
+    if label and _label(label.group(1)) in _LABELS:
+        text = text[label.end():]
+    return text
 
 
 class _H1(HTMLParser):

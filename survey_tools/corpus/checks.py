@@ -555,6 +555,19 @@ def _author_problem(name: str, org_field: str) -> str | None:
     return None
 
 
+def _name_list_problems(names: list[Any]) -> list[tuple[int, str]]:
+    """Author lists that cannot be right: an item holding several names joined by ";", or names
+    that are all single words, in pairs ("Doe", "Jane", "Roe", "John": 'Last, First' names split
+    at their commas)."""
+    out = [(i, f"{show(repr(n))} holds several names joined by ';' (one name per item)")
+           for i, n in enumerate(names) if isinstance(n, str) and ";" in n]
+    words = [n for n in names if isinstance(n, str)]
+    if len(words) >= 4 and len(words) % 2 == 0 and all(len(n.split()) == 1 for n in words):
+        out.append((0, f"{len(words)} one-word names look like 'Last, First' names split at their commas "
+                       "(write one name per item)"))
+    return out
+
+
 def _prose_problems(
     tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
 ) -> list[Problem]:
@@ -596,6 +609,9 @@ def _prose_problems(
                     add((name, i), f"{show(repr(link))} repeats {name}.{first[norm]}")
                 else:
                     first[norm] = i
+        if f.type == "string_list" and isinstance(value, list) and "author" in name:
+            for i, why in _name_list_problems(value):
+                add((name, i), why)
         if f.type == "person_list" and isinstance(value, list):
             if f.organisation_field and data.get(f.organisation_field) is True:
                 continue

@@ -168,7 +168,7 @@ def _bib_value(value: Any) -> str | None:
 
 def _fields(
     rec: Record, kind: str, no_author: str = "Anonymous", venue: str | None = None,
-    private: frozenset[str] = frozenset(),
+    kept: frozenset[str] | None = None,
 ) -> list[tuple[str, str]]:
     d = rec.data
     raw_ids = d.get("identifiers")
@@ -185,7 +185,7 @@ def _fields(
     if at_venue is not None:
         fields.append(at_venue)
     for name in BIB_FIELDS:  # every field escaped as any value is; a private one never written
-        value = _bib_value(d.get(name)) if name not in private else None
+        value = _bib_value(d.get(name)) if kept is None or name in kept else None
         if value is not None:
             fields.append((name, value))
     if ids.get("arxiv"):
@@ -208,8 +208,21 @@ def _entry(
     own = str(rec.get(ENTRY_TYPE_FIELD) or "").strip().lower()
     # the entry type the record keeps (a list imported from BibTeX) wins over the venue rules
     kind = own if _ENTRY_TYPE.fullmatch(own) else entry_type(venue, bool(ids.get("arxiv")), rules)
-    private = frozenset(f.name for f in tax.retained.fields if f.private) if tax is not None else frozenset()
-    return Entry(kind, rec.id, [Field(k, v) for k, v in _fields(rec, kind, no_author, venue, private)])
+    return Entry(kind, rec.id, [Field(k, v) for k, v in _fields(rec, kind, no_author, venue, _kept(tax))])
+
+
+# Field types that hold bibliographic text; a field of the same name but another type (the
+# survey's own "edition" a record entered in) is not BibTeX's.
+_TEXT_TYPES = frozenset(["string", "text", "integer", "year", "string_list", "person_list"])
+
+
+def _kept(tax: Taxonomy | None) -> frozenset[str] | None:
+    """The BIB_FIELDS a record of ``tax`` may carry into papers.bib: declared with a text type
+    and not private (None: any, when no taxonomy is given)."""
+    if tax is None:
+        return None
+    return frozenset(f.name for f in tax.retained.fields
+                     if f.name in BIB_FIELDS and f.type in _TEXT_TYPES and not f.private)
 
 
 def _write(entries: list[Any]) -> str:
