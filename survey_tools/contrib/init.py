@@ -343,6 +343,8 @@ def _column_type(
         )
         return "url_list" if items and all(_URL.match(p) for p in items) else "string_list"
     ftype = _plain_type(flat, slug(col))
+    if name == "title" and ftype == "text":
+        return "string"  # a title is one line: a line break in a cell becomes a space on import
     return "url_list" if name == "links" and ftype == "url" else ftype
 
 

@@ -17,8 +17,10 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -339,11 +341,26 @@ def private_field(name: str) -> bool:
     return name in PRIVATE_FIELDS or name.startswith(_PRIVATE_PREFIXES)
 
 
+@lru_cache(maxsize=1)
+def _tex_decoder() -> Any:
+    # pylatexenc, as survey_tools.latex uses it, but math as text too: a list's title
+    # "$\\Delta\\Sigma$ modulators" is read as "ΔΣ modulators", not kept as TeX source
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+
+
+def plain_tex(text: str) -> str:
+    """A BibTeX value as the text it prints (accents, escapes and math decoded)."""
+    if "\\" not in text and "$" not in text:
+        return text
+    out = _tex_decoder().latex_to_text(re.sub(r"(?<!\\)%", r"\\%", text))
+    return unicodedata.normalize("NFC", out.replace("\xa0", " "))
+
+
 def _bib_names(value: str) -> list[str]:
     """An author or editor list: split on "and" outside braces (as BibTeX does), each name's TeX
     decoded (``Jan{\\'\\i}{\\v{c}}ek`` -> Janíček), its protecting braces dropped."""
-    from survey_tools.latex import plain_text
-
     names, depth, start = [], 0, 0
     words = re.split(r"(\s+)", value)
     buf: list[str] = []
@@ -356,16 +373,14 @@ def _bib_names(value: str) -> list[str]:
         buf.append(w)
     names.append("".join(buf))
     del start
-    out = [" ".join(_BRACES.sub("", plain_text(n)).split()) for n in names]
+    out = [" ".join(_BRACES.sub("", plain_tex(n)).split()) for n in names]
     return [n for n in out if n and n.lower() != "others"]
 
 
 def _bib_text(name: str, value: str) -> str:
-    from survey_tools.latex import plain_text
-
     if name in _VERBATIM:
         return " ".join(_BRACES.sub("", value).split())
-    return " ".join(_BRACES.sub("", plain_text(value)).split())
+    return " ".join(_BRACES.sub("", plain_tex(value)).split())
 
 
 def _bib_links(cells: dict[str, Any]) -> list[str]:
