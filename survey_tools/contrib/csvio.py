@@ -44,6 +44,7 @@ class Column:
     ignore: bool = False  # nothing is read; export reproduces the cells kept beside the row order
     generated: str = ""  # "title": the list has no such column; the key is made from the title
     optional: bool = False  # a field the layout does not name, in a column named after it
+    private: bool = False  # a private field (survey.yaml): read when the file has it, never exported
 
     @property
     def back(self) -> dict[str, str]:
@@ -114,10 +115,13 @@ def layout(tax: Taxonomy, collection: str) -> Layout:
     if not isinstance(raw, dict):
         raise UsageError(f"taxonomy/csv.yaml has no layout for {collection!r}")
     default_sep = str(tax.csv_layout.get("list_separator", " ; "))
+    coll = tax.collections.get(collection)
+    private = {f.name for f in coll.fields if f.private} if coll is not None else set()
     cols = []
     for c in raw.get("columns", []):
         sep = c.get("separator")
         cols.append(Column(
+            private=str(c.get("field", "")).split(".")[0] in private,
             column=str(c["column"]),
             field="" if c.get("ignore") else str(c.get("field", "")),
             take=str(c.get("take", "")),
@@ -340,7 +344,7 @@ def _row_to_record(
 ) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for col in lay.columns:
-        if col.ignore or (col.optional and col.column not in row):
+        if col.ignore or ((col.optional or col.private) and col.column not in row):
             continue
         cell = row.get(col.column, "")
         if col.take == "first":
@@ -456,13 +460,14 @@ def _source_rows(lay: Layout, path: Path, label: str, partial: bool = False) -> 
     """The rows of a list in any format :mod:`sources` reads, as CSV rows of this layout: list
     cells joined with the column's separator, so one path checks and converts them."""
     if path.suffix.lower() == ".csv":
-        return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional])
+        return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional or c.private])
     from survey_tools.contrib.sources import read_source
 
     # private fields the layout names were imported on request (survey init --keep-field)
     table = read_source(path, keep=frozenset(c.column for c in lay.columns), strict=not partial)
     out = CsvRows()
-    missing = [c.column for c in lay.columns if c.column not in table.columns and not (c.generated or c.optional or c.ignore)]
+    missing = [c.column for c in lay.columns
+               if c.column not in table.columns and not (c.generated or c.optional or c.ignore or c.private)]
     unknown = [c for c in table.columns if c not in lay.header]
     if missing:
         out.problems.append(Problem(label, 1, 0, "", f"missing columns: {', '.join(missing)}"))
@@ -1072,6 +1077,8 @@ def export_rows(tax: Taxonomy, corpus: Corpus, collection: str) -> list[list[str
     by_id = {r.id: r for r in corpus.of(collection)}
     present = {k for r in by_id.values() for k, v in r.data.items() if v not in (None, "", [], tax.untagged)}
     lay = with_every_field(tax, lay, present)
+    # a private field never leaves the records (import keeps it when the file has no such column)
+    lay = dataclasses.replace(lay, columns=tuple(c for c in lay.columns if not c.private))
     recorded = _recorded_order(tax, lay)
     kept = {r[0]: r[1:] for r in recorded if r[0] in by_id}
     ids = [r[0] for r in recorded if r[0] in by_id]

@@ -37,23 +37,137 @@ from markdown_it.tree import SyntaxTreeNode
 from survey_tools.corpus.titles import normalize_title
 
 # Link texts that name what a link is rather than the work: the work's title is elsewhere.
-_PAPER_LABELS = frozenset(["paper", "pdf", "arxiv", "doi", "openreview", "link", "acl", "abs", "article",
-                           "preprint", "proceedings", "url", "html", "pubmed", "semantic scholar", "springer",
-                           "ieee", "acm", "official", "publication", "full text", "download"])
-_CODE_LABELS = frozenset(["code", "github", "repo", "repository", "implementation", "source", "source code",
-                          "official code", "codes", "gitlab", "huggingface", "hf", "model", "models", "weights"])
-_PROJECT_LABELS = frozenset(["project", "project page", "homepage", "home page", "website", "page", "site",
-                             "demo", "blog", "webpage", "web", "video", "slides", "poster", "talk", "dataset",
-                             "data", "benchmark", "leaderboard", "tweet", "twitter", "bib", "bibtex", "citation",
-                             "cite", "notes", "note", "zhihu", "medium", "youtube", "colab", "docs", "api"])
+_PAPER_LABELS = frozenset(
+    [
+        "paper",
+        "pdf",
+        "arxiv",
+        "doi",
+        "openreview",
+        "link",
+        "acl",
+        "abs",
+        "article",
+        "preprint",
+        "proceedings",
+        "url",
+        "html",
+        "pubmed",
+        "semantic scholar",
+        "springer",
+        "ieee",
+        "acm",
+        "official",
+        "publication",
+        "full text",
+        "download",
+    ]
+)
+_CODE_LABELS = frozenset(
+    [
+        "code",
+        "github",
+        "repo",
+        "repository",
+        "implementation",
+        "source",
+        "source code",
+        "official code",
+        "codes",
+        "gitlab",
+        "huggingface",
+        "hf",
+        "model",
+        "models",
+        "weights",
+    ]
+)
+_PROJECT_LABELS = frozenset(
+    [
+        "project",
+        "project page",
+        "homepage",
+        "home page",
+        "website",
+        "page",
+        "site",
+        "demo",
+        "blog",
+        "webpage",
+        "web",
+        "video",
+        "slides",
+        "poster",
+        "talk",
+        "dataset",
+        "data",
+        "benchmark",
+        "leaderboard",
+        "tweet",
+        "twitter",
+        "bib",
+        "bibtex",
+        "citation",
+        "cite",
+        "notes",
+        "note",
+        "zhihu",
+        "medium",
+        "youtube",
+        "colab",
+        "docs",
+        "api",
+    ]
+)
 _LABELS = _PAPER_LABELS | _CODE_LABELS | _PROJECT_LABELS
 # Headings of the parts of a list that are about the list itself, not entries of it.
-_ABOUT = frozenset(["contents", "content", "table of contents", "toc", "news", "updates", "update", "changelog",
-                    "contributing", "contribute", "contribution", "contributions", "contributors", "license",
-                    "licence", "citation", "citations", "cite", "how to cite", "acknowledgement", "acknowledgements",
-                    "acknowledgment", "acknowledgments", "contact", "contacts", "star history", "stars",
-                    "maintainers", "related lists", "related", "footnotes", "introduction", "intro", "overview",
-                    "about", "todo", "to do", "community", "sponsors", "star", "disclaimer", "usage", "faq"])
+_ABOUT = frozenset(
+    [
+        "contents",
+        "content",
+        "table of contents",
+        "toc",
+        "news",
+        "updates",
+        "update",
+        "changelog",
+        "contributing",
+        "contribute",
+        "contribution",
+        "contributions",
+        "contributors",
+        "license",
+        "licence",
+        "citation",
+        "citations",
+        "cite",
+        "how to cite",
+        "acknowledgement",
+        "acknowledgements",
+        "acknowledgment",
+        "acknowledgments",
+        "contact",
+        "contacts",
+        "star history",
+        "stars",
+        "maintainers",
+        "related lists",
+        "related",
+        "footnotes",
+        "introduction",
+        "intro",
+        "overview",
+        "about",
+        "todo",
+        "to do",
+        "community",
+        "sponsors",
+        "star",
+        "disclaimer",
+        "usage",
+        "faq",
+    ]
+)
 # A date as lists write it before an entry: [2023/04], 2023.04.12, (2023-4).
 _DATE = re.compile(r"^\W*((?:19|20)\d\d)(?:[./-](\d{1,2}))?(?:[./-](\d{1,2}))?\W*")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -163,8 +277,12 @@ def _date(text: str) -> tuple[str, str, str]:
     year, month, day = m.group(1), m.group(2), m.group(3)
     if month and not 1 <= int(month) <= 12:
         return "", "", text
-    date = year + (f"-{int(month):02d}" if month else "") + (f"-{int(day):02d}" if month and day else "")
-    return date, year, text[m.end():]
+    date = (
+        year
+        + (f"-{int(month):02d}" if month else "")
+        + (f"-{int(day):02d}" if month and day else "")
+    )
+    return date, year, text[m.end() :]
 
 
 def _substantial(text: str) -> bool:
@@ -196,7 +314,9 @@ def _title(found: _Inline) -> tuple[str, str]:
             return _date(text)[2].strip(_SEPARATORS + "*"), href
     for lk in found.links:
         if not _is_label(lk) and _substantial(lk.text):
-            return ("", "") if lk.href.startswith("#") else (lk.text.strip(" *").rstrip("."), lk.href)
+            return (
+                ("", "") if lk.href.startswith("#") else (lk.text.strip(" *").rstrip("."), lk.href)
+            )
     if any(_is_label(lk) and not lk.badge for lk in found.links):
         lead = _date(re.sub(r"\[\s*\]|\(\s*\)", " ", "".join(found.plain)).strip())[2]
         lead = re.split(r"\s\[|\[\s*$", lead)[0].strip(_SEPARATORS + "[(")
@@ -258,8 +378,10 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
     rest = _rest_text(found, title)
     paren = re.match(r"^\(([^)]{2,60})\)\s*", rest)
     if paren and not entry.venue:
-        entry.venue, rest = paren.group(1).strip(), rest[paren.end():]
-    rest = re.sub(r"^\d{1,3}[.)]?(\s+|$)", "", rest.strip(_SEPARATORS + "[]()"))  # "1. [Title](url)" headings
+        entry.venue, rest = paren.group(1).strip(), rest[paren.end() :]
+    rest = re.sub(
+        r"^\d{1,3}[.)]?(\s+|$)", "", rest.strip(_SEPARATORS + "[]()")
+    )  # "1. [Title](url)" headings
     short = _SHORT_VENUE.match(rest)
     if short and (not entry.venue or _YEAR.fullmatch(short.group(1))):
         if entry.venue:  # "_Google DeepMind._ 2026.": the year after a venue in italics
@@ -280,12 +402,12 @@ def _rest_text(found: _Inline, title: str) -> str:
     text = " ".join("".join(found.plain).split())
     text = _date(text)[2] if text else text
     if title and text.startswith(title):
-        text = text[len(title):]
+        text = text[len(title) :]
     text = re.sub(r"\[\s*\]|\(\s*\)", " ", text)  # brackets around labelled links
     text = " ".join(text.split()).strip(_SEPARATORS)
     label = re.match(r"^([A-Za-z ]{2,20}):\s*", text)  # "Paper: [Title](url)": the item's own label
     if label and _label(label.group(1)) in _LABELS:
-        text = text[label.end():]
+        text = text[label.end() :]
     return text
 
 
@@ -320,12 +442,29 @@ def html_title(html: str) -> str:
 
 def section_name(text: str) -> str:
     """A heading as a section label: leading emoji and marks dropped."""
-    return text.lstrip(" \t\u200d\ufe0f" + "".join(c for c in text[:4] if not c.isalnum() and c not in "[(\"'")).strip()
+    return text.lstrip(
+        " \t\u200d\ufe0f" + "".join(c for c in text[:4] if not c.isalnum() and c not in "[(\"'")
+    ).strip()
 
 
 # Headings that hold the whole list, which a section's name leaves out ("Papers: Agents").
-_CONTAINERS = frozenset(["papers", "paper list", "paper", "list", "contents", "content", "the list", "papers list",
-                         "awesome papers", "resources", "table of contents", "literature", "publications"])
+_CONTAINERS = frozenset(
+    [
+        "papers",
+        "paper list",
+        "paper",
+        "list",
+        "contents",
+        "content",
+        "the list",
+        "papers list",
+        "awesome papers",
+        "resources",
+        "table of contents",
+        "literature",
+        "publications",
+    ]
+)
 
 
 def _container(heading: str) -> bool:
@@ -335,7 +474,10 @@ def _container(heading: str) -> bool:
 def is_about(heading: str) -> bool:
     """A heading of a part about the list (news, contents, how to cite, licence)."""
     name = _label(re.sub(r"^[\d.\s]+", "", section_name(heading)))
-    return name in _ABOUT or any(name.startswith(a + " ") for a in ("table of contents", "how to", "citation", "star history"))
+    return name in _ABOUT or any(
+        name.startswith(a + " ")
+        for a in ("table of contents", "how to", "citation", "star history")
+    )
 
 
 def _inline_of(node: SyntaxTreeNode | None) -> list[Token]:
@@ -343,7 +485,9 @@ def _inline_of(node: SyntaxTreeNode | None) -> list[Token]:
     if node is None:
         return []
     inline = next((c for c in node.children if c.type == "inline"), None)
-    return list(inline.token.children or []) if inline is not None and inline.token is not None else []
+    return (
+        list(inline.token.children or []) if inline is not None and inline.token is not None else []
+    )
 
 
 def walk_items(
@@ -367,8 +511,13 @@ def walk_items(
 def table_entries(node: SyntaxTreeNode) -> Iterator[Entry]:
     """The entries of a table: one a row, its title in the column headed title/paper/name (else
     the first cell that names a work); date, venue, authors and code columns by their headers."""
-    head = [inline_text(_inline_of(th)) for tr in node.children if tr.type == "thead" for r in tr.children
-            for th in r.children]
+    head = [
+        inline_text(_inline_of(th))
+        for tr in node.children
+        if tr.type == "thead"
+        for r in tr.children
+        for th in r.children
+    ]
     names = [_label(h) for h in head]
     for part in node.children:
         if part.type != "tbody":
@@ -381,8 +530,12 @@ def table_entries(node: SyntaxTreeNode) -> Iterator[Entry]:
 
 
 def _row_entry(names: Sequence[str], cells: Sequence[_Inline], line: int) -> Entry | None:
-    order = sorted(range(len(cells)), key=lambda i: not any(w in (names[i] if i < len(names) else "")
-                                                            for w in ("title", "paper", "name")))
+    order = sorted(
+        range(len(cells)),
+        key=lambda i: (
+            not any(w in (names[i] if i < len(names) else "") for w in ("title", "paper", "name"))
+        ),
+    )
     entry = None
     title_at = -1
     for i in order:
@@ -398,7 +551,10 @@ def _row_entry(names: Sequence[str], cells: Sequence[_Inline], line: int) -> Ent
             continue
         if any(w in name for w in ("date", "time", "year", "month")):
             entry.date, entry.year, _ = _date(f"[{cell.text}]")
-        elif any(w in name for w in ("venue", "conference", "journal", "publication", "published", "source")):
+        elif any(
+            w in name
+            for w in ("venue", "conference", "journal", "publication", "published", "source")
+        ):
             entry.venue = cell.text
         elif "author" in name:
             entry.authors = _people(cell.text + ",")[0]
@@ -471,8 +627,12 @@ class _Reader:
         name = section_name(found.text)
         # a part about the list covers the headings under it (Citation > BibTeX), except a
         # "Contents" heading that the whole list sits under
-        about = is_about(found.text) or any(s.about and not _container(s.heading) for s in self.path)
-        path = ": ".join([*(section_name(s.heading) for s in self.path if not _container(s.heading)), name])
+        about = is_about(found.text) or any(
+            s.about and not _container(s.heading) for s in self.path
+        )
+        path = ": ".join(
+            [*(section_name(s.heading) for s in self.path if not _container(s.heading)), name]
+        )
         section = _Section(found.text, level, start, path, about)
         self.sections.append(section)
         self.path.append(section)
@@ -508,8 +668,9 @@ class _Reader:
         elif node.type == "paragraph" and self.under_heading is not None:
             # the paragraph under an entry that is a heading: its summary
             text = inline_text(_inline_of(node))
-            self.under_heading.description.append(re.sub(r"^(summary|abstract|tl;?dr|description)\s*:\s*", "", text,
-                                                         flags=re.I))
+            self.under_heading.description.append(
+                re.sub(r"^(summary|abstract|tl;?dr|description)\s*:\s*", "", text, flags=re.I)
+            )
             self.under_heading = None
 
 
@@ -529,13 +690,13 @@ def read_markdown(text: str) -> MarkdownList:
     short = _short_paths([s.path for s in reader.sections])
     for e in entries:
         e.sections = [short[s] for s in e.sections]
-    for s in reader.sections:
-        s.path = short[s.path]
+    for section in reader.sections:
+        section.path = short[section.path]
     order: list[str] = []
     for e in entries:
-        for s in e.sections:
-            if s not in order:
-                order.append(s)
+        for name in e.sections:
+            if name not in order:
+                order.append(name)
     order.sort(key=lambda p: next(i for i, s in enumerate(reader.sections) if s.path == p))
     return MarkdownList(reader.title, _description(reader), entries, order, _prose(reader), merged)
 
@@ -543,8 +704,10 @@ def read_markdown(text: str) -> MarkdownList:
 def _short_paths(paths: Sequence[str]) -> dict[str, str]:
     """Section labels of at most two levels ("Knowledge: Pretrain model"), the whole path where
     two sections would otherwise share a label."""
+
     def tail(p: str) -> str:
         return ": ".join(p.split(": ")[-2:])
+
     counts: dict[str, set[str]] = {}
     for p in paths:
         counts.setdefault(tail(p), set()).add(p)
@@ -562,8 +725,10 @@ def _merge(entries: Sequence[Entry]) -> tuple[list[Entry], list[str]]:
         if first is None:
             kept[key] = e
             continue
-        merged.append(f"line {e.line}: {e.title!r} is listed again (first on line {first.line}): one entry"
-                      + (f" under {len(set(first.sections + e.sections))} sections" if e.sections else ""))
+        merged.append(
+            f"line {e.line}: {e.title!r} is listed again (first on line {first.line}): one entry"
+            + (f" under {len(set(first.sections + e.sections))} sections" if e.sections else "")
+        )
         first.sections += [s for s in e.sections if s not in first.sections]
         first.links += [u for u in e.links if u not in first.links]
         for name in ("code", "project", "date", "year", "venue"):
@@ -615,5 +780,15 @@ def _description(reader: _Reader) -> str:
     return ""
 
 
-__all__ = ["MarkdownList", "read_markdown", "Entry", "entry_of", "html_title", "inline_text", "is_about", "normalize_title", "section_name",
-           "walk_items"]
+__all__ = [
+    "MarkdownList",
+    "read_markdown",
+    "Entry",
+    "entry_of",
+    "html_title",
+    "inline_text",
+    "is_about",
+    "normalize_title",
+    "section_name",
+    "walk_items",
+]

@@ -17,24 +17,46 @@ CASES = Path(__file__).resolve().parent.parent / "data" / "markdown-lists"
 
 def describe(text: str) -> str:
     found = read_markdown(text)
-    lines = [f"title: {found.title}", f"description: {found.description}",
-             f"sections: {' / '.join(found.sections)}",
-             f"prose: {' / '.join(h or '(intro)' for h, _ in found.prose)}"]
+    lines = [
+        f"title: {found.title}",
+        f"description: {found.description}",
+        f"sections: {' / '.join(found.sections)}",
+        f"prose: {' / '.join(h or '(intro)' for h, _ in found.prose)}",
+    ]
     for e in found.entries:
-        lines.append(" | ".join([str(e.line), e.title, " ".join(e.links), e.code, e.project, e.date, e.year, e.venue,
-                                 "; ".join(e.authors), " / ".join(e.sections), " ".join(e.description)]))
+        lines.append(
+            " | ".join(
+                [
+                    str(e.line),
+                    e.title,
+                    " ".join(e.links),
+                    e.code,
+                    e.project,
+                    e.date,
+                    e.year,
+                    e.venue,
+                    "; ".join(e.authors),
+                    " / ".join(e.sections),
+                    " ".join(e.description),
+                ]
+            )
+        )
     lines += [f"merged: {m}" for m in found.merged]
     return "\n".join(lines) + "\n"
 
 
 @pytest.mark.parametrize("case", sorted(CASES.glob("*.md")), ids=lambda p: p.stem)
 def test_entries_as_expected(case: Path) -> None:
-    assert describe(case.read_text(encoding="utf-8")) == case.with_suffix(".expected").read_text(encoding="utf-8")
+    assert describe(case.read_text(encoding="utf-8")) == case.with_suffix(".expected").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_a_work_under_two_headings_is_one_entry_with_both_sections() -> None:
-    found = read_markdown("# L\n\n## A\n\n- **Synthetic: one work** [[paper](https://example.org/1)]\n\n"
-                          "## B\n\n- [Synthetic: one work](https://example.org/1)\n")
+    found = read_markdown(
+        "# L\n\n## A\n\n- **Synthetic: one work** [[paper](https://example.org/1)]\n\n"
+        "## B\n\n- [Synthetic: one work](https://example.org/1)\n"
+    )
     assert [(e.title, e.sections) for e in found.entries] == [("Synthetic: one work", ["A", "B"])]
 
 

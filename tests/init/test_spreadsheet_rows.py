@@ -15,7 +15,9 @@ def _init(tmp_path: Path, text: str, *args: str) -> tuple[Path, str]:
     source = tmp_path / "sheet.csv"
     source.write_text(text, encoding="utf-8")
     root = tmp_path / "survey"
-    res = run(tmp_path, "init", str(root), "--from", str(source), "--title", "Synthetic Sheet", *args)
+    res = run(
+        tmp_path, "init", str(root), "--from", str(source), "--title", "Synthetic Sheet", *args
+    )
     assert res.exit_code == 0, res.output
     assert run(root, "validate").exit_code == 0
     return root, res.output
@@ -43,46 +45,98 @@ def test_line_breaks_rows_sharing_a_title_and_repeats(tmp_path: Path) -> None:
     assert first["title"] == "Synthetic: a title broken over two lines"
     assert "First line.\nSecond line" in str(first["detailed"])  # free text keeps its lines
     # one work reporting two studies: two records, each naming the other
-    assert "sheet.csv:6: the same title as synthetic-one-study-two (line 5): kept as separate records" in out
-    assert list(_record(root, "synthetic-one-study-two")["not_duplicate_of"]) == ["synthetic-one-study-two-2"]
-    assert list(_record(root, "synthetic-one-study-two-2")["not_duplicate_of"]) == ["synthetic-one-study-two"]
+    assert (
+        "sheet.csv:6: the same title as synthetic-one-study-two (line 5): kept as separate records"
+        in out
+    )
+    assert list(_record(root, "synthetic-one-study-two")["not_duplicate_of"]) == [
+        "synthetic-one-study-two-2"
+    ]
+    assert list(_record(root, "synthetic-one-study-two-2")["not_duplicate_of"]) == [
+        "synthetic-one-study-two"
+    ]
     # the same row twice: merged into the first, which says so
-    assert "sheet.csv:8: the same title as synthetic-listed-twice (line 7): one work listed twice; merged" in out
+    assert (
+        "sheet.csv:8: the same title as synthetic-listed-twice (line 7): one work listed twice; merged"
+        in out
+    )
     merged = _record(root, "synthetic-listed-twice")
-    assert merged["detailed"] == "Its note." and "line 8 of sheet.csv is the same work" in str(merged["notes"])
+    assert merged["detailed"] == "Its note." and "line 8 of sheet.csv is the same work" in str(
+        merged["notes"]
+    )
     assert not (root / "corpus" / "synthetic-listed-twice-2.yaml").exists()
 
 
 def test_an_arxiv_id_on_two_titles_stays_with_the_first(tmp_path: Path) -> None:
-    root, out = _init(tmp_path, "title,links\n"
-                      '"Synthetic: the right paper","https://arxiv.org/abs/2401.00001"\n'
-                      '"Synthetic: another paper","https://example.org/other ; https://arxiv.org/abs/2401.00001"\n',
-                      "--list", "links=;")
-    assert "the same arXiv id 2401.00001 as synthetic-right-paper (line 2) on another title; kept on" in out
+    root, out = _init(
+        tmp_path,
+        "title,links\n"
+        '"Synthetic: the right paper","https://arxiv.org/abs/2401.00001"\n'
+        '"Synthetic: another paper","https://example.org/other ; https://arxiv.org/abs/2401.00001"\n',
+        "--list",
+        "links=;",
+    )
+    assert (
+        "the same arXiv id 2401.00001 as synthetic-right-paper (line 2) on another title; kept on"
+        in out
+    )
     other = _record(root, "synthetic-another-paper")
     assert other["links"] == ["https://example.org/other"] and "identifiers" not in other
     assert "2401.00001" in str(other["notes"]) and "synthetic-right-paper" in str(other["notes"])
 
 
 def test_set_authors_stores_one_name_each_or_refuses(tmp_path: Path) -> None:
-    root, _ = _init(tmp_path, "title,authors,url\nSynthetic: seed,Jane Doe and John Roe,https://example.org/s/9\n")
-    res = run(root, "add", "--set", "title=Synthetic: typed by hand", "--set", "authors=Doe, Jane; Roe, John",
-              "--set", "links=https://example.org/s/10", "--key", "typed")
+    root, _ = _init(
+        tmp_path,
+        "title,authors,url\nSynthetic: seed,Jane Doe and John Roe,https://example.org/s/9\n",
+    )
+    res = run(
+        root,
+        "add",
+        "--set",
+        "title=Synthetic: typed by hand",
+        "--set",
+        "authors=Doe, Jane; Roe, John",
+        "--set",
+        "links=https://example.org/s/10",
+        "--key",
+        "typed",
+    )
     assert res.exit_code == 0, res.output
     assert _record(root, "typed")["authors"] == ["Doe, Jane", "Roe, John"]
-    res = run(root, "add", "--set", "title=Synthetic: ambiguous", "--set", "authors=Doe, Jane, Roe, John",
-              "--set", "links=https://example.org/s/11", "--key", "ambiguous")
+    res = run(
+        root,
+        "add",
+        "--set",
+        "title=Synthetic: ambiguous",
+        "--set",
+        "authors=Doe, Jane, Roe, John",
+        "--set",
+        "links=https://example.org/s/11",
+        "--key",
+        "ambiguous",
+    )
     assert res.exit_code != 0 and "separate names with ';'" in res.output
     assert not (root / "corpus" / "ambiguous.yaml").exists()
 
 
 def test_validate_flags_author_lists_that_cannot_be_right(tmp_path: Path) -> None:
-    root, _ = _init(tmp_path, "title,authors,url\nSynthetic: seed,Jane Doe and John Roe,https://example.org/s/9\n")
+    root, _ = _init(
+        tmp_path,
+        "title,authors,url\nSynthetic: seed,Jane Doe and John Roe,https://example.org/s/9\n",
+    )
     path = root / "corpus" / "synthetic-seed.yaml"
-    text = path.read_text(encoding="utf-8").replace("- Jane Doe\n- John Roe\n", "- Doe\n- Jane\n- Roe\n- John\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "- Jane Doe\n- John Roe\n", "- Doe\n- Jane\n- Roe\n- John\n"
+    )
     path.write_text(text, encoding="utf-8")
     res = run(root, "validate")
-    assert res.exit_code == 1 and "4 one-word names look like 'Last, First' names split at their commas" in res.output
-    path.write_text(text.replace("- Doe\n- Jane\n- Roe\n- John\n", "- Jane Doe; John Roe\n"), encoding="utf-8")
+    assert (
+        res.exit_code == 1
+        and "4 one-word names look like 'Last, First' names split at their commas" in res.output
+    )
+    path.write_text(
+        text.replace("- Doe\n- Jane\n- Roe\n- John\n", "- Jane Doe; John Roe\n"), encoding="utf-8"
+    )
     res = run(root, "validate")
     assert res.exit_code == 1 and "holds several names joined by ';'" in res.output
