@@ -860,40 +860,98 @@ def _same_titles(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequen
     field for these choices (``key_reasons``) the pairs are problems, as before.
     """
     distinct = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
-    key = {r: plan.files[r][coll.id_field] for r in rels}
-    declared = {(key[r], k) for r in rels for k in (plan.files[r].get(distinct) or {} if distinct else {})}
-    merged: dict[str, str] = {}  # a merged row's rel -> the rel it went into
-    out: list[Problem] = []
-    for (a, b), alike in sorted(_look_alike(tax, coll, plan, rels).items(), key=lambda kv: (lines[kv[0][0]], lines[kv[0][1]])):
-        a, b = merged.get(a, a), merged.get(b, b)
-        if a == b or (key[a], key[b]) in declared or (key[b], key[a]) in declared:
-            continue
+    run = _Settling(tax, coll, plan, dict(lines), label, options, distinct)
+    run.key = {r: plan.files[r][coll.id_field] for r in rels}
+    run.declared = {(run.key[r], k) for r in rels for k in (plan.files[r].get(distinct) or {} if distinct else {})}
+    # A choice can uncover another pair (a record that loses one arXiv id shows the next link's),
+    # so pairs are looked for again until none is left, a few rounds at most.
+    for _ in range(4):
+        live = [r for r in rels if r in plan.files]
+        pairs = sorted(_look_alike(tax, coll, plan, live).items(), key=lambda kv: (lines[kv[0][0]], lines[kv[0][1]]))
+        if not sum(run.settle(a, b, alike) for (a, b), alike in pairs):
+            break
+    run.repoint()
+    return run.out
+
+
+@dataclass
+class _Settling:
+    """Pairs of planned records that look like one work twice, settled one by one."""
+
+    tax: Taxonomy
+    coll: Collection
+    plan: ImportPlan
+    lines: dict[str, int]
+    label: str
+    options: ImportOptions
+    distinct: str | None
+    key: dict[str, Any] = field(default_factory=dict)
+    declared: set[tuple[Any, Any]] = field(default_factory=set)
+    merged: dict[str, str] = field(default_factory=dict)  # a merged row's rel -> the rel it went into
+    out: list[Problem] = field(default_factory=list)
+
+    def settle(self, a: str, b: str, alike: _Alike) -> bool:
+        """Settle one pair (False: settled already)."""
+        a, b = self._final(a), self._final(b)
+        key, lines, label, distinct = self.key, self.lines, self.label, self.distinct
+        if a == b or (key[a], key[b]) in self.declared or (key[b], key[a]) in self.declared:
+            return False
+        self.declared |= {(key[a], key[b]), (key[b], key[a])}
         where = f"{label}:{lines[b]}: {alike.what} {key[a]} (line {lines[a]})"
         if distinct is None:
             hint = "declare a field of type key_reasons to mark different works"
-            out += [Problem(label, lines[r], 0, coll.title_field, f"{alike.what} {key[o]} (line {lines[o]}); {hint}")
-                    for r, o in ((a, b), (b, a))]
-        elif options.distinct_titles:
-            _declare_distinct(tax, plan, distinct, (a, b), key, "a separate entry in the source list")
-        elif alike.identifier is None and _agree(coll, plan.files[a], plan.files[b]):
-            _merge_into(tax, coll, plan, a, b, f"line {lines[b]} of {label} is the same work: merged here")
-            merged[b] = a
-            plan.warnings.append(f"{where}: one work listed twice; merged into {key[a]}")
+            self.out += [Problem(label, lines[r], 0, self.coll.title_field,
+                                 f"{alike.what} {key[o]} (line {lines[o]}); {hint}") for r, o in ((a, b), (b, a))]
+        elif self.options.distinct_titles:
+            _declare_distinct(self.tax, self.plan, distinct, (a, b), key, "a separate entry in the source list")
+        elif alike.identifier is None and _agree(self.coll, self.plan.files[a], self.plan.files[b]):
+            _merge_into(self.tax, self.coll, self.plan, a, b, f"line {lines[b]} of {label} is the same work: merged here")
+            self.merged[b] = a
+            self.plan.warnings.append(f"{where}: one work listed twice; merged into {key[a]}")
         elif alike.identifier is not None:
-            owner = f"{key[a]} (line {lines[a]} of {label})"
-            if _give_identifier(tax, coll, plan, (a, b), alike.identifier, owner):
-                plan.warnings.append(f"{where} on another title; kept on {key[a]}, left out of {key[b]} (see its notes)")
-            else:  # its only link carries it: both kept as the list has them, the doubt recorded
-                _declare_distinct(tax, plan, distinct, (a, b), key, f"{alike.what.removesuffix(' as')} in {label}, "
-                                  "on another title: one of the two is wrong")
-                plan.warnings.append(f"{where} on another title, its only link: both kept, each naming the other "
-                                     f"in {distinct}; check which is right")
+            self._identifier(a, b, alike, where)
         else:
             reason = f"another row of {label} with {alike.what.replace(' as', '')} title (its other cells differ)"
-            _declare_distinct(tax, plan, distinct, (a, b), key, reason)
-            plan.warnings.append(f"{where}: kept as separate records, each naming the other in {distinct}")
-        declared |= {(key[a], key[b]), (key[b], key[a])}
-    return out
+            _declare_distinct(self.tax, self.plan, distinct, (a, b), key, reason)
+            self.plan.warnings.append(f"{where}: kept as separate records, each naming the other in {distinct}")
+        return True
+
+    def _identifier(self, a: str, b: str, alike: _Alike, where: str) -> None:
+        key, distinct = self.key, self.distinct
+        assert alike.identifier is not None and distinct is not None
+        owner = f"{key[a]} (line {self.lines[a]} of {self.label})"
+        if _give_identifier(self.tax, self.coll, self.plan, (a, b), alike.identifier, owner):
+            self.plan.warnings.append(f"{where} on another title; kept on {key[a]}, left out of {key[b]} (see its notes)")
+            return
+        # its only link carries it: both kept as the list has them, the doubt recorded
+        _declare_distinct(self.tax, self.plan, distinct, (a, b), key,
+                          f"{alike.what.removesuffix(' as')} in {self.label}, on another title: one of the two is wrong")
+        self.plan.warnings.append(f"{where} on another title, its only link: both kept, each naming the other "
+                                  f"in {distinct}; check which is right")
+
+    def repoint(self) -> None:
+        """Declarations naming a merged record name the record it went into (or go, if that is
+        the record itself)."""
+        if not self.merged or self.distinct is None:
+            return
+        into = {self.key[b]: self.key[self._final(b)] for b in self.merged}
+        for record in self.plan.files.values():
+            reasons = record.get(self.distinct)
+            if isinstance(reasons, dict) and set(reasons) & set(into):
+                fixed: dict[str, Any] = {}
+                for k, why in reasons.items():
+                    now = str(into.get(k, k))
+                    if now != record.get(self.coll.id_field):
+                        fixed.setdefault(now, why)
+                if fixed:
+                    record[self.distinct] = fixed
+                else:
+                    del record[self.distinct]
+
+    def _final(self, rel: str) -> str:
+        while rel in self.merged:
+            rel = self.merged[rel]
+        return rel
 
 
 def _declare_distinct(tax: Taxonomy, plan: ImportPlan, distinct: str, pair: tuple[str, str],

@@ -332,7 +332,8 @@ PRIVATE_FIELDS = frozenset([
     "rating", "citeulike-article-id", "citeulike-linkout-0", "local-url", "pdf", "keywords-personal",
 ])
 _PRIVATE_PREFIXES = ("bdsk-", "comment-", "jabref-", "mendeley-", "zotero-", "citeulike-")
-_DOI_IN = re.compile(r"10\.\d{4,9}/[^\s\"<>{}]+")
+_DOI_IN = re.compile(r"10\.\d{4,9}/[^\s\"<>{}\\]+")
+_TEX_SPECIAL = re.compile(r"\\([_&%#$~])")
 # Values that are addresses, not text: never decoded as TeX.
 _VERBATIM = frozenset(["url", "doi", "eprint", "isbn", "issn", "key"])
 
@@ -378,8 +379,8 @@ def _bib_names(value: str) -> list[str]:
 
 
 def _bib_text(name: str, value: str) -> str:
-    if name in _VERBATIM:
-        return " ".join(_BRACES.sub("", value).split())
+    if name in _VERBATIM:  # an address: only TeX's escapes of its characters undone (10.1007/x\_49)
+        return " ".join(_TEX_SPECIAL.sub(r"\1", _BRACES.sub("", value)).split())
     return " ".join(_BRACES.sub("", plain_tex(value)).split())
 
 
