@@ -333,10 +333,27 @@ def _people(text: str) -> tuple[list[str], str]:
         names, venue = parts[0], parts[1].strip(" .,;")
     elif "," in text or " and " in text or " & " in text:
         names, venue = text, ""
+        head, dot, tail = text.rpartition(". ")
+        if (
+            dot
+            and (_YEAR.search(tail) or re.fullmatch(r"[A-Z][A-Za-z-]*[A-Z]\w*", tail))
+            and len(tail.split()) <= 6
+        ):
+            names, venue = head, tail  # "Jane Doe, Bo Li. ICML 2023"
     else:
         return [], text
-    split = re.split(r",\s*|\s+and\s+|\s*&\s*", _AFFILIATION.sub("", names))
-    return [n.strip(" .") for n in split if n.strip(" .")], venue
+    names = _AFFILIATION.sub("", names)
+    # "Doe, J. and Roe, K.": names joined by "and" (or ";") may hold a comma each; else commas join
+    split: list[str] = []
+    for part in re.split(r"\s+and\s+|\s*&\s*|;\s*", names):
+        pieces = [p.strip() for p in part.split(",")]
+        # "Doe, J." is one name written Last, First; "Jane Doe, John Roe" is two
+        whole = len(pieces) == 2 and len(pieces[0].split()) == 1 and len(pieces[1].split()) <= 2
+        split += [part] if whole else pieces
+    out = [n.strip(" ,;") for n in split]
+    # a sentence's full stop goes, an initial's stays ("Doe, J.")
+    out = [n[:-1] if n.endswith(".") and not re.search(r"\b\w\.$", n) else n for n in out]
+    return [n for n in out if n.strip(" .")], venue
 
 
 def _add_link(entry: Entry, lk: _Link) -> None:
@@ -365,10 +382,12 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
     papers = [lk for lk in found.links if _label(lk.text) in _PAPER_LABELS and not lk.badge]
     for lk in papers + found.links:
         _add_link(entry, lk)
-    if not entry.links:
-        return None  # a name without a link is prose, not an entry
     lead = "".join(found.plain).strip() or (found.bold[0][0] if found.bold else "")
     entry.date, entry.year, _ = _date(lead)
+    if not entry.links and not (found.bold and (found.italic or entry.date)):
+        # a name without a link is prose, unless it is written as a work: a bold title with a
+        # date or an italic byline ("- [2023/04] **Title** *Authors, Venue*")
+        return None
     if not entry.date and inherited_date:
         entry.date, entry.year = inherited_date, inherited_date[:4]
     for run in found.italic:
