@@ -21,7 +21,12 @@ from rapidfuzz import fuzz
 
 from survey_tools.contrib.sources import name_header
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
-from survey_tools.corpus.identifiers import ids_from_label, ids_from_url, normalize_arxiv
+from survey_tools.corpus.identifiers import (
+    ids_from_label,
+    ids_from_url,
+    normalize_arxiv,
+    normalize_doi,
+)
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.titles import normalize_title
@@ -392,6 +397,10 @@ def _enrich_identifiers(tax: Taxonomy, record: dict[str, Any]) -> None:
         for k, v in ids_from_label(record["identifier"]).items():
             if k in tax.identifiers:
                 ids.setdefault(k, v)
+    # a list's own DOI column (a review spreadsheet, a BibTeX doi field) is the work's DOI
+    doi = normalize_doi(str(record.get("doi") or "").strip())
+    if doi and "doi" in tax.identifiers:
+        ids.setdefault("doi", doi)
     if ids:
         ordered = {k: ids[k] for k in tax.identifiers if k in ids}
         if "identifiers" in record:

@@ -445,16 +445,20 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
             EXCLUDED: _exclusion_collection(),
         },
         "identifiers": {
+            # each with the page it resolves to: an entry whose only link is its DOI is linked
             "arxiv": {
                 "label": "arXiv id",
                 "normalize": "arxiv",
                 "pattern": "^([0-9]{4}\\.[0-9]{4,5}|[a-z-]+(\\.[A-Z]{2})?/[0-9]{7})$",
+                "url": "https://arxiv.org/abs/{id}",
             },
-            "doi": {"label": "DOI", "normalize": "lower", "pattern": "^10\\.[0-9]{4,9}/\\S+$"},
+            "doi": {"label": "DOI", "normalize": "lower", "pattern": "^10\\.[0-9]{4,9}/\\S+$",
+                    "url": "https://doi.org/{id}"},
             "openreview": {
                 "label": "OpenReview id",
                 "normalize": "none",
                 "pattern": "^[A-Za-z0-9_-]{6,}$",
+                "url": "https://openreview.net/forum?id={id}",
             },
         },
     }

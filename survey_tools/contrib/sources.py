@@ -35,9 +35,9 @@ MAX_CELL_CHARS = 100_000
 
 Cell = str | tuple[str, ...]
 
-FORMATS = ("csv", "tsv", "yaml", "json", "jsonl", "bibtex", "markdown")
+FORMATS = ("csv", "tsv", "xlsx", "yaml", "json", "jsonl", "bibtex", "markdown")
 _SUFFIXES = {
-    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".yaml": "yaml", ".yml": "yaml",
+    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".yaml": "yaml", ".yml": "yaml",
     ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".bib": "bibtex",
     ".md": "markdown", ".markdown": "markdown",
 }
@@ -172,6 +172,50 @@ def read_delimited(text: str, label: str, delimiter: str) -> Table:
     table = Table(label, "tsv" if delimiter == "\t" else "csv", tuple(names), tuple(rows), tuple(warnings))
     _check_cells(label, table.rows)
     return table
+
+
+def read_xlsx(path: Path, label: str) -> Table:
+    """The first sheet of an Excel workbook as a table: its first row the header, each row's
+    line its row number; numbers as the sheet shows them (2021, not 2021.0), dates as ISO."""
+    import zipfile
+
+    import openpyxl  # loaded for this format only
+
+    try:
+        if path.stat().st_size > MAX_SOURCE_BYTES:
+            raise InvalidInput([Problem(label, 0, 0, "", f"file is larger than {MAX_SOURCE_BYTES:,} bytes")],
+                               "the list is too large to be a list of entries")
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
+        raise InvalidInput([Problem(label, 1, 0, "", f"not an Excel workbook: {err}")], "not a workbook") from None
+    try:
+        it = wb.worksheets[0].iter_rows(values_only=True)
+        header = [_xlsx_cell(v) for v in next(it, ())]
+        _check_columns(label, header)
+        names, warnings = name_header(header)
+        rows = []
+        for n, values in enumerate(it, start=2):
+            cells = [_xlsx_cell(v) for v in values]
+            if any(c.strip() for c in cells):
+                rows.append(Row(n, {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(names)}))
+    finally:
+        wb.close()
+    if not names:
+        raise InvalidInput([Problem(label, 1, 0, "", "the first sheet is empty")], "nothing to read")
+    table = Table(label, "xlsx", tuple(names), tuple(rows), tuple(warnings))
+    _check_cells(label, table.rows)
+    return table
+
+
+def _xlsx_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if hasattr(value, "isoformat"):
+        text = value.isoformat()
+        return text[:10] if text.endswith("T00:00:00") else text
+    return str(value)
 
 
 def _scalar(value: Any) -> str:
@@ -496,6 +540,8 @@ def read_source(path: Path, fmt: str | None = None, keep: frozenset[str] = froze
     BibTeX fields to import all the same."""
     fmt = fmt or detect_format(path)
     label = path.name
+    if fmt == "xlsx":
+        return read_xlsx(path, label)
     text = _text(path, label)
     if fmt in ("csv", "tsv"):
         return read_delimited(text, label, "\t" if fmt == "tsv" else ",")

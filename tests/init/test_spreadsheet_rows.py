@@ -140,3 +140,24 @@ def test_validate_flags_author_lists_that_cannot_be_right(tmp_path: Path) -> Non
     )
     res = run(root, "validate")
     assert res.exit_code == 1 and "holds several names joined by ';'" in res.output
+
+
+def test_an_excel_workbook_is_read_as_its_first_sheet(tmp_path: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Study", "Title", "Year", "DOI"])
+    ws.append([1, "Synthetic: a title\nwith a break", 2021, "10.5555/synthetic.1"])
+    ws.append([2, "Synthetic: one work, two studies", 2020, "https://doi.org/10.5555/synthetic.2"])
+    ws.append([3, "Synthetic: one work, two studies", 2020, "10.5555/synthetic.2"])
+    source = tmp_path / "review.xlsx"
+    wb.save(source)
+    root = tmp_path / "survey"
+    res = run(tmp_path, "init", str(root), "--from", str(source), "--title", "Synthetic Review")
+    assert res.exit_code == 0, res.output
+    assert "review.xlsx:2: Title: line breaks in a one-line field became spaces" in res.output
+    assert run(root, "validate").exit_code == 0
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "- [Synthetic: a title with a break](https://doi.org/10.5555/synthetic.1)" in readme  # its DOI links it
+    assert _record(root, "synthetic-one-work-two-studies")["year"] == 2020
