@@ -19,8 +19,8 @@ from survey_tools.errors import InvalidInput
 @click.argument("directory", required=False, default=None,
                 type=click.Path(file_okay=False, path_type=Path), metavar="[DIR]")
 @click.option("--from", "--from-csv", "source", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="Your list: CSV/TSV, a YAML or JSON file of entries, JSON lines, BibTeX, or an "
-                   "awesome-list README. Its columns become the fields and its rows the entries.")
+              help="Your list: CSV/TSV, an Excel workbook, a YAML or JSON file of entries, JSON lines, BibTeX, "
+                   "or a Markdown README. Its columns become the fields and its rows the entries.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="The list's format when its file name does not say.")
 @click.option("--id", "--id-column", "id_field", metavar="FIELD",

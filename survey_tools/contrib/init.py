@@ -1,7 +1,7 @@
 """``survey init``: scaffold a complete survey folder, optionally from a list kept elsewhere.
 
-The list (``--from``: CSV/TSV, a YAML or JSON file of entries, JSON lines, BibTeX, an
-awesome-list README; see :mod:`survey_tools.contrib.sources`) is read into a table, and every
+The list (``--from``: CSV/TSV, an Excel workbook, a YAML or JSON file of entries, JSON lines,
+BibTeX, a Markdown README; see :mod:`survey_tools.contrib.sources`) is read into a table, and every
 column becomes a field: the id column (``--id``, else a column called id/key, else keys made
 from the titles) names the records; ``--controlled`` columns (and an awesome list's headings)
 become controlled fields whose distinct values become value ids; list columns (arrays in the
@@ -9,8 +9,9 @@ file, ``--list FIELD=SEP``, authors split on the usual separators, cells holding
 hold several values; the rest become plain fields whose type is read off the cells. The mapping
 is written to ``taxonomy/csv.yaml``, so ``survey import`` and ``survey export csv`` use it again.
 
-Init is all or nothing: the survey is made and built in a folder beside the target, then moved
-into place; any problem leaves the target as it was.
+The survey is made and built in a folder beside the target, then moved into place: a failure
+leaves the target as it was. A row's problems never refuse the list: the import leaves out the
+field (or the row) concerned and says so by row (contrib.csvio, ``ImportOptions.partial``).
 """
 
 from __future__ import annotations

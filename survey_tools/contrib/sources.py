@@ -1,7 +1,8 @@
 """Lists as people keep them, read into one shape: a table of named columns and rows.
 
-``survey init --from`` and ``survey import`` read CSV/TSV, one YAML file of entries, JSON (an
-array of objects, or JSON lines), BibTeX and an awesome-list README. Each reader returns a
+``survey init --from`` and ``survey import`` read CSV/TSV, an Excel workbook's first sheet, one
+YAML file of entries, JSON (an array of objects, CSL-JSON, or JSON lines), BibTeX and a Markdown
+README (:mod:`survey_tools.contrib.markdown_list`). Each reader returns a
 :class:`Table` whose cells are text or, where the file itself says a value is a list (a YAML or
 JSON array, BibTeX's ``and``-joined authors), a tuple of texts. Every row keeps the line it
 starts on, so problems point into the user's file.
