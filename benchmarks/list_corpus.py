@@ -48,7 +48,7 @@ def upstream_name(entry: dict[str, Any]) -> str:
 def excerpt(text: str, ranges: list[list[int]]) -> str:
     """The committed excerpt of an upstream file: its lines in ``ranges`` (1-based, inclusive)."""
     lines = text.splitlines(keepends=True)
-    return "".join("".join(lines[a - 1:b]) for a, b in ranges)
+    return "".join("".join(lines[a - 1 : b]) for a, b in ranges)
 
 
 def fetch(out: Path) -> None:
@@ -63,15 +63,20 @@ def fetch(out: Path) -> None:
             sys.exit(f"{e['name']}: sha256 {digest} is not the pinned {e['sha256']}")
         (out / upstream_name(e)).write_bytes(raw)
         if e["excerpt"]:
-            (FIXTURES / e["file"]).write_text(excerpt(raw.decode("utf-8"), e["excerpt"]), encoding="utf-8")
+            (FIXTURES / e["file"]).write_text(
+                excerpt(raw.decode("utf-8"), e["excerpt"]), encoding="utf-8"
+            )
         print(f"{e['name']}: {len(raw):,} bytes, sha256 checked")
 
 
 # --- counting the source's entries without the toolkit's readers -----------------------
 
-_ABOUT = re.compile(r"^#+\s*\W*\s*(contents?|table of contents|news|updates?|citations?|cite|how to cite|"
-                    r"contributing|contribute|contributors|license|licence|acknowledge?ments?|contact|star history|"
-                    r"introduction|maintainers|format|todo)\b", re.I)
+_ABOUT = re.compile(
+    r"^#+\s*\W*\s*(contents?|table of contents|news|updates?|citations?|cite|how to cite|"
+    r"contributing|contribute|contributors|license|licence|acknowledge?ments?|contact|star history|"
+    r"introduction|maintainers|format|todo)\b",
+    re.I,
+)
 _LINK = re.compile(r"\]\((https?://[^)\s]+)\)")
 _BADGE_HOST = re.compile(r"shields\.io|badgen\.net|star-history|hits\.sh|awesome\.re")
 
@@ -103,37 +108,66 @@ def source_entries(path: Path, fmt: str) -> int:
     if fmt == "bibtex":  # @type{ entries, not @string/@preamble/@comment
         return len(re.findall(r"^\s*@(?!string|preamble|comment)\w+\s*\{", text, re.I | re.M))
     if fmt == "csv":
-        return sum(1 for row in list(csv.reader(io.StringIO(text, newline="")))[1:] if any(c.strip() for c in row))
+        return sum(
+            1
+            for row in list(csv.reader(io.StringIO(text, newline="")))[1:]
+            if any(c.strip() for c in row)
+        )
     if fmt == "yaml":
         data = yaml.safe_load(text)
-        return len(data if isinstance(data, list) else next(v for v in data.values() if isinstance(v, list)))
+        return len(
+            data
+            if isinstance(data, list)
+            else next(v for v in data.values() if isinstance(v, list))
+        )
     if fmt == "json":
         data = json.loads(text)
-        return len(data if isinstance(data, list) else next(v for v in data.values() if isinstance(v, list)))
+        return len(
+            data
+            if isinstance(data, list)
+            else next(v for v in data.values() if isinstance(v, list))
+        )
     return _markdown_entries(text)
 
 
 # --- one list through init, validate, build ---------------------------------------------
 
+
 def survey(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([shutil.which("survey") or "survey", *args], cwd=cwd, capture_output=True,
-                          text=True, check=False)
+    return subprocess.run(
+        [shutil.which("survey") or "survey", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def measure(entry: dict[str, Any], source: Path, work: Path) -> dict[str, Any]:
     target = work / entry["name"]
     init = survey("init", str(target), "--from", str(source), "--title", entry["name"], cwd=work)
-    row: dict[str, Any] = {"list": entry["name"], "format": entry["format"],
-                           "entries": source_entries(source, entry["format"]), "records": 0, "in_readme": 0,
-                           "hand_lines": "fails", "problems": sum(1 for ln in init.stderr.splitlines()
-                                                                  if ln.startswith(("warning:", "  ")))}
+    row: dict[str, Any] = {
+        "list": entry["name"],
+        "format": entry["format"],
+        "entries": source_entries(source, entry["format"]),
+        "records": 0,
+        "in_readme": 0,
+        "hand_lines": "fails",
+        "problems": sum(1 for ln in init.stderr.splitlines() if ln.startswith(("warning:", "  "))),
+    }
     if init.returncode != 0:
-        row["error"] = init.stderr.strip().splitlines()[-1:] if init.stderr.strip() else ["exit " + str(init.returncode)]
+        row["error"] = (
+            init.stderr.strip().splitlines()[-1:]
+            if init.stderr.strip()
+            else ["exit " + str(init.returncode)]
+        )
         return row
     records = sorted((target / "corpus").glob("*.yaml"))
     row["records"] = len(records)
     readme = (target / "README.md").read_text(encoding="utf-8")
-    row["in_readme"] = sum(1 for r in records if f"`{r.stem}`" in readme)  # each entry names its key
+    row["in_readme"] = sum(
+        1 for r in records if f"`{r.stem}`" in readme
+    )  # each entry names its key
     validate = survey("validate", cwd=target)
     check = survey("build", "--check", cwd=target)
     row["hand_lines"] = 0 if validate.returncode == 0 and check.returncode == 0 else "fails"
@@ -146,17 +180,23 @@ def table(rows: list[dict[str, Any]]) -> str:
     head = "| list | format | entries in the source | records created | in the README | hand-written lines | problems reported |"
     out = [head, "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
-        out.append(f"| {r['list']} | {r['format']} | {r['entries']} | {r['records']} | {r['in_readme']} | "
-                   f"{r['hand_lines']} | {r['problems']} |")
+        out.append(
+            f"| {r['list']} | {r['format']} | {r['entries']} | {r['records']} | {r['in_readme']} | "
+            f"{r['hand_lines']} | {r['problems']} |"
+        )
     return "\n".join(out)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("command", nargs="?", default="table", choices=("table", "fetch"))
     parser.add_argument("dir", nargs="?", type=Path, help="fetch: where to put the upstream files")
     parser.add_argument("--full", type=Path, help="measure the whole upstream files in this folder")
-    parser.add_argument("--only", action="append", default=[], help="measure only this list (repeatable)")
+    parser.add_argument(
+        "--only", action="append", default=[], help="measure only this list (repeatable)"
+    )
     args = parser.parse_args()
     if args.command == "fetch":
         fetch(args.dir or Path("list-corpus"))
