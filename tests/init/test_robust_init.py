@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from survey_tools.contrib.init import parse_lists, title_case
+from survey_tools.contrib.init import parse_lists, short_title, title_case
 from tests.init.support import FIXTURES, run
 
 PORTS = FIXTURES / "ports"
@@ -192,6 +192,13 @@ def test_a_year_that_contradicts_the_arxiv_id_is_kept_with_a_waiver(tmp_path: Pa
 def test_list_option_names_may_hold_commas_colons_and_equals() -> None:
     assert parse_lists(["Quantitative (separable conditions, Y/N)=;", "a:b=|", "Tags:; "]) == {
         "Quantitative (separable conditions, Y/N)": ";", "a:b": "|", "Tags": "; "}
+
+
+def test_short_title_is_never_a_phrase_cut_off() -> None:
+    assert short_title("Synthetic Hand-over Studies") == "Synthetic Hand-over Studies"
+    assert short_title("Synthetic Agents: A Survey of Planning, Memory and Tool Use in the Wild") == "Synthetic Agents"
+    long = "A Synthetic Survey of Large Language Model Based Autonomous Agents in the Wild"
+    assert short_title(long) == long  # no short part: the whole title, never "... Autonomous"
 
 
 def test_title_case_keeps_acronyms() -> None:
