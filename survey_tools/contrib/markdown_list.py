@@ -453,6 +453,88 @@ class _H1(HTMLParser):
             self.found.append(data)
 
 
+class _HtmlRows(HTMLParser):
+    """The rows (``<tr>``) and items (``<li>``) of an HTML block, each sorted like a Markdown
+    paragraph's inline tokens: some lists keep their entries in an HTML table."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[_Inline] = []
+        self.row: _Inline | None = None
+        self.depth = {"b": 0, "i": 0}
+        self.link: dict[str, Any] | None = None
+        self.bold: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        if tag in ("tr", "li"):
+            self._close()
+            self.row = _Inline()
+        elif tag in ("b", "strong", "i", "em"):
+            self.depth["b" if tag in ("b", "strong") else "i"] += 1
+            if tag in ("b", "strong"):
+                self.bold = []
+            elif self.row is not None:
+                self.row.italic.append("")
+        elif tag == "a":
+            self.link = {"href": dict(attrs).get("href") or "", "text": [], "image": False}
+        elif tag == "img" and self.link is not None:
+            self.link["image"] = True
+
+    def handle_endtag(self, tag: str) -> None:
+        row = self.row
+        if tag in ("tr", "li"):
+            self._close()
+        elif tag in ("b", "strong") and self.depth["b"]:
+            self.depth["b"] -= 1
+            if row is not None:
+                text = " ".join("".join(self.bold).split())
+                href = next((lk.href for lk in reversed(row.links) if lk.text == text), "")
+                row.bold.append((text, href))
+        elif tag in ("i", "em") and self.depth["i"]:
+            self.depth["i"] -= 1
+        elif tag == "a" and self.link is not None and row is not None:
+            text = " ".join("".join(self.link["text"]).split())
+            row.links.append(
+                _Link(
+                    text,
+                    str(self.link["href"]),
+                    self.link["image"] and not text,
+                    self.depth["b"] > 0,
+                )
+            )
+            self.link = None
+
+    def handle_data(self, data: str) -> None:
+        row = self.row
+        if row is None:
+            return
+        row.text += data
+        if self.link is not None:
+            self.link["text"].append(data)
+        if self.depth["b"]:
+            self.bold.append(data)
+        elif self.depth["i"] and row.italic:
+            row.italic[-1] += data
+        elif self.link is None:
+            row.plain.append(data)
+
+    def _close(self) -> None:
+        if self.row is not None:
+            self.row.text = " ".join(self.row.text.split())
+            self.row.italic = [" ".join(i.split()) for i in self.row.italic if i.strip()]
+            self.rows.append(self.row)
+        self.row = None
+
+
+def html_entries(html: str, line: int) -> list[Entry]:
+    """The entries of an HTML block's rows and items (each on the block's first line)."""
+    parser = _HtmlRows()
+    parser.feed(html)
+    parser.close()
+    parser._close()
+    return [e for e in (entry_of(row, line) for row in parser.rows if row.text) if e is not None]
+
+
 def html_title(html: str) -> str:
     parser = _H1()
     parser.feed(html)
@@ -672,8 +754,12 @@ class _Reader:
             title = html_title(node.content)
             if title:
                 self.title, self.title_block = title, node.map or (0, 0)
-            return
+                return
         if self.about:
+            return
+        if node.type == "html_block":
+            for entry in html_entries(node.content, (node.map or (0, 0))[0] + 1):
+                self.add(entry)
             return
         if node.type in ("bullet_list", "ordered_list"):
             for entry, text, parent in walk_items(node):
