@@ -403,7 +403,7 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
     )  # "1. [Title](url)" headings
     short = _SHORT_VENUE.match(rest)
     if short and (not entry.venue or _YEAR.fullmatch(short.group(1))):
-        if entry.venue:  # "_Google DeepMind._ 2026.": the year after a venue in italics
+        if entry.venue or _YEAR.fullmatch(short.group(1)):  # a year alone ("_Google DeepMind._ 2026.")
             entry.year = short.group(1)
         else:
             entry.venue = short.group(1).strip()
@@ -758,8 +758,8 @@ class _Reader:
         if self.about:
             return
         if node.type == "html_block":
-            for entry in html_entries(node.content, (node.map or (0, 0))[0] + 1):
-                self.add(entry)
+            for found in html_entries(node.content, (node.map or (0, 0))[0] + 1):
+                self.add(found)
             return
         if node.type in ("bullet_list", "ordered_list"):
             for entry, text, parent in walk_items(node):
