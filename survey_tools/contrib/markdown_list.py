@@ -403,7 +403,8 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
     )  # "1. [Title](url)" headings
     short = _SHORT_VENUE.match(rest)
     if short and (not entry.venue or _YEAR.fullmatch(short.group(1))):
-        if entry.venue or _YEAR.fullmatch(short.group(1)):  # a year alone ("_Google DeepMind._ 2026.")
+        # a year alone ("_Google DeepMind._ 2026.") is the year, not the venue
+        if entry.venue or _YEAR.fullmatch(short.group(1)):
             entry.year = short.group(1)
         else:
             entry.venue = short.group(1).strip()
