@@ -329,6 +329,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     problems.extend(_schema_problems(tax, coll, rel, doc, data))
     problems.extend(_field_problems(tax, coll, rel, doc, data))
     problems.extend(_prose_problems(tax, coll, rel, doc, data))
+    problems.extend(_author_list_problems(coll, rel, doc, data))
     problems.extend(_identifier_problems(tax, rel, doc, data))
     problems.extend(_year_problems(coll, rel, doc, data))
     return _dedupe(problems)
@@ -555,6 +556,18 @@ def _author_problem(name: str, org_field: str) -> str | None:
     return None
 
 
+def _author_list_problems(coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]) -> list[Problem]:
+    """Author lists kept as plain strings (a list imported as it was) that cannot be right."""
+    out = []
+    for f in coll.fields:
+        value = data.get(f.name)
+        if f.type == "string_list" and "author" in f.name and isinstance(value, list):
+            for i, why in _name_list_problems(value):
+                line, col = doc.position((f.name, i))
+                out.append(Problem(rel, line, col, f"{f.name}.{i}", why))
+    return out
+
+
 def _name_list_problems(names: list[Any]) -> list[tuple[int, str]]:
     """Author lists that cannot be right: an item holding several names joined by ";", or names
     that are all single words, in pairs ("Doe", "Jane", "Roe", "John": 'Last, First' names split
@@ -609,9 +622,6 @@ def _prose_problems(
                     add((name, i), f"{show(repr(link))} repeats {name}.{first[norm]}")
                 else:
                     first[norm] = i
-        if f.type == "string_list" and isinstance(value, list) and "author" in name:
-            for i, why in _name_list_problems(value):
-                add((name, i), why)
         if f.type == "person_list" and isinstance(value, list):
             if f.organisation_field and data.get(f.organisation_field) is True:
                 continue
