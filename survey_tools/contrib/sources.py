@@ -451,6 +451,26 @@ def _bib_links(cells: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(links))
 
 
+def _bib_entries(lib: Any, strict: bool) -> list[tuple[Any, str]]:
+    """The entries with their keys; unless ``strict``, an entry whose key an earlier one has
+    is read too, under the key with -2 (-3...) after it: the look-alike rule then merges it or
+    keeps it (survey init)."""
+    out = [(e, str(e.key)) for e in lib.entries]
+    if strict:
+        return out
+    taken = {k for _, k in out}
+    for b in lib.blocks:
+        entry = getattr(b, "ignore_error_block", None) if type(b).__name__ == "DuplicateBlockKeyBlock" else None
+        if entry is None or not hasattr(entry, "fields"):
+            continue
+        n = 2
+        while f"{entry.key}-{n}" in taken:
+            n += 1
+        taken.add(f"{entry.key}-{n}")
+        out.append((entry, f"{entry.key}-{n}"))
+    return sorted(out, key=lambda pair: pair[0].start_line or 0)
+
+
 def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
     """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
     field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
@@ -463,19 +483,20 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
     from survey_tools.corpus.identifiers import normalize_doi
 
     lib = bibtexparser.parse_string(text)
-    problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
-                for b in lib.failed_blocks]
     dup = [b for b in lib.blocks if type(b).__name__ == "DuplicateBlockKeyBlock"]
-    problems += [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", f"key {getattr(b, 'key', '?')!r} appears twice")
-                 for b in dup if b not in lib.failed_blocks]
+    problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
+                for b in lib.failed_blocks if b not in dup]
+    again = "" if strict else "; read under the key with -2 after it"
+    problems += [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", f"key {getattr(b, 'key', '?')!r} appears twice{again}")
+                 for b in dup]
     if problems and strict:
         raise InvalidInput(problems, "the BibTeX file has errors")
     if not lib.entries:
         raise InvalidInput([Problem(label, 1, 0, "", "no BibTeX entries")], "nothing to read")
     entries: list[tuple[int, Any]] = []
     left_out: dict[str, int] = {}
-    for e in lib.entries:
-        cells: dict[str, Any] = {"key": e.key, "entry type": e.entry_type.lower()}
+    for e, key in _bib_entries(lib, strict):
+        cells: dict[str, Any] = {"key": key, "entry type": e.entry_type.lower()}
         for f in e.fields:
             name = f.key.lower()
             if private_field(name) and name not in keep:
@@ -493,7 +514,8 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
         cells.pop("url", None)
         entries.append(((e.start_line or 0) + 1, cells))
     table = _entries_table(label, "bibtex", entries)
-    warnings: tuple[str, ...] = tuple(f"{p.format()}; left out" for p in problems)
+    warnings: tuple[str, ...] = tuple(p.format() + ("" if "appears twice" in p.message else "; left out")
+                                      for p in problems)
     if left_out:
         shown = ", ".join(f"{k} ({n})" for k, n in sorted(left_out.items()))
         warnings += (f"{label}: private reference-manager fields left out: {shown}; --keep-field NAME imports one, "

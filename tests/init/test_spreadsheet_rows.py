@@ -159,5 +159,27 @@ def test_an_excel_workbook_is_read_as_its_first_sheet(tmp_path: Path) -> None:
     assert "review.xlsx:2: Title: line breaks in a one-line field became spaces" in res.output
     assert run(root, "validate").exit_code == 0
     readme = (root / "README.md").read_text(encoding="utf-8")
-    assert "- [Synthetic: a title with a break](https://doi.org/10.5555/synthetic.1)" in readme  # its DOI links it
+    assert (
+        "- [Synthetic: a title with a break](https://doi.org/10.5555/synthetic.1)" in readme
+    )  # its DOI links it
     assert _record(root, "synthetic-one-work-two-studies")["year"] == 2020
+
+
+def test_a_bibtex_key_given_twice_is_read_twice_then_settled(tmp_path: Path) -> None:
+    source = tmp_path / "refs.bib"
+    source.write_text(
+        "@article{doe2020, title = {Synthetic: the first work}, year = 2020, doi = {10.5555/syn.1}}\n"
+        "@inproceedings{doe2020, title = {Synthetic: another work}, year = 2021}\n"
+        "@article{roe2019, title = {Synthetic: the first work}, year = 2020, doi = {10.5555/syn.1}}\n",
+        encoding="utf-8",
+    )
+    root = tmp_path / "survey"
+    res = run(tmp_path, "init", str(root), "--from", str(source), "--title", "Synthetic Refs")
+    assert res.exit_code == 0, res.output
+    assert (
+        "refs.bib:2: key 'doe2020' appears twice; read under the key with -2 after it" in res.output
+    )
+    assert "one work listed twice; merged into doe2020" in res.output  # roe2019 repeats doe2020
+    assert sorted(p.stem for p in (root / "corpus").glob("*.yaml")) == ["doe2020", "doe2020-2"]
+    assert _record(root, "doe2020-2")["entry_type"] == "inproceedings"
+    assert run(root, "validate").exit_code == 0
