@@ -859,8 +859,9 @@ def _same_titles(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequen
                  lines: Mapping[str, int], label: str, options: ImportOptions) -> list[Problem]:
     """Rows that look like one work twice (a title the same or nearly, a shared identifier).
 
-    With --distinct-titles every such pair is declared distinct (true homonyms). Otherwise, by
-    the rule docs/new-survey.md states: rows whose cells agree wherever both are filled are one
+    With --distinct-titles every such pair is declared distinct (true homonyms); `survey import`
+    (not partial) reports the others as problems. ``survey init`` settles them by the rule
+    docs/new-survey.md states: rows whose cells agree wherever both are filled are one
     work listed twice and are merged into the first; rows that only share an identifier (an
     arXiv id given on two different titles) keep both records and the identifier stays with the
     first row (the second's notes say so); rows with the same or a nearly the same title whose
@@ -907,8 +908,10 @@ class _Settling:
             return False
         self.declared |= {(key[a], key[b]), (key[b], key[a])}
         where = f"{label}:{lines[b]}: {alike.what} {key[a]} (line {lines[a]})"
-        if distinct is None:
-            hint = "declare a field of type key_reasons to mark different works"
+        if distinct is None or not (self.options.partial or self.options.distinct_titles):
+            # survey import settles nothing itself: the rows are the user's to tell apart
+            hint = ("if they are different entries, say --distinct-titles" if distinct
+                    else "declare a field of type key_reasons to mark different works")
             self.out += [Problem(label, lines[r], 0, self.coll.title_field,
                                  f"{alike.what} {key[o]} (line {lines[o]}); {hint}") for r, o in ((a, b), (b, a))]
         elif self.options.distinct_titles:
