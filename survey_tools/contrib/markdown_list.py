@@ -399,8 +399,9 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
     if paren and not entry.venue:
         entry.venue, rest = paren.group(1).strip(), rest[paren.end() :]
     rest = re.sub(
-        r"^\d{1,3}[.)]?(\s+|$)", "", rest.strip(_SEPARATORS + "[]()")
+        r"^\d{1,3}[.)]?(\s+|$)", "", rest.strip(_SEPARATORS + "[]")
     )  # "1. [Title](url)" headings
+    rest = _balanced(rest)
     short = _SHORT_VENUE.match(rest)
     if short and (not entry.venue or _YEAR.fullmatch(short.group(1))):
         # a year alone ("_Google DeepMind._ 2026.") is the year, not the venue
@@ -409,12 +410,23 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
         else:
             entry.venue = short.group(1).strip()
         rest = ""
-    if rest:
+    if _LETTER.search(rest):  # words, not an emoji or a stray mark
         entry.description.append(rest)
     if not entry.year:
         m = _YEAR.search(entry.venue)
         entry.year = m.group(1) if m else ""
     return entry
+
+
+def _balanced(text: str) -> str:
+    """``text`` with its parentheses and brackets paired again where taking the links and the
+    title out left one alone ("by Jane Doe (2020" -> "by Jane Doe (2020)")."""
+    for open_, close in ("()", "[]"):
+        if text.count(open_) > text.count(close):
+            text = text.removeprefix(open_) if text.startswith(open_) else text + close
+        elif text.count(close) > text.count(open_):
+            text = text.removesuffix(close) if text.endswith(close) else text.replace(close, "", 1)
+    return text.strip(_SEPARATORS)
 
 
 def _rest_text(found: _Inline, title: str) -> str:
@@ -879,9 +891,15 @@ def _description(reader: _Reader) -> str:
     first = reader.first_heading if reader.first_heading >= 0 else len(reader.lines)
     root = SyntaxTreeNode(_parser().parse(_body(reader, 0, first)))
     for node in root.children:
-        if node.type == "paragraph":
-            text = inline_text(_inline_of(node))
-            if len(text.split()) >= 4:
+        # the tagline: the first paragraph, or the one in a blockquote ("> A curated list of...")
+        para = (
+            next((c for c in node.children if c.type == "paragraph"), None)
+            if node.type == "blockquote"
+            else node
+        )
+        if para is not None and para.type == "paragraph":
+            text = inline_text(_inline_of(para))
+            if len(text.split()) >= 2:
                 return text if len(text) <= 300 else text[:300].rsplit(" ", 1)[0] + "..."
     return ""
 
