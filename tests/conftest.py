@@ -58,6 +58,7 @@ SLOW_TESTS = frozenset({
     "tests/init/test_taxonomy_changes.py",
     "tests/init/test_outputs.py",
     "tests/init/test_port.py::test_it_validates_and_builds",
+    "tests/init/test_list_corpus.py",  # the corpus of real lists, each adopted, built, exported
     # a real outside program: ASReview and cffconvert in their own environments, a Ray
     # cluster, awesome-lint under Node.js, Chromium
     "tests/screening/test_asreview.py",

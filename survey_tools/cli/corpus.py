@@ -102,6 +102,8 @@ def import_csv(
     """
     tax = load_taxonomy(root_of(ctx))
     plan = plan_import(tax, papers_csv, excluded_csv, bib, edition)
+    for w in plan.warnings:  # kept as the list has it, but worth a look (a year, a line break)
+        click.echo(f"warning: {w}", err=True)
     if dry_run:
         click.echo(f"would write {len(plan.files)} records")
         return

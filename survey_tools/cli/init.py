@@ -19,8 +19,8 @@ from survey_tools.errors import InvalidInput
 @click.argument("directory", required=False, default=None,
                 type=click.Path(file_okay=False, path_type=Path), metavar="[DIR]")
 @click.option("--from", "--from-csv", "source", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="Your list: CSV/TSV, a YAML or JSON file of entries, JSON lines, BibTeX, or an "
-                   "awesome-list README. Its columns become the fields and its rows the entries.")
+              help="Your list: CSV/TSV, an Excel workbook, a YAML or JSON file of entries, JSON lines, BibTeX, "
+                   "or a Markdown README. Its columns become the fields and its rows the entries.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="The list's format when its file name does not say.")
 @click.option("--id", "--id-column", "id_field", metavar="FIELD",
@@ -33,6 +33,9 @@ from survey_tools.errors import InvalidInput
 @click.option("--distinct-titles", is_flag=True,
               help="Rows that look like one work twice (the same or a nearly the same title, a shared "
                    "link) are different entries (one row per study, say).")
+@click.option("--keep-field", "keep_fields", multiple=True, metavar="FIELD",
+              help="A private reference-manager field of a BibTeX list to import all the same (owner, "
+                   "timestamp, file, groups, abstract...; repeatable): kept in the records, out of every output.")
 @click.option("--title", default=None, help="The list's title (default: the list's own, else the folder name).")
 @click.option("--description", default="", help="One or two sentences for the README's introduction.")
 @click.option("--awesome", is_flag=True, help="Call it an awesome list: 'Awesome' before the title and the badge.")
@@ -45,26 +48,29 @@ from survey_tools.errors import InvalidInput
 @click.pass_context
 def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: str | None, id_field: str | None,
          controlled: tuple[str, ...], lists: tuple[str, ...], ignore: tuple[str, ...], distinct_titles: bool,
-         title: str | None, description: str, awesome: bool, dry_run: bool,
+         keep_fields: tuple[str, ...], title: str | None, description: str, awesome: bool, dry_run: bool,
          toolkit_repository: str | None, toolkit_commit: str | None) -> None:
     """Start a survey in DIR (default: the --root folder): taxonomy/ (the survey, one file per
     controlled field, the import/export layout), data/reports.yaml, one record per entry of the
-    list in corpus/, a CI workflow and a pre-commit configuration; then build it. All or
-    nothing: on any problem DIR is left as it was."""
+    list in corpus/, a CI workflow and a pre-commit configuration; then build it. A row's
+    problems are listed by row and leave out the field (or the row) they concern; a file that is
+    not a list, or a failing build, leaves DIR as it was."""
 
     root = (directory if directory is not None else root_of(ctx)).resolve()
-    table = read_source(source, fmt) if source is not None else None
+    keep = frozenset(f.lower() for f in keep_fields)
+    table = read_source(source, fmt, keep, strict=False) if source is not None else None
     name = root.name.replace("-", " ").replace("_", " ").strip().title() or "Survey"
     opts = InitOptions(
         title=title or (table.title if table is not None and table.title else name),
         source=source,
-        fmt=fmt,
+        fmt=fmt or (table.format if table is not None else None),
         id_field=id_field,
         controlled=list(controlled),
         lists=parse_lists(lists),
         ignore=list(ignore),
         description=description or (table.description if table is not None else ""),
         distinct_titles=distinct_titles,
+        keep_fields=tuple(keep),
         # a list that calls itself awesome keeps the name and the badge
         entry_order="source" if table is not None and table.format == "markdown" else "",
         awesome=awesome or bool(table is not None and table.title.lower().startswith("awesome")),
@@ -82,7 +88,7 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
         if table is not None and source is not None:
             tax = load_taxonomy(tmp)
             try:
-                plan = plan_import(tax, source, options=ImportOptions(distinct_titles=distinct_titles))
+                plan = plan_import(tax, source, options=ImportOptions(distinct_titles=distinct_titles, partial=True))
             except InvalidInput:
                 if dry_run:
                     click.echo("nothing written (--dry-run)", err=True)
@@ -90,7 +96,9 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
             for w in plan.warnings:
                 click.echo(f"warning: {w}", err=True)
             if dry_run:
-                click.echo(f"{len(plan.files)} entries, no problems; nothing written (--dry-run)")
+                n = len(plan.warnings)
+                said = f"{n} warning{'' if n == 1 else 's'} above" if n else "no problems"
+                click.echo(f"{len(plan.files)} entries, {said}; nothing written (--dry-run)")
                 raise click.exceptions.Exit(0)
             write_import(tax, plan)
             click.echo(f"imported {len(plan.files)} entries from {source.name}", err=True)

@@ -225,12 +225,35 @@ def work_from_arxiv(paper: ArxivPaper) -> Work:
     )
 
 
+def _names_field(f: PlainField) -> bool:
+    return f.type == "person_list" or "author" in f.name or "editor" in f.name
+
+
+def _split_list(f: PlainField, name: str, raw: str) -> list[str]:
+    """A list given on the command line: items split on ";" (or "|", a line break) when there is
+    one, else names on " and ", else on commas. A list of names written with commas only is
+    refused when a comma may as well sit inside a name ("Doe, Jane, Roe, John")."""
+    for sep in (";", "|", "\n"):
+        if sep in raw:
+            return [x.strip() for x in raw.split(sep) if x.strip()]
+    if _names_field(f) and re.search(r"\s+and\s+", raw):
+        return [x.strip() for x in re.split(r"\s+and\s+", raw) if x.strip()]
+    parts = [x.strip() for x in raw.split(",") if x.strip()]
+    if _names_field(f) and len(parts) > 1:
+        if f.type == "person_list" and len(parts) == 2:
+            return [raw.strip()]  # one name written "Last, First"
+        if f.type == "person_list" or any(len(p.split()) == 1 for p in parts):
+            raise UsageError(f"--set {name}={raw}: cannot tell where one name ends and the next begins; separate "
+                             f"names with ';', e.g. --set {name}='Doe, Jane; Roe, John'")
+    return parts
+
+
 def _coerce(f: PlainField, name: str, raw: str) -> Any:
     """``--set`` text as the field's type wants it (the schema check reports what is still wrong)."""
     if f.type in ("string", "text", "url", "date"):
         return raw
-    if f.type in ("string_list", "url_list"):
-        return [x.strip() for x in raw.split(",") if x.strip()]
+    if f.type in ("string_list", "url_list", "person_list"):
+        return _split_list(f, name, raw)
     if f.type in ("integer", "year"):
         try:
             return int(raw)
@@ -301,7 +324,16 @@ def build_record(
     ``note`` is added to the source's own note.
     """
     coll = tax.retained
-    plain = {f.name: f for f in coll.fields}
+    values = _source_values(tax, coll, work, key)
+    values.update(_curation_values(tax, coll, work, summary, today, not_duplicate_of, note))
+    _fill_in(tax, coll, values, sets or {}, tags)
+    # Only fields the taxonomy declares are written, in its order.
+    declared = {f.name for f in coll.fields} | {c.name for c in coll.controlled}
+    return {n: values[n] for n in coll.field_names() if n in values and n in declared}
+
+
+def _source_values(tax: Taxonomy, coll: Collection, work: Work, key: str) -> dict[str, Any]:
+    """What the source (arXiv, Crossref, OpenReview, or --set) says of the work."""
     values: dict[str, Any] = {coll.id_field: key, coll.title_field: work.title}
     if work.authors:
         values["authors"] = list(work.authors)
@@ -315,10 +347,16 @@ def build_record(
         values["identifiers"] = ids
     if work.links:
         values["links"] = list(work.links)
-        for f in coll.fields:  # a survey keeping one URL per record
-            if f.type == "url" and f.name not in values:
-                values[f.name] = work.links[0]
-                break
+        url_field = next((f.name for f in coll.fields if f.type == "url" and f.name not in values), None)
+        if url_field is not None:  # a survey keeping one URL per record
+            values[url_field] = work.links[0]
+    return values
+
+
+def _curation_values(tax: Taxonomy, coll: Collection, work: Work, summary: str | None, today: str | None,
+                     not_duplicate_of: Mapping[str, str] | None, note: str | None) -> dict[str, Any]:
+    """What the curator adds: the summary, the notes, the edition and date, declared non-duplicates."""
+    values: dict[str, Any] = {}
     if summary:
         values["summary"] = summary
     notes = " ".join(x for x in (work.note, note) if x)
@@ -332,24 +370,27 @@ def build_record(
         if field_name is None:
             raise UsageError("the taxonomy declares no field for non-duplicates (a field of type key_reasons)")
         values[field_name] = dict(not_duplicate_of)
+    return values
+
+
+def _fill_in(tax: Taxonomy, coll: Collection, values: dict[str, Any], sets: Mapping[str, Any],
+             tags: Mapping[str, Any]) -> None:
+    """Defaults where nothing is known, then --set values (sub-fields merged) and tags; untagged
+    for every controlled field and required prose nobody gave, so that validation fails."""
     for f in coll.fields:
         if f.name not in values and f.default is not None:
             values[f.name] = f.default
-    for name, v in (sets or {}).items():
-        if isinstance(v, dict) and isinstance(values.get(name), dict):
-            values[name] = {**values[name], **v}
-        else:
-            values[name] = v
+    for name, v in sets.items():
+        old = values.get(name)
+        values[name] = {**old, **v} if isinstance(v, dict) and isinstance(old, dict) else v
     for cf in coll.controlled:
         if cf.name in tags:
             values[cf.name] = tags[cf.name]
         elif cf.name not in values:
             values[cf.name] = tax.untagged
-    for f in coll.fields:  # required prose nobody gave: left for a person, so validation fails
+    for f in coll.fields:
         if f.required and f.name not in values and f.type in ("string", "text"):
             values[f.name] = tax.untagged
-    # Only fields the taxonomy declares are written, in its order.
-    return {n: values[n] for n in coll.field_names() if n in values and n in plain | {c.name: c for c in coll.controlled}}
 
 
 def _key_words(title: str) -> str:
@@ -436,30 +477,10 @@ def plan_add(
     coll = tax.retained
     given = parse_sets(tax, coll, sets)
     used = _retained_taken(corpus, root, coll) | set(taken)
-    if key is not None:
-        if not re.match(coll.id_pattern, key):
-            raise UsageError(f"--key {key!r} does not match {coll.id_pattern}")
-        if key in used:
-            raise DuplicateError(f"--key {key!r} is already used by {coll.folder}/{key}.yaml")
-    if ref is None:
-        title = given.get(coll.title_field)
-        if not isinstance(title, str) or not title.strip():
-            raise UsageError(f"give an arXiv id, DOI or OpenReview id, or at least --set {coll.title_field}=...")
-        work = Work(title=title, year=given.get("year") if isinstance(given.get("year"), int) else None,
-                    identifiers={k: v for k, v in (given.get("identifiers") or {}).items()
-                                 if isinstance(v, str)}, source=f"--set {coll.title_field}")
-    else:
-        kind, ident = resolve_reference(ref)
-        label = {"arxiv": "arXiv", "doi": "DOI", "openreview": "OpenReview"}[kind]
-        # Checked before the request too: a known id needs no network round trip.
-        refuse_duplicates(corpus, {"identifiers": {kind: ident}}, f"{label}:{ident}")
-        other = crossref if kind == "doi" else openreview
-        if kind == "arxiv" and fetch is not None:
-            work = work_from_arxiv(fetch(ident))
-        elif kind != "arxiv" and other is not None:
-            work = other(ident)
-        else:
-            raise UsageError(f"cannot look up {label} ids here")
+    _check_key(key, coll, used)
+    lookups = {"arxiv": (lambda i: work_from_arxiv(fetch(i))) if fetch is not None else None,
+               "doi": crossref, "openreview": openreview}
+    work = _work_from_sets(coll, given) if ref is None else _looked_up(corpus, ref, lookups)
     known = {r.id for r in corpus}
     for k in not_duplicate_of or {}:
         if k not in known:
@@ -471,18 +492,56 @@ def plan_add(
     record[coll.id_field] = key
     record = {n: record[n] for n in coll.field_names() if n in record}
     rel = f"{coll.folder}/{key}.yaml"
-    text = dump_yaml(record)
-    # The record must be well-formed except for the fields left untagged on purpose.
-    problems = check_record(tax, coll, rel, parse_yaml(text, rel))
+    text = _checked_text(tax, coll, rel, record, work)
     # Every field still to fill, whether or not validation requires it yet (subdecisions is
     # required only once the category says so).
     untagged = tuple(n for n, v in record.items() if v == tax.untagged)
+    return AddPlan(key, root / rel, rel, record, text, work, untagged)
+
+
+def _check_key(key: str | None, coll: Collection, used: set[str]) -> None:
+    if key is None:
+        return
+    if not re.match(coll.id_pattern, key):
+        raise UsageError(f"--key {key!r} does not match {coll.id_pattern}")
+    if key in used:
+        raise DuplicateError(f"--key {key!r} is already used by {coll.folder}/{key}.yaml")
+
+
+def _work_from_sets(coll: Collection, given: Mapping[str, Any]) -> Work:
+    """The work a record made by hand describes (--set title=... and the rest)."""
+    title = given.get(coll.title_field)
+    if not isinstance(title, str) or not title.strip():
+        raise UsageError(f"give an arXiv id, DOI or OpenReview id, or at least --set {coll.title_field}=...")
+    year = given.get("year")
+    ids = {k: v for k, v in (given.get("identifiers") or {}).items() if isinstance(v, str)}
+    return Work(title=title, year=year if isinstance(year, int) else None, identifiers=ids,
+                source=f"--set {coll.title_field}")
+
+
+def _looked_up(corpus: Corpus, ref: str, lookups: Mapping[str, Callable[[str], Work] | None]) -> Work:
+    """The work ``ref`` names, from the service its kind of id belongs to."""
+    kind, ident = resolve_reference(ref)
+    label = {"arxiv": "arXiv", "doi": "DOI", "openreview": "OpenReview"}[kind]
+    # Checked before the request too: a known id needs no network round trip.
+    refuse_duplicates(corpus, {"identifiers": {kind: ident}}, f"{label}:{ident}")
+    lookup = lookups.get(kind)
+    if lookup is None:
+        raise UsageError(f"cannot look up {label} ids here")
+    return lookup(ident)
+
+
+def _checked_text(tax: Taxonomy, coll: Collection, rel: str, record: Mapping[str, Any], work: Work) -> str:
+    """The record's file text; the record must be well-formed except for the fields left
+    untagged on purpose."""
+    text = dump_yaml(record)
+    problems = check_record(tax, coll, rel, parse_yaml(text, rel))
     real = [p for p in problems if not p.message.startswith("not yet tagged")]
     if real:
         missing = [p.field for p in real if p.message.startswith("required field is missing")]
         extra = (f"; set {', '.join(missing)} with --set FIELD=VALUE" if missing else "")
         raise InvalidInput(real, f"the record built for {work.source} is invalid{extra}")
-    return AddPlan(key, root / rel, rel, record, text, work, untagged)
+    return text
 
 
 def write_plan(plan: AddPlan) -> None:

@@ -21,7 +21,12 @@ from rapidfuzz import fuzz
 
 from survey_tools.contrib.sources import name_header
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
-from survey_tools.corpus.identifiers import ids_from_label, ids_from_url, normalize_arxiv
+from survey_tools.corpus.identifiers import (
+    ids_from_label,
+    ids_from_url,
+    normalize_arxiv,
+    normalize_doi,
+)
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.titles import normalize_title
@@ -44,6 +49,7 @@ class Column:
     ignore: bool = False  # nothing is read; export reproduces the cells kept beside the row order
     generated: str = ""  # "title": the list has no such column; the key is made from the title
     optional: bool = False  # a field the layout does not name, in a column named after it
+    private: bool = False  # a private field (survey.yaml): read when the file has it, never exported
 
     @property
     def back(self) -> dict[str, str]:
@@ -90,7 +96,7 @@ def with_every_field(tax: Taxonomy, lay: Layout, present: set[str] | None = None
     sep = str(tax.csv_layout.get("list_separator", " ; ")) if tax.csv_layout else " ; "
     extra = []
     for f in coll.fields:
-        if f.name not in named and f.type in _CELL_TYPES and (present is None or f.name in present):
+        if f.name not in named and f.type in _CELL_TYPES and (present is None or f.name in present) and not f.private:
             extra.append(Column(f.name, f.name, separator=sep if f.type.endswith("_list") else None, optional=True))
     for cf in coll.controlled:
         if cf.name not in named and cf.kind in ("single", "multi") and (present is None or cf.name in present):
@@ -114,10 +120,13 @@ def layout(tax: Taxonomy, collection: str) -> Layout:
     if not isinstance(raw, dict):
         raise UsageError(f"taxonomy/csv.yaml has no layout for {collection!r}")
     default_sep = str(tax.csv_layout.get("list_separator", " ; "))
+    coll = tax.collections.get(collection)
+    private = {f.name for f in coll.fields if f.private} if coll is not None else set()
     cols = []
     for c in raw.get("columns", []):
         sep = c.get("separator")
         cols.append(Column(
+            private=str(c.get("field", "")).split(".")[0] in private,
             column=str(c["column"]),
             field="" if c.get("ignore") else str(c.get("field", "")),
             take=str(c.get("take", "")),
@@ -340,7 +349,7 @@ def _row_to_record(
 ) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for col in lay.columns:
-        if col.ignore or (col.optional and col.column not in row):
+        if col.ignore or ((col.optional or col.private) and col.column not in row):
             continue
         cell = row.get(col.column, "")
         if col.take == "first":
@@ -388,6 +397,10 @@ def _enrich_identifiers(tax: Taxonomy, record: dict[str, Any]) -> None:
         for k, v in ids_from_label(record["identifier"]).items():
             if k in tax.identifiers:
                 ids.setdefault(k, v)
+    # a list's own DOI column (a review spreadsheet, a BibTeX doi field) is the work's DOI
+    doi = normalize_doi(str(record.get("doi") or "").strip())
+    if doi and "doi" in tax.identifiers:
+        ids.setdefault("doi", doi)
     if ids:
         ordered = {k: ids[k] for k in tax.identifiers if k in ids}
         if "identifiers" in record:
@@ -452,16 +465,18 @@ def _tag_problems(
     return out
 
 
-def _source_rows(lay: Layout, path: Path, label: str) -> CsvRows:
+def _source_rows(lay: Layout, path: Path, label: str, partial: bool = False) -> CsvRows:
     """The rows of a list in any format :mod:`sources` reads, as CSV rows of this layout: list
     cells joined with the column's separator, so one path checks and converts them."""
     if path.suffix.lower() == ".csv":
-        return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional])
+        return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional or c.private])
     from survey_tools.contrib.sources import read_source
 
-    table = read_source(path)
+    # private fields the layout names were imported on request (survey init --keep-field)
+    table = read_source(path, keep=frozenset(c.column for c in lay.columns), strict=not partial)
     out = CsvRows()
-    missing = [c.column for c in lay.columns if c.column not in table.columns and not (c.generated or c.optional or c.ignore)]
+    missing = [c.column for c in lay.columns
+               if c.column not in table.columns and not (c.generated or c.optional or c.ignore or c.private)]
     unknown = [c for c in table.columns if c not in lay.header]
     if missing:
         out.problems.append(Problem(label, 1, 0, "", f"missing columns: {', '.join(missing)}"))
@@ -508,6 +523,9 @@ class ImportOptions:
     # Rows with the same title (one row per study of the same work) are different entries:
     # each record declares the others distinct instead of failing as a duplicate.
     distinct_titles: bool = False
+    # survey init: a row's problems leave out the field (or, for a required one, the row) and
+    # are listed as warnings, so that a list is never refused whole; `survey import` refuses.
+    partial: bool = False
 
 
 def plan_import(
@@ -562,41 +580,155 @@ def _import_file(
     """The rows of one list into ``plan``; the problems of every row, none stopping the rest."""
     lay = with_every_field(tax, layout(tax, coll.name))
     label = path.name
-    rows = _source_rows(lay, path, label)
-    problems = list(rows.problems)
-    order: list[list[str]] = [[coll.id_field, *(c.column for c in lay.ignored)]]
+    rows = _source_rows(lay, path, label, options.partial)
     plan.sentences.extend(f"{label}:{c.column}" for c in lay.columns if c.sentence)
-    generated = next((c for c in lay.columns if c.generated), None)
-    taken: set[str] = set()
-    if generated is not None:  # keys given in the list come first; made keys avoid them
-        taken = {row.get(generated.column, "").strip() for _, row in rows.rows} - {""}
-    lines: dict[str, int] = {}
-    for line, row in rows.rows:
-        record = _row_record(tax, coll, lay, row, generated, taken, edition)
-        rid = record.get(coll.id_field)
+    run = _FileImport(tax, coll, lay, label, plan, options, bib_index, edition, list(rows.problems))
+    id_column = run.generated or next((c for c in lay.columns if c.field == coll.id_field), None)
+    if id_column is not None:  # keys given in the list come first; made keys avoid them
+        run.taken = {row.get(id_column.column, "").strip() for _, row in rows.rows} - {""}
+    for line, raw in rows.rows:
+        run.row(line, raw)
+    return run.finish()
+
+
+@dataclass
+class _FileImport:
+    """One list being imported into a plan: its rows one by one, then what spans rows."""
+
+    tax: Taxonomy
+    coll: Collection
+    lay: Layout
+    label: str
+    plan: ImportPlan
+    options: ImportOptions
+    bib_index: Mapping[str, BibEntry]
+    edition: str | None
+    problems: list[Problem]
+    taken: set[str] = field(default_factory=set)
+    lines: dict[str, int] = field(default_factory=dict)
+    order: list[list[str]] = field(default_factory=list)
+
+    @property
+    def generated(self) -> Column | None:
+        return next((c for c in self.lay.columns if c.generated), None)
+
+    def row(self, line: int, raw: Mapping[str, str]) -> None:
+        tax, coll, lay, label = self.tax, self.coll, self.lay, self.label
+        row = _clean_cells(coll, lay, raw, f"{label}:{line}", self.plan.warnings)
+        record = _row_record(tax, coll, lay, row, self.generated, self.taken, self.edition)
+        rid = self._key(record, line)
         if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
-            problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
-            continue
-        problems.extend(_tag_problems(tax, coll, lay, record, label, line))
+            self.problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
+            return
         rel = f"{coll.folder}/{rid}.yaml"
-        if rel in plan.files:
-            message = f"{rid!r} appears twice (first on line {lines[rel]})"
-            problems.append(Problem(label, line, 0, coll.id_field, message))
-            continue
-        lines[rel] = line
-        if bib_index and coll is tax.retained:
-            _take_from_bib(tax, bib_index, record)
+        if rel in self.plan.files:
+            message = f"{rid!r} appears twice (first on line {self.lines[rel]})"
+            self.problems.append(Problem(label, line, 0, coll.id_field, message))
+            return
+        if self.bib_index and coll is tax.retained:
+            _take_from_bib(tax, self.bib_index, record)
         _keep_own_fields(tax, coll, lay, row, rel, record)
         _enrich_identifiers(tax, record)
-        _waive_year(tax, coll, record, plan, label, line)
-        problems.extend(_record_problems(tax, coll, lay, rel, record, label, line))
-        plan.files[rel] = record
-        order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
-    rels = [r for r in plan.files if r.startswith(f"{coll.folder}/")]
-    problems.extend(_same_titles(tax, coll, plan, rels, lines, label, options))
-    if len(order) > 1:  # no rows, no order to keep
-        plan.orders[lay.order] = _csv_text(order)
-    return problems
+        _waive_year(tax, coll, record, self.plan, label, line)
+        found: list[Problem] | None = _tag_problems(tax, coll, lay, record, label, line)
+        found = (found or []) + _record_problems(tax, coll, lay, rel, record, label, line)
+        if found and self.options.partial:
+            found = _leave_out(tax, coll, lay, rel, record, found, self.plan)
+            if found is None:
+                return
+        self.problems.extend(found)
+        self.lines[rel] = line
+        self.plan.files[rel] = record
+        self.order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
+
+    def _key(self, record: dict[str, Any], line: int) -> Any:
+        """The row's key; in init, a key no file can be named by is remade (with a warning)."""
+        coll = self.coll
+        rid = record.get(coll.id_field)
+        if self.options.partial and isinstance(rid, str) and rid and not re.match(coll.id_pattern, rid):
+            new = _fit_key(rid, record, self.taken, coll)
+            self.plan.warnings.append(f"{self.label}:{line}: {coll.id_field}: {rid!r} cannot name a file; "
+                                      f"imported as {new!r}")
+            self.taken.add(new)
+            record[coll.id_field] = rid = new
+        return rid
+
+    def finish(self) -> list[Problem]:
+        coll, plan = self.coll, self.plan
+        rels = [r for r in plan.files if r.startswith(f"{coll.folder}/")]
+        self.problems.extend(_same_titles(self.tax, coll, plan, rels, self.lines, self.label, self.options))
+        kept = {str(plan.files[r][coll.id_field]) for r in rels if r in plan.files}
+        order = [o for o in self.order if o[0] in kept]
+        if order:  # no rows, no order to keep
+            plan.orders[self.lay.order] = _csv_text([[coll.id_field, *(c.column for c in self.lay.ignored)], *order])
+        if self.options.partial:  # init: every problem is a warning, nothing is refused
+            plan.warnings.extend(p.format() for p in self.problems)
+            return []
+        return self.problems
+
+
+def _fit_key(key: str, record: Mapping[str, Any], taken: set[str], coll: Collection) -> str:
+    """A key made fit for a file name from a list's own (``--__theory`` -> ``theory``), else from
+    the title; unique among the keys already taken."""
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", key).strip("-._")[:100]
+    if not base:
+        title = record.get(coll.title_field)
+        return title_key(title if isinstance(title, str) else "", taken, coll.id_pattern)
+    return title_key(base, taken, coll.id_pattern) if base in taken or not re.match(coll.id_pattern, base) else base
+
+
+# Characters that show as nothing and make a text hold other than it displays.
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+
+
+def _clean_cells(coll: Collection, lay: Layout, row: Mapping[str, str], where: str,
+                 warnings: list[str]) -> dict[str, str]:
+    """Cells as spreadsheets write them, made fit for their fields: a line break in a one-line
+    field (anything but free text, or a list split on line breaks) becomes a space, invisible
+    characters go; each change is a warning naming the row and the column."""
+    kinds = {f.name: f.type for f in coll.fields}
+    out = dict(row)
+    for col in lay.columns:
+        cell = row.get(col.column)
+        if not cell or col.ignore:
+            continue
+        new = _INVISIBLE.sub("", cell)
+        if new != cell:
+            warnings.append(f"{where}: {col.column}: invisible characters (zero-width spaces) removed")
+        keeps_breaks = kinds.get(col.field.split(".")[0]) == "text" or "\n" in (col.separator or "")
+        if not keeps_breaks and ("\n" in new or "\r" in new):
+            new = " ".join(new.split()) if col.separator is None else col.separator.join(
+                " ".join(p.split()) for p in split_cell(new, col.separator))
+            warnings.append(f"{where}: {col.column}: line breaks in a one-line field became spaces")
+        out[col.column] = new
+    return out
+
+
+def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: dict[str, Any],
+               found: list[Problem], plan: ImportPlan) -> list[Problem] | None:
+    """``survey init``'s way with a row's problems: each field a problem names is left out of
+    the record (a warning each); a row whose required field is wrong is left out whole (None).
+    What is left out is said, with the row, in the warnings."""
+    columns = {c.column: c.field.split(".")[0] for c in lay.columns if c.field}
+    required = {f.name for f in coll.fields if f.required} | {coll.id_field, coll.title_field}
+    bad = {columns.get(p.field, p.field.split(".")[0]) for p in found}
+    for p in found:
+        plan.warnings.append(f"{p.format()}; left out")
+    if bad & required or not bad <= set(record):
+        plan.warnings.append(f"{found[0].file}:{found[0].line}: the row is left out (its {', '.join(sorted(bad & required or bad))} "
+                             "cannot be imported)")
+        return None
+    for name in bad:
+        cf = coll.controlled_field(name)
+        record[name] = tax.untagged if cf is not None else None
+        if cf is None:
+            del record[name]
+    label, line = found[0].file, found[0].line
+    again = _tag_problems(tax, coll, lay, record, label, line) + _record_problems(tax, coll, lay, rel, record, label, line)
+    if again:
+        plan.warnings.extend(f"{p.format()}; the row is left out" for p in again)
+        return None
+    return []
 
 
 def _row_record(
@@ -690,10 +822,16 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
-def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str]) -> dict[tuple[str, str], str]:
+@dataclass(frozen=True)
+class _Alike:
+    what: str  # "the same title as", "a title nearly the same as", "the same arXiv id 2401.00001 as"
+    identifier: tuple[str, str] | None = None  # (kind, value) when only an identifier is shared
+
+
+def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str]) -> dict[tuple[str, str], _Alike]:
     """Pairs of planned records the corpus checks would call duplicates: the same title, a title
     at least FUZZY_THRESHOLD% alike, or a shared identifier; (rel, rel) -> what they share."""
-    pairs: dict[tuple[str, str], str] = {}
+    pairs: dict[tuple[str, str], _Alike] = {}
     titles = [normalize_title(str(plan.files[r].get(coll.title_field) or "")) for r in rels]
     for group in _candidate_groups(titles):  # the corpus check's blocking: never all pairs
         for x, i in enumerate(group):
@@ -701,9 +839,9 @@ def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequenc
                 if not titles[i] or not titles[j]:
                     continue
                 if titles[i] == titles[j]:
-                    pairs[(rels[i], rels[j])] = "the same title as"
+                    pairs[(rels[i], rels[j])] = _Alike("the same title as")
                 elif fuzz.ratio(titles[i], titles[j], score_cutoff=FUZZY_THRESHOLD):
-                    pairs.setdefault((rels[i], rels[j]), "a title nearly the same as")
+                    pairs.setdefault((rels[i], rels[j]), _Alike("a title nearly the same as"))
     kinds = {k: v.normalize for k, v in tax.identifiers.items()}
     seen: dict[tuple[str, str], list[str]] = {}
     for r in rels:
@@ -712,40 +850,189 @@ def _look_alike(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequenc
     for (kind, value), sharing in seen.items():
         for x, a in enumerate(sharing):
             for b in sharing[x + 1:]:
-                pairs.setdefault((a, b), f"the same {tax.identifiers[kind].label} {value} as")
+                label = tax.identifiers[kind].label
+                pairs.setdefault((a, b), _Alike(f"the same {label} {value} as", (kind, value)))
     return pairs
 
 
 def _same_titles(tax: Taxonomy, coll: Collection, plan: ImportPlan, rels: Sequence[str],
                  lines: Mapping[str, int], label: str, options: ImportOptions) -> list[Problem]:
-    """Rows that look like one work twice (a title the same or nearly, a shared identifier):
-    declared distinct from each other when the user says they are different entries
-    (--distinct-titles), else one problem per row naming the others."""
+    """Rows that look like one work twice (a title the same or nearly, a shared identifier).
+
+    With --distinct-titles every such pair is declared distinct (true homonyms); `survey import`
+    (not partial) reports the others as problems. ``survey init`` settles them by the rule
+    docs/new-survey.md states: rows whose cells agree wherever both are filled are one
+    work listed twice and are merged into the first; rows that only share an identifier (an
+    arXiv id given on two different titles) keep both records and the identifier stays with the
+    first row (the second's notes say so); rows with the same or a nearly the same title whose
+    cells differ (one work reporting several studies, say) stay separate records, each naming
+    the other in its ``not_duplicate_of``. Every choice is a warning naming both rows; without a
+    field for these choices (``key_reasons``) the pairs are problems, as before.
+    """
     distinct = next((f.name for f in coll.fields if f.type == "key_reasons"), None)
-    out: list[Problem] = []
-    key = {r: plan.files[r][coll.id_field] for r in rels}
-    declared = {(key[r], k) for r in rels for k in (plan.files[r].get(distinct) or {} if distinct else {})}
-    found: dict[str, list[tuple[str, str]]] = {}
-    for (a, b), what in sorted(_look_alike(tax, coll, plan, rels).items()):
-        if (key[a], key[b]) in declared or (key[b], key[a]) in declared:
+    run = _Settling(tax, coll, plan, dict(lines), label, options, distinct)
+    run.key = {r: plan.files[r][coll.id_field] for r in rels}
+    run.declared = {(run.key[r], k) for r in rels for k in (plan.files[r].get(distinct) or {} if distinct else {})}
+    # A choice can uncover another pair (a record that loses one arXiv id shows the next link's),
+    # so pairs are looked for again until none is left, a few rounds at most.
+    for _ in range(4):
+        live = [r for r in rels if r in plan.files]
+        pairs = sorted(_look_alike(tax, coll, plan, live).items(), key=lambda kv: (lines[kv[0][0]], lines[kv[0][1]]))
+        if not sum(run.settle(a, b, alike) for (a, b), alike in pairs):
+            break
+    run.repoint()
+    return run.out
+
+
+@dataclass
+class _Settling:
+    """Pairs of planned records that look like one work twice, settled one by one."""
+
+    tax: Taxonomy
+    coll: Collection
+    plan: ImportPlan
+    lines: dict[str, int]
+    label: str
+    options: ImportOptions
+    distinct: str | None
+    key: dict[str, Any] = field(default_factory=dict)
+    declared: set[tuple[Any, Any]] = field(default_factory=set)
+    merged: dict[str, str] = field(default_factory=dict)  # a merged row's rel -> the rel it went into
+    out: list[Problem] = field(default_factory=list)
+
+    def settle(self, a: str, b: str, alike: _Alike) -> bool:
+        """Settle one pair (False: settled already)."""
+        a, b = self._final(a), self._final(b)
+        key, lines, label, distinct = self.key, self.lines, self.label, self.distinct
+        if a == b or (key[a], key[b]) in self.declared or (key[b], key[a]) in self.declared:
+            return False
+        self.declared |= {(key[a], key[b]), (key[b], key[a])}
+        where = f"{label}:{lines[b]}: {alike.what} {key[a]} (line {lines[a]})"
+        if distinct is None or not (self.options.partial or self.options.distinct_titles):
+            # survey import settles nothing itself: the rows are the user's to tell apart
+            hint = ("if they are different entries, say --distinct-titles" if distinct
+                    else "declare a field of type key_reasons to mark different works")
+            self.out += [Problem(label, lines[r], 0, self.coll.title_field,
+                                 f"{alike.what} {key[o]} (line {lines[o]}); {hint}") for r, o in ((a, b), (b, a))]
+        elif self.options.distinct_titles:
+            _declare_distinct(self.tax, self.plan, distinct, (a, b), key, "a separate entry in the source list")
+        elif alike.identifier is None and _agree(self.coll, self.plan.files[a], self.plan.files[b]):
+            _merge_into(self.tax, self.coll, self.plan, a, b, f"line {lines[b]} of {label} is the same work: merged here")
+            self.merged[b] = a
+            self.plan.warnings.append(f"{where}: one work listed twice; merged into {key[a]}")
+        elif alike.identifier is not None:
+            self._identifier(a, b, alike, where)
+        else:
+            reason = f"another row of {label} with {alike.what.replace(' as', '')} title (its other cells differ)"
+            _declare_distinct(self.tax, self.plan, distinct, (a, b), key, reason)
+            self.plan.warnings.append(f"{where}: kept as separate records, each naming the other in {distinct}")
+        return True
+
+    def _identifier(self, a: str, b: str, alike: _Alike, where: str) -> None:
+        key, distinct = self.key, self.distinct
+        assert alike.identifier is not None and distinct is not None
+        owner = f"{key[a]} (line {self.lines[a]} of {self.label})"
+        if _give_identifier(self.tax, self.coll, self.plan, (a, b), alike.identifier, owner):
+            self.plan.warnings.append(f"{where} on another title; kept on {key[a]}, left out of {key[b]} (see its notes)")
+            return
+        # its only link carries it: both kept as the list has them, the doubt recorded
+        _declare_distinct(self.tax, self.plan, distinct, (a, b), key,
+                          f"{alike.what.removesuffix(' as')} in {self.label}, on another title: one of the two is wrong")
+        self.plan.warnings.append(f"{where} on another title, its only link: both kept, each naming the other "
+                                  f"in {distinct}; check which is right")
+
+    def repoint(self) -> None:
+        """Declarations naming a merged record name the record it went into (or go, if that is
+        the record itself)."""
+        if not self.merged or self.distinct is None:
+            return
+        into = {self.key[b]: self.key[self._final(b)] for b in self.merged}
+        for record in self.plan.files.values():
+            reasons = record.get(self.distinct)
+            if isinstance(reasons, dict) and set(reasons) & set(into):
+                fixed: dict[str, Any] = {}
+                for k, why in reasons.items():
+                    now = str(into.get(k, k))
+                    if now != record.get(self.coll.id_field):
+                        fixed.setdefault(now, why)
+                if fixed:
+                    record[self.distinct] = fixed
+                else:
+                    del record[self.distinct]
+
+    def _final(self, rel: str) -> str:
+        while rel in self.merged:
+            rel = self.merged[rel]
+        return rel
+
+
+def _declare_distinct(tax: Taxonomy, plan: ImportPlan, distinct: str, pair: tuple[str, str],
+                      key: Mapping[str, Any], reason: str) -> None:
+    for one, other in (pair, pair[::-1]):
+        reasons = dict(plan.files[one].get(distinct) or {})
+        reasons.setdefault(key[other], reason)
+        _insert_after(plan.files[one], distinct, reasons, tax)
+
+
+def _agree(coll: Collection, a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two rows say the same wherever both say something (besides their keys)."""
+    for name, value in a.items():
+        other = b.get(name)
+        if name == coll.id_field or value in (None, "", [], {}) or other in (None, "", [], {}):
             continue
-        found.setdefault(a, []).append((b, what))
-        found.setdefault(b, []).append((a, what))
-    for rel in rels:
-        others = found.get(rel)
-        if not others:
-            continue
-        if options.distinct_titles and distinct:
-            reasons = dict(plan.files[rel].get(distinct) or {})
-            for other, _ in others:
-                reasons.setdefault(key[other], "a separate entry in the source list")
-            _insert_after(plan.files[rel], distinct, reasons, tax)
-            continue
-        hint = ("if they are different entries, say --distinct-titles" if distinct
-                else "declare a field of type key_reasons to mark different works")
-        for other, what in others:
-            out.append(Problem(label, lines[rel], 0, coll.title_field, f"{what} {key[other]} (line {lines[other]}); {hint}"))
-    return out
+        if isinstance(value, list) and isinstance(other, list):
+            continue  # lists (links, sections, authors) are joined when merged
+        if isinstance(value, str) and isinstance(other, str):
+            if " ".join(value.lower().split()) != " ".join(other.lower().split()):
+                return False
+        elif value != other:
+            return False
+    return True
+
+
+def _note(tax: Taxonomy, coll: Collection, record: dict[str, Any], text: str) -> None:
+    notes = next((f.name for f in coll.fields if f.name == "notes" and f.type == "text"), None)
+    if notes is not None:
+        old = str(record.get(notes) or "")
+        _insert_after(record, notes, f"{old}\n{text}".strip(), tax)
+
+
+def _merge_into(tax: Taxonomy, coll: Collection, plan: ImportPlan, keep: str, drop: str, note: str) -> None:
+    """The dropped row's values that the kept one lacks (and the items of its lists) go to it."""
+    record, other = plan.files[keep], plan.files.pop(drop)
+    for name, value in other.items():
+        have = record.get(name)
+        if isinstance(have, list) and isinstance(value, list):
+            record[name] = have + [v for v in value if v not in have]
+        elif have in (None, "", [], {}, tax.untagged) and value not in (None, "", [], {}):
+            _insert_after(record, name, value, tax)
+    _note(tax, coll, record, note)
+
+
+def _give_identifier(tax: Taxonomy, coll: Collection, plan: ImportPlan, pair: tuple[str, str],
+                     ident: tuple[str, str], owner: str) -> bool:
+    """An identifier two rows of different titles give stays with the first; the second loses it
+    and the links that carry it, and its notes say which row kept it. False (nothing changed)
+    when those links are all the second row has."""
+    kind, value = ident
+    record = plan.files[pair[1]]
+    if not [u for u in record.get("links") or [] if ids_from_url(u).get(kind) != value] and record.get("links"):
+        return False
+    ids = dict(record.get("identifiers") or {})
+    ids.pop(kind, None)
+    if ids:
+        record["identifiers"] = ids
+    else:
+        record.pop("identifiers", None)
+    links = [u for u in record.get("links") or [] if ids_from_url(u).get(kind) != value]
+    dropped = [u for u in record.get("links") or [] if u not in links]
+    if "links" in record:
+        record["links"] = links
+    label = tax.identifiers[kind].label
+    shown = f" (link {', '.join(dropped)})" if dropped else ""
+    _note(tax, coll, record, f"The source list also gives this entry {label} {value}{shown}, which is {owner}'s: "
+                             "left to that entry; check this entry's own.")
+    return True
 
 
 def _waive_year(tax: Taxonomy, coll: Collection, record: dict[str, Any], plan: ImportPlan, label: str, line: int) -> None:
@@ -860,6 +1147,8 @@ def export_rows(tax: Taxonomy, corpus: Corpus, collection: str) -> list[list[str
     by_id = {r.id: r for r in corpus.of(collection)}
     present = {k for r in by_id.values() for k, v in r.data.items() if v not in (None, "", [], tax.untagged)}
     lay = with_every_field(tax, lay, present)
+    # a private field never leaves the records (import keeps it when the file has no such column)
+    lay = dataclasses.replace(lay, columns=tuple(c for c in lay.columns if not c.private))
     recorded = _recorded_order(tax, lay)
     kept = {r[0]: r[1:] for r in recorded if r[0] in by_id}
     ids = [r[0] for r in recorded if r[0] in by_id]

@@ -1,7 +1,7 @@
 """``survey init``: scaffold a complete survey folder, optionally from a list kept elsewhere.
 
-The list (``--from``: CSV/TSV, a YAML or JSON file of entries, JSON lines, BibTeX, an
-awesome-list README; see :mod:`survey_tools.contrib.sources`) is read into a table, and every
+The list (``--from``: CSV/TSV, an Excel workbook, a YAML or JSON file of entries, JSON lines,
+BibTeX, a Markdown README; see :mod:`survey_tools.contrib.sources`) is read into a table, and every
 column becomes a field: the id column (``--id``, else a column called id/key, else keys made
 from the titles) names the records; ``--controlled`` columns (and an awesome list's headings)
 become controlled fields whose distinct values become value ids; list columns (arrays in the
@@ -9,8 +9,9 @@ file, ``--list FIELD=SEP``, authors split on the usual separators, cells holding
 hold several values; the rest become plain fields whose type is read off the cells. The mapping
 is written to ``taxonomy/csv.yaml``, so ``survey import`` and ``survey export csv`` use it again.
 
-Init is all or nothing: the survey is made and built in a folder beside the target, then moved
-into place; any problem leaves the target as it was.
+The survey is made and built in a folder beside the target, then moved into place: a failure
+leaves the target as it was. A row's problems never refuse the list: the import leaves out the
+field (or the row) concerned and says so by row (contrib.csvio, ``ImportOptions.partial``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 from survey_tools import slugs
 from survey_tools.contrib.csvio import split_cell
 from survey_tools.contrib.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
-from survey_tools.contrib.sources import Table
+from survey_tools.contrib.sources import Table, private_field
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
@@ -99,6 +100,7 @@ class InitOptions:
     entry_order: str = ""  # title | newest | oldest | source ("": inferred)
     toolkit_repository: str | None = None  # where the workflow installs the toolkit from, until
     toolkit_commit: str | None = None  # a release exists (default: this checkout's; pins.py)
+    keep_fields: Sequence[str] = ()  # private reference-manager fields imported on request
 
 
 @dataclass
@@ -346,6 +348,8 @@ def _column_type(
         )
         return "url_list" if items and all(_URL.match(p) for p in items) else "string_list"
     ftype = _plain_type(flat, slug(col))
+    if name == "title" and ftype == "text":
+        return "string"  # a title is one line: a line break in a cell becomes a space on import
     return "url_list" if name == "links" and ftype == "url" else ftype
 
 
@@ -389,14 +393,29 @@ def _field_file(c: _Column, collection: str) -> dict[str, Any]:
     }
 
 
+def short_title(title: str, limit: int = 40) -> str:
+    """The short title pages put in their ``<title>``: the title when it fits, else its part
+    before a colon or dash when that part fits, else the whole title (never a phrase cut off)."""
+    if len(title) <= limit:
+        return title
+    for sep in (": ", " – ", " — ", " - ", "; "):
+        head = title.split(sep, 1)[0].strip()
+        if sep in title and 2 <= len(head) <= limit:
+            return head
+    return title
+
+
 def survey_config(opts: InitOptions, columns: list[_Column], collection: str) -> dict[str, Any]:
     id_col = next(c for c in columns if c.kind == "id")
     title_col = next((c for c in columns if c.field == "title"), id_col)
     fields = _record_fields(columns)
     controlled = [c.field for c in columns if c.kind == "controlled"]
-    # Groups from a single-valued field: an entry in two groups would be listed (and linked) twice.
+    # Groups from a single-valued field: an entry in two groups would be listed (and linked) twice;
+    # a Markdown list's headings group it even so, since the list itself shows a work under each.
     group_by = next((c.field for c in columns if c.kind == "controlled" and not c.separator), "")
-    short = opts.title if len(opts.title) <= 40 else opts.title[:40].rsplit(" ", 1)[0]
+    if opts.fmt == "markdown" and any(c.field == "section" for c in columns):
+        group_by = "section"
+    short = short_title(opts.title)
     awesome_title = opts.awesome and not opts.title.lower().startswith("awesome")
     return {
         "survey": {
@@ -431,16 +450,20 @@ def survey_config(opts: InitOptions, columns: list[_Column], collection: str) ->
             EXCLUDED: _exclusion_collection(),
         },
         "identifiers": {
+            # each with the page it resolves to: an entry whose only link is its DOI is linked
             "arxiv": {
                 "label": "arXiv id",
                 "normalize": "arxiv",
                 "pattern": "^([0-9]{4}\\.[0-9]{4,5}|[a-z-]+(\\.[A-Z]{2})?/[0-9]{7})$",
+                "url": "https://arxiv.org/abs/{id}",
             },
-            "doi": {"label": "DOI", "normalize": "lower", "pattern": "^10\\.[0-9]{4,9}/\\S+$"},
+            "doi": {"label": "DOI", "normalize": "lower", "pattern": "^10\\.[0-9]{4,9}/\\S+$",
+                    "url": "https://doi.org/{id}"},
             "openreview": {
                 "label": "OpenReview id",
                 "normalize": "none",
                 "pattern": "^[A-Za-z0-9_-]{6,}$",
+                "url": "https://openreview.net/forum?id={id}",
             },
         },
     }
@@ -459,6 +482,8 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
                 if c.generated
                 else f"The list's {c.column} column.",
                 required=c.required,
+                # a reference manager's own field, imported on request: never published
+                private=c.kind == "plain" and private_field(c.column.lower()),
             )
     # Where `survey add` keeps looked-up identifiers and the source note (not CSV columns).
     fields.setdefault(
@@ -488,15 +513,29 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
     return fields
 
 
-def _field_spec(kind: str, label: str, description: str, required: bool = False) -> dict[str, Any]:
+def _field_spec(kind: str, label: str, description: str, required: bool = False,
+                private: bool = False) -> dict[str, Any]:
     """A plain field as survey.yaml writes it: type, required (only when it is), label and
-    description, in that order."""
+    description, in that order; private (kept out of every output) when it is."""
     spec: dict[str, Any] = {"type": kind}
     if required:
         spec["required"] = True
     spec["label"] = label
     spec["description"] = description
+    if private:
+        spec["private"] = True
     return spec
+
+
+_README_SECTIONS = {
+    "contents": "Contents",
+    "maps": "Maps",
+    "gaps": "Gaps",
+    "figures": "Figures",
+    "papers": "Entries",
+    "exclusions": "Exclusion Log",
+    "contributing": "Contributing",
+}
 
 
 def _readme_config(
@@ -510,15 +549,7 @@ def _readme_config(
         # an awesome list keeps its curated order; a list of dated works reads newest first
         "entry_order": opts.entry_order or ("newest" if dated else "title"),
         "group_order": "taxonomy",
-        "sections": {
-            "contents": "Contents",
-            "maps": "Maps",
-            "gaps": "Gaps",
-            "figures": "Figures",
-            "papers": "Entries",
-            "exclusions": "Exclusion Log",
-            "contributing": "Contributing",
-        },
+        "sections": dict(_README_SECTIONS),
         "rank_by": "",
         "representatives": 3,
         "maps": [{"axis": f} for f in controlled],
@@ -827,12 +858,36 @@ def scaffold(root: Path, opts: InitOptions, table: Table | None = None,
         "taxonomy/readme/intro.md": (opts.description or f"A curated list: {opts.title}.") + "\n",
         "taxonomy/fields/reason.yaml": dump_yaml(_reason_file()),
     }
+    if table is not None:
+        files.update(prose_files(table))
     for c in columns:
         if c.kind == "controlled":
             files[f"taxonomy/fields/{c.field}.yaml"] = dump_yaml(_field_file(c, collection))
     for rel, text in sorted(files.items()):
         atomic_write(root / rel, text)
     return sorted(files), warnings
+
+
+def prose_files(table: Table) -> dict[str, str]:
+    """The list's own words outside its entries (a Markdown list's introduction, how to cite,
+    licence), as written, into the README's parts: ``taxonomy/readme/intro.md`` and one
+    numbered file per part, in the list's order (render/markdown.py readme_parts)."""
+    files: dict[str, str] = {}
+    parts = [(h, b.strip("\n")) for h, b in table.prose if b.strip()]
+    generated = {s.lower() for s in _README_SECTIONS.values()}
+    footer: list[str] = []
+    for n, (heading, body) in enumerate(parts, start=1):
+        if not heading:
+            files["taxonomy/readme/intro.md"] = body + "\n"
+        elif slug(heading) in ("license", "licence", "licensing"):
+            footer.append(body)  # awesome-lint wants no licence heading in the README; its words close it
+        else:
+            # a heading the README already has (Contributing) is told apart, so both stay
+            shown = f"{heading} guidelines" if heading.lower() in generated else heading
+            files[f"taxonomy/readme/{n:02d}-{slug(heading, '-')[:40]}.md"] = f"## {shown}\n\n{body}\n"
+    if footer:
+        files["taxonomy/readme/footer.md"] = "\n\n".join(footer) + "\n"
+    return files
 
 
 def describe_columns(table: Table, opts: InitOptions) -> list[str]:

@@ -1,7 +1,8 @@
 """Lists as people keep them, read into one shape: a table of named columns and rows.
 
-``survey init --from`` and ``survey import`` read CSV/TSV, one YAML file of entries, JSON (an
-array of objects, or JSON lines), BibTeX and an awesome-list README. Each reader returns a
+``survey init --from`` and ``survey import`` read CSV/TSV, an Excel workbook's first sheet, one
+YAML file of entries, JSON (an array of objects, CSL-JSON, or JSON lines), BibTeX and a Markdown
+README (:mod:`survey_tools.contrib.markdown_list`). Each reader returns a
 :class:`Table` whose cells are text or, where the file itself says a value is a list (a YAML or
 JSON array, BibTeX's ``and``-joined authors), a tuple of texts. Every row keeps the line it
 starts on, so problems point into the user's file.
@@ -17,8 +18,10 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +36,9 @@ MAX_CELL_CHARS = 100_000
 
 Cell = str | tuple[str, ...]
 
-FORMATS = ("csv", "tsv", "yaml", "json", "jsonl", "bibtex", "markdown")
+FORMATS = ("csv", "tsv", "xlsx", "yaml", "json", "jsonl", "bibtex", "markdown")
 _SUFFIXES = {
-    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".yaml": "yaml", ".yml": "yaml",
+    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".yaml": "yaml", ".yml": "yaml",
     ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".bib": "bibtex",
     ".md": "markdown", ".markdown": "markdown",
 }
@@ -62,6 +65,9 @@ class Table:
     description: str = ""  # and the sentence under it
     # Values of a column in the order the file introduces them (an awesome list's headings).
     value_order: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The list's own words outside its entries, as written: ("", introduction) first, then
+    # (heading, Markdown body) of each part (how to cite, licence); a Markdown list's only.
+    prose: tuple[tuple[str, str], ...] = ()
 
 
 def detect_format(path: Path) -> str:
@@ -169,6 +175,50 @@ def read_delimited(text: str, label: str, delimiter: str) -> Table:
     return table
 
 
+def read_xlsx(path: Path, label: str) -> Table:
+    """The first sheet of an Excel workbook as a table: its first row the header, each row's
+    line its row number; numbers as the sheet shows them (2021, not 2021.0), dates as ISO."""
+    import zipfile
+
+    import openpyxl  # loaded for this format only
+
+    try:
+        if path.stat().st_size > MAX_SOURCE_BYTES:
+            raise InvalidInput([Problem(label, 0, 0, "", f"file is larger than {MAX_SOURCE_BYTES:,} bytes")],
+                               "the list is too large to be a list of entries")
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
+        raise InvalidInput([Problem(label, 1, 0, "", f"not an Excel workbook: {err}")], "not a workbook") from None
+    try:
+        it = wb.worksheets[0].iter_rows(values_only=True)
+        header = [_xlsx_cell(v) for v in next(it, ())]
+        _check_columns(label, header)
+        names, warnings = name_header(header)
+        rows = []
+        for n, values in enumerate(it, start=2):
+            cells = [_xlsx_cell(v) for v in values]
+            if any(c.strip() for c in cells):
+                rows.append(Row(n, {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(names)}))
+    finally:
+        wb.close()
+    if not names:
+        raise InvalidInput([Problem(label, 1, 0, "", "the first sheet is empty")], "nothing to read")
+    table = Table(label, "xlsx", tuple(names), tuple(rows), tuple(warnings))
+    _check_cells(label, table.rows)
+    return table
+
+
+def _xlsx_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if hasattr(value, "isoformat"):
+        text = value.isoformat()
+        return text[:10] if text.endswith("T00:00:00") else text
+    return str(value)
+
+
 def _scalar(value: Any) -> str:
     if value is None:
         return ""
@@ -183,7 +233,15 @@ def _flatten(entry: Mapping[str, Any], prefix: str = "") -> dict[str, Cell]:
     out: dict[str, Cell] = {}
     for key, value in entry.items():
         name = f"{prefix}{key}"
-        if isinstance(value, Mapping):
+        date = _csl_date(value)
+        names = _person_names(value)
+        if date:  # CSL: issued: {date-parts: [[2004, 4, 28]]} -> 2004-04-28, and the year
+            out[name] = date
+            if key == "issued" and not prefix:
+                out.setdefault("year", date[:4])
+        elif names:
+            out[name] = names
+        elif isinstance(value, Mapping):
             out.update(_flatten(value, name + "."))
         elif isinstance(value, list):
             out[name] = tuple(_scalar(v) if not isinstance(v, Mapping | list) else json.dumps(v, sort_keys=True, ensure_ascii=False)
@@ -191,6 +249,37 @@ def _flatten(entry: Mapping[str, Any], prefix: str = "") -> dict[str, Cell]:
         else:
             out[name] = _scalar(value)
     return out
+
+
+def _csl_date(value: Any) -> str:
+    """A CSL-JSON date ({"date-parts": [[2004, 4, 28]]}) as an ISO date, "" for anything else."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("date-parts"), list) or not value["date-parts"]:
+        return ""
+    parts = value["date-parts"][0]
+    if not isinstance(parts, list) or not parts or not str(parts[0]).strip().isdigit():
+        return ""
+    out = [f"{int(str(parts[0]).strip()):04d}"]
+    out += [f"{int(str(p).strip()):02d}" for p in parts[1:3] if str(p).strip().isdigit()]
+    return "-".join(out)
+
+
+# How reference managers write a person: CSL-JSON (family, given; literal) and Zotero's own
+# export (lastName, firstName; name).
+_NAME_KEYS = (("family", "given"), ("lastName", "firstName"))
+
+
+def _person_names(value: Any) -> tuple[str, ...]:
+    """A list of persons as "Last, First" names; () when ``value`` is not such a list."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, Mapping) for v in value):
+        return ()
+    out = []
+    for v in value:
+        last, first = next(((str(v.get(a) or ""), str(v.get(b) or "")) for a, b in _NAME_KEYS if v.get(a)), ("", ""))
+        whole = str(v.get("literal") or v.get("name") or "")
+        if not last and not whole:
+            return ()
+        out.append(f"{last}, {first}" if last and first else (last or whole))
+    return tuple(" ".join(n.split()) for n in out)
 
 
 def _entries_table(label: str, fmt: str, entries: Sequence[tuple[int, Any]]) -> Table:
@@ -275,108 +364,207 @@ def read_json_list(text: str, label: str, lines: bool) -> Table:
 
 
 _BRACES = re.compile(r"[{}]")
+# Fields reference managers keep for their owner, never for readers: JabRef (owner, timestamp,
+# file, groups, ranking, readstatus, printed, priority, relevance, qualityassured, comment-*),
+# Zotero and Better BibTeX (file, annotation, urldate, langid is public), Mendeley
+# (mendeley-groups, mendeley-tags, annote), BibDesk (date-added, date-modified, bdsk-*), and
+# the abstract (the publisher's words, not the list's). `survey init --keep-field NAME`
+# imports one of them, declared private: no output shows it.
+PRIVATE_FIELDS = frozenset([
+    "owner", "timestamp", "file", "files", "groups", "ranking", "readstatus", "printed", "priority", "relevance",
+    "qualityassured", "annote", "annotation", "abstract", "mendeley-groups", "mendeley-tags", "date-added",
+    "date-modified", "creationdate", "modificationdate", "urldate", "comment", "comments", "review", "read",
+    "rating", "citeulike-article-id", "citeulike-linkout-0", "local-url", "pdf", "keywords-personal",
+])
+_PRIVATE_PREFIXES = ("bdsk-", "comment-", "jabref-", "mendeley-", "zotero-", "citeulike-")
+_DOI_IN = re.compile(r"10\.\d{4,9}/[^\s\"<>{}\\]+")
+_TEX_SPECIAL = re.compile(r"\\([_&%#$~])")
+# Values that are addresses, not text: never decoded as TeX.
+_VERBATIM = frozenset(["url", "doi", "eprint", "isbn", "issn", "key"])
 
 
-def read_bibtex(text: str, label: str) -> Table:
+def private_field(name: str) -> bool:
+    return name in PRIVATE_FIELDS or name.startswith(_PRIVATE_PREFIXES)
+
+
+@lru_cache(maxsize=1)
+def _tex_decoder() -> Any:
+    # pylatexenc, as survey_tools.latex uses it, but math as text too: a list's title
+    # "$\\Delta\\Sigma$ modulators" is read as "ΔΣ modulators", not kept as TeX source
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+
+
+def plain_tex(text: str) -> str:
+    """A BibTeX value as the text it prints (accents, escapes and math decoded)."""
+    if "\\" not in text and "$" not in text:
+        return text
+    out = _tex_decoder().latex_to_text(re.sub(r"(?<!\\)%", r"\\%", text))
+    return unicodedata.normalize("NFC", out.replace("\xa0", " "))
+
+
+def _bib_names(value: str) -> list[str]:
+    """An author or editor list: split on "and" outside braces (as BibTeX does), each name's TeX
+    decoded (``Jan{\\'\\i}{\\v{c}}ek`` -> Janíček), its protecting braces dropped."""
+    names, depth, start = [], 0, 0
+    words = re.split(r"(\s+)", value)
+    buf: list[str] = []
+    for w in words:
+        depth += w.count("{") - w.count("}")
+        if depth == 0 and w.lower() == "and":
+            names.append("".join(buf))
+            buf = []
+            continue
+        buf.append(w)
+    names.append("".join(buf))
+    del start
+    out = [" ".join(_BRACES.sub("", plain_tex(n)).split()) for n in names]
+    return [n for n in out if n and n.lower() != "others"]
+
+
+def _bib_text(name: str, value: str) -> str:
+    if name in _VERBATIM:  # an address: only TeX's escapes of its characters undone (10.1007/x\_49)
+        return " ".join(_TEX_SPECIAL.sub(r"\1", _BRACES.sub("", value)).split())
+    return " ".join(_BRACES.sub("", plain_tex(value)).split())
+
+
+def _bib_links(cells: dict[str, Any]) -> list[str]:
+    """Where the entry can be read: its url, its DOI at doi.org, its arXiv (or JSTOR) eprint."""
+    from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
+
+    links = []
+    url = str(cells.get("url", ""))
+    if url.startswith(("http://", "https://")):
+        links.append(url.split()[0])
+    found = _DOI_IN.search(str(cells.get("doi", "")))
+    doi = normalize_doi(found.group(0)) if found else None
+    if doi:
+        links.append(f"https://doi.org/{doi}")
+    eprint = str(cells.get("eprint", ""))
+    kind = str(cells.get("archiveprefix") or cells.get("eprinttype") or "").lower()
+    arxiv = normalize_arxiv(eprint) if eprint and kind in ("arxiv", "") else None
+    if arxiv:
+        links.append(f"https://arxiv.org/abs/{arxiv}")
+    elif eprint and kind == "jstor":
+        links.append(f"https://www.jstor.org/stable/{eprint}")
+    return list(dict.fromkeys(links))
+
+
+def _bib_entries(lib: Any, strict: bool) -> list[tuple[Any, str]]:
+    """The entries with their keys; unless ``strict``, an entry whose key an earlier one has
+    is read too, under the key with -2 (-3...) after it: the look-alike rule then merges it or
+    keeps it (survey init)."""
+    out = [(e, str(e.key)) for e in lib.entries]
+    if strict:
+        return out
+    taken = {k for _, k in out}
+    for b in lib.blocks:
+        entry = getattr(b, "ignore_error_block", None) if type(b).__name__ == "DuplicateBlockKeyBlock" else None
+        if entry is None or not hasattr(entry, "fields"):
+            continue
+        n = 2
+        while f"{entry.key}-{n}" in taken:
+            n += 1
+        taken.add(f"{entry.key}-{n}")
+        out.append((entry, f"{entry.key}-{n}"))
+    return sorted(out, key=lambda pair: pair[0].start_line or 0)
+
+
+def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
+    """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
+    field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
+    URL (``http://dx.doi.org/10...``) reduced to the DOI, and ``links`` made from url, DOI and
+    eprint. Private fields (:data:`PRIVATE_FIELDS`) are left out unless named in ``keep``. An
+    unparsable block refuses the file unless not ``strict`` (survey init): then it is left out,
+    with a warning naming its line."""
     import bibtexparser  # only here: init from BibTeX is the one user of the parser in this module
 
+    from survey_tools.corpus.identifiers import normalize_doi
+
     lib = bibtexparser.parse_string(text)
-    problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
-                for b in lib.failed_blocks]
     dup = [b for b in lib.blocks if type(b).__name__ == "DuplicateBlockKeyBlock"]
-    problems += [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", f"key {getattr(b, 'key', '?')!r} appears twice")
-                 for b in dup if b not in lib.failed_blocks]
-    if problems:
+    problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
+                for b in lib.failed_blocks if b not in dup]
+    again = "" if strict else "; read under the key with -2 after it"
+    problems += [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", f"key {getattr(b, 'key', '?')!r} appears twice{again}")
+                 for b in dup]
+    if problems and strict:
         raise InvalidInput(problems, "the BibTeX file has errors")
     if not lib.entries:
         raise InvalidInput([Problem(label, 1, 0, "", "no BibTeX entries")], "nothing to read")
     entries: list[tuple[int, Any]] = []
-    for e in lib.entries:
-        cells: dict[str, Any] = {"key": e.key, "entry type": e.entry_type.lower()}
+    left_out: dict[str, int] = {}
+    for e, key in _bib_entries(lib, strict):
+        cells: dict[str, Any] = {"key": key, "entry type": e.entry_type.lower()}
         for f in e.fields:
-            value = " ".join(_BRACES.sub("", str(f.value)).split())
             name = f.key.lower()
-            if name in ("author", "editor"):
-                cells[name] = [" ".join(a.split()) for a in re.split(r"\s+and\s+", value) if a.strip()]
-            else:
-                cells[name] = value
+            if private_field(name) and name not in keep:
+                left_out[name] = left_out.get(name, 0) + 1
+                continue
+            raw = str(f.value)
+            cells[name] = _bib_names(raw) if name in ("author", "editor") else _bib_text(name, raw)
+        if cells.get("doi"):
+            # a DOI as a resolver URL of any host (dx.doi.org, doi.acm.org) or "doi:10..." is the DOI
+            found = _DOI_IN.search(str(cells["doi"]))
+            cells["doi"] = (normalize_doi(found.group(0)) if found else None) or cells["doi"]
+        if "year" not in cells and re.match(r"^\d{4}", str(cells.get("date", ""))):
+            cells["year"] = str(cells["date"])[:4]  # biblatex writes date = {2009-04-21}
+        cells["links"] = _bib_links(cells)
+        cells.pop("url", None)
         entries.append(((e.start_line or 0) + 1, cells))
-    return _entries_table(label, "bibtex", entries)
-
-
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_ITEM = re.compile(r"^(\s*)[-*+]\s+\[(?P<title>(?:[^\]\\]|\\.)+)\]\((?P<url>[^)\s]+)(?:\s+\"[^\"]*\")?\)\s*(?P<rest>.*)$")
-_SEP = re.compile(r"^(?:[-–—:]\s*)")
-# Sections of an awesome list that are about the list, not entries of it.
-_NOT_ENTRIES = re.compile(r"^(contents|table of contents|contributing|contribute|license|licence|footnotes|related lists?)$", re.I)
+    table = _entries_table(label, "bibtex", entries)
+    warnings: tuple[str, ...] = tuple(p.format() + ("" if "appears twice" in p.message else "; left out")
+                                      for p in problems)
+    if left_out:
+        shown = ", ".join(f"{k} ({n})" for k, n in sorted(left_out.items()))
+        warnings += (f"{label}: private reference-manager fields left out: {shown}; --keep-field NAME imports one, "
+                    "kept in the records but out of every output",)
+    return Table(table.file, table.format, table.columns, table.rows, warnings, table.list_columns)
 
 
 def read_awesome(text: str, label: str) -> Table:
-    """An awesome list: ``- [Title](url) - Description.`` items under headings. The first
-    top-level heading is the list's title; the other headings, nested, become the ``section``
-    column (``Parent: Child`` for a nested one); items before any heading, in a contents
-    section or linking inside the page are left out."""
-    title = ""
-    description = ""
-    path: list[tuple[int, str]] = []
-    skip_level = 0
-    entries: list[tuple[int, Any]] = []
-    order: list[str] = []
-    in_code = False
-    for n, line in enumerate(text.splitlines(), start=1):
-        if line.lstrip().startswith("```"):
-            in_code = not in_code
-            continue
-        if in_code:
-            continue
-        h = _HEADING.match(line)
-        if title and not path and not description and line.strip() and not h:
-            description = _inline_text(line.strip().lstrip(">").strip())  # the list's own tagline
-        if h:
-            level, name = len(h.group(1)), _inline_text(h.group(2))
-            if level == 1 and not title:
-                title = name
-                continue
-            if skip_level and level > skip_level:
-                continue
-            skip_level = level if _NOT_ENTRIES.match(name) else 0
-            path = [(lv, nm) for lv, nm in path if lv < level] + [(level, name)]
-            continue
-        m = _ITEM.match(line)
-        if not m or skip_level or not path or m.group("url").startswith("#"):
-            continue
-        section = ": ".join(nm for _, nm in path)
-        if section not in order:
-            order.append(section)
-        rest = _SEP.sub("", m.group("rest").strip(), count=1)
-        entries.append((n, {"title": _inline_text(m.group("title")), "url": m.group("url"),
-                            "description": _inline_text(rest), "section": section}))
-    if not entries:
-        raise InvalidInput([Problem(label, 1, 0, "", "no entries: expected items '- [Title](https://...) - Description.' under headings")],
+    """A Markdown list (an awesome list, a paper list), read through its token tree by
+    :mod:`survey_tools.contrib.markdown_list`: one row per work, its headings as the ``section``
+    column (a list where the work is listed under several), the text outside the entries kept
+    in :attr:`Table.prose`."""
+    from survey_tools.contrib.markdown_list import read_markdown
+
+    found = read_markdown(text)
+    if not found.entries:
+        raise InvalidInput([Problem(label, 1, 0, "", "no entries: no list item, table row or heading in the file "
+                                    "names a work with a link (a bold or linked title, or a [paper](...) link)")],
                            "nothing to read")
+    several = any(len(e.sections) > 1 for e in found.entries)
+    entries: list[tuple[int, Any]] = []
+    for e in found.entries:
+        cells: dict[str, Any] = {"title": e.title, "authors": list(e.authors), "year": e.year, "date": e.date,
+                                 "venue": e.venue, "links": list(e.links), "code": e.code, "project": e.project,
+                                 "description": " ".join(e.description)}
+        if e.sections or found.sections:
+            cells["section"] = list(e.sections) if several else (e.sections[0] if e.sections else "")
+        entries.append((e.line, cells))
     table = _entries_table(label, "markdown", entries)
-    return Table(table.file, table.format, table.columns, table.rows, title=title, description=description,
-                 value_order={"section": tuple(order)})
+    # columns no entry fills (no list here gives dates, say) are left out
+    used = [c for c in table.columns if any(_filled(r.cells.get(c, "")) for r in table.rows)]
+    rows = tuple(Row(r.line, {c: v for c, v in r.cells.items() if c in used}) for r in table.rows)
+    return Table(table.file, table.format, tuple(used), rows, tuple(found.merged),
+                 list_columns=frozenset(c for c in table.list_columns if c in used), title=found.title,
+                 description=found.description, value_order={"section": tuple(found.sections)},
+                 prose=tuple(found.prose))
 
 
-_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+def _filled(cell: Cell) -> bool:
+    return bool(cell.strip()) if isinstance(cell, str) else any(c.strip() for c in cell)
 
 
-def _inline_text(text: str) -> str:
-    """Markdown inline text as plain text: images (badges) go, links become their text (a
-    badge is an image inside a link, so images go first), emphasis marks go."""
-    text = _IMAGE.sub("", text)
-    text = _LINK.sub(lambda m: m.group(1), text)
-    text = re.sub(r"(\*\*|__|`)", "", text)
-    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
-    return " ".join(text.split())
-
-
-def read_source(path: Path, fmt: str | None = None) -> Table:
-    """The list in ``path``, in the format its name says (or ``fmt``)."""
+def read_source(path: Path, fmt: str | None = None, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
+    """The list in ``path``, in the format its name says (or ``fmt``); ``keep``: the private
+    BibTeX fields to import all the same."""
     fmt = fmt or detect_format(path)
     label = path.name
+    if fmt == "xlsx":
+        return read_xlsx(path, label)
     text = _text(path, label)
     if fmt in ("csv", "tsv"):
         return read_delimited(text, label, "\t" if fmt == "tsv" else ",")
@@ -385,7 +573,7 @@ def read_source(path: Path, fmt: str | None = None) -> Table:
     if fmt in ("json", "jsonl"):
         return read_json_list(text, label, lines=fmt == "jsonl")
     if fmt == "bibtex":
-        return read_bibtex(text, label)
+        return read_bibtex(text, label, keep, strict)
     if fmt == "markdown":
         return read_awesome(text, label)
     raise UsageError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")

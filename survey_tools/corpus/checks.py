@@ -412,6 +412,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     problems.extend(schema)
     problems.extend(_field_problems(tax, coll, rel, doc, data))
     problems.extend(_prose_problems(tax, coll, rel, doc, data))
+    problems.extend(_author_list_problems(coll, rel, doc, data))
     problems.extend(_identifier_problems(tax, rel, doc, data))
     problems.extend(_year_problems(coll, rel, doc, data))
     return _dedupe(_one_line_lists(coll, rel, doc, data, problems))
@@ -833,6 +834,31 @@ def _control_problems(tax: Taxonomy, coll: Collection, data: dict[str, Any]) -> 
         why = _control_problem(text, multiline=top is not None and top.type == "text")
         if why:
             yield path, why, is_key
+
+
+def _author_list_problems(coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]) -> list[Problem]:
+    """Author lists kept as plain strings (a list imported as it was) that cannot be right."""
+    out = []
+    for f in coll.fields:
+        value = data.get(f.name)
+        if f.type == "string_list" and "author" in f.name and isinstance(value, list):
+            for i, why in _name_list_problems(value):
+                line, col = doc.position((f.name, i))
+                out.append(Problem(rel, line, col, f"{f.name}.{i}", why))
+    return out
+
+
+def _name_list_problems(names: list[Any]) -> list[tuple[int, str]]:
+    """Author lists that cannot be right: an item holding several names joined by ";", or names
+    that are all single words, in pairs ("Doe", "Jane", "Roe", "John": 'Last, First' names split
+    at their commas)."""
+    out = [(i, f"{show(repr(n))} holds several names joined by ';' (one name per item)")
+           for i, n in enumerate(names) if isinstance(n, str) and ";" in n]
+    words = [n for n in names if isinstance(n, str)]
+    if len(words) >= 4 and len(words) % 2 == 0 and all(len(n.split()) == 1 for n in words):
+        out.append((0, f"{len(words)} one-word names look like 'Last, First' names split at their commas "
+                       "(write one name per item)"))
+    return out
 
 
 def _prose_problems(

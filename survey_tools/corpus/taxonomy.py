@@ -129,6 +129,7 @@ class PlainField:
     # person_list: the boolean field by which a record says its names are organisations.
     organisation_field: str = ""
     default: Any = None  # what `survey add` writes when its source has no value
+    private: bool = False  # kept in the records, left out of every output
 
 
 @dataclass(frozen=True)
@@ -700,6 +701,7 @@ def _plain_fields(c: Mapping[str, Any]) -> list[PlainField]:
                 max_length=spec.get("max_length"),
                 organisation_field=str(spec.get("organisation_field", "")),
                 default=spec.get("default"),
+                private=bool(spec.get("private", False)),
             )
         )
     return out

@@ -499,8 +499,19 @@ class _LiteralDumper(_Dumper):
     pass
 
 
+def _reads_as_text(data: str) -> bool:
+    try:
+        return isinstance(_plain(data), str)
+    except ValueError:  # digits past Python's int conversion limit: a number all the same
+        return False
+
+
 def _str_representer(dumper: Any, data: str) -> yaml.ScalarNode:
     style = "|" if "\n" in data else None
+    if style is None and data and not _reads_as_text(data):
+        # PyYAML resolves by YAML 1.1 and would leave "0596008279" (an ISBN) plain, which the
+        # YAML 1.2 core reader above reads back as a number: quoted, it stays the string it is.
+        style = "'"
     return dumper.represent_scalar(_TAG + "str", data, style=style)
 
 

@@ -144,7 +144,7 @@ def record_entry_type(rec: Record, tax: Taxonomy) -> str:
     """The BibTeX entry type of ``rec`` (``article``, ``inproceedings``, ``techreport``,
     ``misc``...): the one answer papers.bib and the site's citation tags and JSON-LD share."""
     ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
-    return entry_type(venue_text(rec, tax), bool(ids.get("arxiv")), _rules(tax))
+    return _kind(rec, venue_text(rec, tax), bool(ids.get("arxiv")), _rules(tax))
 
 
 def _no_author(tax: Taxonomy) -> str:
@@ -176,8 +176,42 @@ def venue_text(rec: Record, tax: Taxonomy | None) -> str:
     return ", ".join(str(v) for v in values)
 
 
+# The bibliographic fields a record may hold as a list imported from BibTeX left them (survey
+# init --from refs.bib keeps them as plain fields of the same name), written back in this order.
+BIB_FIELDS = ("journal", "journaltitle", "booktitle", "editor", "volume", "number", "issue", "pages", "chapter",
+              "edition", "series", "publisher", "organization", "institution", "school", "address", "location",
+              "month", "type", "howpublished", "note", "isbn", "issn")
+# The record field that names a work's BibTeX entry type (kept from an imported .bib file).
+ENTRY_TYPE_FIELD = "entry_type"
+_ENTRY_TYPE = re.compile(r"[a-z]{2,40}")
+
+
+def _venue_field(kind: str, d: Mapping[str, Any], venue: str) -> tuple[str, str] | None:
+    """Where the venue goes for the entry type, unless the record already holds that field."""
+    if kind == "inproceedings" and not d.get("booktitle"):
+        return ("booktitle", escape(venue))
+    if kind == "article" and not d.get("journal") and not d.get("journaltitle"):
+        return ("journal", escape(venue))
+    if kind == "techreport" and not d.get("institution"):
+        return ("institution", escape(str(d.get("affiliation") or venue)))
+    if kind not in ("inproceedings", "article", "techreport") and venue and venue != "arXiv" \
+            and not d.get("howpublished"):
+        return ("howpublished", escape(venue))
+    return None
+
+
+def _bib_value(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None or value == "":
+        return None
+    if isinstance(value, list):
+        names = [detex(str(v)) for v in value if str(v).strip()]
+        return " and ".join(f"{{{escape(n)}}}" if re.search(r"\band\b", n) else escape(n) for n in names) or None
+    return escape(detex(str(value))) if isinstance(value, str | int) else None
+
+
 def _fields(
-    rec: Record, kind: str, no_author: str = "Anonymous", venue: str | None = None
+    rec: Record, kind: str, no_author: str = "Anonymous", venue: str | None = None,
+    kept: frozenset[str] | None = None,
 ) -> list[tuple[str, str]]:
     d = rec.data
     raw_ids = d.get("identifiers")
@@ -191,14 +225,13 @@ def _fields(
     ]
     if isinstance(d.get("year"), int) and not isinstance(d.get("year"), bool):
         fields.append(("year", str(d["year"])))
-    if kind == "inproceedings":
-        fields.append(("booktitle", escape(venue)))
-    elif kind == "article":
-        fields.append(("journal", escape(venue)))
-    elif kind == "techreport":
-        fields.append(("institution", escape(str(d.get("affiliation") or venue))))
-    elif venue and venue != "arXiv":
-        fields.append(("howpublished", escape(venue)))
+    at_venue = _venue_field(kind, d, venue)
+    if at_venue is not None:
+        fields.append(at_venue)
+    for name in BIB_FIELDS:  # every field escaped as any value is; a private one never written
+        value = _bib_value(d.get(name)) if kept is None or name in kept else None
+        if value is not None:
+            fields.append((name, value))
     if ids.get("arxiv"):
         fields += [("eprint", verbatim(str(ids["arxiv"]))), ("archiveprefix", "arXiv")]
     if ids.get("doi"):
@@ -216,9 +249,30 @@ def _entry(
 ) -> Any:
     ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), dict) else {}
     venue = venue_text(rec, tax)
-    kind = entry_type(venue, bool(ids.get("arxiv")), rules)
+    kind = _kind(rec, venue, bool(ids.get("arxiv")), rules)
     # every value, however a field was built (brace_balanced leaves a balanced one as it is)
-    return Entry(kind, rec.id, [Field(k, brace_balanced(v)) for k, v in _fields(rec, kind, no_author, venue)])
+    fields = _fields(rec, kind, no_author, venue, _kept(tax))
+    return Entry(kind, rec.id, [Field(k, brace_balanced(v)) for k, v in fields])
+
+
+def _kind(rec: Record, venue: str, has_arxiv: bool, rules: Any) -> str:
+    """The entry type the record keeps (a list imported from BibTeX) wins over the venue rules."""
+    own = str(rec.get(ENTRY_TYPE_FIELD) or "").strip().lower()
+    return own if _ENTRY_TYPE.fullmatch(own) else entry_type(venue, has_arxiv, rules)
+
+
+# Field types that hold bibliographic text; a field of the same name but another type (the
+# survey's own "edition" a record entered in) is not BibTeX's.
+_TEXT_TYPES = frozenset(["string", "text", "integer", "year", "string_list", "person_list"])
+
+
+def _kept(tax: Taxonomy | None) -> frozenset[str] | None:
+    """The BIB_FIELDS a record of ``tax`` may carry into papers.bib: declared with a text type
+    and not private (None: any, when no taxonomy is given)."""
+    if tax is None:
+        return None
+    return frozenset(f.name for f in tax.retained.fields
+                     if f.name in BIB_FIELDS and f.type in _TEXT_TYPES and not f.private)
 
 
 def _write(entries: list[Any]) -> str:

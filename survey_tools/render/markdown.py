@@ -254,15 +254,18 @@ def gap_tables(report: GapReport) -> list[dict[str, Any]]:
 
 def _entry(tax: Taxonomy, rec: Record, tags: Sequence[str], new: frozenset[str] = frozenset()) -> dict[str, Any]:
     added = rec.get(tax.editions.added_field) if tax.editions else None
+    # a work with no link of its own (a thesis imported from BibTeX) links its identifier's
+    # page, else its record: never an empty [Title]()
+    url = model.primary_link(rec) or next(iter(model.identifier_urls(rec, tax)), "") or str(rec.path or "")
     return {
         "id": rec.id,
         "new": rec.id in new,
         "added": str(added) if added else "",
         "title": model.display(rec.title),
-        "url": model.primary_link(rec),
+        "url": url,
         "summary": str(rec.get("summary", "")),
         "tags": model.record_tags(tax, rec, tags),
-        "links": model.secondary_links(rec, tax),
+        "links": [lk for lk in model.secondary_links(rec, tax) if lk["url"] != url],
     }
 
 

@@ -619,7 +619,8 @@ class _Site:
         specs = list(dict.fromkeys([*self.tags, *(ax.spec for f in self.facets for ax in f.axes)]))
         specs += [cf.name for cf in ret.controlled if cf.kind != "mapping" and cf.name not in specs]
         return {
-            "hidden": {ret.id_field, ret.title_field, "authors", "authors_complete", "links", "summary"},
+            "hidden": {ret.id_field, ret.title_field, "authors", "authors_complete", "links", "summary"}
+            | {f.name for f in ret.fields if f.private},  # a private field is never published
             "tag_specs": [s for s in specs if self.kind(s) not in ("keys", "plain")],
             "mappings": [cf for cf in ret.controlled if cf.kind == "mapping"],
             "page": {
