@@ -19,9 +19,12 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from survey_tools.contrib.sources import name_header
+from survey_tools.contrib.sources import name_header, parse_bibtex, read_source
+from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
+from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.identifiers import (
+    arxiv_year,
     ids_from_label,
     ids_from_url,
     normalize_arxiv,
@@ -266,13 +269,11 @@ class BibEntry:
 
 
 def read_bib(path: Path) -> list[BibEntry]:
-    import bibtexparser
-
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise UsageError(f"cannot read {path}: {err}") from None
-    lib = bibtexparser.parse_string(text)
+    lib = parse_bibtex(text)
     if lib.failed_blocks:
         first = lib.failed_blocks[0]
         raise InvalidInput(
@@ -440,8 +441,6 @@ def _tag_problems(
     tax: Taxonomy, coll: Collection, lay: Layout, record: Mapping[str, Any], label: str, line: int
 ) -> list[Problem]:
     """Values of controlled fields that the taxonomy does not know, single or listed."""
-    from survey_tools.corpus.explain import suggest
-
     out: list[Problem] = []
     columns = {c.field: c for c in lay.columns if not c.ignore}
     for cf in coll.controlled:
@@ -470,8 +469,6 @@ def _source_rows(lay: Layout, path: Path, label: str, partial: bool = False) -> 
     cells joined with the column's separator, so one path checks and converts them."""
     if path.suffix.lower() == ".csv":
         return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional or c.private])
-    from survey_tools.contrib.sources import read_source
-
     # private fields the layout names were imported on request (survey init --keep-field)
     table = read_source(path, keep=frozenset(c.column for c in lay.columns), strict=not partial)
     out = CsvRows()
@@ -1038,9 +1035,6 @@ def _give_identifier(tax: Taxonomy, coll: Collection, plan: ImportPlan, pair: tu
 def _waive_year(tax: Taxonomy, coll: Collection, record: dict[str, Any], plan: ImportPlan, label: str, line: int) -> None:
     """A year the list gives that does not fit the record's arXiv id is the list's to keep
     (a journal version, a typo to fix later): a warning, and a per-record waiver saying so."""
-    from survey_tools.corpus.checks import ARXIV_YEAR_SLACK
-    from survey_tools.corpus.identifiers import arxiv_year
-
     waivers = next((f.name for f in coll.fields if f.type == "waivers"), None)
     ids = record.get("identifiers")
     year = record.get("year")
@@ -1070,8 +1064,6 @@ def _record_problems(tax: Taxonomy, coll: Collection, lay: Layout, rel: str,
     curation rules on prose length and on how names are written (another list's one-line notes
     and author columns rarely follow them); `survey validate` reports those on the records.
     """
-    from survey_tools.corpus.checks import check_record
-
     columns = {c.field.split(".")[0]: c.column for c in lay.columns if not c.ignore}
     out = []
     for p in check_record(tax, coll, rel, parse_yaml(dump_yaml(record), rel)):

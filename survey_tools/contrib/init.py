@@ -31,6 +31,7 @@ from survey_tools import slugs
 from survey_tools.contrib.csvio import split_cell
 from survey_tools.contrib.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
 from survey_tools.contrib.sources import Table, private_field
+from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
@@ -245,8 +246,6 @@ def _check_named_columns(table: Table, opts: InitOptions, header: list[str]) -> 
     ]
     unknown = [c for c in named if c not in header]
     if unknown:
-        from survey_tools.corpus.explain import suggest
-
         hints = [
             f"{c!r}" + (f" (did you mean {suggest(c, header)!r}?)" if suggest(c, header) else "")
             for c in unknown

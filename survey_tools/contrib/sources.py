@@ -19,14 +19,20 @@ import io
 import json
 import re
 import unicodedata
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pylatexenc.latex2text import LatexNodes2Text
+
+from survey_tools.contrib.markdown_list import read_markdown
+from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.yamlio import parse_yaml
 from survey_tools.errors import InvalidInput, Problem, UsageError
+from survey_tools.extras import require_extra
 
 # Limits on what a source list may be: generous for any real list, small enough that a wrong
 # file (a database dump, a binary) is refused before it costs memory.
@@ -178,9 +184,8 @@ def read_delimited(text: str, label: str, delimiter: str) -> Table:
 def read_xlsx(path: Path, label: str) -> Table:
     """The first sheet of an Excel workbook as a table: its first row the header, each row's
     line its row number; numbers as the sheet shows them (2021, not 2021.0), dates as ISO."""
-    import zipfile
-
-    import openpyxl  # loaded for this format only
+    # openpyxl (the [screening] extra's) is loaded for this format only
+    openpyxl = require_extra("screening", "openpyxl")
 
     try:
         if path.stat().st_size > MAX_SOURCE_BYTES:
@@ -389,10 +394,8 @@ def private_field(name: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _tex_decoder() -> Any:
-    # pylatexenc, as survey_tools.latex uses it, but math as text too: a list's title
+    # as survey_tools.latex decodes TeX, but math as text too: a list's title
     # "$\\Delta\\Sigma$ modulators" is read as "ΔΣ modulators", not kept as TeX source
-    from pylatexenc.latex2text import LatexNodes2Text
-
     return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
 
 
@@ -431,8 +434,6 @@ def _bib_text(name: str, value: str) -> str:
 
 def _bib_links(cells: dict[str, Any]) -> list[str]:
     """Where the entry can be read: its url, its DOI at doi.org, its arXiv (or JSTOR) eprint."""
-    from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
-
     links = []
     url = str(cells.get("url", ""))
     if url.startswith(("http://", "https://")):
@@ -471,6 +472,15 @@ def _bib_entries(lib: Any, strict: bool) -> list[tuple[Any, str]]:
     return sorted(out, key=lambda pair: pair[0].start_line or 0)
 
 
+def parse_bibtex(text: str) -> Any:
+    """A BibTeX file's text as bibtexparser's library: the one place the toolkit parses BibTeX
+    (survey init and survey import --bib)."""
+    # bibtexparser (its grammar, ~40 ms) is loaded only when a BibTeX file is read
+    import bibtexparser
+
+    return bibtexparser.parse_string(text)
+
+
 def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
     """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
     field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
@@ -478,11 +488,7 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
     eprint. Private fields (:data:`PRIVATE_FIELDS`) are left out unless named in ``keep``. An
     unparsable block refuses the file unless not ``strict`` (survey init): then it is left out,
     with a warning naming its line."""
-    import bibtexparser  # only here: init from BibTeX is the one user of the parser in this module
-
-    from survey_tools.corpus.identifiers import normalize_doi
-
-    lib = bibtexparser.parse_string(text)
+    lib = parse_bibtex(text)
     dup = [b for b in lib.blocks if type(b).__name__ == "DuplicateBlockKeyBlock"]
     problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
                 for b in lib.failed_blocks if b not in dup]
@@ -528,8 +534,6 @@ def read_awesome(text: str, label: str) -> Table:
     :mod:`survey_tools.contrib.markdown_list`: one row per work, its headings as the ``section``
     column (a list where the work is listed under several), the text outside the entries kept
     in :attr:`Table.prose`."""
-    from survey_tools.contrib.markdown_list import read_markdown
-
     found = read_markdown(text)
     if not found.entries:
         raise InvalidInput([Problem(label, 1, 0, "", "no entries: no list item, table row or heading in the file "
