@@ -88,7 +88,11 @@ def primary_link(rec: Record) -> str:
     links = rec.get("links") or []
     if links:
         return str(links[0])
-    return str(rec.get("url", ""))
+    # A list's own `url` column may hold paths into that list's web site ('/assets/x.pdf'): only
+    # an absolute http(s) address is a link a reader of this list can follow.
+    url = str(rec.get("url") or "")
+    parts = urlsplit(url)
+    return url if parts.scheme in ("http", "https") and parts.netloc else ""
 
 
 def link_label(url: str) -> str:
