@@ -22,9 +22,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def bench_add(runs: int = 5) -> list[float]:
-    from survey_tools.contrib.adding import plan_add, write_plan
-    from survey_tools.contrib.arxiv_client import ArxivPaper
     from survey_tools.corpus.loading import load_corpus
+    from survey_tools.curate.adding import plan_add, write_plan
+    from survey_tools.scholarly.arxiv_client import ArxivPaper
 
     paper = ArxivPaper("1605.08386", 1, "Heat-bath random walks with Markov bases",
                        ("Caprice Stanley", "Tobias Windisch"), "abstract", "2016-05-26",

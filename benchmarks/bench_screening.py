@@ -38,11 +38,11 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from survey_tools.contrib import ranking, screening  # noqa: E402
 from survey_tools.corpus.duplicates import Known, KnownIndex  # noqa: E402
 from survey_tools.corpus.loading import load_corpus  # noqa: E402
 from survey_tools.corpus.records import Corpus  # noqa: E402
 from survey_tools.corpus.yamlio import dump_yaml  # noqa: E402
+from survey_tools.curate import ranking, screening  # noqa: E402
 
 FEED = REPO / "tests" / "fixtures" / "screening-feed" / "feed.yaml"
 

@@ -16,10 +16,10 @@ import click
 from survey_tools.build import BuildResult
 from survey_tools.build import build as run_build
 from survey_tools.cli.common import output_format, printed, report, root_of
-from survey_tools.contrib.corrections_edit import settle as settle_correction
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.views import known_keys
+from survey_tools.curate.corrections_edit import settle as settle_correction
 from survey_tools.errors import EXIT_INVALID
 from survey_tools.reports.agreement import agreement_text, compute_agreement
 from survey_tools.reports.claims import STATUSES, ClaimsReport

@@ -19,12 +19,6 @@ from tqdm import tqdm
 
 from survey_tools.cli.common import output_format, printed, root_of
 from survey_tools.cli.common import report as emit
-from survey_tools.contrib import adding, exclusions, links, refresh
-from survey_tools.contrib.arxiv_client import ArxivClient, ClientConfig
-from survey_tools.contrib.diff import diff_revision, to_markdown
-from survey_tools.contrib.diff_report import MAX_BYTES, render_report, to_json
-from survey_tools.contrib.metadata import CrossrefClient, OpenReviewClient
-from survey_tools.contrib.placement import check_paths
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import declared_pairs, scan
 from survey_tools.corpus.examples import add_example, exclude_example
@@ -32,7 +26,13 @@ from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.options import short_option
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.curate import adding, exclusions, links, refresh
 from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
+from survey_tools.review.diff import diff_revision, to_markdown
+from survey_tools.review.diff_report import MAX_BYTES, render_report, to_json
+from survey_tools.review.placement import check_paths
+from survey_tools.scholarly.arxiv_client import ArxivClient, ClientConfig
+from survey_tools.scholarly.metadata import CrossrefClient, OpenReviewClient
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 

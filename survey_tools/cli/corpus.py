@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
+from survey_tools.adopt.csvio import export_csv, plan_import, write_import
+from survey_tools.adopt.taxonomy_edit import migrate_field, rename_value
 from survey_tools.cli.common import output_format, report, root_of
-from survey_tools.contrib.csvio import export_csv, plan_import, write_import
-from survey_tools.contrib.taxonomy_edit import migrate_field, rename_value
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.loading import load_valid_corpus
 from survey_tools.corpus.record_schema import schema_files

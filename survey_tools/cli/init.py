@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
+from survey_tools.adopt.csvio import ImportOptions, plan_import, write_import
+from survey_tools.adopt.init import InitOptions, describe_columns, parse_lists, scaffold, staged
+from survey_tools.adopt.sources import FORMATS, read_source
 from survey_tools.build import build as run_build
 from survey_tools.cli.common import root_of
-from survey_tools.contrib.csvio import ImportOptions, plan_import, write_import
-from survey_tools.contrib.init import InitOptions, describe_columns, parse_lists, scaffold, staged
-from survey_tools.contrib.sources import FORMATS, read_source
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import InvalidInput
 

@@ -1,8 +1,8 @@
 """Commands of the living list: ``survey search`` fills the screening queue, ``survey screen``
 lists it, decides on candidates, and trades it with ASReview and reference managers.
 
-Thin wrappers: parsing options, calling :mod:`survey_tools.contrib.search` and
-:mod:`survey_tools.contrib.screening`, printing.
+Thin wrappers: parsing options, calling :mod:`survey_tools.curate.search` and
+:mod:`survey_tools.curate.screening`, printing.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import click
 from tqdm import tqdm
 
 from survey_tools.cli.common import echo_json, report, root_of
-from survey_tools.contrib import adding, found, screening, search
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.protocol import Protocol, load_protocol
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.curate import adding, found, screening, search
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
 

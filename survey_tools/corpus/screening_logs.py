@@ -4,7 +4,7 @@
     screening/runs.yaml               one entry per search run (PRISMA identification)
     screening/decisions.yaml          one entry per screening decision (date, stage, outcome)
 
-``survey search`` and ``survey screen`` (contrib) append to the logs; the living list's
+``survey search`` and ``survey screen`` (curate/) append to the logs; the living list's
 PRISMA flow (reports/living.py) counts them. Both read a log with :func:`parse_log`: a log that
 is not a list of entries, or an entry that is not a mapping, is reported with its line (never
 dropped: a dropped decision would silently change the flow's counts).

@@ -8,5 +8,5 @@
   async one (``survey links``) and a synchronous one for the metadata services.
 
 The library raises :class:`~survey_tools.net.client.NetError` kinds with one sentence for the
-user; the services' modules (``contrib/``) turn them into their own messages.
+user; the services' modules (``scholarly/``, ``curate/links``) turn them into their own messages.
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from survey_tools.contrib.arxiv_client import ArxivClient, ArxivFetchError, ClientConfig
+from survey_tools.scholarly.arxiv_client import ArxivClient, ArxivFetchError, ClientConfig
 
 
 def client(url: str, **kw: float) -> ArxivClient:

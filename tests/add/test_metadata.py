@@ -19,9 +19,9 @@ from click.testing import CliRunner
 from loopback import LoopbackServer as HTTPServer
 
 from survey_tools.cli import cli
-from survey_tools.contrib.metadata import CrossrefClient, OpenReviewClient
 from survey_tools.errors import UsageError
 from survey_tools.net.client import HttpClient, Limits
+from survey_tools.scholarly.metadata import CrossrefClient, OpenReviewClient
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "init"
 CROSSREF = json.loads((FIXTURES / "crossref-work.json").read_text(encoding="utf-8"))

@@ -161,7 +161,8 @@ def test_every_command_module_is_registered() -> None:
 
 
 # The pipeline's stages, lowest first: a module may import its own stage and those below it.
-# contrib/ (what contributors run) sits beside build/ and never imports render/ or build/;
+# curate/, adopt/ and review/ (what maintainers run) sit beside build/ and never import
+# render/ or build/; scholarly/ (the services' clients) sits on corpus/ and net/;
 # traces/ stands alone on the shared base. The package root is the public API (imports all).
 LAYERS = {
     "_version": 0, "errors": 0, "fileio": 0, "hashing": 0, "heap": 0, "cachedir": 0, "net": 0, "csvcells": 0, "latex": 0, "slugs": 0,
@@ -169,7 +170,7 @@ LAYERS = {
     "corpus": 1, "traces": 1,
     "reports": 2,
     "render": 3,
-    "build": 4, "buildcache": 4, "contrib": 4,
+    "build": 4, "buildcache": 4, "adopt": 4, "curate": 4, "review": 4, "scholarly": 2,
     "cli": 5,
 }
 
@@ -188,7 +189,7 @@ def test_imports_run_one_way() -> None:
         for dep in sorted(deps):
             to = _stage(dep)
             if not to or LAYERS[to] > LAYERS[stage] or (stage, to) in {
-                ("contrib", "render"), ("contrib", "build"), ("build", "contrib"),
+                ("adopt", "render"), ("curate", "render"), ("review", "render"), ("adopt", "build"), ("curate", "build"), ("review", "build"), ("build", "adopt"), ("build", "curate"), ("build", "review"),
             } or (stage == "traces" and LAYERS[to] > 0 and to != "traces") or (
                 to == "traces" and stage not in ("traces", "cli")
             ):

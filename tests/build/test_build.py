@@ -237,7 +237,7 @@ def _csv_rows(name: str) -> list[dict[str, str]]:
 
 def test_counts_equal_the_survey_csv_on_the_same_records(survey_dir: Path) -> None:
     """Import the survey's CSVs into an empty folder; every count equals one computed from the CSV."""
-    from survey_tools.contrib.csvio import plan_import, write_import
+    from survey_tools.adopt.csvio import plan_import, write_import
 
     tax = load_taxonomy(survey_dir)
     write_import(tax, plan_import(tax, ARTIFACT / "papers.csv", ARTIFACT / "excluded.csv"))

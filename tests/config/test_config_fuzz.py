@@ -15,8 +15,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from survey_tools.adopt import csvio
 from survey_tools.build import plan_build
-from survey_tools.contrib import csvio
 from survey_tools.corpus.configs import data_config_problems
 from survey_tools.corpus.taxonomy import commands_config, load_taxonomy
 from survey_tools.errors import InvalidInput, SurveyError

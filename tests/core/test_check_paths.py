@@ -12,7 +12,7 @@ import pytest
 from support import run
 
 from survey_tools import build as build_module
-from survey_tools.contrib import placement
+from survey_tools.review import placement
 
 REPO = Path(__file__).resolve().parents[2]
 RECORD = (REPO / "tests/data/records/valid/demo-paper.yaml").read_text(encoding="utf-8")

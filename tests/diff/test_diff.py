@@ -13,8 +13,8 @@ import pytest
 from support import run
 from survey_copy import copy_edition
 
-from survey_tools.contrib.diff import _extract, _md, _table
 from survey_tools.errors import SurveyError
+from survey_tools.review.diff import _extract, _md, _table
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "tests" / "data" / "records" / "valid" / "demo-paper.yaml"

@@ -28,8 +28,8 @@ from typing import Any
 import yaml
 from support import run
 
-from survey_tools.contrib.placement import placement_problems
 from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.review.placement import placement_problems
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "contrib"
 

@@ -133,7 +133,7 @@ def evaluate(condition: str, context: dict[str, str]) -> bool:
 def test_regeneration_is_decided_by_who_pushed(actor: str, message: str, runs: bool) -> None:
     context = {"github.actor": actor, "github.event.head_commit.message": message, "github.event_name": "push"}
     assert evaluate(workflow("regenerate.yml")["jobs"]["regenerate"]["if"], context) is runs
-    scaffold = yaml.safe_load(__import__("survey_tools.contrib.init", fromlist=["workflow"]).workflow())
+    scaffold = yaml.safe_load(__import__("survey_tools.adopt.init", fromlist=["workflow"]).workflow())
     assert evaluate(scaffold["jobs"]["regenerate"]["if"], context) is runs
 
 

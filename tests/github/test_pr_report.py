@@ -19,8 +19,8 @@ from urllib.parse import unquote
 import pytest
 import yaml
 
-from survey_tools.contrib.diff import ClaimChange, CorpusDiff, Moved, Paper, Retag, to_markdown
-from survey_tools.contrib.diff_report import (
+from survey_tools.review.diff import ClaimChange, CorpusDiff, Moved, Paper, Retag, to_markdown
+from survey_tools.review.diff_report import (
     MARKER,
     MAX_BYTES,
     MAX_COMMENT,

@@ -159,7 +159,7 @@ def _csv_text() -> str:
 
 @given(st.data())
 def test_csv_import_mutated(survey: Any, data: st.DataObject) -> None:
-    from survey_tools.contrib.csvio import plan_import
+    from survey_tools.adopt.csvio import plan_import
 
     root, tax = survey
     text = _mutate(_csv_text(), data)

@@ -50,7 +50,7 @@ def test_before_a_release_the_scaffold_installs_one_commit_and_says_so(tmp_path:
 def test_without_a_release_or_a_repository_the_install_step_fails_and_init_warns(
     tmp_path: Path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    import survey_tools.contrib.pins as pins
+    import survey_tools.adopt.pins as pins
 
     monkeypatch.setattr(pins, "source_checkout", lambda: (None, None))
     root = tmp_path / "s"
@@ -64,7 +64,7 @@ def test_without_a_release_or_a_repository_the_install_step_fails_and_init_warns
 
 
 def test_a_released_version_is_pinned_by_version_and_hash(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import survey_tools.contrib.pins as pins
+    import survey_tools.adopt.pins as pins
 
     files = {
         f"survey_corpus_tools-{__version__}-py3-none-any.whl": "a" * 64,
@@ -89,7 +89,7 @@ def test_a_released_version_is_pinned_by_version_and_hash(tmp_path: Path, monkey
 
 
 def test_the_releases_file_lists_hashes_only() -> None:
-    from survey_tools.contrib.pins import releases
+    from survey_tools.adopt.pins import releases
 
     for version, files in releases().items():  # empty until the first release is published
         assert version and all(len(h) == 64 for h in files.values())
@@ -98,7 +98,7 @@ def test_the_releases_file_lists_hashes_only() -> None:
 def test_scaffolded_actions_are_pinned_to_the_projects_own_commits(tmp_path: Path) -> None:
     import re
 
-    from survey_tools.contrib.init import workflow
+    from survey_tools.adopt.init import workflow
 
     own = set()
     for path in (REPO / ".github" / "workflows").glob("*.yml"):
@@ -148,7 +148,7 @@ def test_scaffolded_workflow_takes_record_only_pull_requests(tmp_path: Path) -> 
 def test_the_running_checkouts_repository_and_commit_are_the_default(
     tmp_path: Path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    import survey_tools.contrib.pins as pins
+    import survey_tools.adopt.pins as pins
 
     monkeypatch.setattr(pins, "source_checkout", lambda: (REPOSITORY, COMMIT))
     root = tmp_path / "s"
@@ -159,7 +159,7 @@ def test_the_running_checkouts_repository_and_commit_are_the_default(
 
 
 def test_a_github_remote_becomes_its_https_address() -> None:
-    from survey_tools.contrib.pins import github_https
+    from survey_tools.adopt.pins import github_https
 
     for remote in (
         "https://github.com/o/r.git",

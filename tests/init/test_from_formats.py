@@ -16,8 +16,8 @@ import pytest
 from external_tools import missing_awesome_lint
 from external_tools import node as external_node
 
-from survey_tools.contrib.adding import flag_names
 from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.curate.adding import flag_names
 from tests.init.support import FIXTURES, REPO, run
 
 PORTS_DIR = FIXTURES / "ports"

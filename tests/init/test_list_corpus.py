@@ -14,7 +14,7 @@ import bibtexparser
 import pytest
 import yaml
 
-from survey_tools.contrib.sources import private_field
+from survey_tools.adopt.sources import private_field
 from survey_tools.render.bibtex import unescape
 from tests.init.support import REPO, run
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from survey_tools.contrib.markdown_list import read_markdown
+from survey_tools.adopt.markdown_list import read_markdown
 
 CASES = Path(__file__).resolve().parent.parent / "data" / "markdown-lists"
 

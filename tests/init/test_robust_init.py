@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from survey_tools.contrib.init import parse_lists, short_title, title_case
+from survey_tools.adopt.init import parse_lists, short_title, title_case
 from tests.init.support import FIXTURES, run
 
 PORTS = FIXTURES / "ports"
@@ -233,7 +233,7 @@ def test_url_separator_does_not_depend_on_the_hash_seed() -> None:
     import sys
 
     code = (
-        "from survey_tools.contrib.init import _url_separator\n"
+        "from survey_tools.adopt.init import _url_separator\n"
         "print(repr(_url_separator(['https://a.org/1 https://b.org/2', 'https://c.org/3,https://d.org/4'])))\n"
     )
     seen = {

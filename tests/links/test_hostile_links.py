@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 from test_links import make_survey
 
 from survey_tools.cli import cli
-from survey_tools.contrib import links
+from survey_tools.curate import links
 
 # record key -> (path, status, detail fragment, most seconds). The seconds bound the whole
 # command on a loaded machine (memory tracing on); what proves the deadline is the drip's

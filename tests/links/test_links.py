@@ -13,8 +13,8 @@ import yaml
 from click.testing import CliRunner
 
 from survey_tools.cli import cli
-from survey_tools.contrib import links
 from survey_tools.corpus.loading import load_corpus
+from survey_tools.curate import links
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "data" / "tiny-survey"

@@ -14,7 +14,8 @@ import yaml
 from click.testing import CliRunner
 
 from survey_tools.cli import cli
-from survey_tools.contrib import arxiv_client, refresh
+from survey_tools.curate import refresh
+from survey_tools.scholarly import arxiv_client
 
 REPO = Path(__file__).resolve().parents[2]
 BASE = yaml.safe_load((REPO / "corpus" / "agent-lightning.yaml").read_text())

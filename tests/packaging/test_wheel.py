@@ -192,7 +192,7 @@ def test_a_release_pinned_by_hash_installs_those_bytes_only(installed: Installed
     import hashlib
 
     from survey_tools._version import __version__
-    from survey_tools.contrib.pins import release_pin
+    from survey_tools.adopt.pins import release_pin
 
     files = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (installed.wheel, installed.sdist)}
 

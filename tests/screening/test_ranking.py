@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from survey_tools.contrib import ranking
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.curate import ranking
 
 REPO = Path(__file__).resolve().parents[2]
 FEED = yaml.safe_load((REPO / "tests/fixtures/screening-feed/feed.yaml").read_text(encoding="utf-8"))

@@ -2,7 +2,7 @@
 
 ``survey init --from`` and ``survey import`` read CSV/TSV, an Excel workbook's first sheet, one
 YAML file of entries, JSON (an array of objects, CSL-JSON, or JSON lines), BibTeX and a Markdown
-README (:mod:`survey_tools.contrib.markdown_list`). Each reader returns a
+README (:mod:`survey_tools.adopt.markdown_list`). Each reader returns a
 :class:`Table` whose cells are text or, where the file itself says a value is a list (a YAML or
 JSON array, BibTeX's ``and``-joined authors), a tuple of texts. Every row keeps the line it
 starts on, so problems point into the user's file.
@@ -28,7 +28,7 @@ from typing import Any
 
 from pylatexenc.latex2text import LatexNodes2Text
 
-from survey_tools.contrib.markdown_list import read_markdown
+from survey_tools.adopt.markdown_list import read_markdown
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.yamlio import parse_yaml
 from survey_tools.errors import InvalidInput, Problem, UsageError
@@ -531,7 +531,7 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
 
 def read_awesome(text: str, label: str) -> Table:
     """A Markdown list (an awesome list, a paper list), read through its token tree by
-    :mod:`survey_tools.contrib.markdown_list`: one row per work, its headings as the ``section``
+    :mod:`survey_tools.adopt.markdown_list`: one row per work, its headings as the ``section``
     column (a list where the work is listed under several), the text outside the entries kept
     in :attr:`Table.prose`."""
     found = read_markdown(text)

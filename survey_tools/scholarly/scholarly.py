@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from survey_tools.contrib.metadata import (
+from survey_tools.corpus.titles import normalize_title
+from survey_tools.net.client import HttpClient, Limits
+from survey_tools.scholarly.metadata import (
     MAX_NAME,
     MAX_TITLE,
     CrossrefClient,
@@ -36,8 +38,6 @@ from survey_tools.contrib.metadata import (
     doi_ok,
     get_json,
 )
-from survey_tools.corpus.titles import normalize_title
-from survey_tools.net.client import HttpClient, Limits
 
 SOURCES = ("arxiv", "semanticscholar", "dblp", "crossref", "openreview")
 DBLP_URL = "https://dblp.org"

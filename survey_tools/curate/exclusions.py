@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from survey_tools.contrib.adding import flag_names, refuse_duplicates
-from survey_tools.contrib.arxiv_client import ArxivPaper
-from survey_tools.contrib.taxonomy_edit import round_trip_yaml
+from survey_tools.adopt.taxonomy_edit import round_trip_yaml
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Taxonomy
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
+from survey_tools.curate.adding import flag_names, refuse_duplicates
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.scholarly.arxiv_client import ArxivPaper
 from survey_tools.slugs import slug
 
 

@@ -49,7 +49,7 @@ class ToolkitPin:
 @lru_cache(maxsize=1)
 def releases() -> dict[str, dict[str, str]]:
     """Published versions -> {file name: sha256}, as releases.json lists them."""
-    text = resources.files("survey_tools.contrib").joinpath("releases.json").read_text("utf-8")
+    text = resources.files("survey_tools.adopt").joinpath("releases.json").read_text("utf-8")
     data = json.loads(text)
     for version, files in data.items():
         if not files or not all(_SHA256.match(h) for h in files.values()):

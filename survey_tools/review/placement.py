@@ -17,7 +17,7 @@ or changed file a place:
 
 Anything else fails with where it should go ("records live in corpus/KEY.yaml").
 
-The base is the one `survey diff` uses (:func:`survey_tools.contrib.diff.resolve_base`): ``--base``
+The base is the one `survey diff` uses (:func:`survey_tools.review.diff.resolve_base`): ``--base``
 (``BASE_SHA`` in CI), else the merge base of HEAD with ``origin/HEAD``, ``main``, ``master``,
 ``origin/main`` or ``origin/master``, else HEAD's first parent. What is compared is the index
 (the staged files: in a CI checkout the same as HEAD; under pre-commit, what is being committed).
@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from survey_tools.contrib.diff import _git, resolve_base
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.yamlio import parse_yaml_bytes
 from survey_tools.errors import Problem, Report, UsageError
+from survey_tools.review.diff import _git, resolve_base
 
 # Where `survey build` writes (build.py's _OUTPUT_PREFIXES and _OUTPUT_FILES, and the manifest
 # reports/outputs.txt naming the rest; tests/core/test_check_paths.py keeps them equal).

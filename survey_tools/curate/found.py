@@ -39,15 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from survey_tools.contrib import ranking, screening
-from survey_tools.contrib.arxiv_client import ArxivPaper
-from survey_tools.contrib.search import RunPlan, index_of, scored_queue, sort_found
 from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
+from survey_tools.curate import ranking, screening
+from survey_tools.curate.search import RunPlan, index_of, scored_queue, sort_found
 from survey_tools.errors import InvalidInput, Problem, UsageError
+from survey_tools.scholarly.arxiv_client import ArxivPaper
 
 COLUMNS = ("id", "title", "url", "authors", "published", "family", "note")
 REQUIRED = ("id", "title", "url")

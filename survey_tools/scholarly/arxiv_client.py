@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 from xml.etree import ElementTree
 
-from survey_tools.contrib.metadata import doi_ok
 from survey_tools.errors import SurveyError
 from survey_tools.net.client import (
     Answer,
@@ -33,6 +32,7 @@ from survey_tools.net.client import (
     TimedOut,
     Transient,
 )
+from survey_tools.scholarly.metadata import doi_ok
 
 ENV_URL = "SURVEY_ARXIV_URL"
 ENV_DELAY = "SURVEY_ARXIV_DELAY"

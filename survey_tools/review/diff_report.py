@@ -17,8 +17,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from survey_tools.contrib.diff import ClaimChange, CorpusDiff, Moved, Paper, Retag, to_markdown
 from survey_tools.errors import SurveyError
+from survey_tools.review.diff import ClaimChange, CorpusDiff, Moved, Paper, Retag, to_markdown
 
 FORMAT = "survey-diff-report/1"
 # The artifact is read whole: a bound far above any real report (a 5,000-paper change is about
@@ -70,7 +70,7 @@ def to_json(rev: str, d: CorpusDiff) -> str:
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     text = (
-        resources.files("survey_tools.contrib")
+        resources.files("survey_tools.review")
         .joinpath("diff_report.schema.json")
         .read_text("utf-8")
     )

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from survey_tools.contrib.arxiv_client import ArxivClient, ArxivPaper
-from survey_tools.contrib.metadata import Work, strict_doi, strict_openreview_id
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.duplicates import find_matches
 from survey_tools.corpus.explain import suggest
@@ -35,6 +33,8 @@ from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.scholarly.arxiv_client import ArxivClient, ArxivPaper
+from survey_tools.scholarly.metadata import Work, strict_doi, strict_openreview_id
 
 # Words that make a key less readable without making it more distinctive.
 _STOPWORDS = frozenset({

@@ -28,9 +28,6 @@ from typing import Any
 import yaml
 
 from survey_tools.cachedir import cache_dir
-from survey_tools.contrib import adding, exclusions
-from survey_tools.contrib.arxiv_client import ArxivPaper
-from survey_tools.contrib.ranking import record_text
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import cache_enabled
@@ -40,10 +37,13 @@ from survey_tools.corpus.screening_logs import DECISIONS, QUEUE, RUNS, read_log
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
 from survey_tools.csvcells import from_spreadsheet_safe, spreadsheet_safe
+from survey_tools.curate import adding, exclusions
+from survey_tools.curate.ranking import record_text
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
 from survey_tools.extras import require_extra
 from survey_tools.fileio import atomic_write
 from survey_tools.latex import plain_text
+from survey_tools.scholarly.arxiv_client import ArxivPaper
 
 # The paths and the logs' one reader live with the corpus (corpus/screening_logs.py): the
 # living list's flow reads the same logs the same way.

@@ -36,19 +36,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from survey_tools.contrib.adding import author_name
-from survey_tools.contrib.arxiv_client import ArxivPaper
-from survey_tools.contrib.scholarly import SOURCES, Finding, Scholarly
-from survey_tools.contrib.taxonomy_edit import round_trip_yaml
+from survey_tools.adopt.taxonomy_edit import round_trip_yaml
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
+from survey_tools.curate.adding import author_name
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.reports.corrections import load_corrections
 from survey_tools.reports.tables import md, md_inert, md_table
+from survey_tools.scholarly.arxiv_client import ArxivPaper
+from survey_tools.scholarly.scholarly import SOURCES, Finding, Scholarly
 
 # Venues that mean "only a preprint" (compared case-insensitively).
 PREPRINT_VENUES = frozenset({"", "arxiv", "arxiv preprint", "preprint", "corr"})

@@ -19,7 +19,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from survey_tools.contrib.sources import name_header, parse_bibtex, read_source
+from survey_tools.adopt.sources import name_header, parse_bibtex, read_source
 from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
 from survey_tools.corpus.explain import suggest
@@ -535,7 +535,7 @@ def plan_import(
 ) -> ImportPlan:
     """Check every row and build the records; raise :class:`InvalidInput` with every problem.
 
-    The list may be a CSV file or any other format :mod:`survey_tools.contrib.sources` reads.
+    The list may be a CSV file or any other format :mod:`survey_tools.adopt.sources` reads.
     Imported records name the edition the CSVs come from (default: the latest published one).
     """
     edition = _import_edition(tax, edition)

@@ -1,7 +1,7 @@
 """``survey init``: scaffold a complete survey folder, optionally from a list kept elsewhere.
 
 The list (``--from``: CSV/TSV, an Excel workbook, a YAML or JSON file of entries, JSON lines,
-BibTeX, a Markdown README; see :mod:`survey_tools.contrib.sources`) is read into a table, and every
+BibTeX, a Markdown README; see :mod:`survey_tools.adopt.sources`) is read into a table, and every
 column becomes a field: the id column (``--id``, else a column called id/key, else keys made
 from the titles) names the records; ``--controlled`` columns (and an awesome list's headings)
 become controlled fields whose distinct values become value ids; list columns (arrays in the
@@ -11,7 +11,7 @@ is written to ``taxonomy/csv.yaml``, so ``survey import`` and ``survey export cs
 
 The survey is made and built in a folder beside the target, then moved into place: a failure
 leaves the target as it was. A row's problems never refuse the list: the import leaves out the
-field (or the row) concerned and says so by row (contrib.csvio, ``ImportOptions.partial``).
+field (or the row) concerned and says so by row (adopt.csvio, ``ImportOptions.partial``).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools import slugs
-from survey_tools.contrib.csvio import split_cell
-from survey_tools.contrib.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
-from survey_tools.contrib.sources import Table, private_field
+from survey_tools.adopt.csvio import split_cell
+from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
+from survey_tools.adopt.sources import Table, private_field
 from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError

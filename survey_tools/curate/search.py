@@ -4,7 +4,7 @@ Each family becomes one arXiv ``search_query``: its term groups joined by ``AND`
 a group by ``OR``, each term a quoted phrase searched in the title (``ti:``) and the abstract
 (``abs:``), and the submission dates limited with ``submittedDate:[FROM TO]``. Results are
 read page by page (``start``/``max_results``) with the arXiv client of
-:mod:`~survey_tools.contrib.arxiv_client` (the toolkit's one HTTP stack), waiting the politeness
+:mod:`~survey_tools.scholarly.arxiv_client` (the toolkit's one HTTP stack), waiting the politeness
 delay between requests and retrying failed pages with its retry policy; every hit is checked
 (strict ids, dates, lengths) before the run plans anything.
 
@@ -23,8 +23,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from survey_tools.contrib import ranking, screening
-from survey_tools.contrib.arxiv_client import (
+from survey_tools.corpus.checks import suggest
+from survey_tools.corpus.duplicates import Known, KnownIndex
+from survey_tools.corpus.protocol import Family, Protocol
+from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.yamlio import dump_yaml
+from survey_tools.curate import ranking, screening
+from survey_tools.errors import UsageError
+from survey_tools.fileio import atomic_write
+from survey_tools.net.client import NetError, TimedOut, Transient
+from survey_tools.scholarly.arxiv_client import (
     DEFAULT_TIMEOUT,
     ENV_URL,
     ArxivClient,
@@ -34,14 +42,6 @@ from survey_tools.contrib.arxiv_client import (
     feed_complete,
     parse_feed,
 )
-from survey_tools.corpus.checks import suggest
-from survey_tools.corpus.duplicates import Known, KnownIndex
-from survey_tools.corpus.protocol import Family, Protocol
-from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.yamlio import dump_yaml
-from survey_tools.errors import UsageError
-from survey_tools.fileio import atomic_write
-from survey_tools.net.client import NetError, TimedOut, Transient
 
 
 class SearchError(ArxivFetchError):

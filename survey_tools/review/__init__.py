@@ -1,0 +1,2 @@
+"""Reviewing a change: survey diff, its report as data for the comment job, where each changed file
+belongs."""

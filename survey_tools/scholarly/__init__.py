@@ -1,0 +1,2 @@
+"""Clients of the scholarly services (arXiv, Crossref, OpenReview, DBLP, Semantic Scholar) over
+net/: answers checked for shape."""
