@@ -26,7 +26,7 @@ from survey_tools.traces.importers.otel import (
     span_record,
     span_traces,
 )
-from survey_tools.traces.importers.spans import SpanRec, SpanSummary
+from survey_tools.traces.importers.spans import SpanRec, collect_spans
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -132,15 +132,7 @@ def import_console(
         raise ImportFailed(f"not UTF-8 text (byte {err.start})") from None
     docs = objects(text)
     del text
-    summary = SpanSummary()
-    names: dict[str, str] = {}
-    by_trace: dict[str, list[SpanRec]] = {}
-    for line, doc in docs:
-        got = _record(line, doc, names)
-        if isinstance(got, str):
-            summary.skipped.append(got)
-            continue
-        by_trace.setdefault(got[0], []).append(got[1])
+    by_trace, summary = collect_spans(docs, _record)
     return span_traces(
         by_trace,
         summary,

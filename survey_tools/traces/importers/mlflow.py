@@ -24,7 +24,7 @@ import orjson
 
 from survey_tools.traces.importers.common import ImportFailed, ImportResult
 from survey_tools.traces.importers.otel import WANTED, BadSpan, hex_id, span_record, span_traces
-from survey_tools.traces.importers.spans import SpanRec, SpanSummary
+from survey_tools.traces.importers.spans import SpanRec, collect_spans
 
 _KINDS = {"CHAT_MODEL": "LLM", "PARSER": "CHAIN", "MEMORY": "RETRIEVER"}
 _NOT = 'not an MLflow trace export: expected {"info", "data": {"spans"}} or a list of them'
@@ -110,16 +110,8 @@ def import_mlflow(
 ) -> list[ImportResult]:
     """One trace per run of an MLflow trace export."""
     del keep_content  # spans keep no content
-    summary = SpanSummary()
-    names: dict[str, str] = {}
-    by_trace: dict[str, list[SpanRec]] = {}
-    for n, t in enumerate(_traces(read()), start=1):
-        for sp in t["data"]["spans"]:
-            got = _record(n, sp, names)
-            if isinstance(got, str):
-                summary.skipped.append(got)
-                continue
-            by_trace.setdefault(got[0], []).append(got[1])
+    spans = ((n, sp) for n, t in enumerate(_traces(read()), start=1) for sp in t["data"]["spans"])
+    by_trace, summary = collect_spans(spans, _record)
     return span_traces(
         by_trace,
         summary,

@@ -26,7 +26,7 @@ import orjson
 from survey_tools.extras import require_extra
 from survey_tools.traces.importers.common import ImportFailed, ImportResult
 from survey_tools.traces.importers.otel import WANTED, BadSpan, hex_id, span_record, span_traces
-from survey_tools.traces.importers.spans import SpanRec, SpanSummary
+from survey_tools.traces.importers.spans import SpanRec, collect_spans
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _NOT = (
@@ -166,15 +166,7 @@ def import_phoenix(
     del keep_content  # spans keep no content
     data = read()
     rows = _rows_parquet(data) if data.startswith(b"PAR1") else _rows_json(data)
-    summary = SpanSummary()
-    names: dict[str, str] = {}
-    by_trace: dict[str, list[SpanRec]] = {}
-    for n, row in rows:
-        got = _record(n, row, names)
-        if isinstance(got, str):
-            summary.skipped.append(got)
-            continue
-        by_trace.setdefault(got[0], []).append(got[1])
+    by_trace, summary = collect_spans(rows, _record)
     del data
     return span_traces(
         by_trace,

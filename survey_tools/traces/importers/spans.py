@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
@@ -132,6 +132,27 @@ class SpanSummary:
             more = f" (and {len(self.skipped) - 5} more)" if len(self.skipped) > 5 else ""
             out.append(f"{len(self.skipped)} span(s) skipped: {shown}{more}")
         return out
+
+
+# One span of an export -> (its trace id, its record), or a line saying why it was skipped.
+SpanReader = Callable[[int, Any, dict[str, str]], "tuple[str, SpanRec] | str"]
+
+
+def collect_spans(
+    items: Iterable[tuple[int, Any]], record: SpanReader
+) -> tuple[dict[str, list[SpanRec]], SpanSummary]:
+    """The spans of an export that lists them one by one (console output, a trace store's
+    table), read by ``record`` and grouped by trace id; what it skips goes into the summary."""
+    summary = SpanSummary()
+    names: dict[str, str] = {}
+    by_trace: dict[str, list[SpanRec]] = {}
+    for n, item in items:
+        got = record(n, item, names)
+        if isinstance(got, str):
+            summary.skipped.append(got)
+            continue
+        by_trace.setdefault(got[0], []).append(got[1])
+    return by_trace, summary
 
 
 _SORT_KEY = attrgetter("start", "end", "span_id")
