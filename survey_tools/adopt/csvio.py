@@ -678,6 +678,11 @@ def _fit_key(key: str, record: Mapping[str, Any], taken: set[str], coll: Collect
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 
 
+def without_invisible(text: str) -> str:
+    """``text`` without the characters that show as nothing (what an imported cell becomes)."""
+    return _INVISIBLE.sub("", text)
+
+
 def _clean_cells(coll: Collection, lay: Layout, row: Mapping[str, str], where: str,
                  warnings: list[str]) -> dict[str, str]:
     """Cells as spreadsheets write them, made fit for their fields: a line break in a one-line

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools import slugs
-from survey_tools.adopt.csvio import split_cell
+from survey_tools.adopt.csvio import split_cell, without_invisible
 from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
 from survey_tools.adopt.sources import Table, private_field
 from survey_tools.corpus.explain import suggest
@@ -270,7 +270,9 @@ def _controlled_column(
             else [x.strip() for x in (split_cell(cell, sep) if sep else [cell])]
         )
     ]
-    for p in seen:
+    for p in map(without_invisible, seen):
+        # the values as the import will read the cells: invisible characters removed (an emoji
+        # joined by U+200D in a heading would otherwise name a value no row has)
         if p and p not in c.values:
             vid = slug(p)
             # Two values that slug alike ("C++" and "C") still need ids of their own.

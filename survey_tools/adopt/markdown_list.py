@@ -121,6 +121,10 @@ _PROJECT_LABELS = frozenset(
 )
 _LABELS = _PAPER_LABELS | _CODE_LABELS | _PROJECT_LABELS
 # Headings of the parts of a list that are about the list itself, not entries of it.
+# Parts about the list that some lists fill with works (the surveys of the field): their items
+# written as works (a byline: authors or a venue) are entries, the rest stays the list's prose.
+_OVERVIEW = frozenset(["overview", "introduction", "intro", "surveys", "survey"])
+
 _ABOUT = frozenset(
     [
         "contents",
@@ -604,6 +608,18 @@ def _inline_of(node: SyntaxTreeNode | None) -> list[Token]:
     )
 
 
+def _item_inline(item: SyntaxTreeNode) -> list[Token]:
+    """The inline tokens of a list item's own paragraphs, joined by a line break: a loose item
+    writes its title, its byline and its links as paragraphs of their own
+    ("1. **Title**", a blank line, "*Authors.* [[abs](url)], 2023.5")."""
+    tokens: list[Token] = []
+    for para in (c for c in item.children if c.type == "paragraph"):
+        if tokens:
+            tokens.append(Token("softbreak", "br", 0))
+        tokens.extend(_inline_of(para))
+    return tokens
+
+
 def walk_items(
     node: SyntaxTreeNode, inherited: str = "", parent: Entry | None = None
 ) -> Iterator[tuple[Entry | None, str, Entry | None]]:
@@ -612,8 +628,7 @@ def walk_items(
     for item in node.children:
         if item.type != "list_item":
             continue
-        para = next((c for c in item.children if c.type == "paragraph"), None)
-        found = _sort_inline(_inline_of(para))
+        found = _sort_inline(_item_inline(item))
         entry = entry_of(found, (item.map or (0, 0))[0] + 1, inherited) if found.text else None
         date = entry.date if entry else (_date(found.text)[0] or inherited)
         yield entry, found.text, parent
@@ -751,6 +766,9 @@ class _Reader:
         self.sections.append(section)
         self.path.append(section)
 
+    def _may_hold_works(self) -> bool:
+        return bool(self.path) and _label(section_name(self.path[-1].heading)) in _OVERVIEW
+
     @property
     def about(self) -> bool:
         return bool(self.path) and self.path[-1].about
@@ -769,6 +787,11 @@ class _Reader:
                 self.title, self.title_block = title, node.map or (0, 0)
                 return
         if self.about:
+            if node.type in ("bullet_list", "ordered_list") and self._may_hold_works():
+                # an "Overview" that lists surveys: the items written as works (with a byline)
+                for entry, _, _ in walk_items(node):
+                    if entry is not None and (entry.authors or entry.venue):
+                        self.add(entry)
             return
         if node.type == "html_block":
             for found in html_entries(node.content, (node.map or (0, 0))[0] + 1):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -40,6 +41,9 @@ def _pyplot() -> Any:
     # Agg draws into files, never a window, whatever the machine's default backend is (once:
     # switching closes every open figure).
     plt.switch_backend("Agg")
+    # A label holding a character the font lacks (an emoji in a list's heading) is drawn with a
+    # blank box; matplotlib's warning for each figure says nothing the user can act on.
+    warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning)
     return plt
 
 

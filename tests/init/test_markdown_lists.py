@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from survey_tools.adopt.markdown_list import read_markdown
+from survey_tools.cli import cli
 
 CASES = Path(__file__).resolve().parent.parent / "data" / "markdown-lists"
 
@@ -68,3 +70,16 @@ def test_prose_is_kept_as_written() -> None:
 
 if __name__ == "__main__":
     sys.stdout.write(describe(Path(sys.argv[1]).read_text(encoding="utf-8")))
+
+
+def test_loose_items_under_an_emoji_heading_are_all_adopted(tmp_path: Path) -> None:
+    # A heading's emoji joined by U+200D: the import removes the invisible joiner from the rows,
+    # so the section value the taxonomy infers must be the same text, or every row is left out.
+    out = tmp_path / "list"
+    args = ["init", str(out), "--from", str(CASES / "loose-items.md"), "--title", "Loose"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "left out" not in result.output
+    assert len(list((out / "corpus").glob("*.yaml"))) == 4
+    check = CliRunner().invoke(cli, ["--root", str(out), "validate"])
+    assert check.exit_code == 0, check.output
