@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -360,8 +361,15 @@ def _people(text: str) -> tuple[list[str], str]:
     return [n for n in out if n.strip(" .")], venue
 
 
+def _followable(href: str) -> bool:
+    """An address a reader of the adopted list can follow: absolute http(s). A list's own paths
+    ('papers/x.pdf', '#top', a template's 'url' left in) point into that list's repository."""
+    parts = urlsplit(href)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
 def _add_link(entry: Entry, lk: _Link) -> None:
-    if not lk.href or lk.href.startswith("#") or lk.href in entry.links:
+    if not _followable(lk.href) or lk.href in entry.links:
         return
     name = _label(lk.text)
     host = lk.href.split("/")[2].lower() if lk.href.count("/") >= 2 else ""
@@ -381,14 +389,15 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
     if not title:
         return None
     entry = Entry(line, title)
-    if href:
+    if _followable(href):
         entry.links.append(href)
     papers = [lk for lk in found.links if _label(lk.text) in _PAPER_LABELS and not lk.badge]
     for lk in papers + found.links:
         _add_link(entry, lk)
     lead = "".join(found.plain).strip() or (found.bold[0][0] if found.bold else "")
     entry.date, entry.year, _ = _date(lead)
-    if not entry.links and not (found.bold and (found.italic or entry.date)):
+    linked = bool(href) or any(not lk.badge and lk.href for lk in found.links)
+    if not linked and not (found.bold and (found.italic or entry.date)):
         # a name without a link is prose, unless it is written as a work: a bold title with a
         # date or an italic byline ("- [2023/04] **Title** *Authors, Venue*")
         return None
@@ -620,6 +629,16 @@ def _item_inline(item: SyntaxTreeNode) -> list[Token]:
     return tokens
 
 
+def _linked_paragraph(node: SyntaxTreeNode) -> Entry | None:
+    """The work a paragraph names when the paragraph is one followable link and nothing else."""
+    found = _sort_inline(_inline_of(node))
+    if len(found.links) != 1 or found.links[0].badge or not _followable(found.links[0].href):
+        return None
+    if " ".join(found.links[0].text.split()) != found.text or not _substantial(found.text):
+        return None
+    return entry_of(found, (node.map or (0, 0))[0] + 1)
+
+
 def walk_items(
     node: SyntaxTreeNode, inherited: str = "", parent: Entry | None = None
 ) -> Iterator[tuple[Entry | None, str, Entry | None]]:
@@ -803,9 +822,16 @@ class _Reader:
                     self.add(entry)
                 elif parent is not None and text:
                     parent.description.append(text)
+                elif self.under_heading is not None and text:
+                    # the notes listed under a work written as a heading or a linked paragraph
+                    self.under_heading.description.append(text)
         elif node.type == "table":
             for entry in table_entries(node):
                 self.add(entry)
+        elif node.type == "paragraph" and (work := _linked_paragraph(node)) is not None:
+            # a paragraph that is only a linked title ("[Title](https://...)"), its notes below
+            self.add(work)
+            self.under_heading = work
         elif node.type == "paragraph" and self.under_heading is not None:
             # the paragraph under an entry that is a heading: its summary
             text = inline_text(_inline_of(node))
