@@ -407,7 +407,12 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
         names, venue = _people(run)
         entry.authors = entry.authors or names
         entry.venue = entry.venue or venue
-    rest = _rest_text(found, title)
+    _fill_from_rest(entry, _rest_text(found, title))
+    return entry
+
+
+def _fill_from_rest(entry: Entry, rest: str) -> None:
+    """The venue, year and description an item writes after its title and byline."""
     paren = re.match(r"^\(([^)]{2,60})\)\s*", rest)
     if paren and not entry.venue:
         entry.venue, rest = paren.group(1).strip(), rest[paren.end() :]
@@ -428,7 +433,6 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
     if not entry.year:
         m = _YEAR.search(entry.venue)
         entry.year = m.group(1) if m else ""
-    return entry
 
 
 def _balanced(text: str) -> str:
