@@ -7,6 +7,7 @@ import bisect
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -144,3 +145,26 @@ class ImportResult:
 def write_stream(path: Path, chunks: Iterator[bytes]) -> None:
     """Write ``chunks`` to ``path`` atomically, without joining them in memory first."""
     atomic_write(path, chunks)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def datetime_nanos(dt: datetime) -> int:
+    """A time as nanoseconds since the epoch (a time without a zone is UTC), exact to the
+    microsecond a datetime holds."""
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    delta = dt - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
+
+
+def iso_nanos(v: Any) -> int | None:
+    """An ISO 8601 time (the Agents SDK's exports, the console exporter, trace stores) as
+    nanoseconds since the epoch; None when ``v`` is not one."""
+    if not isinstance(v, str):
+        return None
+    try:
+        return datetime_nanos(datetime.fromisoformat(v.strip()))
+    except ValueError:
+        return None

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
-from survey_tools.traces.importers.common import ImportFailed, ImportResult
+from survey_tools.traces.importers.common import ImportFailed, ImportResult, iso_nanos
 from survey_tools.traces.importers.otel import (
     WANTED,
     BadSpan,
@@ -27,8 +26,6 @@ from survey_tools.traces.importers.otel import (
     span_traces,
 )
 from survey_tools.traces.importers.spans import SpanRec, collect_spans
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def objects(text: str) -> list[tuple[int, Any]]:
@@ -59,19 +56,6 @@ def _hex(v: Any, size: int) -> str | None:
     return hex_id(v[2:] if v[:2] in ("0x", "0X") else v, size)
 
 
-def _nanos(v: Any) -> int | None:
-    if not isinstance(v, str):
-        return None
-    try:
-        dt = datetime.fromisoformat(v.strip())
-    except ValueError:
-        return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    delta = dt - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
-
-
 def _attrs(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         return {}
@@ -94,7 +78,7 @@ def _record(line: int, doc: Any, names: dict[str, str]) -> tuple[str, SpanRec] |
         return f"line {line}: span {name[:80]!r}: context.span_id/trace_id is not an id"
     parent = doc.get("parent_id")
     pid = "" if parent is None else (_hex(parent, 8) or "x")
-    start, end = _nanos(doc.get("start_time")), _nanos(doc.get("end_time"))
+    start, end = iso_nanos(doc.get("start_time")), iso_nanos(doc.get("end_time"))
     if start is None:
         return f"line {line}: span {sid}: start_time is not an ISO 8601 time"
     try:

@@ -22,12 +22,11 @@ events' ``attributes.error``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 
-from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
+from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash, iso_nanos
 from survey_tools.traces.importers.spans import (
     AGENT,
     GENERIC,
@@ -41,7 +40,6 @@ from survey_tools.traces.importers.spans import (
     build,
 )
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MAX_TOKENS = 1 << 53  # past this a JSON number is no longer an exact count
 
 
@@ -87,19 +85,6 @@ def _items(data: bytes) -> list[Any]:
     return got
 
 
-def _nanos(v: Any) -> int | None:
-    if not isinstance(v, str):
-        return None
-    try:
-        dt = datetime.fromisoformat(v.strip())
-    except ValueError:
-        return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    delta = dt - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
-
-
 def _tokens(usage: Any, sid: str) -> tuple[int, int]:
     if not isinstance(usage, dict):
         return 0, 0
@@ -140,7 +125,7 @@ def _record(s: dict[str, Any], tid: str, summary: SpanSummary) -> SpanRec | None
     if not isinstance(sid, str) or not sid:
         summary.skipped.append("a span without an id")
         return None
-    start, end = _nanos(s.get("started_at")), _nanos(s.get("ended_at"))
+    start, end = iso_nanos(s.get("started_at")), iso_nanos(s.get("ended_at"))
     if start is None:
         summary.skipped.append(f"span {sid[:80]}: started_at is not an ISO 8601 time")
         return None

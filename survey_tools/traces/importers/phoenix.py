@@ -18,17 +18,21 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import orjson
 
 from survey_tools.extras import require_extra
-from survey_tools.traces.importers.common import ImportFailed, ImportResult
+from survey_tools.traces.importers.common import (
+    ImportFailed,
+    ImportResult,
+    datetime_nanos,
+    iso_nanos,
+)
 from survey_tools.traces.importers.otel import WANTED, BadSpan, hex_id, span_record, span_traces
 from survey_tools.traces.importers.spans import SpanRec, collect_spans
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _NOT = (
     "not a Phoenix spans export: expected rows with context.span_id, context.trace_id, "
     "start_time and end_time (JSON lines, a JSON array of records, or Parquet)"
@@ -64,21 +68,11 @@ def _rows_parquet(data: bytes) -> Iterator[tuple[int, Any]]:
 
 
 def _nanos(v: Any) -> int | None:
-    if isinstance(v, datetime):
-        dt = v if v.tzinfo is not None else v.replace(tzinfo=UTC)
-    elif isinstance(v, str):
-        try:
-            dt = datetime.fromisoformat(v.strip())
-        except ValueError:
-            return None
-        if dt.tzinfo is None:
-            dt = dt.replace(tzinfo=UTC)
-    elif isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v >= 0:
+    if isinstance(v, datetime):  # Parquet's timestamps
+        return datetime_nanos(v)
+    if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v >= 0:
         return int(round(v * 1_000_000))  # pandas' to_json: epoch milliseconds
-    else:
-        return None
-    delta = dt - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
+    return iso_nanos(v)
 
 
 def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
