@@ -175,6 +175,15 @@ class CsvRows:
     problems: list[Problem] = field(default_factory=list)
 
 
+def _header_problems(label: str, missing: list[str], unknown: list[str]) -> list[Problem]:
+    """The header's missing and unknown columns, one problem each kind (line 1)."""
+    return [
+        Problem(label, 1, 0, "", f"{kind} columns: {', '.join(names)}")
+        for kind, names in (("missing", missing), ("unknown", unknown))
+        if names
+    ]
+
+
 def read_csv(path: Path, expected: Sequence[str], label: str, optional: Sequence[str] = ()) -> CsvRows:
     """Rows of a CSV file with the line each starts on; every malformed row becomes a problem."""
     out = CsvRows()
@@ -218,10 +227,7 @@ def read_csv(path: Path, expected: Sequence[str], label: str, optional: Sequence
     generated = set(optional)
     missing = [c for c in expected if c not in header and c not in generated]
     unknown = [c for c in header if c not in expected]
-    if missing:
-        out.problems.append(Problem(label, 1, 0, "", f"missing columns: {', '.join(missing)}"))
-    if unknown:
-        out.problems.append(Problem(label, 1, 0, "", f"unknown columns: {', '.join(unknown)}"))
+    out.problems.extend(_header_problems(label, missing, unknown))
     if missing:
         return out
     line = reader.line_num + 1
@@ -475,10 +481,7 @@ def _source_rows(lay: Layout, path: Path, label: str, partial: bool = False) -> 
     missing = [c.column for c in lay.columns
                if c.column not in table.columns and not (c.generated or c.optional or c.ignore or c.private)]
     unknown = [c for c in table.columns if c not in lay.header]
-    if missing:
-        out.problems.append(Problem(label, 1, 0, "", f"missing columns: {', '.join(missing)}"))
-    if unknown:
-        out.problems.append(Problem(label, 1, 0, "", f"unknown columns: {', '.join(unknown)}"))
+    out.problems.extend(_header_problems(label, missing, unknown))
     if missing:
         return out
     by_name = {c.column: c for c in lay.columns}
