@@ -73,8 +73,11 @@ def test_a_log_entry_that_is_not_a_mapping_is_reported_with_its_line() -> None:
 
 @pytest.fixture()
 def survey(tmp_path: Path) -> Path:
+    # The repository's survey without its screening/ folder: a survey that never ran a search,
+    # to which the tests then add the logs one by one.
     root = tmp_path / "survey"
     shutil.copytree(REPO, root, ignore=NOT_COPIED, symlinks=True)
+    shutil.rmtree(root / "screening")
     return root
 
 
