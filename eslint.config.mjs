@@ -1,6 +1,6 @@
 // ESLint for the browsing page's scripts (survey_tools/render/templates/site/: head.js and the
 // modules under js/) and their node tests (tests/js/). Run by tools/ci.sh (step page-scripts)
-// and tests/render/test_page_scripts.py as `eslint survey_tools/render/templates/site tests/js`.
+// and tests/tools/render/test_page_scripts.py as `eslint survey_tools/render/templates/site tests/js`.
 import js from "@eslint/js";
 import globals from "globals";
 

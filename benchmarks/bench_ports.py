@@ -1,5 +1,5 @@
 """Wall time of each command of a port, per format: `survey init --from` on the example lists of
-tests/init/test_from_formats.py (no hand-written line), then validate, build, build --check,
+tests/unit/init/test_from_formats.py (no hand-written line), then validate, build, build --check,
 export csv, import --overwrite. Each command runs once, in a subprocess, as a user would run it.
 
     python3 benchmarks/bench_ports.py
@@ -17,9 +17,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))  # external_tools, which the port tests import
+sys.path.insert(0, str(REPO / "tests"))  # the tests' helpers package
 
-from tests.init.test_from_formats import PORTS, PORTS_DIR  # noqa: E402 (after the path is set)
+from helpers.from_formats_cases import PORTS, PORTS_DIR  # noqa: E402 (after the path is set)
 
 
 def survey(cwd: Path, *args: str) -> float:

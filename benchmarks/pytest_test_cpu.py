@@ -1,9 +1,8 @@
-"""A pytest plugin for ``benchmarks/bench_tests.py --per-test``: each test's wall time and CPU.
+"""A pytest plugin for ``benchmarks/bench_tests.py``: each test's wall time and CPU.
 
 Loaded with ``-p benchmarks.pytest_test_cpu`` in every xdist worker. Each worker appends one
-JSON line per test (node id, the ``slow`` marker, whether it drives the browser, wall seconds, CPU
-seconds) to a file of its own
-in the folder named by ``SURVEY_BENCH_TEST_TIMES``. The CPU is the worker's own and that of the
+JSON line per test (node id, wall seconds, CPU seconds) to a file of its own in the folder named
+by ``SURVEY_BENCH_TEST_TIMES``; the node id names the test's folder, which is its kind. The CPU is the worker's own and that of the
 children it has waited for (builds, git, pip, Node); a browser's counts only once it exits, so a
 module's browser time lands on the test that closes it.
 """
@@ -24,7 +23,10 @@ FOLDER_VARIABLE = "SURVEY_BENCH_TEST_TIMES"
 
 
 def _cpu() -> float:
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
@@ -34,8 +36,6 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: Any) -> Iterator[None]:
     wall, cpu = time.perf_counter(), _cpu()
     yield
     if folder:
-        slow = item.get_closest_marker("slow") is not None
-        browser = "browser" in getattr(item, "fixturenames", ())
-        row = [item.nodeid, slow, browser, time.perf_counter() - wall, _cpu() - cpu]
+        row = [item.nodeid, time.perf_counter() - wall, _cpu() - cpu]
         with (Path(folder) / f"worker-{os.getpid()}.jsonl").open("a", encoding="utf-8") as out:
             out.write(json.dumps(row) + "\n")

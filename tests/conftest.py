@@ -1,6 +1,6 @@
 """Shared fixtures: the repository root, the survey artifact (tests/fixtures), throw-away survey
-folders and one read-only copy per session. The shared CLI runner and snapshot helper are in
-tests/support.py (``from support import run, snapshot``)."""
+folders and one read-only copy per session; the kind of each test, from its folder. The code the
+tests share (the CLI runner, loopback servers, copies of the survey) is in tests/helpers/."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from survey_copy import copy_edition
+from helpers.kinds import KINDS, QUICK, SLOW_FIXTURES, kind_of
+from helpers.survey_copy import copy_edition
 
 from survey_tools.cli import _FULL_COLLECTION_EVERY
 
@@ -27,80 +28,7 @@ ARTIFACT = FIXTURES / "survey-artifact"
 os.environ.setdefault("SURVEY_NO_CACHE", "0")
 
 
-# The slow part of the suite: `python3 -m pytest -q -m "not slow"` leaves it out (the developers'
-# quick loop); the README's test command runs everything. Listed here, in one place, rather than
-# in each module: a module, or one test of it (``path::name``, all its parameters).
-SLOW_TESTS = frozenset({
-    # subprocess builds of the whole real corpus, git clones and merges, a wheel
-    "tests/build/test_idempotent.py",
-    "tests/build/test_incremental.py",
-    "tests/build/test_input_stage.py::test_a_new_screening_log_makes_the_built_outputs_stale",
-    "tests/core/test_cachedir.py",
-    "tests/e2e/test_contribution.py",
-    "tests/e2e/test_record_only_pull_requests.py",
-    "tests/e2e/test_pull_request_mistakes.py",
-    "tests/hardening/test_crash_safety.py",
-    "tests/packaging/test_wheel.py",
-    "tests/packaging/test_core_install.py",  # a fresh venv with the core alone, then a build
-    "tests/precommit/test_pre_commit.py",
-    "tests/diff/test_diff.py",  # a git repository and a build of each revision
-    "tests/github/test_ci.py::test_gitattributes_is_what_the_script_writes",
-    "tests/github/test_ci.py::test_every_output_is_generated_and_merges",
-    "tests/architecture/test_pure_renderers.py",
-    "tests/core/test_fileio.py::test_the_build_writes_readable_outputs",
-    "tests/core/test_fileio.py::test_a_build_syncs_the_outputs_it_replaces_and_not_the_ones_it_creates",
-    "tests/core/test_contribution_checks.py::test_a_stale_correction_says_what_changed_and_the_command",
-    "tests/render/test_render_markdown.py::test_committed_readme_and_contributing_are_current",
-    "tests/screening/test_flow.py",
-    # `survey init` of whole lists, each then validated and built
-    "tests/init/test_new_survey_doc.py",
-    "tests/init/test_from_formats.py::test_it_validates_and_builds_twice_the_same",
-    "tests/init/test_taxonomy_changes.py",
-    "tests/init/test_outputs.py",
-    "tests/init/test_port.py::test_it_validates_and_builds",
-    "tests/init/test_list_corpus.py",  # the corpus of real lists, each adopted, built, exported
-    # a real outside program: ASReview and cffconvert in their own environments, a Ray
-    # cluster, awesome-lint under Node.js, Chromium
-    "tests/screening/test_asreview.py",
-    "tests/packaging/test_citation.py",
-    "tests/traces/test_scale.py::test_ray_local_cluster_gives_the_same_rows",
-    "tests/render/test_render_awesome_lint.py",
-    "tests/init/test_from_formats.py::test_readme_passes_awesome_lint",
-    "tests/init/test_port.py::test_page_opens_in_chromium",
-    "tests/traces/test_real_tools.py",  # the OpenTelemetry SDK and the Agents SDK write traces
-    "tests/render/test_page_scripts.py",  # Node's test runner and eslint
-    # the published site folder alone over loopback HTTP: a build of the real corpus and a
-    # `survey init` list, each crawled
-    "tests/render/test_site_served.py",
-    "tests/github/test_zizmor.py",  # zizmor on the workflows
-    # the privileged comment job's steps under bash, a `survey` process each
-    "tests/github/test_pr_report.py",
-    # a hundred-megabyte input (each hostile case written 100 MiB long: 700 MB a run); commands
-    # that must stop at a deadline (they wait for it)
-    "tests/traces/test_trace_bad_input.py::test_hundred_megabyte_string",
-    "tests/hardening/test_hostile.py::test_hostile_case[audit/huge-cell]",
-    "tests/hardening/test_hostile.py::test_hostile_case[claims/huge-scalar]",
-    "tests/hardening/test_hostile.py::test_hostile_case[csv/huge-cell]",
-    "tests/hardening/test_hostile.py::test_hostile_case[importers/otel-huge]",
-    "tests/hardening/test_hostile.py::test_hostile_case[records/huge-scalar]",
-    "tests/hardening/test_hostile.py::test_hostile_case[taxonomy/huge-field-file]",
-    "tests/hardening/test_hostile.py::test_hostile_case[traces/huge-string]",
-    "tests/links/test_hostile_links.py::test_the_command_deadline_bounds_links",
-    "tests/add/test_metadata.py::test_the_command_deadline_bounds_add",
-    # property-based fuzzing (hundreds of generated inputs each)
-    "tests/hardening/test_fuzz.py",
-    "tests/config/test_config_fuzz.py",
-    "tests/traces/test_trace_properties.py",
-    # the suite's own timing plugin, run under a pytest of its own (benchmarks/)
-    "tests/benchmarks/test_test_timing_plugin.py",
-})
-# A test that takes one of these fixtures builds the whole real corpus first, or drives Chromium.
-SLOW_FIXTURES = frozenset({"built", "browser"})
-
-
-def _listed_slow(nodeid: str) -> bool:
-    path, _, name = nodeid.partition("::")
-    return path in SLOW_TESTS or nodeid in SLOW_TESTS or f"{path}::{name.partition('[')[0]}" in SLOW_TESTS
+# The kinds of tests, one folder each, and the fixtures that make a test slow: tests/helpers/kinds.py.
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -117,13 +45,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    listed = {entry.partition("::")[0] for entry in SLOW_TESTS}
-    missing = sorted(p for p in listed if not (REPO / p).is_file())
-    if missing:  # a renamed module would silently join the quick loop
-        raise pytest.UsageError(f"tests/conftest.py SLOW_TESTS names missing files: {missing}")
+    misplaced = []
     for item in items:
-        if _listed_slow(item.nodeid) or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        kind = kind_of(item.path)
+        if not kind:
+            misplaced.append(f"{item.nodeid}: not in a folder of a kind ({', '.join(KINDS)})")
+        elif kind != QUICK:
             item.add_marker(pytest.mark.slow)
+        elif slow := sorted(set(getattr(item, "fixturenames", ())) & set(SLOW_FIXTURES)):
+            misplaced.append(
+                f"{item.nodeid}: takes {slow[0]!r}; it belongs in tests/{SLOW_FIXTURES[slow[0]]}/"
+            )
+    if misplaced:  # raised at collection, before any test runs: the quick loop must stay quick
+        raise pytest.UsageError("tests in the wrong folder:\n" + "\n".join(misplaced))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -26,7 +26,7 @@ unset PYTHONDONTWRITEBYTECODE
 STEPS=(install system ruff mypy actionlint validate build-check awesome-lint page-scripts test)
 # A pull request carries records; its outputs are regenerated on main after the merge, so the
 # pull-request checks build without --check. .github/workflows/pull-request.yml runs
-# `tools/ci.sh install` and then this group (tests/github keeps the two equal).
+# `tools/ci.sh install` and then this group (tests/unit/github keeps the two equal).
 PULL_REQUEST=(validate pr-build check-paths pr-report)
 # Where the pull-request steps put the built copy and the report (an artifact on GitHub).
 PR_OUT="${SURVEY_PR_OUT:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}/survey-pr}"
@@ -51,9 +51,9 @@ step_install() {
   # The whole test environment: the core, the test tools and (through the test extra) every
   # extra a command can ask for: screening, analysis.
   python3 -m pip install --quiet -c constraints.txt -e '.[test]'
-  # the real tools the trace importers are tested with, and the Parquet/Ray engine (tests/traces)
+  # the real tools the trace importers are tested with, and the Parquet/Ray engine (tests/tools/traces)
   python3 -m pip install --quiet -c constraints.txt -e '.[interop,scale]'
-  # cffconvert (validates CITATION.cff in tests/packaging) pins jsonschema<4, which the toolkit
+  # cffconvert (validates CITATION.cff in tests/tools/packaging) pins jsonschema<4, which the toolkit
   # cannot share: it gets a virtual environment of its own, where the tests look for it.
   local cff_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/cffconvert"
   if [ ! -x "$cff_venv/bin/cffconvert" ]; then
@@ -61,7 +61,7 @@ step_install() {
     "$cff_venv/bin/pip" install --quiet 'cffconvert==2.0.0'
   fi
   # ASReview LAB (pyproject's [asreview] extra) pins pandas<3: a venv of its own as well, where
-  # tests/screening/test_asreview.py looks for it.
+  # tests/tools/screening/test_asreview.py looks for it.
   local asr_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/asreview"
   [ -x "$asr_venv/bin/asreview" ] || { python3 -m venv "$asr_venv" && "$asr_venv/bin/pip" install --quiet 'asreview==3.0.8'; }
 }

@@ -7,7 +7,7 @@ A function-level import is kept only for a heavy optional library (pandas, sciki
 openpyxl, pyarrow, ...) whose import would slow every command or fail without its extra; its
 reason is a comment on the import's line or on the lines just above it. Everything else is
 imported at the top of its module, where a reader sees what the module depends on.
-``tests/architecture/test_function_imports.py`` holds the package to this.
+``tests/unit/architecture/test_function_imports.py`` holds the package to this.
 
     python3 tools/function_imports.py [PACKAGE_DIR]   # one line per import, then the count
 """

@@ -10,7 +10,7 @@ CONTRIBUTING describes carry no outputs at all.
 The list comes from ``build.plan_build`` (the registry of generators run in memory) plus the
 folders the build owns outright, so a new generator cannot be forgotten:
 ``python3 tools/gitattributes.py --check`` fails when the file is not what this script writes, and
-tests/github checks with ``git check-attr`` that every output carries both attributes.
+tests/acceptance/github checks with ``git check-attr`` that every output carries both attributes.
 
     python3 tools/gitattributes.py [--root DIR] [--check]
 """

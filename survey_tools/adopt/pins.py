@@ -28,7 +28,7 @@ from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.errors import UsageError
 
 REQUIREMENTS = ".github/survey-toolkit.txt"
-# The commits the project's own workflows use (tests/init keeps the two equal).
+# The commits the project's own workflows use (tests/unit/init keeps the two equal).
 CHECKOUT = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1  # v7.0.1"
 SETUP_PYTHON = "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97  # v7.0.0"
 _REPOSITORY = re.compile(

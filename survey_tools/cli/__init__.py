@@ -34,7 +34,7 @@ COMMAND_MODULES = {
 _MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 
 # Each command's one-line help for `survey --help`, so that listing the commands imports none of
-# them (importing all twenty took over a second of CPU). tests/core/test_cli_help.py holds each
+# them (importing all twenty took over a second of CPU). tests/unit/core/test_cli_help.py holds each
 # line equal to the command's own short help.
 SHORT_HELP = {
     "add": "Add a work to the corpus as a new record.",

@@ -45,7 +45,7 @@ def config_schemas() -> dict[str, ConfigSchema]:
     for entry in folder.iterdir():
         if not entry.name.endswith(".schema.yaml"):
             continue
-        # The toolkit's own files (tests/config checks them against the meta-schema), read with
+        # The toolkit's own files (tests/unit/config checks them against the meta-schema), read with
         # libyaml when PyYAML has it: they are parsed at every start of the CLI.
         schema = yaml.load(entry.read_text(encoding="utf-8"), Loader=_LOADER)
         out.append(ConfigSchema(

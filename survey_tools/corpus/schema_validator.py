@@ -12,7 +12,7 @@ calling valid what jsonschema calls invalid). Their regular expressions differ: 
 is ``str.isspace`` (it includes U+001C-U+001F, which Unicode's White_Space does not), so the
 copy of the schema jsonschema-rs compiles spells ``\\s``/``\\S`` out as Python's class. A ``$``
 is stricter in Rust (no match before a final newline); that direction only costs the error
-listing, which then finds nothing. tests/core/test_schema_validator.py holds the two together
+listing, which then finds nothing. tests/unit/core/test_schema_validator.py holds the two together
 on every valid and invalid example of the test data, the hostile inputs and generated text.
 """
 

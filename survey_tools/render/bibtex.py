@@ -306,7 +306,7 @@ def bibliography(corpus: Corpus) -> Bibliography:
     recs = tuple(sorted(corpus.retained, key=lambda r: r.id))
     entries = tuple(_entry(r, rules, no_author, corpus.taxonomy) for r in recs)
     # An entry written alone is the same text as within the whole file (which is the entries
-    # joined by blank lines); tests/bibtex/test_bibtex.py holds the two together.
+    # joined by blank lines); tests/unit/bibtex/test_bibtex.py holds the two together.
     return Bibliography(recs, entries, {r.id: _write([e]) for r, e in zip(recs, entries, strict=True)})
 
 

@@ -5,7 +5,7 @@ taxonomy/README.md, ``survey diff``, ``survey links``, ``survey refresh``) goes 
 :func:`md_table`, every cell that holds free text goes through :func:`md` first and every cell
 that is already Markdown through :func:`md_cell`, so that a ``|``, a backslash or a newline in
 a title or label can never split a row or start Markdown markup.
-``tests/architecture/test_one_table_writer.py`` fails on a table written by hand elsewhere.
+``tests/unit/architecture/test_one_table_writer.py`` fails on a table written by hand elsewhere.
 """
 
 from __future__ import annotations

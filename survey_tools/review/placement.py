@@ -37,7 +37,7 @@ from survey_tools.errors import Problem, Report, UsageError
 from survey_tools.review.diff import _git, resolve_base
 
 # Where `survey build` writes (build.py's _OUTPUT_PREFIXES and _OUTPUT_FILES, and the manifest
-# reports/outputs.txt naming the rest; tests/core/test_check_paths.py keeps them equal).
+# reports/outputs.txt naming the rest; tests/unit/core/test_check_paths.py keeps them equal).
 GENERATED_PREFIXES = ("reports/", "taxonomy/schema/", ".github/ISSUE_TEMPLATE/")
 GENERATED_FILES = frozenset(("README.md", "CONTRIBUTING.md", "CITATION.cff", "taxonomy/README.md"))
 MANIFEST = "reports/outputs.txt"

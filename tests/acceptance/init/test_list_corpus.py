@@ -1,0 +1,166 @@
+"""The corpus of real lists (tests/fixtures/lists/corpus.yaml): each adopted with
+`survey init DIR --from FILE --title T` and nothing else, then validated, built, checked, exported
+and imported again; a BibTeX list publishes none of its reference manager's private fields,
+decodes TeX, links what has a DOI and keeps its entry types in papers.bib.
+benchmarks/list_corpus.py prints the same lists as a table (docs/new-survey.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import bibtexparser
+import pytest
+import yaml
+from helpers.init_support import REPO, run
+
+from survey_tools.adopt.sources import private_field
+from survey_tools.render.bibtex import unescape
+
+LISTS = REPO / "tests" / "fixtures" / "lists"
+CORPUS: list[dict[str, Any]] = yaml.safe_load((LISTS / "corpus.yaml").read_text(encoding="utf-8"))[
+    "lists"
+]
+
+
+def _adopt(entry: dict[str, Any], tmp_path: Path) -> tuple[Path, str]:
+    root = tmp_path / "survey"
+    res = run(
+        tmp_path,
+        "init",
+        str(root),
+        "--from",
+        str(LISTS / entry["file"]),
+        "--title",
+        "Synthetic Adoption",
+    )
+    assert res.exit_code == 0, res.output
+    return root, res.output
+
+
+def _records(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((root / "corpus").glob("*.yaml"))}
+
+
+@pytest.mark.parametrize("entry", CORPUS, ids=lambda e: e["name"])
+def test_adopted_as_kept(entry: dict[str, Any], tmp_path: Path) -> None:
+    root, _ = _adopt(entry, tmp_path)
+    assert run(root, "validate").exit_code == 0
+    res = run(root, "build", "--check")
+    assert res.exit_code == 0, res.output
+    records = _records(root)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert all(
+        f"`{Path(name).stem}`" in readme for name in records
+    )  # every entry reaches the README
+    out = tmp_path / "exported"
+    assert run(root, "export", "csv", str(out)).exit_code == 0
+    (exported,) = sorted(out.glob("*.csv"))
+    res = run(root, "import", "csv", str(exported), "--overwrite")
+    assert res.exit_code == 0, res.output
+    assert _records(root) == records
+
+
+BIBTEX = [e for e in CORPUS if e["format"] == "bibtex"]
+
+
+def _private_values(path: Path) -> set[str]:
+    """The values of the private fields of a .bib file that no public field also holds (a
+    Zotero collection named like a book series may show as the series)."""
+    lib = bibtexparser.parse_string(path.read_text(encoding="utf-8"))
+    fields = [(f.key.lower(), str(f.value).strip("{} ")) for e in lib.entries for f in e.fields]
+    public = {v for k, v in fields if not private_field(k)}
+    return {v for k, v in fields if private_field(k) and len(v) >= 12 and v not in public}
+
+
+@pytest.mark.parametrize("entry", BIBTEX, ids=lambda e: e["name"])
+def test_a_bibtex_port_publishes_no_private_field_and_keeps_entry_types(
+    entry: dict[str, Any], tmp_path: Path
+) -> None:
+    root, output = _adopt(entry, tmp_path)
+    source = LISTS / entry["file"]
+    published = [
+        root / "README.md",
+        root / "reports" / "papers.bib",
+        *sorted((root / "reports").rglob("*.html")),
+    ]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in published)
+    leaked = [v for v in _private_values(source) if v in text]
+    assert not leaked, leaked[:3]
+    bib = bibtexparser.parse_string((root / "reports" / "papers.bib").read_text(encoding="utf-8"))
+    kinds = {
+        e.key: e.entry_type.lower()
+        for e in bibtexparser.parse_string(source.read_text(encoding="utf-8")).entries
+    }
+    written = {e.key: e.entry_type.lower() for e in bib.entries}
+    assert {k: written[k] for k in kinds if k in written} == {
+        k: v for k, v in kinds.items() if k in written
+    }
+    # TeX decoded on import: what papers.bib writes is escaped text, with no TeX command of the source left
+    shown = "".join(
+        unescape(str(f.value))
+        for e in bib.entries
+        for f in e.fields
+        if f.key in ("title", "author")
+    )
+    assert "\\" not in shown
+    for record in (root / "corpus").glob("*.yaml"):
+        data = yaml.safe_load(record.read_text(encoding="utf-8"))
+        if (data.get("identifiers") or {}).get("doi"):
+            assert data.get("links"), record.name  # what has a DOI is linked
+
+
+def test_jabref_names_and_dois(tmp_path: Path) -> None:
+    entry = next(e for e in CORPUS if e["name"] == "jabref-complex")
+    root, output = _adopt(entry, tmp_path)
+    assert "private reference-manager fields left out: abstract (1), bdsk-url-1 (17)" in output
+    record = yaml.safe_load((root / "corpus" / "1137631.yaml").read_text(encoding="utf-8"))
+    assert record["authors"][:3] == ["Gustav Boström", "Jaana Wäyrynen", "Marine Bodén"]
+    assert record["identifiers"] == {
+        "doi": "10.1145/1137627.1137631"
+    }  # from http://doi.acm.org/10.1145/...
+    assert record["links"] == ["https://doi.org/10.1145/1137627.1137631"]
+    bib = (root / "reports" / "papers.bib").read_text(encoding="utf-8")
+    block = bib[bib.index("@article{1102917,") :].split("\n}\n")[0]
+    assert (
+        re.search(r"journal = \{Personal Ubiquitous Comput\.\}", block) and "volume = {9}" in block
+    )
+    assert (
+        "number = {6}" in block
+        and "pages = {357--367}" in block
+        and "publisher = {Springer-Verlag}" in block
+    )
+
+
+def test_kept_private_field_stays_out_of_every_output(tmp_path: Path) -> None:
+    entry = next(e for e in CORPUS if e["name"] == "zotero-better-bibtex")
+    root = tmp_path / "survey"
+    res = run(
+        tmp_path,
+        "init",
+        str(root),
+        "--from",
+        str(LISTS / entry["file"]),
+        "--title",
+        "Synthetic Adoption",
+        "--keep-field",
+        "groups",
+    )
+    assert res.exit_code == 0, res.output
+    survey = yaml.safe_load((root / "taxonomy" / "survey.yaml").read_text(encoding="utf-8"))
+    assert survey["collections"]["entries"]["fields"]["groups"]["private"] is True
+    assert "Probabilités" in (root / "corpus" / "Agazzi-1988-ProbabilitySciences.yaml").read_text(
+        encoding="utf-8"
+    )
+    outputs = [
+        p
+        for p in root.rglob("*")
+        if p.is_file() and "corpus" not in p.parts and p.suffix != ".yaml"
+    ]
+    assert not [
+        p for p in outputs if "Probabilités" in p.read_text(encoding="utf-8", errors="replace")
+    ]
+    out = tmp_path / "exported"
+    assert run(root, "export", "csv", str(out)).exit_code == 0
+    assert "Probabilités" not in "".join(p.read_text(encoding="utf-8") for p in out.glob("*.csv"))

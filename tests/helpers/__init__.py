@@ -1,0 +1,1 @@
+"""Code the tests share: the CLI runner, loopback servers, copies of the survey, paths."""

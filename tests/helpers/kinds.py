@@ -1,0 +1,27 @@
+"""The kinds of tests: the first folder under tests/ says what a test needs and how long it takes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1]
+
+# Tests live in folders by kind; the kind is the first folder under tests/:
+#   unit/        in-process, small inputs: the developers' quick loop (`pytest tests/unit`)
+#   acceptance/  the whole real survey built, `survey` end to end, git repositories, a wheel
+#   browser/     the built pages driven in headless Chromium
+#   tools/       a real outside program (ASReview, cffconvert, awesome-lint, Node, zizmor,
+#                pre-commit, the OpenTelemetry and Agents SDKs, a Ray cluster)
+#   stress/      property-based fuzzing, 100 MiB inputs, commands that wait for a deadline
+# Every kind but unit is marked `slow`, so `-m "not slow"` and `tests/unit` select the same tests.
+KINDS = ("unit", "acceptance", "browser", "tools", "stress")
+QUICK = "unit"
+# A test that takes one of these fixtures builds the whole real corpus first, or drives Chromium:
+# it cannot be in the quick loop.
+SLOW_FIXTURES = {"built": "acceptance", "browser": "browser"}
+
+
+def kind_of(path: Path) -> str:
+    """The kind of the test module at ``path`` (a folder of tests/), or "" outside them."""
+    parts = path.resolve().relative_to(TESTS).parts
+    return parts[0] if len(parts) > 1 and parts[0] in KINDS else ""

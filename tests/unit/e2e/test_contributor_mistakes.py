@@ -1,0 +1,89 @@
+"""Every mistake in tests/data/contrib/ (what first-time contributors do in GitHub's web editor)
+ends with exactly its expected lines: `survey validate` for a record's content, check-paths' rule
+for a file saved where no record is read (validate alone passes a record at the root: the paper
+would be left out unseen). docs/contributor-mistakes.md is the table of these cases and their messages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from helpers.contrib_cases import Case, cases, outcome
+
+REPO = Path(__file__).resolve().parents[3]
+CASES = cases()
+TABLE = REPO / "docs" / "contributor-mistakes.md"
+
+
+def test_enough_real_mistakes() -> None:
+    failing = [c for c in CASES if c.spec["exit"] == 1]
+    assert len(failing) >= 25, len(failing)
+    saved = {
+        (c.spec["saved"]["newlines"], c.spec["saved"]["bom"], c.spec["saved"]["final_newline"])
+        for c in CASES
+        if c.spec["exit"] == 0
+    }
+    assert {("crlf", False, False), ("lf", True, False), ("lf", False, False)} <= saved
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_the_mistake_gets_its_message(case: Case, survey_dir: Path) -> None:
+    code, lines, validate_code = outcome(case, survey_dir)
+    assert (code, lines) == (case.spec["exit"], case.spec["expected"])
+    if case.spec["check"] == "paths":
+        # a file outside the records' folders is unseen by validate: only the path check catches
+        # it; inside them (a sub-folder, no .yaml) validate reports it too
+        assert validate_code == case.spec.get("validate_exit", 0)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [c for c in CASES if c.spec["exit"] == 1],
+    ids=[c.name for c in CASES if c.spec["exit"] == 1],
+)
+def test_every_message_says_what_to_do_in_plain_words(case: Case) -> None:
+    assert case.spec["tells_what_to_type"] is True and case.spec["reading"]
+    first = case.spec["expected"][0]
+    # no regular expression, no type names, no parser jargon on the line a person reads
+    assert "^[" not in first and "must match" not in first
+    assert "expected a list" not in first and "got a string" not in first
+    assert "mapping values" not in first and "token" not in first
+    # the parser's own words, where kept, are on a second line, indented
+    for extra in case.spec["expected"][1:]:
+        assert extra.startswith("    YAML parser: ")
+
+
+def _first(name: str) -> str:
+    return next(c for c in CASES if c.name == name).spec["expected"][0]
+
+
+def test_what_the_held_out_check_asks() -> None:
+    assert all(
+        next(c for c in CASES if c.name == n).spec["exit"] == 0
+        for n in ("good-record", "good-crlf", "good-bom", "good-final-newline", "blank-arxiv-left")
+    )
+    assert "put it in quotes" in _first("title-colon-unquoted")
+    assert "tab" in _first("tab-indent")
+    assert "expected a list" not in _first("authors-on-one-line") and "'- '" in _first(
+        "authors-on-one-line"
+    )
+    for name in ("record-at-root", "record-in-sub-folder", "record-without-extension"):
+        assert "corpus/" in _first(name)
+    assert "zhang2026" in _first("upper-case-file-name") and "^" not in _first(
+        "upper-case-file-name"
+    )
+    assert len(next(c for c in CASES if c.name == "paper-in-exclusions").spec["expected"]) == 1
+    assert len(next(c for c in CASES if c.name == "curly-quoted-arxiv").spec["expected"]) == 1
+
+
+def test_the_table_of_mistakes_lists_every_case() -> None:
+    text = TABLE.read_text(encoding="utf-8")
+    for case in CASES:
+        assert f"`{case.name}`" in text, case.name
+        message = (
+            re.sub(r"^[^:]+(:\d+){0,2}: ", "", case.spec["expected"][0])
+            if case.spec["expected"]
+            else ""
+        )
+        assert message.replace("|", "\\|")[:60] in text, case.name

@@ -1,0 +1,163 @@
+"""GitHub files: workflows pass actionlint; the issue form lists exactly the taxonomy's values."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from survey_tools.corpus.taxonomy import load_taxonomy
+
+REPO = Path(__file__).resolve().parents[3]
+ACTIONLINT = shutil.which("actionlint")
+needs_actionlint = pytest.mark.skipif(
+    ACTIONLINT is None, reason="actionlint is not installed (pip install -e '.[test]')"
+)
+
+
+@needs_actionlint
+def test_workflows_pass_actionlint() -> None:
+    res = subprocess.run([ACTIONLINT or "actionlint", "-no-color"], cwd=REPO,
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+@needs_actionlint
+def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yml"
+    bad.write_text("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n"
+                   "    steps:\n      - run: echo ${{ github.nope }}\n")
+    res = subprocess.run([ACTIONLINT or "actionlint", "-no-color", str(bad)],
+                         capture_output=True, text=True)
+    assert res.returncode == 1
+    assert "nope" in res.stdout
+
+
+def test_issue_form_lists_the_taxonomy() -> None:
+    tax = load_taxonomy(REPO)
+    form = yaml.safe_load((REPO / ".github/ISSUE_TEMPLATE/add-paper.yml").read_text())
+    dropdowns = {b["id"]: b["attributes"]["options"] for b in form["body"]
+                 if b["type"] == "dropdown"}
+    for cf in tax.retained.controlled:
+        if cf.kind == "mapping":
+            for v in cf.values:
+                assert dropdowns[f"{cf.name}-{v.id}"] == ["not sure", *cf.mode_ids]
+        else:
+            extra = [tax.na] if cf.not_applicable else []
+            assert dropdowns[cf.name] == ["not sure", *cf.ids, *extra]
+    # no tag is forced on the reporter; the duplicate search is
+    assert not any(b.get("validations", {}).get("required") for b in form["body"] if b["type"] == "dropdown")
+    searched = next(b for b in form["body"] if b["type"] == "checkboxes")
+    assert searched["attributes"]["options"][0]["required"] is True
+    ref = next(b for b in form["body"] if b.get("id") == "reference")
+    assert "DOI" in ref["attributes"]["label"] and "OpenReview" in ref["attributes"]["label"]
+
+
+def test_pre_commit_hooks() -> None:
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert [(h["id"], h["entry"]) for h in hooks] == [
+        ("survey-validate", "survey validate"), ("survey-build-check", "survey build --check"),
+        ("survey-check-paths", "survey check-paths")]
+    # no file filter: once per commit, wherever the survey keeps its records
+    for h in hooks:
+        assert h["always_run"] is True and h["pass_filenames"] is False
+        assert "files" not in h and "types" not in h
+
+
+def constraints() -> list[str]:
+    lines = (REPO / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def test_the_rendering_libraries_are_pinned_the_same_everywhere() -> None:
+    from importlib.metadata import version
+
+    pins = constraints()
+    assert all(re.fullmatch(r"[a-z0-9-]+==[0-9][0-9a-z.]*", p) for p in pins), pins
+    assert {p.split("==")[0] for p in pins} >= {"matplotlib", "pillow", "numpy", "fonttools"}
+    # what this test run renders with is what CI pins (so the committed figures are its bytes)
+    for pin in pins:
+        name, want = pin.split("==")
+        assert version(name) == want, f"{name} {version(name)} installed, constraints.txt pins {want}"
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    # every hook names the same list: pre-commit then makes one environment for them all
+    assert [h["additional_dependencies"] for h in hooks] == [pins] * len(hooks)
+    ci = (REPO / "tools" / "ci.sh").read_text()
+    assert "pip install --quiet -c constraints.txt -e '.[test]'" in ci
+    # install-survey: the core (extras only when a workflow names them in SURVEY_EXTRAS)
+    assert 'pip install --quiet --no-compile -c constraints.txt -e ".${SURVEY_EXTRAS:+[$SURVEY_EXTRAS]}"\n' in ci
+    for doc in ("README.md", "CONTRIBUTING.md"):
+        assert "pip install -c constraints.txt -e" in (REPO / doc).read_text(encoding="utf-8")
+
+
+def test_the_exclusion_form_offers_the_taxonomys_reasons() -> None:
+    tax = load_taxonomy(REPO)
+    form = yaml.safe_load((REPO / ".github/ISSUE_TEMPLATE/exclude-paper.yml").read_text())
+    reason = next(b for b in form["body"] if b.get("id") == "reason")
+    assert reason["attributes"]["options"] == ["not sure", *tax.field("reason").ids]
+    config = yaml.safe_load((REPO / ".github/ISSUE_TEMPLATE/config.yml").read_text())
+    assert config["blank_issues_enabled"] is False
+    assert (REPO / ".github/ISSUE_TEMPLATE/correct-entry.yml").is_file()
+
+
+def test_an_answered_form_becomes_an_argument_list_never_a_shell_line() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("issue_add", REPO / "tools" / "issue_add.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    form = yaml.safe_load((REPO / ".github/ISSUE_TEMPLATE/add-paper.yml").read_text())
+    labels = {b["id"]: b["attributes"]["label"] for b in form["body"] if "id" in b}
+    body = "\n\n".join([
+        f"### {labels['searched']}", "- [X] I searched",
+        f"### {labels['reference']}", "1605.08386",
+        f"### {labels['summary']}", "Walks on lattices; $(touch /tmp/pwned) `rm -rf`",
+        f"### {labels['category']}", "benchmark",
+        f"### {labels['is_rl']}", "not sure",
+        f"### {labels['verified']}", "_No response_",
+        f"### {labels['scenario']}", "math; --overwrite",  # not an option of the form: ignored
+        f"### {labels['subdecisions-O2']}", "learned",
+    ])
+    assert mod.command(form, body) == [
+        "add", "1605.08386", "--category", "benchmark", "--subdecisions", "O2=learned",
+        "--set", "summary=Walks on lattices; $(touch /tmp/pwned) `rm -rf`"]
+    with pytest.raises(ValueError):
+        mod.command(form, body.replace("1605.08386", "--root=/etc"))
+
+
+def test_the_add_paper_workflow_keeps_issue_text_out_of_scripts() -> None:
+    wf = yaml.safe_load((REPO / ".github/workflows/add-paper.yml").read_text())
+    job = wf["jobs"]["add"]
+    assert "accepted" in job["if"] and "add-paper" in job["if"]
+    assert wf["permissions"] == {}
+    for step in job["steps"]:
+        assert "github.event" not in step.get("run", "")
+    add = next(s for s in job["steps"] if s.get("id") == "add")
+    assert add["env"]["ISSUE_BODY"] == "${{ github.event.issue.body }}"
+    assert "python3 tools/issue_add.py" in add["run"]
+    assert [s["name"] for s in job["steps"] if "github.token" in str(s.get("env", {}))] == [
+        "Open the pull request", "Tell the issue when survey add refused"]
+
+
+def test_a_65000_character_heading_is_parsed_in_one_pass() -> None:
+    # GitHub's body limit: a heading of 65,000 spaces took the old regular expression 26 s.
+    import importlib.util
+    import time
+
+    spec = importlib.util.spec_from_file_location("issue_add", REPO / "tools" / "issue_add.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert "re.split" not in (REPO / "tools" / "issue_add.py").read_text()
+    for body in ("### " + " " * 65_000 + "x", "### x" + " " * 65_000 + "\nanswer",
+                 "### " + "a " * 32_500 + "\r\n" * 100, "### " + " \t" * 32_500):
+        start = time.process_time()
+        found = mod.sections(body)
+        assert time.process_time() - start < 0.5
+        assert all(label == label.strip() for label in found)
+    assert mod.sections("intro\n### A\nx\n\n### B \r\ny\n### C\n") == {"A": "x", "B": "y", "C": ""}
