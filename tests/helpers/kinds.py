@@ -7,11 +7,14 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1]
 
 # Tests live in folders by kind; the kind is the first folder under tests/:
-#   unit/        in-process, small inputs: the developers' quick loop (`pytest tests/unit`)
-#   acceptance/  the whole real survey built, `survey` end to end, git repositories, a wheel
-#   browser/     the built pages driven in headless Chromium
-#   tools/       a real outside program (ASReview, cffconvert, awesome-lint, Node, zizmor,
-#                pre-commit, the OpenTelemetry and Agents SDKs, a Ray cluster)
+#   unit/        in this process (the CLI through click's runner), on small inputs or one copy
+#                of this survey's records: the developers' quick loop (`pytest tests/unit`)
+#   acceptance/  `survey` as a subprocess or a user runs it: whole builds shared by a module
+#                (the `built` fixture), git repositories and pull requests, whole lists adopted,
+#                a wheel and a core-only venv, the crash-safety kills
+#   browser/     the built pages driven in headless Chromium (the `browser` fixture)
+#   tools/       a test whose point is a real outside program (ASReview, cffconvert, awesome-lint,
+#                actionlint, Node, zizmor, pre-commit, the OpenTelemetry and Agents SDKs, Ray)
 #   stress/      property-based fuzzing, 100 MiB inputs, commands that wait for a deadline
 # Every kind but unit is marked `slow`, so `-m "not slow"` and `tests/unit` select the same tests.
 KINDS = ("unit", "acceptance", "browser", "tools", "stress")

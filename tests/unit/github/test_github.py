@@ -1,10 +1,9 @@
-"""GitHub files: workflows pass actionlint; the issue form lists exactly the taxonomy's values."""
+"""GitHub files: the issue form lists exactly the taxonomy's values (actionlint on the workflows:
+tests/tools/github/test_github_tools.py)."""
 
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,30 +12,6 @@ import yaml
 from survey_tools.corpus.taxonomy import load_taxonomy
 
 REPO = Path(__file__).resolve().parents[3]
-ACTIONLINT = shutil.which("actionlint")
-needs_actionlint = pytest.mark.skipif(
-    ACTIONLINT is None, reason="actionlint is not installed (pip install -e '.[test]')"
-)
-
-
-@needs_actionlint
-def test_workflows_pass_actionlint() -> None:
-    res = subprocess.run([ACTIONLINT or "actionlint", "-no-color"], cwd=REPO,
-                         capture_output=True, text=True)
-    assert res.returncode == 0, res.stdout + res.stderr
-
-
-@needs_actionlint
-def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.yml"
-    bad.write_text("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n"
-                   "    steps:\n      - run: echo ${{ github.nope }}\n")
-    res = subprocess.run([ACTIONLINT or "actionlint", "-no-color", str(bad)],
-                         capture_output=True, text=True)
-    assert res.returncode == 1
-    assert "nope" in res.stdout
-
-
 def test_issue_form_lists_the_taxonomy() -> None:
     tax = load_taxonomy(REPO)
     form = yaml.safe_load((REPO / ".github/ISSUE_TEMPLATE/add-paper.yml").read_text())
