@@ -36,7 +36,7 @@ from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.screening_logs import DECISIONS, QUEUE, RUNS, read_log
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
-from survey_tools.csvcells import from_spreadsheet_safe, spreadsheet_safe
+from survey_tools.csvcells import from_spreadsheet_safe, read_csv_rows, spreadsheet_safe
 from survey_tools.curate import adding, exclusions
 from survey_tools.curate.ranking import record_text
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
@@ -502,21 +502,12 @@ def _csv_rows(path: Path, rel: str, delimiter: str) -> tuple[str, list[_Row]]:
     except UnicodeDecodeError:
         # ASReview's own CSV reader falls back to Latin-1 as well.
         text = path.read_text(encoding="latin-1")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    old = csv.field_size_limit(CELL_LIMIT)
-    try:
-        rows: list[tuple[int, list[str]]] = []
-        try:
-            header = next(reader, [])
-            for cells in reader:
-                rows.append((reader.line_num, cells))
-        except csv.Error as err:
-            if "field limit" in str(err):
-                raise _too_big(rel, max(reader.line_num, 2), "") from None
-            raise InvalidInput([Problem(rel, reader.line_num, 1, "", f"not CSV: {err}")], f"{rel} cannot be read") from None
-    finally:
-        csv.field_size_limit(old)
-    return _table_rows(rel, header, rows)
+    read = read_csv_rows(text, rel, delimiter, strict=False, cell_limit=CELL_LIMIT)
+    for p in read.problems:
+        if "field limit" in p.message:
+            raise _too_big(rel, max(p.line, 2), "")
+        raise InvalidInput([Problem(rel, p.line, 1, "", p.message)], f"{rel} cannot be read")
+    return _table_rows(rel, list(read.header or ()), read.rows)
 
 
 def _xlsx_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
