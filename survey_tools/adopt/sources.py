@@ -167,15 +167,16 @@ def read_delimited(text: str, label: str, delimiter: str) -> Table:
     return table
 
 
-def read_xlsx(path: Path, label: str) -> Table:
-    """The first sheet of an Excel workbook as a table: its first row the header, each row's
-    line its row number; numbers as the sheet shows them (2021, not 2021.0), dates as ISO."""
+def xlsx_rows(path: Path, label: str, limit: int | None = MAX_SOURCE_BYTES) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The one Excel reader (survey init, survey screen import-labels): the first sheet's first
+    row, then each row with any text and its row number; numbers as the sheet shows them (2021,
+    not 2021.0), dates as ISO. A workbook over ``limit`` bytes is refused before it is opened."""
     # openpyxl (the [screening] extra's) is loaded for this format only
     openpyxl = require_extra("screening", "openpyxl")
 
     try:
-        if path.stat().st_size > MAX_SOURCE_BYTES:
-            raise InvalidInput([Problem(label, 0, 0, "", f"file is larger than {MAX_SOURCE_BYTES:,} bytes")],
+        if limit is not None and path.stat().st_size > limit:
+            raise InvalidInput([Problem(label, 0, 0, "", f"file is larger than {limit:,} bytes")],
                                "the list is too large to be a list of entries")
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
@@ -183,17 +184,24 @@ def read_xlsx(path: Path, label: str) -> Table:
     try:
         it = wb.worksheets[0].iter_rows(values_only=True)
         header = [_xlsx_cell(v) for v in next(it, ())]
-        _check_columns(label, header)
-        names, warnings = name_header(header)
         rows = []
         for n, values in enumerate(it, start=2):
             cells = [_xlsx_cell(v) for v in values]
             if any(c.strip() for c in cells):
-                rows.append(Row(n, {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(names)}))
+                rows.append((n, cells))
     finally:
         wb.close()
+    return header, rows
+
+
+def read_xlsx(path: Path, label: str) -> Table:
+    """The first sheet of an Excel workbook as a table: its first row the header."""
+    header, found = xlsx_rows(path, label)
+    _check_columns(label, header)
+    names, warnings = name_header(header)
     if not names:
         raise InvalidInput([Problem(label, 1, 0, "", "the first sheet is empty")], "nothing to read")
+    rows = [Row(n, {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(names)}) for n, cells in found]
     table = Table(label, "xlsx", tuple(names), tuple(rows), tuple(warnings))
     _check_cells(label, table.rows)
     return table

@@ -19,7 +19,6 @@ import datetime as dt
 import io
 import marshal
 import os
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from survey_tools.adopt.sources import xlsx_rows
 from survey_tools.cachedir import cache_dir
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
@@ -511,29 +511,10 @@ def _csv_rows(path: Path, rel: str, delimiter: str) -> tuple[str, list[_Row]]:
 
 
 def _xlsx_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
-    # openpyxl reads the Excel files ASReview writes (pandas' to_excel with openpyxl); the
-    # [screening] extra, loaded only for this format.
-    openpyxl = require_extra("screening", "openpyxl")
-
-    try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
-        raise InvalidInput([Problem(rel, 1, 1, "", f"not an Excel workbook: {err}")], f"{rel} cannot be read") from None
-    try:
-        sheet = wb.worksheets[0]
-        it = sheet.iter_rows(values_only=True)
-        header = ["" if v is None else str(v) for v in next(it, ())]
-        rows: list[tuple[int, list[str]]] = []
-        for n, values in enumerate(it, start=2):
-            cells = []
-            for v in values:
-                s = "" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else str(v))
-                if len(s) > CELL_LIMIT:
-                    raise _too_big(rel, n, "")
-                cells.append(s)
-            rows.append((n, cells))
-    finally:
-        wb.close()
+    # the Excel files ASReview writes (pandas' to_excel with openpyxl), read as survey init reads
+    # a workbook; no size limit, as for its CSV, and no cell to measure against CELL_LIMIT: an
+    # Excel cell holds at most 32,767 characters
+    header, rows = xlsx_rows(path, rel, limit=None)
     return _table_rows(rel, header, rows)
 
 
