@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -26,12 +25,12 @@ from typing import Any
 
 from pylatexenc.latex2text import LatexNodes2Text
 
+from survey_tools.adopt.excel import xlsx_rows
 from survey_tools.adopt.markdown_list import read_markdown
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.yamlio import parse_yaml
 from survey_tools.csvcells import read_csv_rows
 from survey_tools.errors import InvalidInput, Problem, UsageError
-from survey_tools.extras import require_extra
 
 # Limits on what a source list may be: generous for any real list, small enough that a wrong
 # file (a database dump, a binary) is refused before it costs memory.
@@ -167,36 +166,9 @@ def read_delimited(text: str, label: str, delimiter: str) -> Table:
     return table
 
 
-def xlsx_rows(path: Path, label: str, limit: int | None = MAX_SOURCE_BYTES) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The one Excel reader (survey init, survey screen import-labels): the first sheet's first
-    row, then each row with any text and its row number; numbers as the sheet shows them (2021,
-    not 2021.0), dates as ISO. A workbook over ``limit`` bytes is refused before it is opened."""
-    # openpyxl (the [screening] extra's) is loaded for this format only
-    openpyxl = require_extra("screening", "openpyxl")
-
-    try:
-        if limit is not None and path.stat().st_size > limit:
-            raise InvalidInput([Problem(label, 0, 0, "", f"file is larger than {limit:,} bytes")],
-                               "the list is too large to be a list of entries")
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
-        raise InvalidInput([Problem(label, 1, 0, "", f"not an Excel workbook: {err}")], "not a workbook") from None
-    try:
-        it = wb.worksheets[0].iter_rows(values_only=True)
-        header = [_xlsx_cell(v) for v in next(it, ())]
-        rows = []
-        for n, values in enumerate(it, start=2):
-            cells = [_xlsx_cell(v) for v in values]
-            if any(c.strip() for c in cells):
-                rows.append((n, cells))
-    finally:
-        wb.close()
-    return header, rows
-
-
 def read_xlsx(path: Path, label: str) -> Table:
     """The first sheet of an Excel workbook as a table: its first row the header."""
-    header, found = xlsx_rows(path, label)
+    header, found = xlsx_rows(path, label, MAX_SOURCE_BYTES)
     _check_columns(label, header)
     names, warnings = name_header(header)
     if not names:
@@ -205,17 +177,6 @@ def read_xlsx(path: Path, label: str) -> Table:
     table = Table(label, "xlsx", tuple(names), tuple(rows), tuple(warnings))
     _check_cells(label, table.rows)
     return table
-
-
-def _xlsx_cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if hasattr(value, "isoformat"):
-        text = value.isoformat()
-        return text[:10] if text.endswith("T00:00:00") else text
-    return str(value)
 
 
 def _scalar(value: Any) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from survey_tools.adopt.sources import xlsx_rows
+from survey_tools.adopt.excel import xlsx_rows
 from survey_tools.cachedir import cache_dir
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
