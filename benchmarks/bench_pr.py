@@ -18,6 +18,7 @@ Measured 2026-11-26 on the shared 2-core machine, ``--runs 2`` (best, worst), wa
 | pip (``--no-compile``), before | 2.5-2.9 | 19.8, 27.9 | 22.7, 37.0 |
 | pip (``--no-compile``), before | 4.2-4.5 | 23.1, 27.2 | 30.4, 31.1 |
 | uv 0.13.9 | 3.9-4.7 | 4.1, 4.4 | 8.9, 10.3 |
+| uv 0.13.9 | 2.5-2.7 | 3.6, 5.4 | 6.4, 11.1 |
 
 Where pip's time went (one timestamped ``pip install --log``, fresh venv, load 6-8, 39.9 s):
 24.5 s finding the 43 distributions (each project's whole index page read and every file it
