@@ -19,7 +19,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from survey_tools.adopt.sources import name_header, parse_bibtex, read_source
+from survey_tools.adopt.sources import BibEntry, name_header, read_bib, read_source, split_names
 from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
 from survey_tools.corpus.explain import suggest
@@ -34,7 +34,13 @@ from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
-from survey_tools.csvcells import from_spreadsheet_safe, spreadsheet_safe
+from survey_tools.csvcells import (
+    csv_text,
+    from_spreadsheet_safe,
+    read_capped,
+    read_csv_rows,
+    spreadsheet_safe,
+)
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 
@@ -188,118 +194,40 @@ def read_csv(path: Path, expected: Sequence[str], label: str, optional: Sequence
     """Rows of a CSV file with the line each starts on; every malformed row becomes a problem."""
     out = CsvRows()
     try:
-        size = path.stat().st_size
-        if size > MAX_CSV_BYTES:  # refused by size, before reading
-            out.problems.append(
-                Problem(label, 1, 0, "", f"file is {size:,} bytes; the limit is {MAX_CSV_BYTES:,}")
-            )
-            return out
-        raw = path.read_bytes()
-    except OSError as err:
-        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        out.problems.append(
-            Problem(
-                label,
-                line,
-                0,
-                "",
-                f"not valid UTF-8 (byte 0x{raw[err.start : err.start + 1].hex()})",
-            )
-        )
+        text = csv_text(read_capped(path, label, MAX_CSV_BYTES), label)
+    except InvalidInput as err:  # reported with the other file's problems
+        out.problems.extend(err.problems)
         return out
-    if "\x00" in text:
-        out.problems.append(Problem(label, 1, 0, "", "contains NUL bytes; not a text CSV file"))
+    read = read_csv_rows(text, label)
+    if read.header is None:
+        out.problems.extend(read.problems or [Problem(label, 1, 0, "", "the file is empty (expected a header row)")])
         return out
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = next(reader, None)
-    except csv.Error as err:
-        out.problems.append(Problem(label, 1, 0, "", f"malformed CSV: {err}"))
-        return out
-    if header is None:
-        out.problems.append(Problem(label, 1, 0, "", "the file is empty (expected a header row)"))
-        return out
-    header, _ = name_header(header)  # blank and repeated headers named as init named them
+    header, _ = name_header(read.header)  # blank and repeated headers named as init named them
     generated = set(optional)
     missing = [c for c in expected if c not in header and c not in generated]
     unknown = [c for c in header if c not in expected]
     out.problems.extend(_header_problems(label, missing, unknown))
     if missing:
         return out
-    line = reader.line_num + 1
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as err:
-            out.problems.append(Problem(label, line, 0, "", f"malformed CSV: {err}"))
-            break
-        if row and any(cell.strip() for cell in row):
-            if len(row) != len(header):
-                out.problems.append(
-                    Problem(
-                        label, line, 0, "", f"row has {len(row)} columns, expected {len(header)}"
-                    )
-                )
-            else:
-                # A cell our export quoted against spreadsheet formulas ('=...) reads as written.
-                cells = [from_spreadsheet_safe(c) for c in row]
-                out.rows.append((line, dict(zip(header, cells, strict=True))))
-        line = reader.line_num + 1
+    for line, row in read.rows:
+        if len(row) != len(header):
+            out.problems.append(Problem(label, line, 0, "", f"row has {len(row)} columns, expected {len(header)}"))
+        else:
+            # A cell our export quoted against spreadsheet formulas ('=...) reads as written.
+            out.rows.append((line, dict(zip(header, map(from_spreadsheet_safe, row), strict=True))))
+    out.problems.extend(read.problems)
     return out
 
 
 # --- BibTeX enrichment ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BibEntry:
-    key: str
-    entry_type: str
-    fields: Mapping[str, str]
-
-    @property
-    def authors(self) -> tuple[list[str], bool]:
-        raw = self.fields.get("author", "")
-        names = [" ".join(n.split()) for n in raw.replace("\n", " ").split(" and ") if n.strip()]
-        complete = True
-        if names and names[-1].lower() == "others":
-            names = names[:-1]
-            complete = False
-        return [n.strip("{}") for n in names], complete
-
-
-def read_bib(path: Path) -> list[BibEntry]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(f"cannot read {path}: {err}") from None
-    lib = parse_bibtex(text)
-    if lib.failed_blocks:
-        first = lib.failed_blocks[0]
-        raise InvalidInput(
-            [
-                Problem(
-                    str(path),
-                    getattr(first, "start_line", 0) + 1,
-                    0,
-                    "",
-                    f"unparsable BibTeX block ({len(lib.failed_blocks)} in all)",
-                )
-            ],
-            "the BibTeX file has errors",
-        )
-    return [
-        BibEntry(
-            e.key, e.entry_type.lower(), {k.lower(): str(v.value) for k, v in e.fields_dict.items()}
-        )
-        for e in lib.entries
-    ]
+def _bib_authors(entry: BibEntry) -> tuple[list[str], bool]:
+    """The entry's authors as written (TeX kept, as records keep it), and whether the list is
+    complete (BibTeX's "and others" says it is not)."""
+    names = [n for n in (" ".join(n.split()) for n in split_names(entry.fields.get("author", ""))) if n]
+    complete = not (names and names[-1].lower() == "others")
+    return [n.strip("{}") for n in (names if complete else names[:-1])], complete
 
 
 def _bib_index(entries: list[BibEntry]) -> dict[str, BibEntry]:
@@ -791,7 +719,7 @@ def _take_from_bib(
     entry = _match_bib(bib_index, record)
     if entry is None:
         return
-    names, complete = entry.authors
+    names, complete = _bib_authors(entry)
     if names:
         record["authors"] = names
         _insert_after(record, "authors_complete", complete, tax)
@@ -1116,10 +1044,12 @@ def _recorded_order(tax: Taxonomy, lay: Layout) -> list[list[str]]:
     if not path.is_file():
         return []
     try:
-        rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
-    except (OSError, UnicodeDecodeError, csv.Error) as err:
+        read = read_csv_rows(path.read_text(encoding="utf-8"), lay.order, strict=False)
+    except (OSError, UnicodeDecodeError) as err:
         raise UsageError(f"cannot read {lay.order}: {err}") from None
-    return [r for r in rows[1:] if r]
+    if read.problems:
+        raise UsageError(f"cannot read {read.problems[0].format()}")
+    return [r for _, r in read.rows]
 
 
 def _cell(tax: Taxonomy, lay: Layout, col: Column, value: Any) -> str:

@@ -14,12 +14,9 @@ list of entries.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 import unicodedata
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -28,11 +25,12 @@ from typing import Any
 
 from pylatexenc.latex2text import LatexNodes2Text
 
+from survey_tools.adopt.excel import xlsx_rows
 from survey_tools.adopt.markdown_list import read_markdown
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.yamlio import parse_yaml
+from survey_tools.csvcells import read_csv_rows
 from survey_tools.errors import InvalidInput, Problem, UsageError
-from survey_tools.extras import require_extra
 
 # Limits on what a source list may be: generous for any real list, small enough that a wrong
 # file (a database dump, a binary) is refused before it costs memory.
@@ -149,31 +147,18 @@ def _check_cells(label: str, rows: Iterable[Row]) -> None:
 def read_delimited(text: str, label: str, delimiter: str) -> Table:
     # the csv module's own cell limit (128 KiB) would end the read with a bare error; cells are
     # measured below against MAX_CELL_CHARS instead, with the row and column named
-    csv.field_size_limit(max(csv.field_size_limit(), MAX_SOURCE_BYTES))
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    read = read_csv_rows(text, label, delimiter, cell_limit=MAX_SOURCE_BYTES)
+    if read.header is None:
+        raise InvalidInput(list(read.problems), "not a well-formed table")
+    _check_columns(label, read.header)
+    names, warnings = name_header(read.header)
     rows: list[Row] = []
     problems: list[Problem] = []
-    try:
-        header = next(reader)
-    except csv.Error as err:
-        raise InvalidInput([Problem(label, 1, 0, "", f"malformed header row: {err}")], "not a well-formed table") from None
-    _check_columns(label, header)
-    names, warnings = name_header(header)
-    line = reader.line_num + 1
-    while True:
-        try:
-            raw = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as err:
-            problems.append(Problem(label, line, 0, "", f"malformed row: {err}"))
-            break
-        if any(c.strip() for c in raw):
-            if len(raw) > len(names) and any(c.strip() for c in raw[len(names):]):
-                problems.append(Problem(label, line, 0, "", f"row has {len(raw)} cells, the header {len(names)}"))
-            cells = {n: (raw[i] if i < len(raw) else "") for i, n in enumerate(names)}
-            rows.append(Row(line, cells))
-        line = reader.line_num + 1
+    for line, raw in read.rows:
+        if len(raw) > len(names) and any(c.strip() for c in raw[len(names):]):
+            problems.append(Problem(label, line, 0, "", f"row has {len(raw)} cells, the header {len(names)}"))
+        rows.append(Row(line, {n: (raw[i] if i < len(raw) else "") for i, n in enumerate(names)}))
+    problems += read.problems
     if problems:
         raise InvalidInput(problems, "the table has malformed rows")
     table = Table(label, "tsv" if delimiter == "\t" else "csv", tuple(names), tuple(rows), tuple(warnings))
@@ -182,46 +167,16 @@ def read_delimited(text: str, label: str, delimiter: str) -> Table:
 
 
 def read_xlsx(path: Path, label: str) -> Table:
-    """The first sheet of an Excel workbook as a table: its first row the header, each row's
-    line its row number; numbers as the sheet shows them (2021, not 2021.0), dates as ISO."""
-    # openpyxl (the [screening] extra's) is loaded for this format only
-    openpyxl = require_extra("screening", "openpyxl")
-
-    try:
-        if path.stat().st_size > MAX_SOURCE_BYTES:
-            raise InvalidInput([Problem(label, 0, 0, "", f"file is larger than {MAX_SOURCE_BYTES:,} bytes")],
-                               "the list is too large to be a list of entries")
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
-        raise InvalidInput([Problem(label, 1, 0, "", f"not an Excel workbook: {err}")], "not a workbook") from None
-    try:
-        it = wb.worksheets[0].iter_rows(values_only=True)
-        header = [_xlsx_cell(v) for v in next(it, ())]
-        _check_columns(label, header)
-        names, warnings = name_header(header)
-        rows = []
-        for n, values in enumerate(it, start=2):
-            cells = [_xlsx_cell(v) for v in values]
-            if any(c.strip() for c in cells):
-                rows.append(Row(n, {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(names)}))
-    finally:
-        wb.close()
+    """The first sheet of an Excel workbook as a table: its first row the header."""
+    header, found = xlsx_rows(path, label, MAX_SOURCE_BYTES)
+    _check_columns(label, header)
+    names, warnings = name_header(header)
     if not names:
         raise InvalidInput([Problem(label, 1, 0, "", "the first sheet is empty")], "nothing to read")
+    rows = [Row(n, {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(names)}) for n, cells in found]
     table = Table(label, "xlsx", tuple(names), tuple(rows), tuple(warnings))
     _check_cells(label, table.rows)
     return table
-
-
-def _xlsx_cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if hasattr(value, "isoformat"):
-        text = value.isoformat()
-        return text[:10] if text.endswith("T00:00:00") else text
-    return str(value)
 
 
 def _scalar(value: Any) -> str:
@@ -407,13 +362,13 @@ def plain_tex(text: str) -> str:
     return unicodedata.normalize("NFC", out.replace("\xa0", " "))
 
 
-def _bib_names(value: str) -> list[str]:
-    """An author or editor list: split on "and" outside braces (as BibTeX does), each name's TeX
-    decoded (``Jan{\\'\\i}{\\v{c}}ek`` -> Janíček), its protecting braces dropped."""
-    names, depth, start = [], 0, 0
-    words = re.split(r"(\s+)", value)
+def split_names(value: str) -> list[str]:
+    """An author or editor list as written, split on "and" outside braces (as BibTeX does):
+    each name's text as it is (spacing, TeX, braces, "others")."""
+    names: list[str] = []
+    depth = 0
     buf: list[str] = []
-    for w in words:
+    for w in re.split(r"(\s+)", value):
         depth += w.count("{") - w.count("}")
         if depth == 0 and w.lower() == "and":
             names.append("".join(buf))
@@ -421,8 +376,13 @@ def _bib_names(value: str) -> list[str]:
             continue
         buf.append(w)
     names.append("".join(buf))
-    del start
-    out = [" ".join(_BRACES.sub("", plain_tex(n)).split()) for n in names]
+    return names
+
+
+def _bib_names(value: str) -> list[str]:
+    """An author or editor list: each name's TeX decoded (``Jan{\\'\\i}{\\v{c}}ek`` -> Janíček),
+    its protecting braces dropped, "others" left out."""
+    out = [" ".join(_BRACES.sub("", plain_tex(n)).split()) for n in split_names(value)]
     return [n for n in out if n and n.lower() != "others"]
 
 
@@ -452,7 +412,18 @@ def _bib_links(cells: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(links))
 
 
-def _bib_entries(lib: Any, strict: bool) -> list[tuple[Any, str]]:
+@dataclass(frozen=True)
+class BibEntry:
+    """One BibTeX entry as written: its field names lower-cased, their values raw (TeX and
+    braces kept)."""
+
+    line: int
+    key: str
+    entry_type: str
+    fields: Mapping[str, str]
+
+
+def _bib_blocks(lib: Any, strict: bool) -> list[tuple[Any, str]]:
     """The entries with their keys; unless ``strict``, an entry whose key an earlier one has
     is read too, under the key with -2 (-3...) after it: the look-alike rule then merges it or
     keeps it (survey init)."""
@@ -473,21 +444,18 @@ def _bib_entries(lib: Any, strict: bool) -> list[tuple[Any, str]]:
 
 
 def parse_bibtex(text: str) -> Any:
-    """A BibTeX file's text as bibtexparser's library: the one place the toolkit parses BibTeX
-    (survey init and survey import --bib)."""
+    """A BibTeX file's text as bibtexparser's library: the one place the toolkit parses BibTeX."""
     # bibtexparser (its grammar, ~40 ms) is loaded only when a BibTeX file is read
     import bibtexparser
 
     return bibtexparser.parse_string(text)
 
 
-def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
-    """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
-    field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
-    URL (``http://dx.doi.org/10...``) reduced to the DOI, and ``links`` made from url, DOI and
-    eprint. Private fields (:data:`PRIVATE_FIELDS`) are left out unless named in ``keep``. An
-    unparsable block refuses the file unless not ``strict`` (survey init): then it is left out,
-    with a warning naming its line."""
+def bib_entries(text: str, label: str, strict: bool = True) -> tuple[list[BibEntry], list[Problem]]:
+    """The one reader of a BibTeX file (survey init, survey import --bib): its entries in file
+    order with the line each starts on, and its problems (an unparsable block, a key that
+    appears twice). ``strict``: any problem refuses the file; else each is left out (a repeated
+    key read under the key with -2 after it) and the problems come back as warnings."""
     lib = parse_bibtex(text)
     dup = [b for b in lib.blocks if type(b).__name__ == "DuplicateBlockKeyBlock"]
     problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
@@ -497,28 +465,44 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
                  for b in dup]
     if problems and strict:
         raise InvalidInput(problems, "the BibTeX file has errors")
-    if not lib.entries:
+    entries = [BibEntry((e.start_line or 0) + 1, key, e.entry_type.lower(), {f.key.lower(): str(f.value) for f in e.fields})
+               for e, key in _bib_blocks(lib, strict)]
+    return entries, problems
+
+
+def read_bib(path: Path) -> list[BibEntry]:
+    """The entries of a BibTeX file (strict: a file with a problem is refused with them all)."""
+    return bib_entries(_text(path, path.name), path.name)[0]
+
+
+def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
+    """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
+    field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
+    URL (``http://dx.doi.org/10...``) reduced to the DOI, and ``links`` made from url, DOI and
+    eprint. Private fields (:data:`PRIVATE_FIELDS`) are left out unless named in ``keep``. An
+    unparsable block refuses the file unless not ``strict`` (survey init): then it is left out,
+    with a warning naming its line."""
+    found, problems = bib_entries(text, label, strict)
+    if not found:
         raise InvalidInput([Problem(label, 1, 0, "", "no BibTeX entries")], "nothing to read")
     entries: list[tuple[int, Any]] = []
     left_out: dict[str, int] = {}
-    for e, key in _bib_entries(lib, strict):
-        cells: dict[str, Any] = {"key": key, "entry type": e.entry_type.lower()}
-        for f in e.fields:
-            name = f.key.lower()
+    for e in found:
+        cells: dict[str, Any] = {"key": e.key, "entry type": e.entry_type}
+        for name, raw in e.fields.items():
             if private_field(name) and name not in keep:
                 left_out[name] = left_out.get(name, 0) + 1
                 continue
-            raw = str(f.value)
             cells[name] = _bib_names(raw) if name in ("author", "editor") else _bib_text(name, raw)
         if cells.get("doi"):
             # a DOI as a resolver URL of any host (dx.doi.org, doi.acm.org) or "doi:10..." is the DOI
-            found = _DOI_IN.search(str(cells["doi"]))
-            cells["doi"] = (normalize_doi(found.group(0)) if found else None) or cells["doi"]
+            found_doi = _DOI_IN.search(str(cells["doi"]))
+            cells["doi"] = (normalize_doi(found_doi.group(0)) if found_doi else None) or cells["doi"]
         if "year" not in cells and re.match(r"^\d{4}", str(cells.get("date", ""))):
             cells["year"] = str(cells["date"])[:4]  # biblatex writes date = {2009-04-21}
         cells["links"] = _bib_links(cells)
         cells.pop("url", None)
-        entries.append(((e.start_line or 0) + 1, cells))
+        entries.append((e.line, cells))
     table = _entries_table(label, "bibtex", entries)
     warnings: tuple[str, ...] = tuple(p.format() + ("" if "appears twice" in p.message else "; left out")
                                       for p in problems)

@@ -30,9 +30,7 @@ A plain YAML list of candidates is read too.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -44,6 +42,7 @@ from survey_tools.corpus.identifiers import normalize_arxiv
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
+from survey_tools.csvcells import read_csv_rows
 from survey_tools.curate import ranking, screening
 from survey_tools.curate.search import RunPlan, index_of, scored_queue, sort_found
 from survey_tools.errors import InvalidInput, Problem, UsageError
@@ -109,9 +108,8 @@ def _id_month(arxiv_id: str) -> str:
 def _rows_of_csv(
     raw: bytes, rel: str
 ) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], list[Problem]]:
-    text = raw.decode("utf-8-sig")
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = [h.strip().lower() for h in next(reader, [])]
+    read = read_csv_rows(raw.decode("utf-8-sig"), rel, strict=False)
+    header = [h.strip().lower() for h in read.header or ()]
     problems = [
         Problem(rel, 1, i + 1, h, f"unknown column{_hint(h, COLUMNS)}")
         for i, h in enumerate(header)
@@ -119,14 +117,12 @@ def _rows_of_csv(
     ]
     problems += [Problem(rel, 1, 1, c, "missing column") for c in REQUIRED if c not in header]
     rows = []
-    for cells in reader:
-        if not any(c.strip() for c in cells):
-            continue
+    for line, cells in read.rows:
         row: dict[str, Any] = {h: c for h, c in zip(header, cells, strict=False) if h in COLUMNS}
         if isinstance(row.get("authors"), str):
             row["authors"] = [a for a in row["authors"].split(";") if a.strip()]
-        rows.append((reader.line_num, row))
-    return {}, rows, problems
+        rows.append((line, row))
+    return {}, rows, problems + list(read.problems)
 
 
 def _rows_of_yaml(

@@ -19,7 +19,6 @@ import datetime as dt
 import io
 import marshal
 import os
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from survey_tools.adopt.excel import xlsx_rows
 from survey_tools.cachedir import cache_dir
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
@@ -36,7 +36,7 @@ from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.screening_logs import DECISIONS, QUEUE, RUNS, read_log
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
-from survey_tools.csvcells import from_spreadsheet_safe, spreadsheet_safe
+from survey_tools.csvcells import from_spreadsheet_safe, read_csv_rows, spreadsheet_safe
 from survey_tools.curate import adding, exclusions
 from survey_tools.curate.ranking import record_text
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
@@ -502,47 +502,19 @@ def _csv_rows(path: Path, rel: str, delimiter: str) -> tuple[str, list[_Row]]:
     except UnicodeDecodeError:
         # ASReview's own CSV reader falls back to Latin-1 as well.
         text = path.read_text(encoding="latin-1")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    old = csv.field_size_limit(CELL_LIMIT)
-    try:
-        rows: list[tuple[int, list[str]]] = []
-        try:
-            header = next(reader, [])
-            for cells in reader:
-                rows.append((reader.line_num, cells))
-        except csv.Error as err:
-            if "field limit" in str(err):
-                raise _too_big(rel, max(reader.line_num, 2), "") from None
-            raise InvalidInput([Problem(rel, reader.line_num, 1, "", f"not CSV: {err}")], f"{rel} cannot be read") from None
-    finally:
-        csv.field_size_limit(old)
-    return _table_rows(rel, header, rows)
+    read = read_csv_rows(text, rel, delimiter, strict=False, cell_limit=CELL_LIMIT)
+    for p in read.problems:
+        if "field limit" in p.message:
+            raise _too_big(rel, max(p.line, 2), "")
+        raise InvalidInput([Problem(rel, p.line, 1, "", p.message)], f"{rel} cannot be read")
+    return _table_rows(rel, list(read.header or ()), read.rows)
 
 
 def _xlsx_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
-    # openpyxl reads the Excel files ASReview writes (pandas' to_excel with openpyxl); the
-    # [screening] extra, loaded only for this format.
-    openpyxl = require_extra("screening", "openpyxl")
-
-    try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
-        raise InvalidInput([Problem(rel, 1, 1, "", f"not an Excel workbook: {err}")], f"{rel} cannot be read") from None
-    try:
-        sheet = wb.worksheets[0]
-        it = sheet.iter_rows(values_only=True)
-        header = ["" if v is None else str(v) for v in next(it, ())]
-        rows: list[tuple[int, list[str]]] = []
-        for n, values in enumerate(it, start=2):
-            cells = []
-            for v in values:
-                s = "" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else str(v))
-                if len(s) > CELL_LIMIT:
-                    raise _too_big(rel, n, "")
-                cells.append(s)
-            rows.append((n, cells))
-    finally:
-        wb.close()
+    # the Excel files ASReview writes (pandas' to_excel with openpyxl), read as survey init reads
+    # a workbook; no size limit, as for its CSV, and no cell to measure against CELL_LIMIT: an
+    # Excel cell holds at most 32,767 characters
+    header, rows = xlsx_rows(path, rel, limit=None)
     return _table_rows(rel, header, rows)
 
 

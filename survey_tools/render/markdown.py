@@ -4,7 +4,6 @@ come from the taxonomy as text (read by its load), never from the disk."""
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from survey_tools.corpus.taxonomy import (
     order_file,
 )
 from survey_tools.corpus.views import added_since
+from survey_tools.csvcells import read_csv_rows
 from survey_tools.render import model
 from survey_tools.render.templating import make_environment
 from survey_tools.reports.gaps import GapReport
@@ -298,8 +298,8 @@ def _source_rank(tax: Taxonomy) -> dict[str, int]:
     text = tax.text(rel) if rel else None  # read with the taxonomy
     if text is None:
         return {}
-    rows = list(csv.reader(text.splitlines()))[1:]
-    return {r[0]: i for i, r in enumerate(rows) if r}
+    # our own file: a malformed row ends the ranking there (the records after it go last)
+    return {r[0]: i for i, (_, r) in enumerate(read_csv_rows(text, rel, strict=False).rows)}
 
 
 def _edition_context(tax: Taxonomy, corpus: Corpus, stats: Stats) -> dict[str, Any] | None:

@@ -8,11 +8,9 @@ and the disagreeing rows.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from pathlib import Path
@@ -22,6 +20,7 @@ from survey_tools.corpus.inputs import Reads
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import known_keys
+from survey_tools.csvcells import csv_text, read_capped, read_csv_rows
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.reports.tables import md, md_table
 
@@ -106,45 +105,9 @@ def cohen_kappa(a: list[str], b: list[str]) -> float | None:
     return (po - pe) / (1 - pe)
 
 
-def _refuse(rel: str, line: int, message: str) -> InvalidInput:
-    return InvalidInput([Problem(rel, line, 0, "", message)], f"{rel} cannot be read")
-
-
 def read_audit_bytes(path: Path, rel: str) -> bytes:
     """The audit file's bytes; too large (refused before reading) or unreadable raise a problem."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_AUDIT_BYTES:
-            raise _refuse(rel, 1, f"file is {size:,} bytes; the limit is {MAX_AUDIT_BYTES:,}")
-        return path.read_bytes()
-    except OSError as err:
-        raise _refuse(rel, 0, f"cannot read: {err.strerror or err}") from None
-
-
-def _decode(raw: bytes, rel: str) -> str:
-    """The audit file as text; non-UTF-8 or NUL bytes raise a problem."""
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise _refuse(rel, line, f"not valid UTF-8 (byte 0x{raw[err.start : err.start + 1].hex()})") from None
-    if "\x00" in text:
-        raise _refuse(rel, text[: text.index("\x00")].count("\n") + 1, "contains NUL bytes; not a text CSV file")
-    return text
-
-
-def _rows(reader: Any, rel: str, problems: list[Problem]) -> Iterator[tuple[int, list[str]]]:
-    """(first line, row) of each row; malformed CSV ends the rows with a problem."""
-    while True:
-        start = reader.line_num + 1
-        try:
-            row = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as err:
-            problems.append(Problem(rel, reader.line_num or start, 0, "", f"malformed CSV: {err}"))
-            return
-        yield start, row
+    return read_capped(path, rel, MAX_AUDIT_BYTES)
 
 
 def _paired_fields(tax: Taxonomy, header: list[str], rel: str) -> tuple[list[str], list[Problem]]:
@@ -215,14 +178,12 @@ def _pair_row(pairs: Mapping[str, _Pairs], cells: Mapping[str, str], key: str, l
 def agreement_of(tax: Taxonomy, raw: bytes, rel: str,
                  known_keys: Collection[str] | None = None) -> AgreementReport:
     """The audit CSV's bytes compared reader against reader; :class:`InvalidInput` lists every problem."""
-    problems: list[Problem] = []
     # strict: an unclosed quote or a stray one is an error, not a silently merged cell
-    rows = _rows(csv.reader(io.StringIO(_decode(raw, rel), newline=""), strict=True), rel, problems)
-    header = next(rows, (1, None))[1]
-    if not header:
-        raise InvalidInput(problems or [Problem(rel, 1, 0, "", "the file is empty")], f"{rel} is invalid")
-    fields, header_problems = _paired_fields(tax, header, rel)
-    problems += header_problems  # the same list the row reader reports malformed CSV into
+    read = read_csv_rows(csv_text(raw, rel), rel)
+    if not read.header:
+        raise InvalidInput(list(read.problems) or [Problem(rel, 1, 0, "", "the file is empty")], f"{rel} is invalid")
+    header = list(read.header)
+    fields, problems = _paired_fields(tax, header, rel)
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
     id_col = tax.retained.id_field
@@ -230,9 +191,7 @@ def agreement_of(tax: Taxonomy, raw: bytes, rel: str,
              for f in fields}
     seen: set[str] = set()
     table: list[dict[str, str]] = []
-    for lineno, row in rows:
-        if not any(cell.strip() for cell in row):
-            continue
+    for lineno, row in read.rows:
         if len(row) != len(header):
             problems.append(Problem(rel, lineno, 0, "", f"{len(row)} cells, the header has {len(header)}"))
             continue
@@ -240,6 +199,7 @@ def agreement_of(tax: Taxonomy, raw: bytes, rel: str,
         table.append(cells)
         problems += _key_problems(cells[id_col], lineno, id_col, rel, seen, known_keys)
         problems += _pair_row(pairs, cells, cells[id_col], lineno, rel)
+    problems += read.problems  # malformed CSV ended the rows there
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
     out = tuple(p.result(f, tax.field(f).label) for f, p in pairs.items())

@@ -113,7 +113,7 @@ def test_a_broken_workbook_is_a_clear_error(queued: Path, tmp_path: Path) -> Non
     bad = tmp_path / "labels.xlsx"
     bad.write_bytes(b"PK\x03\x04 not really a zip")
     r = run(queued, "screen", "import-labels", str(bad))
-    assert r.exit_code == 1 and f"{bad}:1:1: not an Excel workbook" in r.stderr
+    assert r.exit_code == 1 and f"{bad}:1: not an Excel workbook" in r.stderr
     assert "Traceback" not in r.output
 
 

@@ -63,8 +63,11 @@ def test_the_rendering_libraries_are_pinned_the_same_everywhere() -> None:
     assert [h["additional_dependencies"] for h in hooks] == [pins] * len(hooks)
     ci = (REPO / "tools" / "ci.sh").read_text()
     assert "pip install --quiet -c constraints.txt -e '.[test]'" in ci
-    # install-survey: the core (extras only when a workflow names them in SURVEY_EXTRAS)
-    assert 'pip install --quiet --no-compile -c constraints.txt -e ".${SURVEY_EXTRAS:+[$SURVEY_EXTRAS]}"\n' in ci
+    # install-survey: the core (extras only when a workflow names them in SURVEY_EXTRAS), by a
+    # pinned uv into the environment python3 runs in
+    assert re.search(r'"\$uv" pip install --quiet --python "\$\(command -v python3\)" \\\n'
+                     r' +-c constraints.txt -e "\.\$\{SURVEY_EXTRAS:\+\[\$SURVEY_EXTRAS\]\}"\n', ci)
+    assert re.search(r"^UV_VERSION=\d+\.\d+\.\d+$", ci, re.M)
     for doc in ("README.md", "CONTRIBUTING.md"):
         assert "pip install -c constraints.txt -e" in (REPO / doc).read_text(encoding="utf-8")
 

@@ -134,3 +134,21 @@ def test_decisions_on_hand_found_candidates_and_the_flow(living: Path) -> None:
     assert "(2026-11-26 to 2026-11-28)" in "\n".join(
         living_markdown(later, tax, "stage", "reason", {})
     )
+
+
+def test_a_cell_over_the_csv_limit_is_a_problem_at_its_row(
+    living: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the csv module's own error once ended the command with a traceback
+    (tmp_path / "big.csv").write_text(
+        "id,title,url\n2608.90003," + "x" * 140_000 + ",https://example.org/x\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    before = snapshot(living)
+    r = run(living, "screen", "import-found", "big.csv")
+    assert r.exit_code == 1
+    assert r.stderr.splitlines() == [
+        "big.csv:2: malformed CSV: field larger than field limit (131072)",
+        "error: big.csv has 1 problem; nothing written",
+    ]
+    assert snapshot(living) == before

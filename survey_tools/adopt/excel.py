@@ -1,0 +1,58 @@
+"""Excel workbooks read into rows: the one reader of survey init's lists and ASReview's exports.
+
+A module of its own, light to import: `survey screen import-labels` reads LAB's Excel exports
+through it without loading the other list readers (Markdown, TeX decoding).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from survey_tools.errors import InvalidInput, Problem
+from survey_tools.extras import require_extra
+
+
+def xlsx_rows(
+    path: Path, label: str, limit: int | None
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The one Excel reader (survey init, survey screen import-labels): the first sheet's first
+    row, then each row with any text and its row number; numbers as the sheet shows them (2021,
+    not 2021.0), dates as ISO. A workbook over ``limit`` bytes is refused before it is opened."""
+    # openpyxl (the [screening] extra's) is loaded for this format only
+    openpyxl = require_extra("screening", "openpyxl")
+
+    try:
+        if limit is not None and path.stat().st_size > limit:
+            raise InvalidInput(
+                [Problem(label, 0, 0, "", f"file is larger than {limit:,} bytes")],
+                "the list is too large to be a list of entries",
+            )
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
+        raise InvalidInput(
+            [Problem(label, 1, 0, "", f"not an Excel workbook: {err}")], "not a workbook"
+        ) from None
+    try:
+        it = wb.worksheets[0].iter_rows(values_only=True)
+        header = [_xlsx_cell(v) for v in next(it, ())]
+        rows = []
+        for n, values in enumerate(it, start=2):
+            cells = [_xlsx_cell(v) for v in values]
+            if any(c.strip() for c in cells):
+                rows.append((n, cells))
+    finally:
+        wb.close()
+    return header, rows
+
+
+def _xlsx_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if hasattr(value, "isoformat"):
+        text = value.isoformat()
+        return text[:10] if text.endswith("T00:00:00") else text
+    return str(value)
