@@ -19,7 +19,9 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from survey_tools.adopt.sources import BibEntry, name_header, read_bib, read_source, split_names
+from survey_tools.adopt.bibtex_list import BibEntry, read_bib, split_names
+from survey_tools.adopt.sources import read_source
+from survey_tools.adopt.table import name_header
 from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
 from survey_tools.corpus.explain import suggest

@@ -1,7 +1,8 @@
 """Excel workbooks read into rows: the one reader of survey init's lists and ASReview's exports.
 
 A module of its own, light to import: `survey screen import-labels` reads LAB's Excel exports
-through it without loading the other list readers (Markdown, TeX decoding).
+through it without loading the other list readers (Markdown, TeX decoding); `read_xlsx` makes
+the rows a list's :class:`~survey_tools.adopt.table.Table` for `survey init`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,14 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from survey_tools.adopt.table import (
+    MAX_SOURCE_BYTES,
+    Row,
+    Table,
+    check_cells,
+    check_columns,
+    name_header,
+)
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.extras import require_extra
 
@@ -56,3 +65,16 @@ def _xlsx_cell(value: Any) -> str:
         text = value.isoformat()
         return text[:10] if text.endswith("T00:00:00") else text
     return str(value)
+
+
+def read_xlsx(path: Path, label: str) -> Table:
+    """The first sheet of an Excel workbook as a table: its first row the header."""
+    header, found = xlsx_rows(path, label, MAX_SOURCE_BYTES)
+    check_columns(label, header)
+    names, warnings = name_header(header)
+    if not names:
+        raise InvalidInput([Problem(label, 1, 0, "", "the first sheet is empty")], "nothing to read")
+    rows = [Row(n, {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(names)}) for n, cells in found]
+    table = Table(label, "xlsx", tuple(names), tuple(rows), tuple(warnings))
+    check_cells(label, table.rows)
+    return table

@@ -35,7 +35,10 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
+from survey_tools.adopt.entries import entries_table
+from survey_tools.adopt.table import Row, Table, filled
 from survey_tools.corpus.titles import normalize_title
+from survey_tools.errors import InvalidInput, Problem
 
 # Link texts that name what a link is rather than the work: the work's title is elsewhere.
 _PAPER_LABELS = frozenset(
@@ -969,3 +972,32 @@ __all__ = [
     "section_name",
     "walk_items",
 ]
+
+
+def read_awesome(text: str, label: str) -> Table:
+    """A Markdown list (an awesome list, a paper list), read through its token tree by
+    :mod:`survey_tools.adopt.markdown_list`: one row per work, its headings as the ``section``
+    column (a list where the work is listed under several), the text outside the entries kept
+    in :attr:`Table.prose`."""
+    found = read_markdown(text)
+    if not found.entries:
+        raise InvalidInput([Problem(label, 1, 0, "", "no entries: no list item, table row or heading in the file "
+                                    "names a work with a link (a bold or linked title, or a [paper](...) link)")],
+                           "nothing to read")
+    several = any(len(e.sections) > 1 for e in found.entries)
+    entries: list[tuple[int, Any]] = []
+    for e in found.entries:
+        cells: dict[str, Any] = {"title": e.title, "authors": list(e.authors), "year": e.year, "date": e.date,
+                                 "venue": e.venue, "links": list(e.links), "code": e.code, "project": e.project,
+                                 "description": " ".join(e.description)}
+        if e.sections or found.sections:
+            cells["section"] = list(e.sections) if several else (e.sections[0] if e.sections else "")
+        entries.append((e.line, cells))
+    table = entries_table(label, "markdown", entries)
+    # columns no entry fills (no list here gives dates, say) are left out
+    used = [c for c in table.columns if any(filled(r.cells.get(c, "")) for r in table.rows)]
+    rows = tuple(Row(r.line, {c: v for c, v in r.cells.items() if c in used}) for r in table.rows)
+    return Table(table.file, table.format, tuple(used), rows, tuple(found.merged),
+                 list_columns=frozenset(c for c in table.list_columns if c in used), title=found.title,
+                 description=found.description, value_order={"section": tuple(found.sections)},
+                 prose=tuple(found.prose))

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from helpers.init_support import REPO, run
 
-from survey_tools.adopt.sources import private_field
+from survey_tools.adopt.bibtex_list import private_field
 from survey_tools.render.bibtex import unescape
 
 LISTS = REPO / "tests" / "fixtures" / "lists"

@@ -1,0 +1,220 @@
+"""BibTeX lists as reference managers write them (JabRef, Zotero's Better BibTeX, Mendeley): one
+row per entry, TeX decoded (pylatexenc), names split, DOIs given as resolver URLs reduced to the
+DOI; private reference-manager fields (owner, file, groups, ...) left out unless asked for.
+:func:`bib_entries` is the one BibTeX parser, under ``survey init`` and ``survey import csv --bib``."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+from survey_tools.adopt.entries import entries_table
+from survey_tools.adopt.table import Table, read_text
+from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
+from survey_tools.errors import InvalidInput, Problem
+
+_BRACES = re.compile(r"[{}]")
+
+
+# Fields reference managers keep for their owner, never for readers: JabRef (owner, timestamp,
+# file, groups, ranking, readstatus, printed, priority, relevance, qualityassured, comment-*),
+# Zotero and Better BibTeX (file, annotation, urldate, langid is public), Mendeley
+# (mendeley-groups, mendeley-tags, annote), BibDesk (date-added, date-modified, bdsk-*), and
+# the abstract (the publisher's words, not the list's). `survey init --keep-field NAME`
+# imports one of them, declared private: no output shows it.
+PRIVATE_FIELDS = frozenset([
+    "owner", "timestamp", "file", "files", "groups", "ranking", "readstatus", "printed", "priority", "relevance",
+    "qualityassured", "annote", "annotation", "abstract", "mendeley-groups", "mendeley-tags", "date-added",
+    "date-modified", "creationdate", "modificationdate", "urldate", "comment", "comments", "review", "read",
+    "rating", "citeulike-article-id", "citeulike-linkout-0", "local-url", "pdf", "keywords-personal",
+])
+
+
+_PRIVATE_PREFIXES = ("bdsk-", "comment-", "jabref-", "mendeley-", "zotero-", "citeulike-")
+
+
+_DOI_IN = re.compile(r"10\.\d{4,9}/[^\s\"<>{}\\]+")
+
+
+_TEX_SPECIAL = re.compile(r"\\([_&%#$~])")
+
+
+# Values that are addresses, not text: never decoded as TeX.
+_VERBATIM = frozenset(["url", "doi", "eprint", "isbn", "issn", "key"])
+
+
+def private_field(name: str) -> bool:
+    return name in PRIVATE_FIELDS or name.startswith(_PRIVATE_PREFIXES)
+
+
+@lru_cache(maxsize=1)
+def _tex_decoder() -> Any:
+    # as survey_tools.latex decodes TeX, but math as text too: a list's title
+    # "$\\Delta\\Sigma$ modulators" is read as "ΔΣ modulators", not kept as TeX source
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+
+
+def plain_tex(text: str) -> str:
+    """A BibTeX value as the text it prints (accents, escapes and math decoded)."""
+    if "\\" not in text and "$" not in text:
+        return text
+    out = _tex_decoder().latex_to_text(re.sub(r"(?<!\\)%", r"\\%", text))
+    return unicodedata.normalize("NFC", out.replace("\xa0", " "))
+
+
+def split_names(value: str) -> list[str]:
+    """An author or editor list as written, split on "and" outside braces (as BibTeX does):
+    each name's text as it is (spacing, TeX, braces, "others")."""
+    names: list[str] = []
+    depth = 0
+    buf: list[str] = []
+    for w in re.split(r"(\s+)", value):
+        depth += w.count("{") - w.count("}")
+        if depth == 0 and w.lower() == "and":
+            names.append("".join(buf))
+            buf = []
+            continue
+        buf.append(w)
+    names.append("".join(buf))
+    return names
+
+
+def _bib_names(value: str) -> list[str]:
+    """An author or editor list: each name's TeX decoded (``Jan{\\'\\i}{\\v{c}}ek`` -> Janíček),
+    its protecting braces dropped, "others" left out."""
+    out = [" ".join(_BRACES.sub("", plain_tex(n)).split()) for n in split_names(value)]
+    return [n for n in out if n and n.lower() != "others"]
+
+
+def _bib_text(name: str, value: str) -> str:
+    if name in _VERBATIM:  # an address: only TeX's escapes of its characters undone (10.1007/x\_49)
+        return " ".join(_TEX_SPECIAL.sub(r"\1", _BRACES.sub("", value)).split())
+    return " ".join(_BRACES.sub("", plain_tex(value)).split())
+
+
+def _bib_links(cells: dict[str, Any]) -> list[str]:
+    """Where the entry can be read: its url, its DOI at doi.org, its arXiv (or JSTOR) eprint."""
+    links = []
+    url = str(cells.get("url", ""))
+    if url.startswith(("http://", "https://")):
+        links.append(url.split()[0])
+    found = _DOI_IN.search(str(cells.get("doi", "")))
+    doi = normalize_doi(found.group(0)) if found else None
+    if doi:
+        links.append(f"https://doi.org/{doi}")
+    eprint = str(cells.get("eprint", ""))
+    kind = str(cells.get("archiveprefix") or cells.get("eprinttype") or "").lower()
+    arxiv = normalize_arxiv(eprint) if eprint and kind in ("arxiv", "") else None
+    if arxiv:
+        links.append(f"https://arxiv.org/abs/{arxiv}")
+    elif eprint and kind == "jstor":
+        links.append(f"https://www.jstor.org/stable/{eprint}")
+    return list(dict.fromkeys(links))
+
+
+@dataclass(frozen=True)
+class BibEntry:
+    """One BibTeX entry as written: its field names lower-cased, their values raw (TeX and
+    braces kept)."""
+
+    line: int
+    key: str
+    entry_type: str
+    fields: Mapping[str, str]
+
+
+def _bib_blocks(lib: Any, strict: bool) -> list[tuple[Any, str]]:
+    """The entries with their keys; unless ``strict``, an entry whose key an earlier one has
+    is read too, under the key with -2 (-3...) after it: the look-alike rule then merges it or
+    keeps it (survey init)."""
+    out = [(e, str(e.key)) for e in lib.entries]
+    if strict:
+        return out
+    taken = {k for _, k in out}
+    for b in lib.blocks:
+        entry = getattr(b, "ignore_error_block", None) if type(b).__name__ == "DuplicateBlockKeyBlock" else None
+        if entry is None or not hasattr(entry, "fields"):
+            continue
+        n = 2
+        while f"{entry.key}-{n}" in taken:
+            n += 1
+        taken.add(f"{entry.key}-{n}")
+        out.append((entry, f"{entry.key}-{n}"))
+    return sorted(out, key=lambda pair: pair[0].start_line or 0)
+
+
+def parse_bibtex(text: str) -> Any:
+    """A BibTeX file's text as bibtexparser's library: the one place the toolkit parses BibTeX."""
+    # bibtexparser (its grammar, ~40 ms) is loaded only when a BibTeX file is read
+    import bibtexparser
+
+    return bibtexparser.parse_string(text)
+
+
+def bib_entries(text: str, label: str, strict: bool = True) -> tuple[list[BibEntry], list[Problem]]:
+    """The one reader of a BibTeX file (survey init, survey import --bib): its entries in file
+    order with the line each starts on, and its problems (an unparsable block, a key that
+    appears twice). ``strict``: any problem refuses the file; else each is left out (a repeated
+    key read under the key with -2 after it) and the problems come back as warnings."""
+    lib = parse_bibtex(text)
+    dup = [b for b in lib.blocks if type(b).__name__ == "DuplicateBlockKeyBlock"]
+    problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
+                for b in lib.failed_blocks if b not in dup]
+    again = "" if strict else "; read under the key with -2 after it"
+    problems += [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", f"key {getattr(b, 'key', '?')!r} appears twice{again}")
+                 for b in dup]
+    if problems and strict:
+        raise InvalidInput(problems, "the BibTeX file has errors")
+    entries = [BibEntry((e.start_line or 0) + 1, key, e.entry_type.lower(), {f.key.lower(): str(f.value) for f in e.fields})
+               for e, key in _bib_blocks(lib, strict)]
+    return entries, problems
+
+
+def read_bib(path: Path) -> list[BibEntry]:
+    """The entries of a BibTeX file (strict: a file with a problem is refused with them all)."""
+    return bib_entries(read_text(path, path.name), path.name)[0]
+
+
+def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
+    """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
+    field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
+    URL (``http://dx.doi.org/10...``) reduced to the DOI, and ``links`` made from url, DOI and
+    eprint. Private fields (:data:`PRIVATE_FIELDS`) are left out unless named in ``keep``. An
+    unparsable block refuses the file unless not ``strict`` (survey init): then it is left out,
+    with a warning naming its line."""
+    found, problems = bib_entries(text, label, strict)
+    if not found:
+        raise InvalidInput([Problem(label, 1, 0, "", "no BibTeX entries")], "nothing to read")
+    entries: list[tuple[int, Any]] = []
+    left_out: dict[str, int] = {}
+    for e in found:
+        cells: dict[str, Any] = {"key": e.key, "entry type": e.entry_type}
+        for name, raw in e.fields.items():
+            if private_field(name) and name not in keep:
+                left_out[name] = left_out.get(name, 0) + 1
+                continue
+            cells[name] = _bib_names(raw) if name in ("author", "editor") else _bib_text(name, raw)
+        if cells.get("doi"):
+            # a DOI as a resolver URL of any host (dx.doi.org, doi.acm.org) or "doi:10..." is the DOI
+            found_doi = _DOI_IN.search(str(cells["doi"]))
+            cells["doi"] = (normalize_doi(found_doi.group(0)) if found_doi else None) or cells["doi"]
+        if "year" not in cells and re.match(r"^\d{4}", str(cells.get("date", ""))):
+            cells["year"] = str(cells["date"])[:4]  # biblatex writes date = {2009-04-21}
+        cells["links"] = _bib_links(cells)
+        cells.pop("url", None)
+        entries.append((e.line, cells))
+    table = entries_table(label, "bibtex", entries)
+    warnings: tuple[str, ...] = tuple(p.format() + ("" if "appears twice" in p.message else "; left out")
+                                      for p in problems)
+    if left_out:
+        shown = ", ".join(f"{k} ({n})" for k, n in sorted(left_out.items()))
+        warnings += (f"{label}: private reference-manager fields left out: {shown}; --keep-field NAME imports one, "
+                    "kept in the records but out of every output",)
+    return Table(table.file, table.format, table.columns, table.rows, warnings, table.list_columns)

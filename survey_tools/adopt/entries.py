@@ -1,0 +1,163 @@
+"""Lists of entries as data: one YAML file of mappings, a JSON array (CSL-JSON too) or JSON lines.
+Nested keys become ``parent.child`` columns, arrays list cells; CSL's dates and person names are
+read as a reference manager writes them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from survey_tools.adopt.table import (
+    Cell,
+    Row,
+    Table,
+    check_cells,
+    check_columns,
+)
+from survey_tools.corpus.yamlio import parse_yaml
+from survey_tools.errors import InvalidInput, Problem
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _flatten(entry: Mapping[str, Any], prefix: str = "") -> dict[str, Cell]:
+    """One entry's values by column: nested mappings become ``parent.child`` columns, lists of
+    scalars lists, lists of mappings one JSON text per item."""
+    out: dict[str, Cell] = {}
+    for key, value in entry.items():
+        name = f"{prefix}{key}"
+        date = _csl_date(value)
+        names = _person_names(value)
+        if date:  # CSL: issued: {date-parts: [[2004, 4, 28]]} -> 2004-04-28, and the year
+            out[name] = date
+            if key == "issued" and not prefix:
+                out.setdefault("year", date[:4])
+        elif names:
+            out[name] = names
+        elif isinstance(value, Mapping):
+            out.update(_flatten(value, name + "."))
+        elif isinstance(value, list):
+            out[name] = tuple(_scalar(v) if not isinstance(v, Mapping | list) else json.dumps(v, sort_keys=True, ensure_ascii=False)
+                              for v in value if v is not None)
+        else:
+            out[name] = _scalar(value)
+    return out
+
+
+def _csl_date(value: Any) -> str:
+    """A CSL-JSON date ({"date-parts": [[2004, 4, 28]]}) as an ISO date, "" for anything else."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("date-parts"), list) or not value["date-parts"]:
+        return ""
+    parts = value["date-parts"][0]
+    if not isinstance(parts, list) or not parts or not str(parts[0]).strip().isdigit():
+        return ""
+    out = [f"{int(str(parts[0]).strip()):04d}"]
+    out += [f"{int(str(p).strip()):02d}" for p in parts[1:3] if str(p).strip().isdigit()]
+    return "-".join(out)
+
+
+# How reference managers write a person: CSL-JSON (family, given; literal) and Zotero's own
+# export (lastName, firstName; name).
+_NAME_KEYS = (("family", "given"), ("lastName", "firstName"))
+
+
+def _person_names(value: Any) -> tuple[str, ...]:
+    """A list of persons as "Last, First" names; () when ``value`` is not such a list."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, Mapping) for v in value):
+        return ()
+    out = []
+    for v in value:
+        last, first = next(((str(v.get(a) or ""), str(v.get(b) or "")) for a, b in _NAME_KEYS if v.get(a)), ("", ""))
+        whole = str(v.get("literal") or v.get("name") or "")
+        if not last and not whole:
+            return ()
+        out.append(f"{last}, {first}" if last and first else (last or whole))
+    return tuple(" ".join(n.split()) for n in out)
+
+
+def entries_table(label: str, fmt: str, entries: Sequence[tuple[int, Any]]) -> Table:
+    problems = [Problem(label, line, 0, "", f"entry {i} is a {type(e).__name__}, not a mapping of fields")
+                for i, (line, e) in enumerate(entries, start=1) if not isinstance(e, Mapping)]
+    if problems:
+        raise InvalidInput(problems, "every entry must be a mapping of fields")
+    columns: list[str] = []
+    lists: set[str] = set()
+    rows = []
+    for line, e in entries:
+        cells = _flatten(e)
+        for k, v in cells.items():
+            if k not in columns:
+                columns.append(k)
+            if isinstance(v, tuple):
+                lists.add(k)
+        rows.append(Row(line, cells))
+    check_columns(label, columns)
+    # A column that is a list in some entries and a single value in others is a list throughout.
+    rows = [Row(r.line, {k: ((v,) if v else ()) if k in lists and isinstance(v, str) else v for k, v in r.cells.items()})
+            for r in rows]
+    table = Table(label, fmt, tuple(columns), tuple(rows), list_columns=frozenset(lists))
+    check_cells(label, table.rows)
+    return table
+
+
+def _entry_list(data: Any, label: str, what: str) -> list[Any]:
+    """The entries of a YAML/JSON document: a list, or a mapping holding exactly one list."""
+    if isinstance(data, list):
+        return data
+    if isinstance(data, Mapping):
+        lists = [k for k, v in data.items() if isinstance(v, list)]
+        if len(lists) == 1:
+            return list(data[lists[0]])
+        hint = f" (it has {len(lists)} lists: {', '.join(map(str, lists))})" if lists else ""
+        raise InvalidInput([Problem(label, 1, 0, "", f"the {what} file is a mapping, not a list of entries{hint}")],
+                           "expected a list of entries")
+    raise InvalidInput([Problem(label, 1, 0, "", f"the {what} file holds a {type(data).__name__}, not a list of entries")],
+                       "expected a list of entries")
+
+
+def read_yaml_list(text: str, label: str) -> Table:
+    doc = parse_yaml(text, label)
+    if doc.problems:
+        raise InvalidInput(doc.problems, "the YAML file cannot be read")
+    entries = _entry_list(doc.data, label, "YAML")
+    top = () if isinstance(doc.data, list) else (next(k for k, v in doc.data.items() if isinstance(v, list)),)
+    return entries_table(label, "yaml", [(doc.position((*top, i))[0], e) for i, e in enumerate(entries)])
+
+
+def read_json_list(text: str, label: str, lines: bool) -> Table:
+    entries: list[tuple[int, Any]] = []
+    dec = json.JSONDecoder()
+    try:
+        if lines:
+            for n, ln in enumerate(text.splitlines(), start=1):
+                if ln.strip():
+                    entries.append((n, json.loads(ln)))
+        else:
+            data = json.loads(text)
+            items = _entry_list(data, label, "JSON")
+            # The line each entry starts on: decode the array item by item.
+            starts = []
+            idx = text.find("[") + 1
+            for _ in items:
+                while idx < len(text) and text[idx] in " \t\r\n,":
+                    idx += 1
+                starts.append(text.count("\n", 0, idx) + 1)
+                _, idx = dec.raw_decode(text, idx)
+            if not isinstance(data, list):  # a wrapped list: positions are not worth a second walk
+                starts = [0] * len(items)
+            entries = list(zip(starts, items, strict=True))
+    except json.JSONDecodeError as err:
+        line = getattr(err, "lineno", 0) if not lines else n
+        raise InvalidInput([Problem(label, line, 0, "", f"not valid JSON: {err.msg}")], "the JSON file cannot be read") from None
+    except ValueError as err:  # e.g. an integer too long to convert
+        raise InvalidInput([Problem(label, 0, 0, "", f"not usable JSON: {err}")], "the JSON file cannot be read") from None
+    if not entries:
+        raise InvalidInput([Problem(label, 1, 0, "", "no entries")], "nothing to read")
+    return entries_table(label, "jsonl" if lines else "json", entries)

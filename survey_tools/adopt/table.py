@@ -1,0 +1,118 @@
+"""The one shape every list is read into: a table of named columns and rows, each row with the line
+it starts on, so that problems point into the user's file; and the limits every reader holds a
+list to (size, columns, cell length), so a wrong file is refused before it costs memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from survey_tools.errors import InvalidInput, Problem, UsageError
+
+# Limits on what a source list may be: generous for any real list, small enough that a wrong
+# file (a database dump, a binary) is refused before it costs memory.
+MAX_SOURCE_BYTES = 50 * 1024 * 1024
+
+
+MAX_COLUMNS = 500
+
+
+MAX_CELL_CHARS = 100_000
+
+
+Cell = str | tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    cells: Mapping[str, Cell]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A list read from a file: columns in the order the file first uses them."""
+
+    file: str  # the name problems are reported under
+    format: str
+    columns: tuple[str, ...]
+    rows: tuple[Row, ...]
+    warnings: tuple[str, ...] = ()
+    # Columns the format itself marks as holding lists (YAML/JSON arrays, BibTeX authors).
+    list_columns: frozenset[str] = frozenset()
+    title: str = ""  # a title the file gives itself (an awesome list's first heading)
+    description: str = ""  # and the sentence under it
+    # Values of a column in the order the file introduces them (an awesome list's headings).
+    value_order: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The list's own words outside its entries, as written: ("", introduction) first, then
+    # (heading, Markdown body) of each part (how to cite, licence); a Markdown list's only.
+    prose: tuple[tuple[str, str], ...] = ()
+
+
+def name_header(header: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Column names a user can type: a blank header becomes ``column N``, a repeated one gets
+    `` (2)``; each change is a warning naming the column by its position."""
+    names: list[str] = []
+    warnings: list[str] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(header, start=1):
+        name = " ".join(raw.split())
+        if not name:
+            name = f"column {i}"
+            warnings.append(f"column {i} has no header: it is named {name!r}")
+        if name in seen:
+            n = 2
+            while f"{name} ({n})" in seen:
+                n += 1
+            warnings.append(f"column {i} repeats the header {name!r}: it is named {name + f' ({n})'!r}")
+            name = f"{name} ({n})"
+        seen.add(name)
+        names.append(name)
+    return names, warnings
+
+
+def check_columns(label: str, columns: Sequence[str]) -> None:
+    if len(columns) > MAX_COLUMNS:
+        raise InvalidInput([Problem(label, 1, 0, "", f"{len(columns):,} columns; the limit is {MAX_COLUMNS}")],
+                           "too many columns for a list of entries")
+
+
+def check_cells(label: str, rows: Iterable[Row]) -> None:
+    problems = []
+    for row in rows:
+        for col, cell in row.cells.items():
+            size = len(cell) if isinstance(cell, str) else sum(len(c) for c in cell)
+            if size > MAX_CELL_CHARS:
+                problems.append(Problem(label, row.line, 0, col, f"cell of {size:,} characters; the limit is {MAX_CELL_CHARS:,}"))
+    if problems:
+        raise InvalidInput(problems, "cells too large to be entries")
+
+
+def filled(cell: Cell) -> bool:
+    return bool(cell.strip()) if isinstance(cell, str) else any(c.strip() for c in cell)
+
+
+def read_text(path: Path, label: str) -> str:
+    """A list file's text: refused by its size before it is read, then if binary (a NUL byte),
+    not UTF-8 or empty, each with the line where that shows."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_SOURCE_BYTES:
+            raise InvalidInput([Problem(label, 0, 0, "", f"file is {size:,} bytes; the limit is {MAX_SOURCE_BYTES:,}")],
+                               "the list is too large to be a list of entries")
+        raw = path.read_bytes()
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
+    if b"\x00" in raw:
+        raise InvalidInput([Problem(label, raw[: raw.index(b"\x00")].count(b"\n") + 1, 0, "",
+                                    "contains NUL bytes: a binary file, not a list")], "not a text file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise InvalidInput([Problem(label, line, 0, "", f"not valid UTF-8 (byte 0x{raw[err.start:err.start + 1].hex()})")],
+                           "not a UTF-8 text file") from None
+    if not text.strip():
+        raise InvalidInput([Problem(label, 1, 0, "", "the file is empty")], "nothing to read")
+    return text
