@@ -16,6 +16,8 @@ TESTS = Path(__file__).resolve().parents[1]
 #   tools/       a test whose point is a real outside program (ASReview, cffconvert, awesome-lint,
 #                actionlint, Node, zizmor, pre-commit, the OpenTelemetry and Agents SDKs, Ray)
 #   stress/      property-based fuzzing, 100 MiB inputs, commands that wait for a deadline
+# Beside them: helpers/ (code the tests share), data/ and fixtures/ (inputs), and js/, the page
+# scripts' own unit tests under Node's test runner (`node --test tests/js/`, not pytest).
 # Every kind but unit is marked `slow`, so `-m "not slow"` and `tests/unit` select the same tests.
 KINDS = ("unit", "acceptance", "browser", "tools", "stress")
 QUICK = "unit"
