@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -35,3 +38,23 @@ def missing_awesome_lint() -> str | None:
     if not (REPO / "node_modules" / "awesome-lint" / "package.json").is_file():
         return "awesome-lint is not installed: run `npm ci` at the repository root"
     return None
+
+
+def awesome_lint(folder: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """awesome-lint (tools/awesome-lint.mjs) on ``folder``'s README.md; the test skips, with the
+    command that installs it, where Node.js or the package is missing. The README is linted in
+    its own folder: the contributing rule looks for CONTRIBUTING.md beside it, and that folder
+    is not a git checkout with a GitHub remote."""
+    why = missing_awesome_lint()
+    if why is not None:
+        pytest.skip(why)
+    found = node()
+    assert found is not None
+    return subprocess.run(
+        [found, str(REPO / "tools" / "awesome-lint.mjs"), "README.md"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={"PATH": "/usr/bin:/bin", "NODE_PATH": str(REPO / "node_modules"), "NO_COLOR": "1"},
+    )

@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-import pytest
-from helpers.external_tools import missing_awesome_lint
-from helpers.external_tools import node as external_node
+from helpers.external_tools import awesome_lint
 from helpers.from_formats_cases import port as port  # a fixture, found by name
-from helpers.init_support import REPO
 
 
 def test_readme_passes_awesome_lint(port: tuple[str, Path]) -> None:
-    why = missing_awesome_lint()
-    if why is not None:
-        pytest.skip(why)
-    node = external_node()
-    assert node is not None
     _, root = port
-    res = subprocess.run(
-        [node, str(REPO / "tools" / "awesome-lint.mjs"), "README.md"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    res = awesome_lint(root)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "awesome-lint: ok" in res.stdout
