@@ -34,6 +34,7 @@ from typing import Any
 import jsonschema_rs
 import numpy as np
 
+from survey_tools.heap import leave_to_exit, release_left
 from survey_tools.traces.decode import Decoded, decode
 from survey_tools.traces.graph import dependency_edge_indices, find_cycles, spawn_info
 from survey_tools.traces.limits import DEFAULT_LIMITS, Buffer, Limits, size_problem
@@ -442,6 +443,9 @@ def check_graph(table: Table, report: TraceReport) -> None:
 def _run(
     read: Callable[[], Buffer], name: str, limit: int, limits: Limits = DEFAULT_LIMITS
 ) -> tuple[TraceReport, Trace | None]:
+    # The previous trace's objects, left to the survey process's exit, go before the next is
+    # read: a batch holds one trace at a time (heap.py).
+    release_left()
     report = TraceReport(file=name, limit=limit)
     dec = decode(read, report, limits)
     if dec is None:
@@ -449,7 +453,9 @@ def _run(
     report.events, report.edges = dec.table.n, dec.table.m
     check_schema(dec, report)
     check_graph(dec.table, report)
-    return report, Trace(file=name, head=dec.head, table=dec.table, report=report)
+    trace = Trace(file=name, head=dec.head, table=dec.table, report=report)
+    leave_to_exit(trace)
+    return report, trace
 
 
 def check_file(
