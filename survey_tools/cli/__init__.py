@@ -27,7 +27,15 @@ from survey_tools.errors import EXIT_FAULT, SurveyError
 COMMAND_MODULES = {
     "survey_tools.cli.corpus": ("validate", "import", "export", "taxonomy"),
     "survey_tools.cli.build": ("build", "stats", "gaps", "claims", "corrections", "agreement"),
-    "survey_tools.cli.contrib": ("add", "duplicates", "exclude", "diff", "check-paths", "links", "refresh"),
+    "survey_tools.cli.contrib": (
+        "add",
+        "duplicates",
+        "exclude",
+        "diff",
+        "check-paths",
+        "links",
+        "refresh",
+    ),
     "survey_tools.cli.traces": ("trace",),
     "survey_tools.cli.screening": ("search", "screen"),
     "survey_tools.cli.init": ("init",),

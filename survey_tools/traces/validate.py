@@ -341,7 +341,9 @@ def pair_tools(tb: Table) -> ToolPairs:
     cid_arr = np.fromiter(map(is_not, tb.call_id, repeat(None)), bool, len(tb.call_id))
     problems: list[tuple[int, str]] = []
     by_id_r, by_id_c = _pair_by_id(tb, calls, results[cid_arr[results]], cid_arr, problems)
-    fifo_results, fifo_pairs = _pair_in_order(tb, calls[~cid_arr[calls]], results[~cid_arr[results]], problems)
+    fifo_results, fifo_pairs = _pair_in_order(
+        tb, calls[~cid_arr[calls]], results[~cid_arr[results]], problems
+    )
     return ToolPairs(
         np.concatenate([by_id_r, fifo_results.astype(np.int64)]),
         np.concatenate([by_id_c, fifo_pairs.astype(np.int64)]),
@@ -350,7 +352,11 @@ def pair_tools(tb: Table) -> ToolPairs:
 
 
 def _pair_by_id(
-    tb: Table, calls: np.ndarray, named: np.ndarray, cid_arr: np.ndarray, problems: list[tuple[int, str]]
+    tb: Table,
+    calls: np.ndarray,
+    named: np.ndarray,
+    cid_arr: np.ndarray,
+    problems: list[tuple[int, str]],
 ) -> tuple[np.ndarray, np.ndarray]:
     """Results naming a ``call_id`` (``named``) with the first call of that id; a result whose
     call is missing, of another tool or later than it is a problem."""

@@ -129,7 +129,9 @@ def test_batch_progress_bar_goes_to_stderr() -> None:
     assert len(out.splitlines()) == 6
 
 
-def _process(*args: str, code: str = "from survey_tools.cli import main; main()") -> tuple[int, str, str]:
+def _process(
+    *args: str, code: str = "from survey_tools.cli import main; main()"
+) -> tuple[int, str, str]:
     """The survey process itself (its entry point ``main``, not click's test runner)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     res = subprocess.run(
