@@ -17,7 +17,8 @@ columns of a large trace took 0.25-0.3 s of CPU, about 5 % of ``survey trace val
 (benchmarks/TRACES.md, round 6). Inside :func:`exit_leaves_heap` (the ``survey`` process's
 entry point, never click's test runner or a library caller), :func:`leave_to_exit` keeps what it
 is given, :func:`release_left` frees it (a batch calls it before the next trace, so at most one
-trace is held), and the process then ends with ``os._exit`` after flushing its output, skipping
+trace is held; the metrics call it before building arrays of their own, keeping the trace,
+so that their peak memory is validation's), and the process then ends with ``os._exit`` after flushing its output, skipping
 the interpreter's teardown. Outside that block both do nothing: objects are freed as usual.
 """
 
@@ -111,7 +112,8 @@ def leave_to_exit(*objs: Any) -> None:
         _left.extend(objs)
 
 
-def release_left() -> None:
-    """Free what :func:`leave_to_exit` kept (before the next large piece of work)."""
+def release_left(*keep: Any) -> None:
+    """Free what :func:`leave_to_exit` kept (before the next large piece of work), except
+    ``keep``, which stays left to the exit."""
     if _left:
-        _left.clear()
+        _left[:] = keep
