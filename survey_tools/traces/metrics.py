@@ -317,16 +317,21 @@ def _parents(
 ) -> np.ndarray:
     """Each interval's parent: the first of its holders (innermost first) whose agent is
     its own or handed work to its own, -1 for none."""
-    # Per agent, the agents it reaches as a row of bits (bit a of byte a >> 3).
-    width = (n_names + 8) // 8
-    bits = np.zeros((n_names + 1, width), dtype=np.uint8)
-    for b, mask in reach.items():
-        bits[b] = np.frombuffer(mask.to_bytes(width, "little"), dtype=np.uint8)
+    # Per agent that delegated, the agents it reaches as a row of bits (bit a of byte a >> 3),
+    # as many rows and bytes as the bit sets hold (not one row per name: a trace may have a
+    # million tool names); row_of[b] is agent b's row, the last (all clear) if it has none.
+    width = max((mask.bit_length() for mask in reach.values()), default=0) // 8 + 1
+    bits = np.zeros((len(reach) + 1, width), dtype=np.uint8)
+    row_of = np.full(n_names + 1, len(reach), dtype=np.int64)
+    for row, (b, mask) in enumerate(reach.items()):
+        bits[row] = np.frombuffer(mask.to_bytes(width, "little"), dtype=np.uint8)
+        row_of[b] = row
     parent = holder.copy()
     todo = np.flatnonzero(parent >= 0)
     while todo.size:
         a, b = agents[todo], agents[parent[todo]]
-        fits = (a == b) | ((bits[b, a >> 3] >> (a & 7)) & 1 == 1)
+        byte = np.minimum(a >> 3, width - 1)  # an agent beyond every row's bits: a clear bit
+        fits = (a == b) | ((bits[row_of[b], byte] >> (a & 7)) & 1 == 1) & (a >> 3 < width)
         todo = todo[~fits]
         parent[todo] = holder[parent[todo]]
         todo = todo[parent[todo] >= 0]

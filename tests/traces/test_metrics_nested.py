@@ -77,8 +77,8 @@ _EVENT = st.fixed_dictionaries(
         "t": st.integers(0, 12).map(lambda x: x / 4),  # a coarse grid: ties and shared ends
         "duration_s": st.one_of(st.none(), st.integers(0, 8).map(lambda x: x / 4)),
         "type": st.sampled_from(["message", "spawn", "tool_call", "aggregate"]),
-        "agent": st.integers(0, 4),
-        "to": st.integers(0, 4),
+        "agent": st.integers(0, 11),  # more names than a byte of bits
+        "to": st.integers(0, 11),
     }
 )
 
@@ -114,3 +114,19 @@ def test_own_work_is_the_sweep_to_the_last_bit(raw: list[dict[str, Any]]) -> Non
         tb.t[k][order].tolist(), end[k][order].tolist(), tb.agent[k][order].tolist(), _delegates(tb)
     )
     assert own_work(tb, end) == (max(0.0, total - covered) if k.size else 0.0)
+
+
+def test_an_agent_beyond_every_delegation_is_not_nested() -> None:
+    # a0 spawned a1 only (bits 0-7 hold every delegation); b7 (code 9: the bit of a1 in the
+    # next byte) works inside a0's spawn without being delegated to: its second counts.
+    names = ["a0", "a1", *(f"b{i}" for i in range(9))]
+    events: list[dict[str, Any]] = [
+        {"id": "s", "t": 0, "type": "spawn", "agent": "a0", "to": "a1", "duration_s": 10},
+        {"id": "w", "t": 1, "type": "aggregate", "agent": "b7", "duration_s": 1},
+    ]
+    events += [{"id": f"n{i}", "t": 20, "type": "message", "agent": n} for i, n in enumerate(names)]
+    _, trace = check_value(
+        {"schema_version": "1.0", "trace_id": "w", "events": events, "edges": []}
+    )
+    assert trace is not None and trace.table.names.names == names
+    assert compute(trace)["total_work_s"] == 11
