@@ -13,13 +13,14 @@ The loading stage calls :func:`keep` as records pile up, the build after each st
 
 A command that ends its process right after its work may also leave its largest objects to the
 operating system instead of freeing them one by one: freeing the million decoded events and the
-columns of a large trace took 0.25-0.3 s of CPU, about 5 % of ``survey trace validate``
-(benchmarks/TRACES.md, round 6). Inside :func:`exit_leaves_heap` (the ``survey`` process's
-entry point, never click's test runner or a library caller), :func:`leave_to_exit` keeps what it
-is given, :func:`release_left` frees it (a batch calls it before the next trace, so at most one
-trace is held; the metrics call it before building arrays of their own, keeping the trace,
-so that their peak memory is validation's), and the process then ends with ``os._exit`` after flushing its output, skipping
-the interpreter's teardown. Outside that block both do nothing: objects are freed as usual.
+columns of a large trace took 0.3-0.36 s of CPU in ``survey trace validate`` (benchmarks/TRACES.md,
+round 5 of issue 47). Inside :func:`exit_leaves_heap` (the ``survey`` process's entry point,
+never click's test runner or a library caller), :func:`leave_to_exit` keeps what it is given and
+:func:`release_left` frees it: a batch calls it before the next trace, so at most one trace is
+held, and the metrics call it before building arrays of their own, keeping the trace, so that
+their peak memory is validation's. The process then ends with ``os._exit`` after flushing its
+output, skipping the interpreter's teardown. Outside that block both do nothing: objects are
+freed as usual.
 """
 
 from __future__ import annotations
