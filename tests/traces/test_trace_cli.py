@@ -168,6 +168,18 @@ with heap.exit_leaves_heap():
     print(json.dumps(out))
     sys.exit(4)
 """
+FROZEN = """
+import gc, json, sys, weakref
+from survey_tools import heap
+class Obj: pass
+gc.freeze()  # a process that froze objects of its own (a test runner) is left alone
+try:
+    with heap.exit_leaves_heap():
+        a = Obj(); wa = weakref.ref(a); heap.leave_to_exit(a); del a
+        sys.exit(5)
+except SystemExit as stop:
+    print(json.dumps({"freed": wa() is None, "code": stop.code}))
+"""
 
 
 def test_objects_are_left_to_the_exit_only_inside_the_process_block() -> None:
@@ -175,3 +187,5 @@ def test_objects_are_left_to_the_exit_only_inside_the_process_block() -> None:
     assert code == 4, err
     # Kept until released; the process then ended without its teardown (no atexit line).
     assert json.loads(out) == {"outside_freed": True, "kept": True, "released": True}
+    code, out, err = _process(code=FROZEN)
+    assert (code, json.loads(out)) == (0, {"freed": True, "code": 5}), err
