@@ -5,7 +5,11 @@ Sections (``--section``, default all):
 * ``reference``: ``survey trace validate`` and ``metrics`` against the survey's own
   validator (``--reference PATH/TO/validate_trace.py``, from xxzcc/awesome-llm-mas-rl),
   wall and CPU time, idle and with a second CPU-bound process running; the ratios
-  should stay below 0.8x.
+  should stay below 0.8x. ``--before DIR`` adds ``validate`` and ``metrics`` of another
+  checkout (``PYTHONPATH=DIR``, e.g. a ``git archive`` of the branch point) to the same
+  loop, and each round then runs the contenders in a random order: on a shared machine
+  the same command drifts by 10-20 % within minutes, so two separate tables cannot show
+  a change of a few per cent.
 * ``mechanisms``: each speed mechanism on and off, idle and loaded: the forked
   decode helper (survey trace validate of a large trace) and the numpy edge builder
   of span imports (survey trace import otel). A mechanism stays only with a gain of
@@ -37,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -75,9 +80,11 @@ class Run:
     code: int
 
 
-def run(cmd: list[str]) -> Run:
+def run(cmd: list[str], env: dict[str, str] | None = None) -> Run:
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, **(env or {})}
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
@@ -87,11 +94,20 @@ def run(cmd: list[str]) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code)
 
 
-def measure(contenders: dict[str, list[str]], repeat: int) -> dict[str, Run]:
+def measure(
+    contenders: dict[str, list[str]],
+    repeat: int,
+    envs: dict[str, dict[str, str]] | None = None,
+    shuffle: bool = False,
+) -> dict[str, Run]:
     runs: dict[str, list[Run]] = {k: [] for k in contenders}
+    order = random.Random(0)
     for _ in range(repeat):
-        for name, cmd in contenders.items():
-            runs[name].append(run(cmd))
+        names = list(contenders)
+        if shuffle:
+            order.shuffle(names)
+        for name in names:
+            runs[name].append(run(contenders[name], (envs or {}).get(name)))
     return {
         k: Run(
             statistics.median(r.wall for r in rs),
@@ -178,7 +194,9 @@ def _row(label: str, r: Run) -> str:
     return f"{label:<28} {r.wall:>8.2f} s {r.cpu:>8.2f} s {r.rss_mib:>7.0f} MiB"
 
 
-def section_reference(ref: Path, sizes: list[int], data_dir: Path, repeat: int) -> None:
+def section_reference(
+    ref: Path, sizes: list[int], data_dir: Path, repeat: int, before: Path | None = None
+) -> None:
     out = data_dir / "m.json"
     for n in sizes:
         path = ensure_trace(data_dir, n, stop=False)
@@ -188,22 +206,27 @@ def section_reference(ref: Path, sizes: list[int], data_dir: Path, repeat: int) 
             "validate": [*SURVEY, "trace", "validate", str(path)],
             "metrics": [*SURVEY, "trace", "metrics", "--format", "json", "-o", str(out), str(path)],
         }
+        envs: dict[str, dict[str, str]] = {}
+        if before is not None:
+            contenders["validate@before"] = contenders["validate"]
+            contenders["metrics@before"] = contenders["metrics"]
+            envs = {k: {"PYTHONPATH": str(before)} for k in contenders if k.endswith("@before")}
         print(f"\n## {n:,} events ({mb:.0f} MB) against the survey's validator, median of {repeat}")
         print(
-            f"{'condition':<10} {'contender':<10} {'wall':>8} {'cpu':>8} {'peak':>9} "
+            f"{'condition':<10} {'contender':<15} {'wall':>8} {'cpu':>8} {'peak':>9} "
             f"{'wall/ref':>9} {'cpu/ref':>8}"
         )
         for loaded in (False, True):
             cond = "loaded" if loaded else "idle"
             with busy(loaded):
                 print(f"# {cond}: {load()}")
-                res = measure(contenders, repeat)
+                res = measure(contenders, repeat, envs, shuffle=before is not None)
             r = res["reference"]
             if r.code != 0:
                 print("  ! the reference rejected the trace: its figures do not count")
             for name, x in res.items():
                 print(
-                    f"{cond:<10} {name:<10} {x.wall:>6.2f} s {x.cpu:>6.2f} s {x.rss_mib:>5.0f} MiB "
+                    f"{cond:<10} {name:<15} {x.wall:>6.2f} s {x.cpu:>6.2f} s {x.rss_mib:>5.0f} MiB "
                     f"{x.wall / r.wall:>8.2f}x {x.cpu / r.cpu:>7.2f}x"
                 )
 
@@ -312,6 +335,9 @@ def main() -> None:
     ap.add_argument("--data-dir", type=Path, default=Path("/tmp/survey-bench-traces"))
     ap.add_argument("--keep", action="store_true", help="keep the generated files")
     ap.add_argument("--reference", type=Path, help="the survey's validate_trace.py")
+    ap.add_argument(
+        "--before", type=Path, help="reference section: also time this checkout (PYTHONPATH)"
+    )
     args = ap.parse_args()
     args.data_dir.mkdir(parents=True, exist_ok=True)
     print(f"# {load()}")
@@ -320,7 +346,9 @@ def main() -> None:
             if args.reference is None:
                 print("reference: skipped (--reference PATH/TO/validate_trace.py)")
             else:
-                section_reference(args.reference, args.sizes, args.data_dir, args.repeat)
+                section_reference(
+                    args.reference, args.sizes, args.data_dir, args.repeat, args.before
+                )
         if args.section in ("all", "mechanisms"):
             section_mechanisms(args.data_dir, max(args.sizes), max(args.otlp), args.repeat)
         if args.section in ("all", "otlp"):

@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from survey_tools import heap
 from survey_tools._version import __version__
 from survey_tools.cli.common import Context, report_error
 from survey_tools.errors import EXIT_FAULT, SurveyError
@@ -26,7 +27,15 @@ from survey_tools.errors import EXIT_FAULT, SurveyError
 COMMAND_MODULES = {
     "survey_tools.cli.corpus": ("validate", "import", "export", "taxonomy"),
     "survey_tools.cli.build": ("build", "stats", "gaps", "claims", "corrections", "agreement"),
-    "survey_tools.cli.contrib": ("add", "duplicates", "exclude", "diff", "check-paths", "links", "refresh"),
+    "survey_tools.cli.contrib": (
+        "add",
+        "duplicates",
+        "exclude",
+        "diff",
+        "check-paths",
+        "links",
+        "refresh",
+    ),
     "survey_tools.cli.traces": ("trace",),
     "survey_tools.cli.screening": ("search", "screen"),
     "survey_tools.cli.init": ("init",),
@@ -138,7 +147,10 @@ _FULL_COLLECTION_EVERY = 100
 def main() -> None:
     gen0, gen1, _ = gc.get_threshold()
     gc.set_threshold(gen0, gen1, _FULL_COLLECTION_EVERY)
-    cli(standalone_mode=True)
+    # The survey process itself (not click's test runner, which calls cli): what a command left
+    # to the exit (a large trace's decoded events and columns) is not freed piece by piece.
+    with heap.exit_leaves_heap():
+        cli(standalone_mode=True)
 
 
 __all__ = ["cli", "main"]

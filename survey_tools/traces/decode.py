@@ -34,6 +34,7 @@ import numpy as np
 import orjson
 from msgspec import UNSET, UnsetType
 
+from survey_tools.heap import leave_to_exit
 from survey_tools.traces.limits import (
     DEFAULT_LIMITS,
     UTF8_BOM,
@@ -360,6 +361,8 @@ def _fast_plain(box: list[Buffer]) -> tuple[_FastDoc, Table, int] | None:
     edges = fast.edges
     fast.edges = []
     table, optional = from_structs(fast.events, edges)
+    # In the survey process the structs are left to its exit, not freed one by one (heap.py).
+    leave_to_exit(fast, edges)
     return fast, table, optional
 
 

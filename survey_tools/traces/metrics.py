@@ -250,9 +250,12 @@ def _delegates(tb: Table) -> dict[int, int]:
         & (tb.agent >= 0)
         & (tb.to != tb.agent)
     )
-    pairs = np.unique(np.stack([tb.agent[sel], tb.to[sel]]).astype(np.int64), axis=1)
+    # Distinct (agent, to) pairs, in that order, as one integer each (np.unique along an
+    # axis is several times slower).
+    width = np.int64(len(tb.names.names) + 1)
+    pairs = np.unique(tb.agent[sel].astype(np.int64) * width + tb.to[sel])
     direct: dict[int, list[int]] = {}
-    for a, b in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
+    for a, b in zip((pairs // width).tolist(), (pairs % width).tolist(), strict=True):
         direct.setdefault(a, []).append(b)
     reach = {a: sum(1 << b for b in set(bs)) for a, bs in direct.items()}
     # Until nothing changes: what an agent reaches, it reaches through its delegates too.
@@ -275,8 +278,9 @@ def own_work(tb: Table, end: np.ndarray) -> float:
     covered by the events nested in it. Event j is nested in event i when i's interval
     holds j's and j's agent is i's agent or one i's agent handed work to (a delegating
     tool call waits on its delegate; a step holds its own model calls); its parent is
-    the innermost such i. Intervals are swept in start order with a stack of the
-    intervals holding the current one."""
+    the innermost such i. Intervals are taken in start order (longest first), and the
+    intervals holding the current one are those a stack of open intervals would hold
+    (:func:`_holders`)."""
     k = np.flatnonzero(np.nan_to_num(tb.dur, nan=0.0) > 0)
     if not k.size:
         return 0.0
@@ -287,45 +291,82 @@ def own_work(tb: Table, end: np.ndarray) -> float:
     e_sorted = ends[order]
     if e_sorted.size < 2 or bool(np.all(e_sorted[1:] > np.maximum.accumulate(e_sorted)[:-1])):
         return total
-    return max(
-        0.0,
-        total
-        - _covered(
-            starts[order].tolist(), e_sorted.tolist(), tb.agent[k][order].tolist(), _delegates(tb)
-        ),
-    )
+    agents = tb.agent[k][order].astype(np.int64)
+    holder = _holders(e_sorted)
+    parent = _parents(holder, agents, _delegates(tb), len(tb.names.names))
+    return max(0.0, total - _covered(starts[order], e_sorted, parent))
 
 
-def _covered(S: list[float], E: list[float], A: list[int], reach: dict[int, int]) -> float:
-    """The time the intervals (sorted by start, longest first) cover inside their
-    parents (:func:`own_work`), each parent's children merged where they overlap."""
-    stack: list[int] = []
-    stack_end: list[float] = []
-    # Per parent: the merged run of its children so far (lo, hi); covered: closed runs.
-    lo = [0.0] * len(S)
-    hi = [-1.0] * len(S)
+def _holders(E: np.ndarray) -> np.ndarray:
+    """For each interval (in sweep order), the nearest earlier one that ends no sooner, -1
+    for none. Sweeping with a stack that drops the intervals ending before the current
+    one, that is the stack's top, and the top's own holder the entry below it, and so on:
+    the chain of holders is the stack. Found by pointer jumping: each pointer skips to its
+    target's pointer while the target ends sooner (everything skipped does too)."""
+    up = np.arange(-1, E.size - 1, dtype=np.int64)
+    todo = np.flatnonzero(up >= 0)
+    while todo.size:
+        todo = todo[E[up[todo]] < E[todo]]
+        up[todo] = up[up[todo]]
+        todo = todo[up[todo] >= 0]
+    return up
+
+
+def _parents(
+    holder: np.ndarray, agents: np.ndarray, reach: dict[int, int], n_names: int
+) -> np.ndarray:
+    """Each interval's parent: the first of its holders (innermost first) whose agent is
+    its own or handed work to its own, -1 for none."""
+    # Per agent that delegated, the agents it reaches as a row of bits (bit a of byte a >> 3),
+    # as many rows and bytes as the bit sets hold (not one row per name: a trace may have a
+    # million tool names); row_of[b] is agent b's row, the last (all clear) if it has none.
+    width = max((mask.bit_length() for mask in reach.values()), default=0) // 8 + 1
+    bits = np.zeros((len(reach) + 1, width), dtype=np.uint8)
+    row_of = np.full(n_names + 1, len(reach), dtype=np.int64)
+    for row, (b, mask) in enumerate(reach.items()):
+        bits[row] = np.frombuffer(mask.to_bytes(width, "little"), dtype=np.uint8)
+        row_of[b] = row
+    parent = holder.copy()
+    todo = np.flatnonzero(parent >= 0)
+    while todo.size:
+        a, b = agents[todo], agents[parent[todo]]
+        byte = np.minimum(a >> 3, width - 1)  # an agent beyond every row's bits: a clear bit
+        fits = (a == b) | ((bits[row_of[b], byte] >> (a & 7)) & 1 == 1) & (a >> 3 < width)
+        todo = todo[~fits]
+        parent[todo] = holder[parent[todo]]
+        todo = todo[parent[todo] >= 0]
+    return parent
+
+
+def _covered(S: np.ndarray, E: np.ndarray, parent: np.ndarray) -> float:
+    """The time the intervals (in sweep order) cover inside their parents, each parent's
+    children merged where they overlap. The sums run in the order a sweep would close
+    each merged run (the child that starts the next run of a parent), then the runs
+    still open in the order of their parents, so the result is the same to the last bit."""
+    kids = np.flatnonzero(parent >= 0)
+    if not kids.size:
+        return 0.0
+    kids = kids[np.argsort(parent[kids], kind="stable")]  # by parent, then sweep order
+    par, s, e = parent[kids], S[kids], E[kids]
+    first = np.r_[True, par[1:] != par[:-1]]
+    # The furthest end of the earlier children of the same parent, exactly: a running
+    # maximum of integer ranks of the ends, each parent's ranks above all earlier ones.
+    values, rank = np.unique(e, return_inverse=True)
+    group = np.cumsum(first) - 1
+    lifted = rank.astype(np.int64) + group * np.int64(values.size)
+    reach_end = values[np.maximum.accumulate(lifted) - group * np.int64(values.size)]
+    new_run = first.copy()
+    new_run[1:] |= s[1:] > reach_end[:-1]
+    run_start = np.flatnonzero(new_run)
+    run_len = reach_end[np.r_[run_start[1:], kids.size] - 1] - s[run_start]
+    last = np.r_[par[run_start[1:]] != par[run_start[:-1]], True]  # the parent's open run
+    closed_by = kids[run_start[1:]][~last[:-1]]  # the child that starts the next run
+    closed = run_len[:-1][~last[:-1]][np.argsort(closed_by, kind="stable")].tolist()
     covered = 0.0
-    for i, e in enumerate(E):
-        while stack_end and stack_end[-1] < e:
-            stack.pop()
-            stack_end.pop()
-        a = A[i]
-        for j in reversed(stack):
-            b = A[j]
-            if b == a or (reach.get(b, 0) >> a) & 1:
-                s = S[i]
-                h = hi[j]
-                if h < 0:
-                    lo[j], hi[j] = s, e
-                elif s > h:
-                    covered += h - lo[j]
-                    lo[j], hi[j] = s, e
-                elif e > h:
-                    hi[j] = e
-                break
-        stack.append(i)
-        stack_end.append(e)
-    return covered + sum(h - low for low, h in zip(lo, hi, strict=True) if h >= 0)
+    for x in closed:
+        covered += x
+    open_runs = run_len[last][np.argsort(par[run_start[last]], kind="stable")].tolist()
+    return covered + sum(open_runs)
 
 
 def _work(tb: Table, end: np.ndarray) -> tuple[float, str]:

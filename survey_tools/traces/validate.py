@@ -34,6 +34,7 @@ from typing import Any
 import jsonschema_rs
 import numpy as np
 
+from survey_tools.heap import leave_to_exit, release_left
 from survey_tools.traces.decode import Decoded, decode
 from survey_tools.traces.graph import dependency_edge_indices, find_cycles, spawn_info
 from survey_tools.traces.limits import DEFAULT_LIMITS, Buffer, Limits, size_problem
@@ -340,7 +341,9 @@ def pair_tools(tb: Table) -> ToolPairs:
     cid_arr = np.fromiter(map(is_not, tb.call_id, repeat(None)), bool, len(tb.call_id))
     problems: list[tuple[int, str]] = []
     by_id_r, by_id_c = _pair_by_id(tb, calls, results[cid_arr[results]], cid_arr, problems)
-    fifo_results, fifo_pairs = _pair_in_order(tb, calls[~cid_arr[calls]], results[~cid_arr[results]], problems)
+    fifo_results, fifo_pairs = _pair_in_order(
+        tb, calls[~cid_arr[calls]], results[~cid_arr[results]], problems
+    )
     return ToolPairs(
         np.concatenate([by_id_r, fifo_results.astype(np.int64)]),
         np.concatenate([by_id_c, fifo_pairs.astype(np.int64)]),
@@ -349,7 +352,11 @@ def pair_tools(tb: Table) -> ToolPairs:
 
 
 def _pair_by_id(
-    tb: Table, calls: np.ndarray, named: np.ndarray, cid_arr: np.ndarray, problems: list[tuple[int, str]]
+    tb: Table,
+    calls: np.ndarray,
+    named: np.ndarray,
+    cid_arr: np.ndarray,
+    problems: list[tuple[int, str]],
 ) -> tuple[np.ndarray, np.ndarray]:
     """Results naming a ``call_id`` (``named``) with the first call of that id; a result whose
     call is missing, of another tool or later than it is a problem."""
@@ -442,6 +449,9 @@ def check_graph(table: Table, report: TraceReport) -> None:
 def _run(
     read: Callable[[], Buffer], name: str, limit: int, limits: Limits = DEFAULT_LIMITS
 ) -> tuple[TraceReport, Trace | None]:
+    # The previous trace's objects, left to the survey process's exit, go before the next is
+    # read: a batch holds one trace at a time (heap.py).
+    release_left()
     report = TraceReport(file=name, limit=limit)
     dec = decode(read, report, limits)
     if dec is None:
@@ -449,7 +459,9 @@ def _run(
     report.events, report.edges = dec.table.n, dec.table.m
     check_schema(dec, report)
     check_graph(dec.table, report)
-    return report, Trace(file=name, head=dec.head, table=dec.table, report=report)
+    trace = Trace(file=name, head=dec.head, table=dec.table, report=report)
+    leave_to_exit(trace)
+    return report, trace
 
 
 def check_file(

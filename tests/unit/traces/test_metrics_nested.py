@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from survey_tools.traces.metrics import compute
-from survey_tools.traces.validate import check_file
+from survey_tools.traces.metrics import _delegates, compute, own_work
+from survey_tools.traces.validate import check_file, check_value
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "traces" / "metrics"
 CASES = sorted(p for p in DATA.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -41,3 +45,88 @@ def test_sequential_work_is_never_above_the_critical_path() -> None:
     assert trace is not None
     m = compute(trace)
     assert m["total_work_s"] <= m["critical_path_s"]
+
+
+def _swept(S: list[float], E: list[float], A: list[int], reach: dict[int, int]) -> float:
+    """The definition, swept one interval at a time: a stack of the intervals holding the
+    current one (those ending before it dropped), the innermost of them whose agent is its
+    own or delegated to it as parent, each parent's children merged where they overlap."""
+    stack: list[int] = []
+    lo = [0.0] * len(S)
+    hi = [-1.0] * len(S)
+    covered = 0.0
+    for i, (s, e, a) in enumerate(zip(S, E, A, strict=True)):
+        while stack and E[stack[-1]] < e:
+            stack.pop()
+        for j in reversed(stack):
+            if A[j] == a or (reach.get(A[j], 0) >> a) & 1:
+                if hi[j] < 0:
+                    lo[j], hi[j] = s, e
+                elif s > hi[j]:
+                    covered += hi[j] - lo[j]
+                    lo[j], hi[j] = s, e
+                elif e > hi[j]:
+                    hi[j] = e
+                break
+        stack.append(i)
+    return covered + sum(h - low for low, h in zip(lo, hi, strict=True) if h >= 0)
+
+
+_EVENT = st.fixed_dictionaries(
+    {
+        "t": st.integers(0, 12).map(lambda x: x / 4),  # a coarse grid: ties and shared ends
+        "duration_s": st.one_of(st.none(), st.integers(0, 8).map(lambda x: x / 4)),
+        "type": st.sampled_from(["message", "spawn", "tool_call", "aggregate"]),
+        "agent": st.integers(0, 11),  # more names than a byte of bits
+        "to": st.integers(0, 11),
+    }
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_EVENT, min_size=1, max_size=40))
+def test_own_work_is_the_sweep_to_the_last_bit(raw: list[dict[str, Any]]) -> None:
+    events = []
+    for i, r in enumerate(raw):
+        ev: dict[str, Any] = {
+            "id": f"e{i}",
+            "t": r["t"],
+            "type": r["type"],
+            "agent": f"a{r['agent']}",
+        }
+        if r["type"] in ("message", "spawn"):
+            ev["to"] = f"a{r['to']}"
+        if r["type"] == "tool_call":
+            ev["tool"] = "search"
+        if r["duration_s"] is not None:
+            ev["duration_s"] = r["duration_s"]
+        events.append(ev)
+    _, trace = check_value(
+        {"schema_version": "1.0", "trace_id": "p", "events": events, "edges": []}
+    )
+    assert trace is not None
+    tb = trace.table
+    end = tb.t + np.nan_to_num(tb.dur, nan=0.0)
+    k = np.flatnonzero(np.nan_to_num(tb.dur, nan=0.0) > 0)
+    order = np.lexsort((k, -end[k], tb.t[k]))
+    total = float(np.sum(end[k] - tb.t[k]))
+    covered = _swept(
+        tb.t[k][order].tolist(), end[k][order].tolist(), tb.agent[k][order].tolist(), _delegates(tb)
+    )
+    assert own_work(tb, end) == (max(0.0, total - covered) if k.size else 0.0)
+
+
+def test_an_agent_beyond_every_delegation_is_not_nested() -> None:
+    # a0 spawned a1 only (bits 0-7 hold every delegation); b7 (code 9: the bit of a1 in the
+    # next byte) works inside a0's spawn without being delegated to: its second counts.
+    names = ["a0", "a1", *(f"b{i}" for i in range(9))]
+    events: list[dict[str, Any]] = [
+        {"id": "s", "t": 0, "type": "spawn", "agent": "a0", "to": "a1", "duration_s": 10},
+        {"id": "w", "t": 1, "type": "aggregate", "agent": "b7", "duration_s": 1},
+    ]
+    events += [{"id": f"n{i}", "t": 20, "type": "message", "agent": n} for i, n in enumerate(names)]
+    _, trace = check_value(
+        {"schema_version": "1.0", "trace_id": "w", "events": events, "edges": []}
+    )
+    assert trace is not None and trace.table.names.names == names
+    assert compute(trace)["total_work_s"] == 11

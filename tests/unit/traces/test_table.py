@@ -49,6 +49,20 @@ def test_id_index_settles_equal_hashes_of_different_ids() -> None:
     assert index.find(queries).tolist() == [4, 1, -1, -1, 0]
 
 
+def test_id_index_keeps_first_occurrences_among_many_equal_hashes() -> None:
+    # Large enough that the hashes' sort is not stable by accident (short arrays are sorted
+    # by insertion): equal hashes must still come in event order.
+    ids: list[Any] = [f"e{i % 97}" for i in range(5000)] + [
+        Clash(f"c{i % 13}") for i in range(3000)
+    ]
+    ids[::11] = [None] * len(ids[::11])
+    index = IdIndex(ids)
+    ref = dict_first(ids)
+    assert index.first.tolist() == [-1 if v is None else ref[v] for v in ids]
+    queries = [*ids[::-7], "e5", Clash("c3"), "nope", Clash("nope")]
+    assert index.find(queries).tolist() == [ref.get(q, -1) for q in queries]
+
+
 def test_name_codes_are_sorted_per_batch_of_new_names() -> None:
     names = Names()
     first = names.codes(iter(["w", None, "b", "w", "a"]), 5).tolist()

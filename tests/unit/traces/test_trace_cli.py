@@ -5,12 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
 from click.testing import CliRunner
-from helpers.trace_paths import EXAMPLES
+from helpers.trace_paths import EXAMPLES, REPO
 
 from survey_tools.cli import cli
 from survey_tools.traces.metrics import compute
@@ -124,3 +127,65 @@ def test_batch_progress_bar_goes_to_stderr() -> None:
     assert code == 0
     assert "metrics:" in err and "trace" in err
     assert len(out.splitlines()) == 6
+
+
+def _process(
+    *args: str, code: str = "from survey_tools.cli import main; main()"
+) -> tuple[int, str, str]:
+    """The survey process itself (its entry point ``main``, not click's test runner)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    res = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=120
+    )
+    return res.returncode, res.stdout, res.stderr
+
+
+def test_the_process_ends_as_the_test_runner_does() -> None:
+    # The survey process leaves the last trace to its exit (heap.exit_leaves_heap, os._exit):
+    # exit codes and every line of output are still the test runner's.
+    for args in (
+        ("trace", "validate", str(INVALID)),
+        ("trace", "validate", "--format", "json", str(VALID / "swarm.json")),
+        ("trace", "metrics", "--format", "json", str(VALID)),
+    ):
+        assert _process(*args) == run(*args[1:]), args
+
+
+LEFT_TO_EXIT = """
+import atexit, json, sys, weakref
+from survey_tools import heap
+class Obj: pass
+out = {}
+a = Obj(); wa = weakref.ref(a); heap.leave_to_exit(a); del a
+out["outside_freed"] = wa() is None  # no block: nothing is kept
+with heap.exit_leaves_heap():
+    b = Obj(); wb = weakref.ref(b); heap.leave_to_exit(b); del b
+    out["kept"] = wb() is not None
+    heap.release_left()
+    out["released"] = wb() is None
+    heap.leave_to_exit(Obj())
+    atexit.register(print, "teardown ran")
+    print(json.dumps(out))
+    sys.exit(4)
+"""
+FROZEN = """
+import gc, json, sys, weakref
+from survey_tools import heap
+class Obj: pass
+gc.freeze()  # a process that froze objects of its own (a test runner) is left alone
+try:
+    with heap.exit_leaves_heap():
+        a = Obj(); wa = weakref.ref(a); heap.leave_to_exit(a); del a
+        sys.exit(5)
+except SystemExit as stop:
+    print(json.dumps({"freed": wa() is None, "code": stop.code}))
+"""
+
+
+def test_objects_are_left_to_the_exit_only_inside_the_process_block() -> None:
+    code, out, err = _process(code=LEFT_TO_EXIT)
+    assert code == 4, err
+    # Kept until released; the process then ended without its teardown (no atexit line).
+    assert json.loads(out) == {"outside_freed": True, "kept": True, "released": True}
+    code, out, err = _process(code=FROZEN)
+    assert (code, json.loads(out)) == (0, {"freed": True, "code": 5}), err
