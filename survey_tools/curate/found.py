@@ -108,7 +108,9 @@ def _id_month(arxiv_id: str) -> str:
 def _rows_of_csv(
     raw: bytes, rel: str
 ) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], list[Problem]]:
-    read = read_csv_rows(raw.decode("utf-8-sig"), rel, strict=False)
+    # a .tsv list is tab-separated (a spreadsheet's "Save as TSV"); anything else, comma
+    delimiter = "\t" if rel.lower().endswith(".tsv") else ","
+    read = read_csv_rows(raw.decode("utf-8-sig"), rel, delimiter, strict=False)
     header = [h.strip().lower() for h in read.header or ()]
     problems = [
         Problem(rel, 1, i + 1, h, f"unknown column{_hint(h, COLUMNS)}")
