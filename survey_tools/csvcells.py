@@ -92,39 +92,40 @@ def read_csv_rows(
     return CsvRows(None if header is None else tuple(header), tuple(rows), tuple(problems))
 
 
-def read_capped(path: Path, label: str, limit: int) -> bytes:
-    """A file's bytes; one over ``limit`` is refused by its size, before it is read."""
+def read_capped(
+    path: Path, label: str, limit: int, summary: str | None = None, line: int = 1
+) -> bytes:
+    """A file's bytes; one over ``limit`` is refused by its size, before it is read (the
+    problem at ``line``, under ``summary``: each reader keeps the words its users see)."""
     try:
         size = path.stat().st_size
         if size > limit:
             raise InvalidInput(
-                [Problem(label, 1, 0, "", f"file is {size:,} bytes; the limit is {limit:,}")],
-                f"{label} cannot be read",
+                [Problem(label, line, 0, "", f"file is {size:,} bytes; the limit is {limit:,}")],
+                summary or f"{label} cannot be read",
             )
         return path.read_bytes()
     except OSError as err:
         raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
 
 
-def csv_text(raw: bytes, label: str) -> str:
-    """A CSV file's bytes as text (UTF-8, a byte-order mark dropped); bytes that are not UTF-8
-    and NUL bytes are refused at their line."""
+def utf8_text(raw: bytes, label: str, summary: str | None = None) -> str:
+    """A text file's bytes as text (UTF-8, a byte-order mark dropped); bytes that are not UTF-8
+    are refused at their line."""
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
+        bad = raw[err.start : err.start + 1].hex()
         raise InvalidInput(
-            [
-                Problem(
-                    label,
-                    line,
-                    0,
-                    "",
-                    f"not valid UTF-8 (byte 0x{raw[err.start : err.start + 1].hex()})",
-                )
-            ],
-            f"{label} cannot be read",
+            [Problem(label, line, 0, "", f"not valid UTF-8 (byte 0x{bad})")],
+            summary or f"{label} cannot be read",
         ) from None
+
+
+def csv_text(raw: bytes, label: str) -> str:
+    """A CSV file's bytes as text (:func:`utf8_text`); NUL bytes are refused at their line."""
+    text = utf8_text(raw, label)
     if "\x00" in text:
         raise InvalidInput(
             [

@@ -8,7 +8,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from survey_tools.errors import InvalidInput, Problem, UsageError
+from survey_tools.csvcells import read_capped, utf8_text
+from survey_tools.errors import InvalidInput, Problem
 
 # Limits on what a source list may be: generous for any real list, small enough that a wrong
 # file (a database dump, a binary) is refused before it costs memory.
@@ -96,23 +97,11 @@ def filled(cell: Cell) -> bool:
 def read_text(path: Path, label: str) -> str:
     """A list file's text: refused by its size before it is read, then if binary (a NUL byte),
     not UTF-8 or empty, each with the line where that shows."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_SOURCE_BYTES:
-            raise InvalidInput([Problem(label, 0, 0, "", f"file is {size:,} bytes; the limit is {MAX_SOURCE_BYTES:,}")],
-                               "the list is too large to be a list of entries")
-        raw = path.read_bytes()
-    except OSError as err:
-        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
+    raw = read_capped(path, label, MAX_SOURCE_BYTES, "the list is too large to be a list of entries", line=0)
     if b"\x00" in raw:
         raise InvalidInput([Problem(label, raw[: raw.index(b"\x00")].count(b"\n") + 1, 0, "",
                                     "contains NUL bytes: a binary file, not a list")], "not a text file")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise InvalidInput([Problem(label, line, 0, "", f"not valid UTF-8 (byte 0x{raw[err.start:err.start + 1].hex()})")],
-                           "not a UTF-8 text file") from None
+    text = utf8_text(raw, label, "not a UTF-8 text file")
     if not text.strip():
         raise InvalidInput([Problem(label, 1, 0, "", "the file is empty")], "nothing to read")
     return text
