@@ -20,9 +20,8 @@ from typing import Any
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, iso_nanos
 from survey_tools.traces.importers.otel import (
     WANTED,
-    BadSpan,
     hex_id,
-    span_record,
+    span_record_at,
     span_traces,
 )
 from survey_tools.traces.importers.spans import SpanRec, collect_spans
@@ -81,19 +80,17 @@ def _record(line: int, doc: Any, names: dict[str, str]) -> tuple[str, SpanRec] |
     start, end = iso_nanos(doc.get("start_time")), iso_nanos(doc.get("end_time"))
     if start is None:
         return f"line {line}: span {sid}: start_time is not an ISO 8601 time"
-    try:
-        rec = span_record(
-            sid,
-            pid,
-            start,
-            end if end is not None else start,
-            name,
-            _attrs(doc.get("attributes")),
-            _error(doc.get("status")),
-            names,
-        )
-    except BadSpan as err:
-        raise ImportFailed(f"line {line}: span {sid!r}: {err}") from None
+    rec = span_record_at(
+        f"line {line}",
+        sid,
+        pid,
+        start,
+        end if end is not None else start,
+        name,
+        _attrs(doc.get("attributes")),
+        _error(doc.get("status")),
+        names,
+    )
     links = []
     for link in doc.get("links") or ():
         lc = link.get("context") if isinstance(link, dict) else None

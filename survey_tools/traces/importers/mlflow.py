@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from survey_tools.traces.importers.common import ImportFailed, ImportResult
-from survey_tools.traces.importers.otel import WANTED, BadSpan, hex_id, span_record, span_traces
+from survey_tools.traces.importers.otel import WANTED, hex_id, span_record_at, span_traces
 from survey_tools.traces.importers.spans import SpanRec, collect_spans
 
 _KINDS = {"CHAT_MODEL": "LLM", "PARSER": "CHAIN", "MEMORY": "RETRIEVER"}
@@ -96,12 +96,9 @@ def _record(n: int, sp: Any, names: dict[str, str]) -> tuple[str, SpanRec] | str
     error = ""
     if status.get("code") in ("STATUS_CODE_ERROR", "ERROR"):
         error = str(status.get("message") or "error")[:4096]
-    try:
-        rec = span_record(
-            sid, pid, start, end, name, _attributes(sp.get("attributes")), error, names
-        )
-    except BadSpan as err:
-        raise ImportFailed(f"trace {n}: span {sid!r}: {err}") from None
+    rec = span_record_at(
+        f"trace {n}", sid, pid, start, end, name, _attributes(sp.get("attributes")), error, names
+    )
     return tid, rec
 
 

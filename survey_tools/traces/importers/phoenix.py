@@ -30,7 +30,7 @@ from survey_tools.traces.importers.common import (
     datetime_nanos,
     iso_nanos,
 )
-from survey_tools.traces.importers.otel import WANTED, BadSpan, hex_id, span_record, span_traces
+from survey_tools.traces.importers.otel import WANTED, hex_id, span_record_at, span_traces
 from survey_tools.traces.importers.spans import SpanRec, collect_spans
 
 _NOT = (
@@ -137,19 +137,17 @@ def _record(n: int, row: Any, names: dict[str, str]) -> tuple[str, SpanRec] | st
         return f"row {n}: span {sid}: start_time is not a time"
     status = row.get("status_code")
     error = str(row.get("status_message") or "error")[:4096] if status == "ERROR" else ""
-    try:
-        rec = span_record(
-            sid,
-            pid,
-            start,
-            end if end is not None else start,
-            str(row.get("name") or ""),
-            _attributes(row),
-            error,
-            names,
-        )
-    except BadSpan as err:
-        raise ImportFailed(f"row {n}: span {sid!r}: {err}") from None
+    rec = span_record_at(
+        f"row {n}",
+        sid,
+        pid,
+        start,
+        end if end is not None else start,
+        str(row.get("name") or ""),
+        _attributes(row),
+        error,
+        names,
+    )
     return tid, rec
 
 
