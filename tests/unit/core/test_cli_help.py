@@ -39,3 +39,17 @@ def test_help_imports_no_command_module() -> None:
     assert "Commands:" in proc.stdout
     assert "validate" in proc.stdout
     assert proc.stderr.strip() == "[]"
+
+
+def test_validate_loads_no_list_reader() -> None:
+    # `survey validate` runs on every pull request and in pre-commit: the readers of other
+    # formats (markdown-it-py, pylatexenc) belong to `survey import` and `survey init` only.
+    code = (
+        "import sys, click\n"
+        "from survey_tools.cli import cli\n"
+        "cli.get_command(click.Context(cli), 'validate')\n"
+        "print(sorted(m for m in ('markdown_it', 'pylatexenc', 'survey_tools.adopt.csvio') "
+        "if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[]"
