@@ -23,9 +23,14 @@ from pylatexenc.latex2text import LatexNodes2Text
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 
 
-@lru_cache(maxsize=1)
-def _decoder() -> Any:
-    return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
+@lru_cache(maxsize=2)
+def _decoder(math_mode: str) -> Any:
+    return LatexNodes2Text(math_mode=math_mode, strict_latex_spaces=True)
+
+
+def _decode(text: str, math_mode: str) -> str:
+    out = _decoder(math_mode).latex_to_text(_BARE_PERCENT.sub(r"\\%", text))
+    return unicodedata.normalize("NFC", out.replace("\xa0", " "))
 
 
 @lru_cache(maxsize=4096)
@@ -33,8 +38,16 @@ def plain_text(text: str) -> str:
     """``Balunovi\\'{c}, Mislav`` -> ``Balunović, Mislav``; text without a backslash is unchanged."""
     if "\\" not in text:
         return text
-    out = _decoder().latex_to_text(_BARE_PERCENT.sub(r"\\%", text))
-    return unicodedata.normalize("NFC", out.replace("\xa0", " "))
+    return _decode(text, "verbatim")
 
 
-__all__ = ["plain_text"]
+def bibtex_text(text: str) -> str:
+    """A BibTeX value as the text it prints, math too: a list's title ``$\\Delta\\Sigma$
+    modulators`` reads "ΔΣ modulators" (:func:`plain_text` keeps math as TeX source, since a
+    record's text may hold a bare ``$``)."""
+    if "\\" not in text and "$" not in text:
+        return text
+    return _decode(text, "text")
+
+
+__all__ = ["bibtex_text", "plain_text"]

@@ -6,19 +6,16 @@ DOI; private reference-manager fields (owner, file, groups, ...) left out unless
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-from pylatexenc.latex2text import LatexNodes2Text
 
 from survey_tools.adopt.entries import entries_table
 from survey_tools.adopt.table import Table, read_text
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.latex import bibtex_text
 
 _BRACES = re.compile(r"[{}]")
 
@@ -54,21 +51,6 @@ def private_field(name: str) -> bool:
     return name in PRIVATE_FIELDS or name.startswith(_PRIVATE_PREFIXES)
 
 
-@lru_cache(maxsize=1)
-def _tex_decoder() -> Any:
-    # as survey_tools.latex decodes TeX, but math as text too: a list's title
-    # "$\\Delta\\Sigma$ modulators" is read as "ΔΣ modulators", not kept as TeX source
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
-
-
-def plain_tex(text: str) -> str:
-    """A BibTeX value as the text it prints (accents, escapes and math decoded)."""
-    if "\\" not in text and "$" not in text:
-        return text
-    out = _tex_decoder().latex_to_text(re.sub(r"(?<!\\)%", r"\\%", text))
-    return unicodedata.normalize("NFC", out.replace("\xa0", " "))
-
-
 def split_names(value: str) -> list[str]:
     """An author or editor list as written, split on "and" outside braces (as BibTeX does):
     each name's text as it is (spacing, TeX, braces, "others")."""
@@ -89,14 +71,14 @@ def split_names(value: str) -> list[str]:
 def _bib_names(value: str) -> list[str]:
     """An author or editor list: each name's TeX decoded (``Jan{\\'\\i}{\\v{c}}ek`` -> Janíček),
     its protecting braces dropped, "others" left out."""
-    out = [" ".join(_BRACES.sub("", plain_tex(n)).split()) for n in split_names(value)]
+    out = [" ".join(_BRACES.sub("", bibtex_text(n)).split()) for n in split_names(value)]
     return [n for n in out if n and n.lower() != "others"]
 
 
 def _bib_text(name: str, value: str) -> str:
     if name in _VERBATIM:  # an address: only TeX's escapes of its characters undone (10.1007/x\_49)
         return " ".join(_TEX_SPECIAL.sub(r"\1", _BRACES.sub("", value)).split())
-    return " ".join(_BRACES.sub("", plain_tex(value)).split())
+    return " ".join(_BRACES.sub("", bibtex_text(value)).split())
 
 
 def _bib_links(cells: dict[str, Any]) -> list[str]:
