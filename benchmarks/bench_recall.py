@@ -43,8 +43,10 @@ def known_papers(corpus: Corpus, summaries: bool) -> list[recall.KnownPaper]:
     """The living records as known papers: abstracts where read, else (with ``summaries``) ours."""
     feed = yaml.safe_load(FEED.read_text(encoding="utf-8"))
     read = recall.read_known(ABSTRACTS)
-    read += [recall.KnownPaper(str(r["id"]), r["title"], " ".join(r["abstract"].split()), r["read"])
-             for r in feed["relevant"]]
+    read += [
+        recall.KnownPaper(str(r["id"]), r["title"], " ".join(r["abstract"].split()), r["read"])
+        for r in feed["relevant"]
+    ]
     by_id = {p.id: p for p in read}
     out = []
     for rec in corpus.retained:
@@ -54,16 +56,30 @@ def known_papers(corpus: Corpus, summaries: bool) -> list[recall.KnownPaper]:
         if arxiv in by_id:
             out.append(by_id[arxiv])
         elif summaries:
-            out.append(recall.KnownPaper(arxiv or rec.id, str(rec.data["title"]),
-                                         str(rec.data.get("summary", "")), f"corpus/{rec.id}.yaml",
-                                         kind="summary"))
+            out.append(
+                recall.KnownPaper(
+                    arxiv or rec.id,
+                    str(rec.data["title"]),
+                    str(rec.data.get("summary", "")),
+                    f"corpus/{rec.id}.yaml",
+                    kind="summary",
+                )
+            )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--summaries", action="store_true", help="Also the living records with no abstract read (title and our summary).")
-    ap.add_argument("--root", type=Path, default=REPO, help="The survey folder (default: this repository).")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--summaries",
+        action="store_true",
+        help="Also the living records with no abstract read (title and our summary).",
+    )
+    ap.add_argument(
+        "--root", type=Path, default=REPO, help="The survey folder (default: this repository)."
+    )
     ap.add_argument("--json", action="store_true", help="Print the report as JSON.")
     args = ap.parse_args(argv)
     tax = load_taxonomy(args.root)
@@ -72,8 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     papers = known_papers(corpus, args.summaries)
     # The ranker never sees the known papers: trained on the other records (held out).
     ids = {p.id for p in papers}
-    held = {name: tuple(r for r in recs if str((r.data.get("identifiers") or {}).get("arxiv") or r.id) not in ids)
-            for name, recs in corpus.records.items()}
+    held = {
+        name: tuple(
+            r
+            for r in recs
+            if str((r.data.get("identifiers") or {}).get("arxiv") or r.id) not in ids
+        )
+        for name, recs in corpus.records.items()
+    }
     ranker = ranking.train(Corpus(tax, held))
     feed = yaml.safe_load(FEED.read_text(encoding="utf-8"))
     background = [f"{u['title']}. {u.get('abstract', '')}" for u in feed["unrelated"]]

@@ -28,6 +28,7 @@ from survey_tools.corpus.identifiers import normalize_arxiv
 from survey_tools.corpus.protocol import Family, Protocol
 from survey_tools.corpus.yamlio import load_yaml_file
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.reports.tables import md, md_table
 
 _TOKEN = re.compile(r"[0-9a-z]+")
 
@@ -40,7 +41,11 @@ def tokens(text: str) -> tuple[str, ...]:
 def _same(term: str, word: str) -> bool:
     # A plural s either way (agent/agents, LLM/LLMs); a longer word is not the term (RL is not
     # RLHF), as a phrase query of the index matches whole tokens.
-    return word == term or word == term + "s" or (len(term) > 3 and term.endswith("s") and word == term[:-1])
+    return (
+        word == term
+        or word == term + "s"
+        or (len(term) > 3 and term.endswith("s") and word == term[:-1])
+    )
 
 
 def has_phrase(phrase: str, words: Sequence[str]) -> bool:
@@ -58,7 +63,8 @@ def missing_groups(family: Family, title: str, abstract: str) -> tuple[int, ...]
     """The groups of ``family`` (0-based) that no term of matches the title or the abstract."""
     ti, ab = tokens(title), tokens(abstract)
     return tuple(
-        i for i, group in enumerate(family.query)
+        i
+        for i, group in enumerate(family.query)
         if not any(has_phrase(t, ti) or has_phrase(t, ab) for t in group)
     )
 
@@ -89,27 +95,48 @@ def read_known(path: Path) -> list[KnownPaper]:
     data = doc.data
     rows = data.get("papers") if isinstance(data, dict) else None
     if not isinstance(rows, list):
-        raise InvalidInput([Problem(rel, 1, 1, "papers", "a list of papers (id, title, abstract, read)")],
-                           f"{rel} is invalid")
+        raise InvalidInput(
+            [Problem(rel, 1, 1, "papers", "a list of papers (id, title, abstract, read)")],
+            f"{rel} is invalid",
+        )
     problems: list[Problem] = []
     out: list[KnownPaper] = []
     for i, row in enumerate(rows):
         line, col = doc.position(("papers", i))
         if not isinstance(row, dict):
-            problems.append(Problem(rel, line, col, f"papers[{i}]", "expected id, title, abstract, read"))
+            problems.append(
+                Problem(rel, line, col, f"papers[{i}]", "expected id, title, abstract, read")
+            )
             continue
-        bad = [k for k in ("id", "title", "abstract", "read") if not isinstance(row.get(k), str) or not row[k].strip()]
+        bad = [
+            k
+            for k in ("id", "title", "abstract", "read")
+            if not isinstance(row.get(k), str) or not row[k].strip()
+        ]
         arxiv = normalize_arxiv(str(row.get("id", "")))
         if "id" not in bad and arxiv is None:
             bad.append("id")
         for k in bad:
             # At the value when the row has the key, else at the row.
             at = doc.position(("papers", i, k)) if k in row else (line, col)
-            problems.append(Problem(rel, at[0], at[1], f"papers[{i}].{k}",
-                                    "an arXiv id" if k == "id" else "required text"))
+            problems.append(
+                Problem(
+                    rel,
+                    at[0],
+                    at[1],
+                    f"papers[{i}].{k}",
+                    "an arXiv id" if k == "id" else "required text",
+                )
+            )
         if not bad:
-            out.append(KnownPaper(str(arxiv), row["title"].strip(), " ".join(row["abstract"].split()),
-                                  row["read"].strip()))
+            out.append(
+                KnownPaper(
+                    str(arxiv),
+                    row["title"].strip(),
+                    " ".join(row["abstract"].split()),
+                    row["read"].strip(),
+                )
+            )
     if problems:
         raise InvalidInput(problems, f"{rel} is invalid")
     return out
@@ -124,10 +151,16 @@ class PaperRecall:
     score: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.paper.id, "title": self.paper.title, "text": self.paper.kind,
-                "source": self.paper.source, "retrieved_by": list(self.families),
-                "missed_groups": {k: list(v) for k, v in self.missed.items()},
-                "rank": self.rank, "score": self.score}
+        return {
+            "id": self.paper.id,
+            "title": self.paper.title,
+            "text": self.paper.kind,
+            "source": self.paper.source,
+            "retrieved_by": list(self.families),
+            "missed_groups": {k: list(v) for k, v in self.missed.items()},
+            "rank": self.rank,
+            "score": self.score,
+        }
 
 
 @dataclass(frozen=True)
@@ -142,16 +175,24 @@ class RecallReport:
 
     def to_dict(self) -> dict[str, Any]:
         n = len(self.papers)
-        return {"papers": n, "retrieved_by_any": self.retrieved(), "pool": self.pool,
-                "per_family": {f.id: self.retrieved(f.id) for f in self.families},
-                "results": [p.to_dict() for p in self.papers]}
+        return {
+            "papers": n,
+            "retrieved_by_any": self.retrieved(),
+            "pool": self.pool,
+            "per_family": {f.id: self.retrieved(f.id) for f in self.families},
+            "results": [p.to_dict() for p in self.papers],
+        }
 
 
 Scorer = Callable[[Sequence[str]], list[float]]
 
 
-def measure(protocol: Protocol, papers: Iterable[KnownPaper], score: Scorer | None = None,
-            background: Sequence[str] = ()) -> RecallReport:
+def measure(
+    protocol: Protocol,
+    papers: Iterable[KnownPaper],
+    score: Scorer | None = None,
+    background: Sequence[str] = (),
+) -> RecallReport:
     """Each paper against every family of ``protocol``; with ``score`` (the ranker trained
     without these papers), its rank among the papers and ``background`` (unrelated results)."""
     known = list(papers)
@@ -175,21 +216,41 @@ def measure(protocol: Protocol, papers: Iterable[KnownPaper], score: Scorer | No
 
 def recall_markdown(report: RecallReport) -> str:
     """The report as Markdown: recall per family, then one row per paper."""
-    n = len(report.papers) or 1
-    lines = ["| query family | retrieved | recall |", "| --- | ---: | ---: |"]
+    n, total = len(report.papers) or 1, len(report.papers)
+    rows: list[list[Any]] = []
     for f in report.families:
         k = report.retrieved(f.id)
-        lines.append(f"| {f.label} | {k} of {len(report.papers)} | {k / n:.2f} |")
+        rows.append([md(f.label), f"{k} of {total}", f"{k / n:.2f}"])
     k = report.retrieved()
-    lines += [f"| any family | {k} of {len(report.papers)} | {k / n:.2f} |", ""]
+    rows.append(["any family", f"{k} of {total}", f"{k / n:.2f}"])
+    out = md_table(["query family", "retrieved", "recall"], rows, "lrr", pad=False)
     labels = {f.id: f.label for f in report.families}
-    lines += ["| paper | text | retrieved by | rank |", "| --- | --- | --- | ---: |"]
-    for p in report.papers:
-        by = ", ".join(labels[x] for x in p.families) or "none"
-        rank = f"{p.rank} of {report.pool}" if p.rank is not None else ""
-        lines.append(f"| {p.paper.id} {p.paper.title} | {p.paper.kind} | {by} | {rank} |")
-    return "\n".join(lines) + "\n"
+    papers = [
+        [
+            md(f"{p.paper.id} {p.paper.title}"),
+            p.paper.kind,
+            md(", ".join(labels[x] for x in p.families) or "none"),
+            f"{p.rank} of {report.pool}" if p.rank is not None else "",
+        ]
+        for p in report.papers
+    ]
+    return (
+        out
+        + "\n\n"
+        + md_table(["paper", "text", "retrieved by", "rank"], papers, "lllr", pad=False)
+        + "\n"
+    )
 
 
-__all__ = ["KnownPaper", "PaperRecall", "RecallReport", "has_phrase", "measure", "missing_groups",
-           "read_known", "recall_markdown", "retrieves", "tokens"]
+__all__ = [
+    "KnownPaper",
+    "PaperRecall",
+    "RecallReport",
+    "has_phrase",
+    "measure",
+    "missing_groups",
+    "read_known",
+    "recall_markdown",
+    "retrieves",
+    "tokens",
+]

@@ -18,7 +18,9 @@ KNOWN = REPO / "tests" / "fixtures" / "recall" / "known-abstracts.yaml"
 
 
 def _family(*groups: list[str]) -> Family:
-    return Family("f", "F", tuple(t for g in groups for t in g), tuple(tuple(g) for g in groups), None)
+    return Family(
+        "f", "F", tuple(t for g in groups for t in g), tuple(tuple(g) for g in groups), None
+    )
 
 
 @pytest.mark.parametrize(
@@ -73,8 +75,11 @@ def test_ranks_place_each_paper_among_the_background() -> None:
 
 def test_a_bad_known_file_names_every_problem(tmp_path: Path) -> None:
     bad = tmp_path / "known.yaml"
-    bad.write_text("papers:\n  - id: not-an-id\n    title: T\n    abstract: A\n    read: R\n"
-                   "  - id: '2606.18633'\n    title: ''\n    abstract: A\n", encoding="utf-8")
+    bad.write_text(
+        "papers:\n  - id: not-an-id\n    title: T\n    abstract: A\n    read: R\n"
+        "  - id: '2606.18633'\n    title: ''\n    abstract: A\n",
+        encoding="utf-8",
+    )
     with pytest.raises(InvalidInput) as err:
         recall.read_known(bad)
     lines = [p.format() for p in err.value.problems]
