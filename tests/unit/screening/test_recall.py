@@ -56,9 +56,16 @@ def test_protocol_families_on_the_known_abstracts() -> None:
     assert "multi-agent-llm-rl" in by_id["2606.05002"].families
     # PersonalPlan names its RL only as "Reward-Adaptive GRPO".
     assert "multi-agent-llm-rl" in by_id["2606.18633"].families
-    assert report.to_dict()["retrieved_by_any"] == len(papers) == 9
+    # DHCG names its training only as "action-aware preference optimization".
+    assert "multi-agent-llm-rl" in by_id["2610.07835"].families
+    # The misses the widened families leave, each with the group no term of matched: the text
+    # read names no multi-agent term (drift recovery), no LLM term (STRIVE), neither an RL nor
+    # an LLM term (DATS).
+    missed = {p.paper.id: p.missed["multi-agent-llm-rl"] for p in report.papers if not p.families}
+    assert missed == {"2608.14109": (0,), "2608.24237": (2,), "2609.13890": (1, 2)}
+    assert report.to_dict()["retrieved_by_any"] == 13 and len(papers) == 16
     text = recall.recall_markdown(report)
-    assert "| any family | 9 of 9 | 1.00 |" in text.splitlines()
+    assert "| any family | 13 of 16 | 0.81 |" in text.splitlines()
 
 
 def test_ranks_place_each_paper_among_the_background() -> None:
