@@ -48,8 +48,15 @@ def test_stats_readme_and_site_say_it(living: Path) -> None:
     s = compute_survey(living)
     readme = render_readme(s.taxonomy, s.corpus, s.stats)
     assert "Last searched 2026-11-28; 1 candidate waits in the screening queue. So far:" in readme
-    page = site_files(s.taxonomy, s.corpus, s.stats)[STATS_FILE]
-    assert str(page).count(f'<p class="cadence">{line}</p>') == 1
+    files = site_files(s.taxonomy, s.corpus, s.stats)
+    assert str(files[STATS_FILE]).count(f'<p class="cadence">{line}</p>') == 1
+    index = next(
+        str(files[rel])
+        for rel in files
+        if rel.endswith(".html") and "/" not in rel and rel != STATS_FILE
+    )
+    footer = index.split('<footer class="site">', 1)[1]
+    assert f" {line}</p>" in footer
 
 
 def test_validate_strict_warns_when_the_search_is_stale(living: Path) -> None:
