@@ -307,9 +307,17 @@ def _few(values: Sequence[str], sep: str = ", ") -> str:
     return f"{sep.join(values[:3])}{sep}… ({len(values)} in all)"
 
 
-def _noun(name: str) -> str:
+def noun(name: str) -> str:
     """One item of a list field, as a sentence names it (authors -> author, links -> link)."""
     return name[:-1] if name.endswith("s") and len(name) > 3 else "value"
+
+
+# The words people write for yes and no (YAML 1.1's booleans, and quoted true/false): the
+# boolean each one means, so the fix keeps what was written.
+BOOLEAN_WORDS = {
+    **dict.fromkeys(("yes", "y", "on", "true", "1"), True),
+    **dict.fromkeys(("no", "n", "off", "false", "0"), False),
+}
 
 
 def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None = None) -> str:
@@ -318,7 +326,7 @@ def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None
     name = str(path[-1]) if path else "value"
     wants = [want] if isinstance(want, str) else list(want)
     if "array" in wants and not isinstance(inst, list) and inst is not None:
-        noun = _noun(name)
+        noun = noun(name)
         return (f"write each {noun} on its own line starting with '- ' ({name}: alone on its "
                 f"line, then one '- ' line per {noun})")
     if "integer" in wants and isinstance(inst, str) and inst.strip().isdigit():
@@ -336,7 +344,11 @@ def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None
         return (f"write what {name} holds on the lines below '{name}:', each indented by two "
                 f"spaces (see the template in CONTRIBUTING.md)")
     if "boolean" in wants:
-        return f"write true or false (without quotes): {name}: true"
+        word = str(inst).strip().lower() if isinstance(inst, str | int) else ""
+        if word in BOOLEAN_WORDS:
+            value = "true" if BOOLEAN_WORDS[word] else "false"
+            return f"write {value} (without quotes) for {show(repr(inst))}: {name}: {value}"
+        return f"write true or false (without quotes), like {name}: true"
     return f"expected {_TYPE_NAMES.get(wants[0], wants[0]) if len(wants) == 1 else ' or '.join(_TYPE_NAMES.get(w, w) for w in wants)}, got {_describe_type(inst)}"
 
 
@@ -467,7 +479,7 @@ def _one_line_lists(
         lines = {doc.position((f.name, i))[0] for i in range(len(value))}
         if len(lines) != 1 or not all(isinstance(v, str) and "," not in v for v in value):
             continue
-        noun = _noun(f.name)
+        noun = noun(f.name)
         kept = [p for p in problems if not p.field.startswith(f"{f.name}.")]
         kept.append(_at(rel, doc, (f.name,), (
             f"the {f.name} are written on one line, which splits each name at its comma: write "
@@ -756,9 +768,53 @@ def _bibtex_text_problems(value: Any, path: tuple[Any, ...]) -> Iterable[tuple[t
             yield p, why
 
 
-def _author_problem(name: str, org_field: str) -> str | None:
+# Footnote marks a name copied from a paper's first page carries: equal contribution (*),
+# corresponding author (†), affiliations (1, ¹).
+_FOOTNOTE = re.compile(r"(?<=\w)\s?([*∗†‡§¶#]+|[0-9]+|[¹²³⁰-⁹]+)(,[0-9¹²³⁰-⁹]+)*$")
+_ET_AL = re.compile(r"(^|[\s,])(et\.?\s*al\.?|and others)$", re.IGNORECASE)
+
+
+def _marked_name(name: str, complete_field: str) -> str | None:
+    """'et al.' or a footnote mark in an author item: what to write instead."""
+    m = _ET_AL.search(name.strip())
+    if m is not None:
+        rest = name.strip()[: m.start()].strip(" ,")
+        keep = f"write - {rest} for this author, then " if rest else ""
+        end = (f"or remove it and add a line {complete_field}: false" if complete_field
+               else "or remove it")
+        head = f"{show(repr(name))}: 'et al.'" if rest else "'et al.'"
+        return f"{head} is not an author: {keep}list every author, one '- ' line each, {end}"
+    m = _FOOTNOTE.search(name.strip())
+    if m is not None:
+        return (f"{show(repr(name))} ends with a footnote mark ({m.group(0).strip()}) copied from "
+                f"the paper: write - {name.strip()[: m.start()].strip()}")
+    return None
+
+
+def _two_word_name(name: str, hint: str) -> str:
+    """A name without a comma: which word is the family name is not known from the order
+    (Tan Weiting puts it first), unless one word is in capitals (TAN Weiting)."""
+    words = name.split()
+    caps = [w for w in words if len(w) > 1 and w.isupper()]
+    if len(caps) == 1:
+        family = caps[0]
+        given = " ".join(w for w in words if w is not family)
+        return f"{show(repr(name))} is not written as 'Last, First': write {family}, {given}{hint}"
+    if len(words) == 2:
+        a, b = words
+        return (f"{show(repr(name))} is not written as 'Last, First': write the family name "
+                f"first, then a comma: {b}, {a} if {b} is the family name, {a}, {b} if it is "
+                f"{a}{hint}")
+    return (f"{show(repr(name))} is not written as 'Last, First': write the family name first, "
+            f"then a comma, like {words[-1]}, {' '.join(words[:-1])}{hint}")
+
+
+def _author_problem(name: str, org_field: str, complete_field: str = "") -> str | None:
     if name.strip() == TEMPLATE_PERSON:  # the blank record's line, left as it was
         return f"{name!r} is the template's example: write the author's name, as Last, First"
+    marked = _marked_name(name, complete_field)
+    if marked is not None:
+        return marked
     parts = name.split(",")
     if name.count(",") > 1 or (len(parts) == 2 and _MERGED.search(name)):
         return f"{show(repr(name))} looks like several authors merged into one item (write one 'Last, First' per item)"
@@ -766,8 +822,8 @@ def _author_problem(name: str, org_field: str) -> str | None:
         hint = f" (for an organisation, set {org_field}: true)" if org_field else ""
         words = name.split()
         if len(parts) == 1 and len(words) >= 2:
-            hint = f": write {words[-1]}, {' '.join(words[:-1])}" + hint
-        elif len(words) == 1:  # `authors: [Doe, Jane, Roe, Richard]`: the names split at the commas
+            return _two_word_name(name, hint)
+        if len(words) == 1:  # `authors: [Doe, Jane, Roe, Richard]`: the names split at the commas
             hint = (": a name of one word; write each author on its own line starting with '- ', "
                     "as - Last, First" + hint)
         return f"{show(repr(name))} is not written as 'Last, First'{hint}"
@@ -811,7 +867,10 @@ def _merged_authors(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str,
     if not isinstance(value, list) or (f.organisation_field and data.get(f.organisation_field) is True):
         return
     for i, person in enumerate(value):
-        why = _author_problem(person, f.organisation_field) if isinstance(person, str) else None
+        # `authors_complete: false` says the list ends with "and others": the field named so.
+        complete = next((g.name for c in tax.collections.values() for g in c.fields
+                         if g.name == f"{f.name}_complete" and g.type == "boolean"), "")
+        why = _author_problem(person, f.organisation_field, complete) if isinstance(person, str) else None
         if why:
             yield (i,), why
 
