@@ -427,6 +427,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     problems.extend(_author_list_problems(coll, rel, doc, data))
     problems.extend(_identifier_problems(tax, rel, doc, data))
     problems.extend(_year_problems(coll, rel, doc, data))
+    problems.extend(_plausible_problems(coll, rel, doc, data))
     return _dedupe(_one_line_lists(coll, rel, doc, data, problems))
 
 
@@ -625,6 +626,58 @@ def _year_problems(
         f"(issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})"
     )
     return [_at(rel, doc, ("year",), message)]
+
+
+def _plausible_problems(
+    coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    """A year or date no record can have: a year after this one, before the field's earliest
+    (taxonomy: ``earliest``, ``earliest_by``), written as a fraction; a date after today."""
+    today = datetime.date.today()
+    out: list[Problem] = []
+    for f in coll.fields:
+        value = data.get(f.name)
+        if f.type == "year" and isinstance(value, float) and value.is_integer():
+            out.append(_at(rel, doc, (f.name,), f"write the {f.name} as a whole number: "
+                                                f"{f.name}: {int(value)}"))
+        elif f.type == "year" and isinstance(value, int) and not isinstance(value, bool):
+            why = _year_words(f, value, data, today.year)
+            if why:
+                out.append(_at(rel, doc, (f.name,), why))
+        elif f.type == "date" and isinstance(value, str) and _ISO_DATE.match(value):
+            with_date = _future_date(f.name, value, today)
+            if with_date:
+                out.append(_at(rel, doc, (f.name,), with_date))
+    return out
+
+
+def _year_words(f: PlainField, year: int, data: Mapping[str, Any], this_year: int) -> str | None:
+    if year > this_year:
+        return (f"{year} is after this year: write the year of the version you cite (a work "
+                f"not out yet is added when it is)")
+    if f.earliest is None:
+        return None
+    earliest, why = f.earliest, ""
+    for cf, value, allowed in f.earliest_by:
+        if data.get(cf) == value:
+            earliest, why = allowed, f" for {cf} {value}"
+    if year >= earliest:
+        return None
+    older = [f"{cf} {v} from {y}" for cf, v, y in f.earliest_by if y <= year]
+    also = f"; older works are {', '.join(older)}" if older and not why else ""
+    return (f"{year} is earlier than any work of this survey{why} (from {earliest}): check the "
+            f"year of the version you cite{also}")
+
+
+def _future_date(name: str, value: str, today: datetime.date) -> str | None:
+    try:
+        day = datetime.date.fromisoformat(value)
+    except ValueError:
+        return None  # the calendar check says so
+    if day <= today:
+        return None
+    return (f"{value} is after today: write the day you add the record, year, month and day, "
+            f"like {name}: '2026-01-31'")
 
 
 def _waived(coll: Collection, data: Mapping[str, Any], check: str) -> bool:
