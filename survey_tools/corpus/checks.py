@@ -33,12 +33,13 @@ from survey_tools.corpus.taxonomy import (
     PlainField,
     Taxonomy,
 )
-from survey_tools.corpus.yaml_words import CURLY_QUOTES
+from survey_tools.corpus.yaml_words import CURLY_QUOTES, cleaned
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 from survey_tools.net.addresses import private_url
 
 _CURLY = re.compile(f"[{CURLY_QUOTES}]")
+MISSING = "required field is missing"
 _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 # A paper's cited version may appear up to this many years after its arXiv id was issued.
@@ -73,6 +74,9 @@ class _Explainer(SchemaExplainer):
         self.coll = coll
         self.plain = {f.name: f for f in coll.fields}
         self.schema = _validators(tax, coll.name).schema
+        # Fields an unknown key was meant to be (a typo, an invisible character): not also
+        # said to be missing.
+        self.meant: set[str] = set()
 
     def why(self, err: Any) -> str:
         """The condition under which a conditional requirement (``allOf``/``then``) applies."""
@@ -125,7 +129,7 @@ class _Explainer(SchemaExplainer):
             extra = f" (choose {self.choices(cf)})" if cf else ""
             if why:
                 extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
-            out.append(self.problem(path, f"required field is missing: add a line {m}: …{extra}",
+            out.append(self.problem(path, f"{MISSING}: add a line {m}: …{extra}",
                                     field=field))
         return out
 
@@ -137,10 +141,15 @@ class _Explainer(SchemaExplainer):
         cf = self.controlled(path)
         out = []
         for k in extras:
-            if cf is not None and cf.kind == "mapping":
+            placed = self.misplaced_key(str(k), path, allowed)
+            if placed is not None:
+                what = placed
+            elif cf is not None and cf.kind == "mapping":
                 what = f"{k!r} is not a {cf.noun}{_hint(k, allowed)}"
             else:
                 near = suggest(str(k), allowed)
+                if near:
+                    self.meant.add(str(near))
                 what = (f"unknown field: did you mean {near}? (field names are written as in the "
                         f"template, lower-case)") if near else (
                         "unknown field: remove this line (CONTRIBUTING.md lists the fields a "
@@ -148,10 +157,30 @@ class _Explainer(SchemaExplainer):
             out.append(self.problem([*path, k], what, key=True))
         return out
 
+    def misplaced_key(self, key: str, path: list[Any], allowed: list[str]) -> str | None:
+        """A known field written where it does not go: glued to an invisible character, or an
+        identifier's line not indented under the identifiers."""
+        bare = cleaned(key).strip()
+        if bare != key and bare in allowed:
+            self.meant.add(bare)
+            odd = next((c for c in key if cleaned(c) != c), " ")
+            name = unicodedata.name(odd, "FORMAT CHARACTER")
+            return (f"the field name {bare} has an invisible character (U+{ord(odd):04X} {name}) "
+                    f"glued to it: delete the line up to the colon and type {bare}: again")
+        if not path and key in self.tax.identifiers and "identifiers" in allowed:
+            return (f"{key} is an identifier: indent this line by two spaces under an "
+                    f"identifiers: line, as   {key}: '…' (the record's other identifiers "
+                    f"go there too)")
+        return None
+
     def not_in_enum(self, err: Any, path: list[Any]) -> list[Problem]:
         inst = err.instance
         cf = self.controlled(path)
         choices = [str(c) for c in err.validator_value]
+        if isinstance(inst, bool) and ("yes" if inst else "no") in choices:
+            word = "yes" if inst else "no"
+            return [self.problem(path, (f"YAML reads {'true' if inst else 'false'} as a truth "
+                                        f"value, not the word {word}: write {path[-1]}: '{word}'"))]
         if inst == self.tax.untagged and cf is not None:
             return [self.problem(path, f"not yet tagged (choose {self.choices(cf)})")]
         pf = self.plain.get(str(path[0])) if path else None
@@ -340,6 +369,10 @@ def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None
         return f"fill in the {name} after '{name}:' (in quotes: {name}: \"…\"), or remove the line if it is optional"
     if "string" in wants and isinstance(inst, list | dict):
         return f"write the {name} as text on the same line as '{name}:', not as a list or on lines below"
+    if "object" in wants and isinstance(inst, list) and inst and all(isinstance(i, dict) for i in inst):
+        first = next(iter(inst[0]), "…")
+        return (f"remove the '- ' before {first}: what {name} holds is written as name: value "
+                f"lines indented by two spaces under '{name}:', not as a list")
     if "object" in wants and not isinstance(inst, dict):
         return (f"write what {name} holds on the lines below '{name}:', each indented by two "
                 f"spaces (see the template in CONTRIBUTING.md)")
@@ -428,6 +461,10 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     problems.extend(_identifier_problems(tax, rel, doc, data))
     problems.extend(_year_problems(coll, rel, doc, data))
     problems.extend(_plausible_problems(coll, rel, doc, data))
+    # A field name glued to an invisible character is said once, as that (not also as text).
+    glued = {(p.line, p.field) for p in problems if p.message.startswith("the field name ")}
+    problems = [p for p in problems
+                if not ((p.line, p.field) in glued and p.message.startswith("contains "))]
     return _dedupe(_one_line_lists(coll, rel, doc, data, problems))
 
 
@@ -544,7 +581,9 @@ def _schema_problems(
     problems: list[Problem] = []
     for err in vals.full.iter_errors(data):
         problems.extend(explainer.explain(err))
-    return problems
+    said = {p.field for p in problems if p.message.startswith(MISSING)}
+    return [p for p in problems if not (p.field in said and p.field in explainer.meant
+                                        and p.message.startswith(MISSING))]
 
 
 def _field_problems(

@@ -18,22 +18,11 @@ from survey_tools.corpus.examples import record_template
 from survey_tools.corpus.checks import noun as _noun
 from survey_tools.corpus.explain import dotted
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
+from survey_tools.corpus.yaml_words import INVISIBLE, LOOKALIKE_SPACES, cleaned
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 from survey_tools.latex import plain_text
 
-# Spaces that look like a space and are not one: YAML does not separate with them, and a title
-# holding one breaks (or refuses to break) where no plain space would, and compares unequal.
-LOOKALIKE_SPACES = {
-    "\u00a0": "a no-break space",
-    "\u202f": "a narrow no-break space",
-    "\u2007": "a figure space",
-    "\u2009": "a thin space",
-    "\u3000": "an ideographic space",
-}
-# Invisible characters a pasted text carries (zero-width spaces and joiners, soft hyphens, the
-# word joiner, a BOM, bidirectional controls): removed, the text reads the same.
-INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 # BibTeX's umlaut without its backslash (babel's "o), or with a backslash YAML's double quotes
 # consumed: a double quote glued between two letters.
 _GLUED_QUOTE = re.compile(r'(?<=[A-Za-z])"(?=[A-Za-z])')
@@ -85,13 +74,6 @@ def _line_with(line: str, col: int, value: str, style: str) -> str:
     if style not in ("'", '"') and not _NEEDS_QUOTES.search(value):
         return (line[: col - 1] + value).strip()
     return (line[: col - 1] + quoted(value, style)).strip()
-
-
-def cleaned(value: str) -> str:
-    """``value`` with look-alike spaces made spaces, invisible characters dropped, composed."""
-    for ch in LOOKALIKE_SPACES:
-        value = value.replace(ch, " ")
-    return unicodedata.normalize("NFC", INVISIBLE.sub("", value))
 
 
 def _character_words(value: str) -> str | None:

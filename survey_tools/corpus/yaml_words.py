@@ -12,6 +12,7 @@ own words stay below, on a second indented line, for whoever wants them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,26 @@ _NO_SPACE_COLON = re.compile(
 )
 _NO_SPACE_DASH = re.compile(r"^[ \t]*-(?P<value>[^\s-][^\n]*)$")
 PARSER_LINE = "    YAML parser: "
+
+# Spaces that look like a space and are not one: YAML does not separate with them, and a title
+# holding one breaks (or refuses to break) where no plain space would, and compares unequal.
+LOOKALIKE_SPACES = {
+    "\u00a0": "a no-break space",
+    "\u202f": "a narrow no-break space",
+    "\u2007": "a figure space",
+    "\u2009": "a thin space",
+    "\u3000": "an ideographic space",
+}
+# Invisible characters a pasted text carries (zero-width spaces and joiners, soft hyphens, the
+# word joiner, a BOM, bidirectional controls): removed, the text reads the same.
+INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def cleaned(value: str) -> str:
+    """``value`` with look-alike spaces made spaces, invisible characters dropped, composed."""
+    for ch in LOOKALIKE_SPACES:
+        value = value.replace(ch, " ")
+    return unicodedata.normalize("NFC", INVISIBLE.sub("", value))
 
 
 @dataclass(frozen=True)
