@@ -23,7 +23,12 @@ from survey_tools.corpus.explain import hint as _hint
 from survey_tools.corpus.explain import (
     suggest as suggest,  # re-exported: callers import it from here
 )
-from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
+from survey_tools.corpus.identifiers import (
+    arxiv_format_problem,
+    arxiv_year,
+    normalize_arxiv,
+    normalize_doi,
+)
 from survey_tools.corpus.record_schema import record_schema
 from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.taxonomy import (
@@ -256,6 +261,10 @@ class _Explainer(SchemaExplainer):
                 n = normalize_arxiv(inst)
                 if n and n != inst:
                     hint = f" (did you mean {n!r}? store the id without version or prefix)"
+            elif kind and str(path[1]) == "doi" and isinstance(inst, str):
+                n = re.sub(r"^\s*(https?://(dx\.)?doi\.org/|doi:\s*)", "", inst, flags=re.I)
+                if normalize_doi(inst) and n != inst:
+                    hint = f": write the DOI alone, without its address: {path[1]}: '{n}'"
             return f"{show(repr(inst))} is not a valid {label}{hint}"
         if len(path) > 2 and path[-1] == "evidence":
             return f"{show(repr(inst))} is not a well-formed http(s) URL"
@@ -296,6 +305,13 @@ class _Explainer(SchemaExplainer):
                 ]
             if cf is not None and inst is None:
                 return [self.problem(path, f"left empty: write {self.expected(cf)}")]
+            if cf is not None and cf.kind == "mapping" and isinstance(inst, list):
+                modes = " or ".join(cf.mode_ids[:3])
+                return [self.problem(path, (
+                    f"write the {cf.noun}s as name: value lines, not a list: under "
+                    f"'{path[-1]}:' one line per {cf.noun}, indented by two spaces, like "
+                    f"  {cf.ids[0]}: {cf.mode_ids[0]} ({', '.join(cf.ids)}; each {modes}); "
+                    f"{path[-1]}: {{}} when the work touches none"))]
             if cf is not None:
                 return [
                     self.problem(path, f"expected {self.expected(cf)}, got {_describe_type(inst)}")
@@ -362,6 +378,9 @@ def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None
         return f"write the {name} as a number, without quotes: {name}: {show(inst.strip(), 12)}"
     if "integer" in wants and isinstance(inst, str):
         return f"write the {name} as a number, without quotes, like {name}: 2025"
+    if "string" in wants and isinstance(inst, int) and not isinstance(inst, bool) and not label:
+        return (f"put the {name} in quotes, so YAML reads it as text, not a number: "
+                f"{name}: '{inst}'")
     if "string" in wants and isinstance(inst, int | float) and not isinstance(inst, bool):
         return (f"put the {label or name} in quotes, like {name}: '…' (without quotes YAML reads "
                 f"it as a number, and drops zeros at the end)")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from survey_tools.errors import Problem
+from survey_tools.latex import plain_text
 
 # The quotes word processors, phones and some keyboards type instead of ' and ".
 CURLY_QUOTES = "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2033\u2032"
@@ -442,6 +443,51 @@ _RULES: tuple[tuple[tuple[str, ...], str, Callable[[_Err], _Found | None]], ...]
 )
 
 
+def _lookalike_after_colon(lines: list[str], indices: list[int]) -> _Found | None:
+    """``title:`` followed by a no-break (or other look-alike) space: YAML needs a plain one
+    after the colon, so the whole line is read as one key with no value."""
+    for i in indices:
+        if not 0 <= i < len(lines):
+            continue
+        m = re.match(r"^(?P<indent>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w-]*):(?P<odd>[^\S\n]?)",
+                     lines[i])
+        odd = m.group("odd") if m else ""
+        if m and odd in LOOKALIKE_SPACES:
+            fixed = lines[i][: m.end("key") + 1] + " " + lines[i][m.end():].lstrip()
+            return _Found(i + 1, m.end("key") + 1, m.group("key"), (
+                f"the space after '{m.group('key')}:' is {LOOKALIKE_SPACES[odd]} "
+                f"(U+{ord(odd):04X}), which YAML does not read as a space: retype it as a plain "
+                f"space: {fixed.strip()}"))
+    return None
+
+
+def _folded_start(lines: list[str], index: int) -> _Found | None:
+    """``title: >Relay``: a value starting with > or | is read as the start of a block."""
+    if not 0 <= index < len(lines):
+        return None
+    m = _KEY_LINE.match(lines[index])
+    rest = m.group("rest").strip() if m else ""
+    if not m or rest[:1] not in (">", "|") or len(rest) < 2 or rest[1:2] in " -+":
+        return None
+    value = rest.replace("\\", "\\\\").replace('"', '\\"')
+    return _Found(index + 1, len(m.group("indent")) + 1, m.group("key"), (
+        f"a value starting with {rest[0]} must be in quotes (YAML reads {rest[0]} as the start "
+        f"of a block of lines): {m.group('key')}: \"{value}\""))
+
+
+def _tex_in_single_quotes(lines: list[str], index: int, col: int) -> _Found | None:
+    """``'Caf{\\'e}'``: a TeX accent's apostrophe ends a value in single quotes."""
+    if not 0 <= index < len(lines) or "\\'" not in lines[index]:
+        return None
+    m = _KEY_LINE.match(lines[index])
+    if not m or not m.group("rest").strip().startswith("'"):
+        return None
+    from_tex = plain_text(m.group("rest").strip()[1:].rsplit("'", 1)[0].replace("''", "'"))
+    return _Found(index + 1, col, m.group("key"), (
+        f"\\' is TeX's acute accent, and its apostrophe ends a value in single quotes: write "
+        f"the accented letter itself: {m.group('key')}: \"{from_tex}\""))
+
+
 def _explain(err: Any, lines: list[str]) -> _Found | None:
     pm = err.problem_mark
     pi = pm.line if pm is not None else 0
@@ -458,6 +504,13 @@ def _explain(err: Any, lines: list[str]) -> _Found | None:
     # Tabs and curly quotes first: they are what the parser trips over, whatever it says.
     found = (
         _tab(lines, max(e.pi, e.ci)) or _tab_at_problem(e) or _curly(lines, sorted({e.ci, e.pi}))
+    )
+    if found is not None:
+        return found
+    found = (
+        _lookalike_after_colon(lines, sorted({e.ci, e.pi, e.ci - 1}))
+        or _folded_start(lines, e.pi)
+        or _tex_in_single_quotes(lines, e.pi, e.pcol)
     )
     if found is not None:
         return found
