@@ -8,12 +8,16 @@ which are then rewritten as messages a contributor can act on, with the nearest 
 from __future__ import annotations
 
 import datetime
+import fnmatch
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
-from urllib.parse import quote, urlsplit
+from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import yaml
 
 from survey_tools.corpus.explain import TYPE_NAMES as _TYPE_NAMES
 from survey_tools.corpus.explain import SchemaExplainer, id_words, nearest_words, show
@@ -626,6 +630,42 @@ def _field_problems(
     return problems
 
 
+@lru_cache(maxsize=1)
+def _link_rules() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """link_rules.yaml: the hosts that serve https, and the tracking parameters."""
+    rules = yaml.safe_load((Path(__file__).parent / "link_rules.yaml").read_text(encoding="utf-8"))
+    return tuple(rules["https_hosts"]), tuple(rules["tracking_parameters"])
+
+
+def cleaned_link(link: str) -> str:
+    """``link`` with https for a host that serves it and tracking parameters removed
+    (link_rules.yaml); a link needing neither is returned as it is."""
+    hosts, params = _link_rules()
+    parts = urlsplit(link)
+    scheme = parts.scheme
+    host = (parts.hostname or "").lower()
+    if scheme == "http" and any(host == h or host.endswith("." + h) for h in hosts):
+        scheme = "https"
+    kept = [q for q in parts.query.split("&") if q and not any(
+        fnmatch.fnmatchcase(q.split("=", 1)[0].lower(), p) for p in params)]
+    query = "&".join(kept) if len(kept) != len([q for q in parts.query.split("&") if q]) else parts.query
+    if scheme == parts.scheme and query == parts.query:
+        return link
+    return urlunsplit((scheme, parts.netloc, parts.path, query, parts.fragment))
+
+
+def _cleaner_link(link: str) -> str | None:
+    better = cleaned_link(link)
+    if better == link:
+        return None
+    what = []
+    if better.split(":", 1)[0] != link.split(":", 1)[0]:
+        what.append(f"{urlsplit(link).hostname} serves https")
+    if urlsplit(better).query != urlsplit(link).query:
+        what.append("the part after ? only says where the link was clicked")
+    return f"{' and '.join(what)}: write the link as {better}"
+
+
 def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[Problem]:
     problems: list[Problem] = []
     links = value if isinstance(value, list) else [value]
@@ -639,7 +679,7 @@ def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[P
         if unsafe or not valid_url(link):
             msg = url_words(link) if not valid_url(link) else f"{_clip(link)!r} {unsafe}"
         else:
-            msg = private_url(link)
+            msg = private_url(link) or _cleaner_link(link)
         if msg:
             p = (name, i) if isinstance(value, list) else (name,)
             problems.append(_at(rel, doc, p, msg))
