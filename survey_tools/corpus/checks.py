@@ -375,9 +375,9 @@ def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None
     name = str(path[-1]) if path else "value"
     wants = [want] if isinstance(want, str) else list(want)
     if "array" in wants and not isinstance(inst, list) and inst is not None:
-        noun = noun(name)
-        return (f"write each {noun} on its own line starting with '- ' ({name}: alone on its "
-                f"line, then one '- ' line per {noun})")
+        item = noun(name)
+        return (f"write each {item} on its own line starting with '- ' ({name}: alone on its "
+                f"line, then one '- ' line per {item})")
     if "integer" in wants and isinstance(inst, str) and inst.strip().isdigit():
         return f"write the {name} as a number, without quotes: {name}: {show(inst.strip(), 12)}"
     if "integer" in wants and isinstance(inst, str):
@@ -540,11 +540,11 @@ def _one_line_lists(
         lines = {doc.position((f.name, i))[0] for i in range(len(value))}
         if len(lines) != 1 or not all(isinstance(v, str) and "," not in v for v in value):
             continue
-        noun = noun(f.name)
+        item = noun(f.name)
         kept = [p for p in problems if not p.field.startswith(f"{f.name}.")]
         kept.append(_at(rel, doc, (f.name,), (
             f"the {f.name} are written on one line, which splits each name at its comma: write "
-            f"{f.name}: alone on its line, then each {noun} on its own line starting with '- ', "
+            f"{f.name}: alone on its line, then each {item} on its own line starting with '- ', "
             f"as - Last, First")))
         problems = kept
     return problems

@@ -54,6 +54,29 @@ def test_every_message_says_what_to_do_in_plain_words(case: Case) -> None:
         assert extra.startswith("    YAML parser: ")
 
 
+@pytest.mark.parametrize(
+    "case",
+    [c for c in CASES if c.spec.get("fixed")],
+    ids=[c.name for c in CASES if c.spec.get("fixed")],
+)
+def test_the_suggested_fix_applied_validates(case: Case, survey_dir: Path) -> None:
+    """Every case whose message suggests a fix carries the record with that fix applied (as
+    the message says to write it): it must pass, so no message leads to another mistake."""
+    fixed = Case(case.name, {**case.spec, "record": case.spec["fixed"]})
+    code, lines, _ = outcome(fixed, survey_dir)
+    assert (code, lines) == (0, []), lines
+
+
+def test_every_new_case_is_graded_and_fixes_come_with_the_record() -> None:
+    graded = [c for c in CASES if "grade" in c.spec]
+    assert len(graded) >= 45
+    for c in graded:
+        assert c.spec["grade"] in ("valid", "fixable", "partly", "wrong fix", "silent"), c.name
+        assert (c.spec["exit"] == 0) == (c.spec["grade"] == "valid"), c.name
+        if c.spec["grade"] in ("fixable", "partly"):
+            assert c.spec.get("fixed"), c.name
+
+
 def _first(name: str) -> str:
     return next(c for c in CASES if c.name == name).spec["expected"][0]
 
