@@ -33,7 +33,7 @@ from survey_tools.corpus.identifiers import (
     normalize_arxiv,
     normalize_doi,
 )
-from survey_tools.corpus.record_schema import record_schema
+from survey_tools.corpus.record_schema import YEAR_BOUNDS, record_schema
 from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.taxonomy import (
     FORMER_FIELD,
@@ -369,6 +369,25 @@ BOOLEAN_WORDS = {
 }
 
 
+def _mapping_or_boolean(name: str, wants: list[str], inst: object) -> str | None:
+    """A mapping written as a list or a scalar; a yes/no word where true or false goes (the
+    boolean the word means, so the fix keeps what was written)."""
+    if "object" in wants and isinstance(inst, list) and inst and all(isinstance(i, dict) for i in inst):
+        first = next(iter(inst[0]), "…")
+        return (f"remove the '- ' before {first}: what {name} holds is written as name: value "
+                f"lines indented by two spaces under '{name}:', not as a list")
+    if "object" in wants and not isinstance(inst, dict):
+        return (f"write what {name} holds on the lines below '{name}:', each indented by two "
+                f"spaces (see the template in CONTRIBUTING.md)")
+    if "boolean" in wants:
+        word = str(inst).strip().lower() if isinstance(inst, str | int) else ""
+        if word in BOOLEAN_WORDS:
+            value = "true" if BOOLEAN_WORDS[word] else "false"
+            return f"write {value} (without quotes) for {show(repr(inst))}: {name}: {value}"
+        return f"write true or false (without quotes), like {name}: true"
+    return None
+
+
 def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None = None) -> str:
     """A value of the wrong kind, said as what to type: people writing YAML by hand meet the
     types only through these mistakes (a list on one line, a quoted year, an unquoted id)."""
@@ -392,20 +411,7 @@ def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None
         return f"fill in the {name} after '{name}:' (in quotes: {name}: \"…\"), or remove the line if it is optional"
     if "string" in wants and isinstance(inst, list | dict):
         return f"write the {name} as text on the same line as '{name}:', not as a list or on lines below"
-    if "object" in wants and isinstance(inst, list) and inst and all(isinstance(i, dict) for i in inst):
-        first = next(iter(inst[0]), "…")
-        return (f"remove the '- ' before {first}: what {name} holds is written as name: value "
-                f"lines indented by two spaces under '{name}:', not as a list")
-    if "object" in wants and not isinstance(inst, dict):
-        return (f"write what {name} holds on the lines below '{name}:', each indented by two "
-                f"spaces (see the template in CONTRIBUTING.md)")
-    if "boolean" in wants:
-        word = str(inst).strip().lower() if isinstance(inst, str | int) else ""
-        if word in BOOLEAN_WORDS:
-            value = "true" if BOOLEAN_WORDS[word] else "false"
-            return f"write {value} (without quotes) for {show(repr(inst))}: {name}: {value}"
-        return f"write true or false (without quotes), like {name}: true"
-    return f"expected {_TYPE_NAMES.get(wants[0], wants[0]) if len(wants) == 1 else ' or '.join(_TYPE_NAMES.get(w, w) for w in wants)}, got {_describe_type(inst)}"
+    return _mapping_or_boolean(name, wants, inst) or f"expected {_TYPE_NAMES.get(wants[0], wants[0]) if len(wants) == 1 else ' or '.join(_TYPE_NAMES.get(w, w) for w in wants)}, got {_describe_type(inst)}"
 
 
 # Names Windows gives to devices, with any extension: a clone there fails on such a file.
@@ -750,11 +756,14 @@ def _plausible_problems(
 
 
 def _year_words(f: PlainField, year: int, data: Mapping[str, Any], this_year: int) -> str | None:
+    if not YEAR_BOUNDS[0] <= year <= YEAR_BOUNDS[1]:
+        return None  # the schema's bounds say so
     if year > this_year:
         return (f"{year} is after this year: write the year of the version you cite (a work "
                 f"not out yet is added when it is)")
-    if f.earliest is None:
-        return None
+    idents = data.get("identifiers")
+    if f.earliest is None or (isinstance(idents, dict) and idents.get("arxiv")):
+        return None  # an arXiv id dates the work better (_year_problems)
     earliest, why = f.earliest, ""
     for cf, value, allowed in f.earliest_by:
         if data.get(cf) == value:

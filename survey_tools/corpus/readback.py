@@ -76,16 +76,17 @@ def _line_with(line: str, col: int, value: str, style: str) -> str:
     return (line[: col - 1] + quoted(value, style)).strip()
 
 
-def _character_words(value: str) -> str | None:
-    """What is hidden in ``value``, in words, or None when it is plain text."""
+def _character_words(value: str, line: str) -> str | None:
+    """What is hidden in ``value``, pasted as it is into ``line``, in words, or None when it
+    is plain text. A character written as an escape (``\\u202f`` in double quotes) was meant."""
     for ch, words in LOOKALIKE_SPACES.items():
-        if ch in value:
+        if ch in value and ch in line:
             return f"{words} (U+{ord(ch):04X}), which looks like a space and is not one"
     m = INVISIBLE.search(value)
-    if m is not None:
+    if m is not None and m.group() in line:
         name = unicodedata.name(m.group(), "FORMAT CHARACTER")
         return f"an invisible character (U+{ord(m.group()):04X} {name})"
-    if not unicodedata.is_normalized("NFC", value):
+    if not unicodedata.is_normalized("NFC", value) and not unicodedata.is_normalized("NFC", line):
         return ("accents written as a letter followed by a combining mark (decomposed, as macOS "
                 "copies them), which look the same but compare and sort as other text")
     return None
@@ -124,7 +125,7 @@ def _problem_for(
                if style == '"' and '\\"' in line else 'a " between two letters is no accent')
         return (f"the {name} holds {value!r}: {how}, so the umlaut TeX writes as \\\"o is lost; "
                 f"write the letter itself: {_line_with(line, col, letter, style)}")
-    hidden = _character_words(value)
+    hidden = _character_words(value, line)
     if hidden is not None:
         return (f"the {name} holds {hidden}; write the line as: "
                 f"{_line_with(line, col, cleaned(value), style)}")
