@@ -741,9 +741,8 @@ def _plausible_problems(
     out: list[Problem] = []
     for f in coll.fields:
         value = data.get(f.name)
-        if f.type == "year" and isinstance(value, float) and value.is_integer():
-            out.append(_at(rel, doc, (f.name,), f"write the {f.name} as a whole number: "
-                                                f"{f.name}: {int(value)}"))
+        if f.type == "year" and isinstance(value, float):
+            out.append(_at(rel, doc, (f.name,), _fraction_words(f, value, data, today.year)))
         elif f.type == "year" and isinstance(value, int) and not isinstance(value, bool):
             why = _year_words(f, value, data, today.year)
             if why:
@@ -753,6 +752,21 @@ def _plausible_problems(
             if with_date:
                 out.append(_at(rel, doc, (f.name,), with_date))
     return out
+
+
+def _fraction_words(f: PlainField, value: float, data: Mapping[str, Any], this_year: int) -> str:
+    """A year YAML read as a fraction (2026.0, 2e3): the whole number only where it is a
+    plausible year itself (2e3 is 2000, which no rule may allow)."""
+    whole = int(value) if value.is_integer() and abs(value) < 1e6 else None
+    idents = data.get("identifiers")
+    a = idents.get("arxiv") if isinstance(idents, dict) else None
+    ay = arxiv_year(a) if isinstance(a, str) else None
+    if whole is not None and YEAR_BOUNDS[0] <= whole <= YEAR_BOUNDS[1] and (
+        _year_words(f, whole, data, this_year) is None
+    ) and (ay is None or ay <= whole <= ay + ARXIV_YEAR_SLACK):
+        return f"write the {f.name} as a whole number: {f.name}: {whole}"
+    return (f"write the {f.name} as its four digits, without a point or an exponent, like "
+            f"{f.name}: 2026")
 
 
 def _year_words(f: PlainField, year: int, data: Mapping[str, Any], this_year: int) -> str | None:

@@ -103,7 +103,11 @@ def _cut_by_comment(line: str, col: int, value: str, comments: frozenset[str]) -
     comment = rest.strip()[1:].strip()
     if comment in comments:
         return None
-    return rest.strip()
+    cut = rest.strip()
+    for kept in comments:  # the template's own comment after the cut text stays a comment
+        if cut.endswith(f"  # {kept}"):
+            cut = cut[: -len(f"  # {kept}")].rstrip()
+    return cut
 
 
 def _problem_for(
@@ -113,7 +117,7 @@ def _problem_for(
     if style not in "\"'" or not style:
         cut = _cut_by_comment(line, col, value, comments)
         if cut is not None:
-            whole = f"{value} {cut}"
+            whole = line[col - 1 :].split(cut, 1)[0] + cut
             return (f"YAML read this line only up to the ' #', which starts a comment, so "
                     f"{cut!r} was dropped: put the whole value in quotes: "
                     f"{line[: col - 1].strip()} {quoted(whole, chr(34))}")

@@ -461,6 +461,26 @@ def _lookalike_after_colon(lines: list[str], indices: list[int]) -> _Found | Non
     return None
 
 
+# Colons an input method types instead of ':' (full-width, ratio, modifier letter).
+LOOKALIKE_COLONS = {"\uff1a": "a full-width colon", "\u2236": "a ratio sign", "\ua789": "a modifier letter colon", "\ufe55": "a small colon"}
+
+
+def _lookalike_colon(lines: list[str], indices: list[int]) -> _Found | None:
+    """``title：`` (an input method's colon): YAML sees no field name on the line."""
+    for i in indices:
+        if not 0 <= i < len(lines):
+            continue
+        m = re.match(r"^(?P<indent>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w-]*)[ \t]*(?P<odd>\S)", lines[i])
+        if m and m.group("odd") in LOOKALIKE_COLONS:
+            odd = m.group("odd")
+            fixed = lines[i][: m.end("key")] + ": " + lines[i][m.end():].lstrip()
+            return _Found(i + 1, m.start("odd") + 1, m.group("key"), (
+                f"the colon after '{m.group('key')}' is {LOOKALIKE_COLONS[odd]} ({odd}, "
+                f"U+{ord(odd):04X}), which YAML does not read as one: type a plain colon and a "
+                f"space: {fixed.strip()}"))
+    return None
+
+
 def _folded_start(lines: list[str], index: int) -> _Found | None:
     """``title: >Relay``: a value starting with > or | is read as the start of a block."""
     if not 0 <= index < len(lines):
@@ -509,6 +529,7 @@ def _explain(err: Any, lines: list[str]) -> _Found | None:
         return found
     found = (
         _lookalike_after_colon(lines, sorted({e.ci, e.pi, e.ci - 1}))
+        or _lookalike_colon(lines, sorted({e.ci, e.pi, e.ci - 1}))
         or _folded_start(lines, e.pi)
         or _tex_in_single_quotes(lines, e.pi, e.pcol)
     )
