@@ -14,8 +14,8 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-from survey_tools.corpus.examples import record_template
 from survey_tools.corpus.checks import noun as _noun
+from survey_tools.corpus.examples import record_template
 from survey_tools.corpus.explain import dotted
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.yaml_words import INVISIBLE, LOOKALIKE_SPACES, cleaned
@@ -87,8 +87,10 @@ def _character_words(value: str, line: str) -> str | None:
         name = unicodedata.name(m.group(), "FORMAT CHARACTER")
         return f"an invisible character (U+{ord(m.group()):04X} {name})"
     if not unicodedata.is_normalized("NFC", value) and not unicodedata.is_normalized("NFC", line):
-        return ("accents written as a letter followed by a combining mark (decomposed, as macOS "
-                "copies them), which look the same but compare and sort as other text")
+        return (
+            "accents written as a letter followed by a combining mark (decomposed, as macOS "
+            "copies them), which look the same but compare and sort as other text"
+        )
     return None
 
 
@@ -118,21 +120,30 @@ def _problem_for(
         cut = _cut_by_comment(line, col, value, comments)
         if cut is not None:
             whole = line[col - 1 :].split(cut, 1)[0] + cut
-            return (f"YAML read this line only up to the ' #', which starts a comment, so "
-                    f"{cut!r} was dropped: put the whole value in quotes: "
-                    f"{line[: col - 1].strip()} {quoted(whole, chr(34))}")
+            return (
+                f"YAML read this line only up to the ' #', which starts a comment, so "
+                f"{cut!r} was dropped: put the whole value in quotes: "
+                f"{line[: col - 1].strip()} {quoted(whole, chr(34))}"
+            )
     name = str(path[-1]) if isinstance(path[-1], str) else _noun(str(path[0]))
     if _GLUED_QUOTE.search(value):
         tex = _GLUED_QUOTE.sub(lambda m: '\\"', value)
         letter = plain_text(tex)
-        how = ("inside double quotes YAML reads \\\" as a quote"
-               if style == '"' and '\\"' in line else 'a " between two letters is no accent')
-        return (f"the {name} holds {value!r}: {how}, so the umlaut TeX writes as \\\"o is lost; "
-                f"write the letter itself: {_line_with(line, col, letter, style)}")
+        how = (
+            'inside double quotes YAML reads \\" as a quote'
+            if style == '"' and '\\"' in line
+            else 'a " between two letters is no accent'
+        )
+        return (
+            f'the {name} holds {value!r}: {how}, so the umlaut TeX writes as \\"o is lost; '
+            f"write the letter itself: {_line_with(line, col, letter, style)}"
+        )
     hidden = _character_words(value, line)
     if hidden is not None:
-        return (f"the {name} holds {hidden}; write the line as: "
-                f"{_line_with(line, col, cleaned(value), style)}")
+        return (
+            f"the {name} holds {hidden}; write the line as: "
+            f"{_line_with(line, col, cleaned(value), style)}"
+        )
     return None
 
 

@@ -449,20 +449,32 @@ def _lookalike_after_colon(lines: list[str], indices: list[int]) -> _Found | Non
     for i in indices:
         if not 0 <= i < len(lines):
             continue
-        m = re.match(r"^(?P<indent>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w-]*):(?P<odd>[^\S\n]?)",
-                     lines[i])
+        m = re.match(
+            r"^(?P<indent>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w-]*):(?P<odd>[^\S\n]?)", lines[i]
+        )
         odd = m.group("odd") if m else ""
         if m and odd in LOOKALIKE_SPACES:
-            fixed = lines[i][: m.end("key") + 1] + " " + lines[i][m.end():].lstrip()
-            return _Found(i + 1, m.end("key") + 1, m.group("key"), (
-                f"the space after '{m.group('key')}:' is {LOOKALIKE_SPACES[odd]} "
-                f"(U+{ord(odd):04X}), which YAML does not read as a space: retype it as a plain "
-                f"space: {fixed.strip()}"))
+            fixed = lines[i][: m.end("key") + 1] + " " + lines[i][m.end() :].lstrip()
+            return _Found(
+                i + 1,
+                m.end("key") + 1,
+                m.group("key"),
+                (
+                    f"the space after '{m.group('key')}:' is {LOOKALIKE_SPACES[odd]} "
+                    f"(U+{ord(odd):04X}), which YAML does not read as a space: retype it as a plain "
+                    f"space: {fixed.strip()}"
+                ),
+            )
     return None
 
 
 # Colons an input method types instead of ':' (full-width, ratio, modifier letter).
-LOOKALIKE_COLONS = {"\uff1a": "a full-width colon", "\u2236": "a ratio sign", "\ua789": "a modifier letter colon", "\ufe55": "a small colon"}
+LOOKALIKE_COLONS = {
+    "\uff1a": "a full-width colon",
+    "\u2236": "a ratio sign",
+    "\ua789": "a modifier letter colon",
+    "\ufe55": "a small colon",
+}
 
 
 def _lookalike_colon(lines: list[str], indices: list[int]) -> _Found | None:
@@ -470,14 +482,22 @@ def _lookalike_colon(lines: list[str], indices: list[int]) -> _Found | None:
     for i in indices:
         if not 0 <= i < len(lines):
             continue
-        m = re.match(r"^(?P<indent>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w-]*)[ \t]*(?P<odd>\S)", lines[i])
+        m = re.match(
+            r"^(?P<indent>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w-]*)[ \t]*(?P<odd>\S)", lines[i]
+        )
         if m and m.group("odd") in LOOKALIKE_COLONS:
             odd = m.group("odd")
-            fixed = lines[i][: m.end("key")] + ": " + lines[i][m.end():].lstrip()
-            return _Found(i + 1, m.start("odd") + 1, m.group("key"), (
-                f"the colon after '{m.group('key')}' is {LOOKALIKE_COLONS[odd]} ({odd}, "
-                f"U+{ord(odd):04X}), which YAML does not read as one: type a plain colon and a "
-                f"space: {fixed.strip()}"))
+            fixed = lines[i][: m.end("key")] + ": " + lines[i][m.end() :].lstrip()
+            return _Found(
+                i + 1,
+                m.start("odd") + 1,
+                m.group("key"),
+                (
+                    f"the colon after '{m.group('key')}' is {LOOKALIKE_COLONS[odd]} ({odd}, "
+                    f"U+{ord(odd):04X}), which YAML does not read as one: type a plain colon and a "
+                    f"space: {fixed.strip()}"
+                ),
+            )
     return None
 
 
@@ -490,9 +510,15 @@ def _folded_start(lines: list[str], index: int) -> _Found | None:
     if not m or rest[:1] not in (">", "|") or len(rest) < 2 or rest[1:2] in " -+":
         return None
     value = rest.replace("\\", "\\\\").replace('"', '\\"')
-    return _Found(index + 1, len(m.group("indent")) + 1, m.group("key"), (
-        f"a value starting with {rest[0]} must be in quotes (YAML reads {rest[0]} as the start "
-        f"of a block of lines): {m.group('key')}: \"{value}\""))
+    return _Found(
+        index + 1,
+        len(m.group("indent")) + 1,
+        m.group("key"),
+        (
+            f"a value starting with {rest[0]} must be in quotes (YAML reads {rest[0]} as the start "
+            f'of a block of lines): {m.group("key")}: "{value}"'
+        ),
+    )
 
 
 def _tex_in_single_quotes(lines: list[str], index: int, col: int) -> _Found | None:
@@ -503,9 +529,15 @@ def _tex_in_single_quotes(lines: list[str], index: int, col: int) -> _Found | No
     if not m or not m.group("rest").strip().startswith("'"):
         return None
     from_tex = plain_text(m.group("rest").strip()[1:].rsplit("'", 1)[0].replace("''", "'"))
-    return _Found(index + 1, col, m.group("key"), (
-        f"\\' is TeX's acute accent, and its apostrophe ends a value in single quotes: write "
-        f"the accented letter itself: {m.group('key')}: \"{from_tex}\""))
+    return _Found(
+        index + 1,
+        col,
+        m.group("key"),
+        (
+            f"\\' is TeX's acute accent, and its apostrophe ends a value in single quotes: write "
+            f'the accented letter itself: {m.group("key")}: "{from_tex}"'
+        ),
+    )
 
 
 def _explain(err: Any, lines: list[str]) -> _Found | None:

@@ -102,8 +102,18 @@ def changed_files(root: Path, base: str) -> list[str]:
 def deleted_files(root: Path, base: str) -> list[str]:
     """Files the index deletes against ``base``, relative to the survey folder."""
     prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
-    raw = _git(root, "diff", "--cached", "--name-only", "--no-renames", "-z", "--diff-filter=D",
-               base, "--", ".")
+    raw = _git(
+        root,
+        "diff",
+        "--cached",
+        "--name-only",
+        "--no-renames",
+        "-z",
+        "--diff-filter=D",
+        base,
+        "--",
+        ".",
+    )
     top = [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
     return sorted(p[len(prefix) :] for p in top if p.startswith(prefix))
 
@@ -118,7 +128,9 @@ def _base_record(root: Path, base: str, rel: str) -> dict[str, Any]:
 
 
 def removal_problems(
-    tax: Taxonomy, deleted: Iterable[str], before: dict[str, dict[str, Any]],
+    tax: Taxonomy,
+    deleted: Iterable[str],
+    before: dict[str, dict[str, Any]],
     staged: dict[str, Any],
 ) -> list[Problem]:
     """A record the branch deletes: re-keyed (its title now in another added file) or removed
@@ -146,15 +158,33 @@ def removal_problems(
             continue  # moved to another collection whole (survey exclude)
         moved_to = added_titles.get(str(old.get(coll.title_field)))
         if moved_to is not None:
-            out.append(Problem(moved_to, 0, 0, "", (
-                f"is the record {key!r} ({rel}) under a new key: a record's key never changes "
-                f"(links, claims and the audit file name it): keep the file {rel} and its "
-                f"{coll.id_field}: {key}, and make the change there")))
+            out.append(
+                Problem(
+                    moved_to,
+                    0,
+                    0,
+                    "",
+                    (
+                        f"is the record {key!r} ({rel}) under a new key: a record's key never changes "
+                        f"(links, claims and the audit file name it): keep the file {rel} and its "
+                        f"{coll.id_field}: {key}, and make the change there"
+                    ),
+                )
+            )
         else:
-            out.append(Problem(rel, 0, 0, "", (
-                f"this pull request deletes the record {key!r}: a record leaves the list through "
-                f"`survey exclude {key}` (the reason kept in the exclusion log), not by deleting "
-                f"its file; restore it, or propose the removal in an issue")))
+            out.append(
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    (
+                        f"this pull request deletes the record {key!r}: a record leaves the list through "
+                        f"`survey exclude {key}` (the reason kept in the exclusion log), not by deleting "
+                        f"its file; restore it, or propose the removal in an issue"
+                    ),
+                )
+            )
     return out
 
 
@@ -302,6 +332,9 @@ def check_paths(tax: Taxonomy, base: str | None = None, built: Path | None = Non
     deleted = deleted_files(root, chosen.rev)
     before = {rel: _base_record(root, chosen.rev, rel) for rel in deleted if rel.endswith(".yaml")}
     report.extend(removal_problems(tax, deleted, before, staged))
-    notes = tuple(f"{rel}: {TAXONOMY_NOTE}" for rel in changed
-                  if rel.startswith("taxonomy/") and not _generated(rel, frozenset()))
+    notes = tuple(
+        f"{rel}: {TAXONOMY_NOTE}"
+        for rel in changed
+        if rel.startswith("taxonomy/") and not _generated(rel, frozenset())
+    )
     return PathCheck(chosen.rev, chosen.how, tuple(changed), report, notes)

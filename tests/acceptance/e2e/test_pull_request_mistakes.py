@@ -216,7 +216,9 @@ def living(tmp_path_factory: pytest.TempPathFactory) -> Repo:
 
 
 def test_a_living_record_deleted_is_named_by_the_pull_request_check(living: Repo) -> None:
-    res = branch_change(living, "delete-living", lambda r: (r / "corpus/relay-credit.yaml").unlink())
+    res = branch_change(
+        living, "delete-living", lambda r: (r / "corpus/relay-credit.yaml").unlink()
+    )
     assert res.returncode == 1
     assert "== check-paths" in res.stdout
     assert (
@@ -237,8 +239,11 @@ def test_a_living_record_rekeyed_is_named_by_the_pull_request_check(living: Repo
 def test_a_taxonomy_value_added_gets_a_word_on_what_the_maintainer_checks(repo: Repo) -> None:
     def add_value(root: Path) -> None:
         path = root / "taxonomy/fields/scenario.yaml"
-        path.write_text(path.read_text(encoding="utf-8") + "\n  - {id: robotics, label: Robotics, "
-                        "description: Embodied agents.}\n", encoding="utf-8")
+        path.write_text(
+            path.read_text(encoding="utf-8") + "\n  - {id: robotics, label: Robotics, "
+            "description: Embodied agents.}\n",
+            encoding="utf-8",
+        )
 
     res = branch_change(repo, "taxonomy-value", add_value)
     assert (

@@ -66,8 +66,14 @@ def test_every_message_says_what_to_do_in_plain_words(case: Case) -> None:
 def test_the_suggested_fix_applied_validates(case: Case, survey_dir: Path) -> None:
     """Every case whose message suggests a fix carries the record with that fix applied (as
     the message says to write it): it must pass, so no message leads to another mistake."""
-    fixed = Case(case.name, {**case.spec, "record": case.spec.get("fixed") or "",
-                             "deleted": bool(case.spec.get("fixed_deletes"))})
+    fixed = Case(
+        case.name,
+        {
+            **case.spec,
+            "record": case.spec.get("fixed") or "",
+            "deleted": bool(case.spec.get("fixed_deletes")),
+        },
+    )
     code, lines, _ = outcome(fixed, survey_dir)
     assert (code, lines) == (0, []), lines
 
