@@ -100,7 +100,9 @@ def _cut_by_comment(line: str, col: int, value: str, comments: frozenset[str]) -
     if line[start : start + len(value)] != value:
         return None
     rest = line[start + len(value) :]
-    if not rest.strip().startswith("#"):
+    # One space before the '#' is how a title is typed ("Machine #2"); a comment a person
+    # means to write stands apart (the template's have two spaces).
+    if not rest.startswith(" #"):
         return None
     comment = rest.strip()[1:].strip()
     if comment in comments:
