@@ -438,8 +438,8 @@ def check_paths_cmd(ctx: click.Context, base: str | None, built: Path | None) ->
     result = check_paths(load_taxonomy(root_of(ctx)), base, built)
     for p in result.report:
         click.echo(p.format())
-    for note in result.notes:
-        click.echo(f"note: {note}")
+    for note in result.notes:  # not a problem: beside the summary, on stderr
+        click.echo(f"note: {note}", err=True)
     n = len(result.report.problems)
     click.echo(f"{len(result.changed)} changed file{'s' if len(result.changed) != 1 else ''} "
                f"compared with {result.base[:12]} ({result.how}): {n} with no place in the survey",

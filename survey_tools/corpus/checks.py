@@ -251,8 +251,7 @@ class _Explainer(SchemaExplainer):
         if pf is not None and pf.type in ("url", "url_list"):
             return url_words(str(inst))
         if pf is not None and pf.type == "date":
-            return (f"{show(repr(inst))} is not a date: write the year, month and day with "
-                    f"hyphens, in quotes, like {name}: '2026-01-31'")
+            return date_words(name, inst)
         if pf is not None and pf.type == "identifiers" and len(path) > 1:
             kind = self.tax.identifiers.get(str(path[1]))
             label = kind.label if kind else str(path[1])
@@ -367,6 +366,28 @@ BOOLEAN_WORDS = {
     **dict.fromkeys(("yes", "y", "on", "true", "1"), True),
     **dict.fromkeys(("no", "n", "off", "false", "0"), False),
 }
+
+
+_SLASHED_DATE = re.compile(r"^\s*([0-9]{1,2})[/.-]([0-9]{1,2})[/.-]([0-9]{4})\s*$")
+
+
+def date_words(name: str, inst: object) -> str:
+    """A date not written year-month-day, with the date to write where the order can be told
+    from what was written (a day above 12), and both readings where it cannot (01/06/2026)."""
+    head = f"{show(repr(inst))} is not a date: write the year, month and day with hyphens, in quotes"
+    m = _SLASHED_DATE.match(inst) if isinstance(inst, str) else None
+    if m is None:
+        return f"{head}, like {name}: '2026-01-31'"
+    a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
+    readings = [(d, mo) for d, mo in ((a, b), (b, a)) if 1 <= mo <= 12 and 1 <= d <= 31]
+    if len(set(readings)) == 1:
+        d, mo = readings[0]
+        return f"{head}: {name}: '{year}-{mo:02d}-{d:02d}'"
+    if len(readings) == 2:
+        (d1, m1), (d2, m2) = readings
+        return (f"{head}: {name}: '{year}-{m1:02d}-{d1:02d}' if {a:02d} is the day, "
+                f"'{year}-{m2:02d}-{d2:02d}' if it is the month")
+    return f"{head}, like {name}: '2026-01-31'"
 
 
 def _mapping_or_boolean(name: str, wants: list[str], inst: object) -> str | None:
@@ -741,7 +762,7 @@ def _plausible_problems(
     out: list[Problem] = []
     for f in coll.fields:
         value = data.get(f.name)
-        if f.type == "year" and isinstance(value, float):
+        if f.type == "year" and isinstance(value, float) and value.is_integer():
             out.append(_at(rel, doc, (f.name,), _fraction_words(f, value, data, today.year)))
         elif f.type == "year" and isinstance(value, int) and not isinstance(value, bool):
             why = _year_words(f, value, data, today.year)

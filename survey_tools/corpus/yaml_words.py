@@ -110,9 +110,30 @@ def _tab(lines: list[str], upto: int) -> _Found | None:
                 lead.index("\t") + 1,
                 key,
                 "this line is indented with a tab: indent with spaces, not tabs "
-                "(delete the tab and type two spaces)",
+                f"({_tab_fix(lines, i, text[len(lead) :])})",
             )
     return None
+
+
+def _tab_fix(lines: list[str], index: int, rest: str) -> str:
+    """What to type instead of the tab: the indentation of the line above when that line is
+    of the same kind (another '- ' item, another field), else two spaces."""
+    above = next((lines[j] for j in range(index - 1, -1, -1) if lines[j].strip()), "")
+    if "\t" in above[: len(above) - len(above.lstrip())]:
+        return "delete the tab and type two spaces"
+    n = len(above) - len(above.lstrip(" "))
+    if _strip_comment(above).rstrip().endswith(":"):  # the line opens what this one is in
+        if n == 0:
+            return "delete the tab and type two spaces"
+        return f"delete the tab and type {_spaces(n + 2)}, two more than the line above"
+    if above.lstrip().startswith("- ") == rest.startswith("- "):
+        line = " " * n + rest
+        return (
+            f"delete the tab and start the line like the one above: {line.strip()}"
+            if n == 0
+            else f"delete the tab and type {_spaces(n)}, as on the line above"
+        )
+    return "delete the tab and type two spaces"
 
 
 def _curly(lines: list[str], indices: list[int]) -> _Found | None:

@@ -61,6 +61,8 @@ class PathCheck:
     notes: tuple[str, ...] = ()
 
 
+# The taxonomy's fields, values and rules (not its own texts, taxonomy/readme/ and the like).
+TAXONOMY_PATHS = ("taxonomy/fields/", "taxonomy/survey.yaml")
 # What a pull request that changes the taxonomy is told: it has its place (the maintainer's
 # changes are made so), and what the maintainer who merges it checks.
 TAXONOMY_NOTE = (
@@ -332,9 +334,5 @@ def check_paths(tax: Taxonomy, base: str | None = None, built: Path | None = Non
     deleted = deleted_files(root, chosen.rev)
     before = {rel: _base_record(root, chosen.rev, rel) for rel in deleted if rel.endswith(".yaml")}
     report.extend(removal_problems(tax, deleted, before, staged))
-    notes = tuple(
-        f"{rel}: {TAXONOMY_NOTE}"
-        for rel in changed
-        if rel.startswith("taxonomy/") and not _generated(rel, frozenset())
-    )
+    notes = tuple(f"{rel}: {TAXONOMY_NOTE}" for rel in changed if rel.startswith(TAXONOMY_PATHS))
     return PathCheck(chosen.rev, chosen.how, tuple(changed), report, notes)

@@ -249,4 +249,4 @@ def test_a_taxonomy_value_added_gets_a_word_on_what_the_maintainer_checks(repo: 
     assert (
         "note: taxonomy/fields/scenario.yaml: changes the survey's taxonomy (its fields, values "
         "or rules): a contributor proposes a new value in an issue first"
-    ) in res.stdout
+    ) in res.stderr
