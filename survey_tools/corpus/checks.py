@@ -176,6 +176,10 @@ class _Explainer(SchemaExplainer):
             name = unicodedata.name(odd, "FORMAT CHARACTER")
             return (f"the field name {bare} has an invisible character (U+{ord(odd):04X} {name}) "
                     f"glued to it: delete the line up to the colon and type {bare}: again")
+        if path and key in self.plain and key not in allowed:
+            self.meant.add(key)
+            return (f"{key} is a field of its own, not part of {_dotted(path)}: remove the spaces "
+                    f"before {key}: so that the line starts at its beginning")
         if not path and key in self.tax.identifiers and "identifiers" in allowed:
             return (f"{key} is an identifier: indent this line by two spaces under an "
                     f"identifiers: line, as   {key}: '…' (the record's other identifiers "
