@@ -18,7 +18,7 @@ from survey_tools.corpus.configs import reference
 from survey_tools.corpus.examples import add_example, exclude_example, key_rule, record_template
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus, Record
-from survey_tools.corpus.repository import repository
+from survey_tools.corpus.repository import repository, site_url
 from survey_tools.corpus.taxonomy import (
     CONTRIBUTING_PARTS,
     FORMER_FIELD,
@@ -385,6 +385,7 @@ def readme_context(
         "exclusion_columns": ex_cols,
         "exclusions": [list(r.cells) for r in ex_rows],
         "site_path": site_path,
+        "site_address": _page_address(tax, site_path) if site_url(tax) else "",
         "protocol": stats.protocol,  # computed with the statistics: the renderer reads no file
         "living": stats.living.to_dict() if stats.living else None,
     }
@@ -416,8 +417,12 @@ def _page_address(tax: Taxonomy, site_path: str) -> str:
     """Where README links reach the page: survey.site.url when configured, else its path."""
     if not site_path:
         return ""
-    url = str(model.presentation(tax, "site").get("url") or "").rstrip("/")
-    return f"{url}/{site_path.rsplit('/', 1)[-1]}" if url else site_path
+    url = site_url(tax)
+    if not url:
+        return site_path
+    name = site_path.rsplit("/", 1)[-1]
+    # Pages serves a folder's index.html at the folder's own address, the one readers share.
+    return f"{url}/" if name == "index.html" else f"{url}/{name}"
 
 
 def render_readme(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import textwrap
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -345,6 +346,36 @@ class Figure:
     def draw(self) -> tuple[bytes, bytes]:
         """The figure's SVG and PNG bytes."""
         return _save(_DRAW[self.kind](self.data))
+
+
+@dataclass(frozen=True)
+class Card:
+    """The site's social card (``og:image``): the list's title, one line of what it is and its
+    headline counts, drawn as a 1200 x 630 PNG (the size link previews crop to)."""
+
+    title: str
+    subtitle: str
+    counts: tuple[str, ...]  # e.g. "131 retained papers"
+
+    def inputs(self) -> bytes:
+        return json.dumps(["card", self.title, self.subtitle, self.counts], ensure_ascii=False).encode("utf-8")
+
+    def draw(self) -> tuple[bytes]:
+        fig = _figure(12, 6.3)
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, 12)
+        ax.set_ylim(0, 6.3)
+        ax.axis("off")
+        ax.add_patch(_pyplot().matplotlib.patches.Rectangle((0, 0), 12, 0.35, fc=OKABE_ITO[0], ec="none"))
+        ax.text(0.7, 5.5, "\n".join(textwrap.wrap(self.title, 34)[:3]), fontsize=40, weight="bold", va="top", color="#111111")
+        ax.text(0.7, 3.1, "\n".join(textwrap.wrap(self.subtitle, 72)[:3]), fontsize=20, va="top", color="#444444")
+        counts = "   ·   ".join(self.counts)
+        ax.text(0.7, 1.0, counts, fontsize=24, va="center", color=OKABE_ITO[0], weight="bold")
+        png = io.BytesIO()
+        # Exactly 1200 x 630 pixels: no tight box, the figure's own size at 100 dpi.
+        fig.savefig(png, format="png", metadata={"Software": None}, dpi=100)
+        _pyplot().close(fig)
+        return (png.getvalue(),)
 
 
 def _bad(config: ReportConfig, i: int, key: str, msg: str) -> Problem:
