@@ -36,6 +36,7 @@ from survey_tools.render import model
 from survey_tools.render.bibtex import record_entry_type, venue_text
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
+from survey_tools.render.searchwords import identifier_texts, taxonomy_words
 from survey_tools.render.sitelinks import checked
 from survey_tools.render.sitemap import robots_txt, sitemap_xml
 from survey_tools.render.templating import make_environment
@@ -488,6 +489,9 @@ class _Site:
         recs, tax = self.records, self.tax
         links = [[[model.primary_link(r)]] + [[lk["url"], lk["label"]] for lk in model.secondary_links(r, tax)] for r in recs]
         out: dict[str, list[Any]] = {**self._column_data(), "_f": fvals, "_c": cells, "_l": links}
+        # What the search reads besides the fields: identifiers and links, the tags' definitions.
+        out["_i"] = identifier_texts(tax, recs)
+        out["_w"] = self._words[1]
         if self.latest is not None:
             out["_a"] = [self.added(r) for r in recs]
             out["_n"] = [1 if r.id in self.new else 0 for r in recs]
@@ -524,8 +528,14 @@ class _Site:
             "papers": PAPERS_DIR + "/",
             "repo": self.repo,
             "n": len(self.records),
+            "words": self._words[0],
             "rec": rec_data,
         }
+
+    @cached_property
+    def _words(self) -> tuple[list[str], list[list[int]]]:
+        """The definitions of the facets' values, once, and each record's by position."""
+        return taxonomy_words(self.tax, [ax for f in self.facets for ax in f.axes], self.records)
 
     def _facets_view(self, counts: list[list[int]]) -> list[dict[str, Any]]:
         """The facets as the sidebar's HTML shows them, each value with its count."""
