@@ -68,6 +68,8 @@ CARD_FILE = "card.png"
 SITEMAP_FILE = "sitemap.xml"
 ROBOTS_FILE = "robots.txt"
 NOT_FOUND_FILE = "404.html"
+# The exclusion log's own page (the index shows it in a tab, which needs the script).
+EXCLUSIONS_FILE = "exclusions.html"
 # Up to this many records the list puts every row in the page (find-in-page and screen readers
 # reach every paper; CSS content-visibility spares the browser the work off screen). Beyond it
 # the script draws a window of rows, which keeps 100,000 records usable.
@@ -573,6 +575,7 @@ class _Site:
             "project_links": _project_links(tax, "", self.bibtex is not None),
             "exclusion_columns": ex_cols,
             "exclusions": exclusions,
+            "exclusions_href": EXCLUSIONS_FILE if ex is not None else "",
             "data": script_json(data),
             "css": Markup(_asset("page.css")),
             "js": Markup(bundle("list.mjs")),
@@ -601,13 +604,29 @@ class _Site:
 
     def _nav(self, up: str) -> list[dict[str, str]]:
         """Links between the site's pages, relative to a page ``up`` levels below the index."""
-        return [
+        out = [
             {"label": "List", "url": up + self.index_name},
             {"label": "Statistics", "url": up + STATS_FILE},
             {"label": "Browse by tag", "url": f"{up}{TAGS_DIR}/index.html"},
             {"label": "All titles", "url": f"{up}{PAPERS_DIR}/index.html"},
-            {"label": "Feed of additions", "url": up + FEED_FILE},
         ]
+        if self.tax.excluded is not None:
+            out.append({"label": self.tax.excluded.label, "url": up + EXCLUSIONS_FILE})
+        return [*out, {"label": "Feed of additions", "url": up + FEED_FILE}]
+
+    def exclusions_page(self) -> str:
+        """The exclusion log as a page of its own (every reader reaches it, script or none)."""
+        ex = self.tax.excluded
+        assert ex is not None
+        ex_cols, exclusions = model.exclusion_table(self.tax, self.corpus)
+        ctx = {
+            "survey": self.tax.survey, "excluded_label": ex.label, "excluded_title_field": ex.title_field,
+            "exclusion_columns": ex_cols, "exclusions": exclusions, "index_href": self.index_name,
+            "css_href": CSS_FILE, "nav": self._nav(""), "head_js": Markup(_asset("head.js")),
+            "meta": self._page_meta(EXCLUSIONS_FILE, f"{ex.label} · {self.tax.survey.get('short_title', '')}"),
+            "paper_js_href": PAPER_JS_FILE, "icon_href": self.icon,
+        }
+        return self.env.get_template("site/exclusions.html.j2").render(**ctx).strip("\n") + "\n"
 
     def _index_meta(self, n: int) -> dict[str, Any]:
         """Canonical address, Open Graph / Twitter card and JSON-LD ``Dataset`` of the index."""
@@ -1026,7 +1045,7 @@ class _Site:
         """The page Pages shows for a missing address: served at any depth, so its links are
         absolute when the site has an address (else relative to the folder's top)."""
         top = f"{self.url}/" if self.url else ""
-        ctx = {"survey": self.tax.survey, "list_href": top or self.index_name, "css_href": top + CSS_FILE,
+        ctx = {"survey": self.tax.survey, "list_href": top or self.index_name, "css": Markup(_asset("page.css")),
                "stats_href": top + STATS_FILE, "tags_href": f"{top}{TAGS_DIR}/index.html",
                "papers_href": f"{top}{PAPERS_DIR}/index.html", "icon_href": self.icon}
         return self.env.get_template("site/404.html.j2").render(**ctx).strip("\n") + "\n"
@@ -1109,6 +1128,8 @@ f"{PAPERS_DIR}/index.html": s.paper_list}
         out[BIB_FILE] = s.bib_js
         out[BIBFILE_FILE] = s.papers_bib
     out[STATS_FILE] = s.stats_page
+    if tax.excluded is not None:
+        out[EXCLUSIONS_FILE] = s.exclusions_page
     out.update(s.tag_pages())
     out[FEED_FILE] = s.feed
     out[NOT_FOUND_FILE] = s.not_found

@@ -79,7 +79,8 @@ def test_pages_sitemap_robots_and_404_name_the_address(real: Built) -> None:
     assert set(locs) == served
     assert files["robots.txt"] == f"User-agent: *\nAllow: /\n\nSitemap: {URL}/sitemap.xml\n"
     lost = files["404.html"]
-    assert f'<a href="{URL}/">' in lost and f'href="{URL}/site.css"' in lost and 'href="papers/' not in lost
+    assert f'<a href="{URL}/">' in lost and f'href="{URL}/papers/index.html"' in lost and 'href="papers/' not in lost
+    assert "<style>" in lost  # the stylesheet inlined: nothing to resolve at any depth
     feed = files["feed.xml"]
     assert f'xml:base="{URL}/"' in feed and f"<id>{URL}/papers/c3.html</id>" in feed
 
