@@ -30,6 +30,8 @@ from survey_tools.corpus.taxonomy import (
 from survey_tools.corpus.views import added_since
 from survey_tools.csvcells import read_csv_rows
 from survey_tools.render import model
+from survey_tools.render.dataset import CROISSANT_FILE, DATAPACKAGE_FILE, load_lines
+from survey_tools.render.dataset import CSV_FILE as DATA_CSV
 from survey_tools.render.templating import make_environment
 from survey_tools.reports.gaps import GapReport
 from survey_tools.reports.stats import Stats
@@ -386,6 +388,7 @@ def readme_context(
         "exclusions": [list(r.cells) for r in ex_rows],
         "site_path": site_path,
         "site_address": _page_address(tax, site_path) if site_url(tax) else "",
+        "data": _data_addresses(tax) if site_path else None,
         "protocol": stats.protocol,  # computed with the statistics: the renderer reads no file
         "living": stats.living.to_dict() if stats.living else None,
     }
@@ -423,6 +426,17 @@ def _page_address(tax: Taxonomy, site_path: str) -> str:
     name = site_path.rsplit("/", 1)[-1]
     # Pages serves a folder's index.html at the folder's own address, the one readers share.
     return f"{url}/" if name == "index.html" else f"{url}/{name}"
+
+
+def _data_addresses(tax: Taxonomy) -> dict[str, Any] | None:
+    """Where the published dataset's files are (None while the site has no address): the README
+    names them and shows the line that loads the CSV."""
+    url = site_url(tax)
+    if not url:
+        return None
+    csv = f"{url}/{DATA_CSV}"
+    return {"csv": csv, "datapackage": f"{url}/{DATAPACKAGE_FILE}", "croissant": f"{url}/{CROISSANT_FILE}",
+            "load": load_lines(csv)}
 
 
 def render_readme(

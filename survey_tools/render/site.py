@@ -34,6 +34,8 @@ from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.render.bibtex import record_entry_type, venue_text
+from survey_tools.render.dataset import CSV_FILE as DATA_CSV
+from survey_tools.render.dataset import dataset_files
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
 from survey_tools.render.searchwords import identifier_texts, taxonomy_words
@@ -643,8 +645,10 @@ class _Site:
         }
         if url:
             ld["url"] = url
+        if self.url:
+            ld["distribution"] = [{"@type": "DataDownload", "encodingFormat": "text/csv", "contentUrl": self.abs_url(DATA_CSV)}]
         if self.bibtex is not None and self.url:
-            ld["distribution"] = [{"@type": "DataDownload", "encodingFormat": "application/x-bibtex", "contentUrl": self.abs_url(BIB_FILE)}]
+            ld["distribution"].append({"@type": "DataDownload", "encodingFormat": "application/x-bibtex", "contentUrl": self.abs_url(BIB_FILE)})
         return {"canonical": url, "image": self.image, "type": "website", "title": str(survey.get("list_title", "")),
                 "description": str(survey.get("description", "")), "jsonld": script_json(ld)}
 
@@ -1133,6 +1137,9 @@ f"{PAPERS_DIR}/index.html": s.paper_list}
     out.update(s.tag_pages())
     out[FEED_FILE] = s.feed
     out[NOT_FOUND_FILE] = s.not_found
+    # The list as a dataset: the records' CSV, its Frictionless and Croissant descriptions, its card.
+    data = dataset_files(tax, s.records, s.url)
+    out.update({rel: partial(str, text) for rel, text in data.items()})
     if s.url:  # crawlers' files name absolute addresses: none without one
         pages = s.pages(list(out))
         out[SITEMAP_FILE] = partial(sitemap_xml, pages)
