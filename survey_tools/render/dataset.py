@@ -25,6 +25,7 @@ from survey_tools.csvcells import spreadsheet_safe
 from survey_tools.hashing import content_hexdigest
 from survey_tools.render import model
 from survey_tools.reports.axes import mode_of
+from survey_tools.reports.tables import md, md_code, md_table
 from survey_tools.slugs import slug  # the one rule that turns a name into a file or id name
 
 CSV_FILE = "data/papers.csv"
@@ -35,8 +36,12 @@ LIST_SEPARATOR = "; "
 # Field types that hold nested data: kept in the records, not flattened into a cell.
 _NESTED = {"evidence", "object", "key_reasons", "waivers"}
 # A field type -> (Frictionless type, Croissant dataType).
-_TYPES = {"integer": ("integer", "sc:Integer"), "year": ("integer", "sc:Integer"),
-          "boolean": ("boolean", "sc:Boolean"), "date": ("date", "sc:Date")}
+_TYPES = {
+    "integer": ("integer", "sc:Integer"),
+    "year": ("integer", "sc:Integer"),
+    "boolean": ("boolean", "sc:Boolean"),
+    "date": ("date", "sc:Date"),
+}
 _TEXT = ("string", "sc:Text")
 
 
@@ -75,9 +80,22 @@ def columns(tax: Taxonomy) -> list[Column]:
         if f.type == "identifiers":
             for kind, spec in tax.identifiers.items():
                 name = kind if all(kind != g.name for g in ret.fields) else f"{f.name}_{kind}"
-                out.append(Column(name, f.name, "identifier", spec.label, f"{spec.label} ({f.label}).", part=kind))
+                out.append(
+                    Column(
+                        name,
+                        f.name,
+                        "identifier",
+                        spec.label,
+                        f"{spec.label} ({f.label}).",
+                        part=kind,
+                    )
+                )
             continue
-        listed = " Several are joined by '; '." if f.type in ("string_list", "person_list", "url_list") else ""
+        listed = (
+            " Several are joined by '; '."
+            if f.type in ("string_list", "person_list", "url_list")
+            else ""
+        )
         out.append(Column(f.name, f.name, f.type, f.label, f.description + listed))
     out += [_controlled(tax, cf) for cf in ret.controlled]
     return out
@@ -136,9 +154,17 @@ def dataset_info(tax: Taxonomy, records: Sequence[Record], url: str, text: str) 
     days = [str(r.get(ed.added_field)) for r in records if ed is not None and r.get(ed.added_field)]
     cutoffs = [e.cutoff for e in ed.published if e.cutoff] if ed is not None else []
     data = text.encode("utf-8")
-    return DatasetInfo(slug(title) or "survey", title, str(survey.get("description", "")), url,
-                       str(survey.get("data_license") or ""), max([*days, *cutoffs], default=""),
-                       len(records), content_hexdigest(data, 32), len(data))  # the whole SHA-256
+    return DatasetInfo(
+        slug(title) or "survey",
+        title,
+        str(survey.get("description", "")),
+        url,
+        str(survey.get("data_license") or ""),
+        max([*days, *cutoffs], default=""),
+        len(records),
+        content_hexdigest(data, 32),
+        len(data),
+    )  # the whole SHA-256
 
 
 def _license_url(spdx: str) -> str:
@@ -150,7 +176,12 @@ def datapackage(tax: Taxonomy, info: DatasetInfo) -> dict[str, Any]:
     fields = []
     for c in columns(tax):
         ftype = c.types[0]
-        spec: dict[str, Any] = {"name": c.name, "title": c.title, "type": ftype, "description": c.description}
+        spec: dict[str, Any] = {
+            "name": c.name,
+            "title": c.title,
+            "type": ftype,
+            "description": c.description,
+        }
         if ftype == "date":
             spec["format"] = "%Y-%m-%d"
         if c.values:
@@ -165,25 +196,59 @@ def datapackage(tax: Taxonomy, info: DatasetInfo) -> dict[str, Any]:
         pkg["homepage"] = f"{info.url}/"
     if info.license:
         pkg["licenses"] = [{"name": info.license, "path": _license_url(info.license)}]
-    pkg["resources"] = [{
-        "name": "papers", "path": CSV_FILE, "profile": "tabular-data-resource", "format": "csv",
-        "mediatype": "text/csv", "encoding": "utf-8", "bytes": info.size, "hash": f"sha256:{info.sha256}",
-        "schema": {"fields": fields, "primaryKey": [ret.id_field], "missingValues": [""]},
-    }]
+    pkg["resources"] = [
+        {
+            "name": "papers",
+            "path": CSV_FILE,
+            "profile": "tabular-data-resource",
+            "format": "csv",
+            "mediatype": "text/csv",
+            "encoding": "utf-8",
+            "bytes": info.size,
+            "hash": f"sha256:{info.sha256}",
+            "schema": {"fields": fields, "primaryKey": [ret.id_field], "missingValues": [""]},
+        }
+    ]
     return pkg
 
 
 _CROISSANT_CONTEXT = {
-    "@language": "en", "@vocab": "https://schema.org/", "citeAs": "cr:citeAs", "column": "cr:column",
-    "conformsTo": "dct:conformsTo", "cr": "http://mlcommons.org/croissant/", "data": {"@id": "cr:data", "@type": "@json"},
-    "dataType": {"@id": "cr:dataType", "@type": "@vocab"}, "dct": "http://purl.org/dc/terms/",
-    "equivalentProperty": "cr:equivalentProperty", "examples": {"@id": "cr:examples", "@type": "@json"},
-    "extract": "cr:extract", "field": "cr:field", "fileProperty": "cr:fileProperty", "fileObject": "cr:fileObject",
-    "fileSet": "cr:fileSet", "format": "cr:format", "includes": "cr:includes", "isLiveDataset": "cr:isLiveDataset",
-    "jsonPath": "cr:jsonPath", "key": "cr:key", "md5": "cr:md5", "parentField": "cr:parentField", "path": "cr:path",
-    "recordSet": "cr:recordSet", "references": "cr:references", "regex": "cr:regex", "repeated": "cr:repeated",
-    "rai": "http://mlcommons.org/croissant/RAI/", "replace": "cr:replace", "samplingRate": "cr:samplingRate", "sc": "https://schema.org/", "separator": "cr:separator", "source": "cr:source",
-    "subField": "cr:subField", "transform": "cr:transform",
+    "@language": "en",
+    "@vocab": "https://schema.org/",
+    "citeAs": "cr:citeAs",
+    "column": "cr:column",
+    "conformsTo": "dct:conformsTo",
+    "cr": "http://mlcommons.org/croissant/",
+    "data": {"@id": "cr:data", "@type": "@json"},
+    "dataType": {"@id": "cr:dataType", "@type": "@vocab"},
+    "dct": "http://purl.org/dc/terms/",
+    "equivalentProperty": "cr:equivalentProperty",
+    "examples": {"@id": "cr:examples", "@type": "@json"},
+    "extract": "cr:extract",
+    "field": "cr:field",
+    "fileProperty": "cr:fileProperty",
+    "fileObject": "cr:fileObject",
+    "fileSet": "cr:fileSet",
+    "format": "cr:format",
+    "includes": "cr:includes",
+    "isLiveDataset": "cr:isLiveDataset",
+    "jsonPath": "cr:jsonPath",
+    "key": "cr:key",
+    "md5": "cr:md5",
+    "parentField": "cr:parentField",
+    "path": "cr:path",
+    "recordSet": "cr:recordSet",
+    "references": "cr:references",
+    "regex": "cr:regex",
+    "repeated": "cr:repeated",
+    "rai": "http://mlcommons.org/croissant/RAI/",
+    "replace": "cr:replace",
+    "samplingRate": "cr:samplingRate",
+    "sc": "https://schema.org/",
+    "separator": "cr:separator",
+    "source": "cr:source",
+    "subField": "cr:subField",
+    "transform": "cr:transform",
 }
 
 
@@ -192,8 +257,12 @@ def croissant(tax: Taxonomy, info: DatasetInfo) -> dict[str, Any]:
     fields are its columns."""
     survey = tax.survey
     doc: dict[str, Any] = {
-        "@context": _CROISSANT_CONTEXT, "@type": "sc:Dataset", "conformsTo": "http://mlcommons.org/croissant/1.0",
-        "name": info.name, "description": info.description, "url": info.address(""),
+        "@context": _CROISSANT_CONTEXT,
+        "@type": "sc:Dataset",
+        "conformsTo": "http://mlcommons.org/croissant/1.0",
+        "name": info.name,
+        "description": info.description,
+        "url": info.address(""),
     }
     if info.license:
         doc["license"] = _license_url(info.license)
@@ -205,18 +274,37 @@ def croissant(tax: Taxonomy, info: DatasetInfo) -> dict[str, Any]:
         doc["isBasedOn"] = str(survey["url"])
         doc["citeAs"] = str(survey["url"])
     doc["isLiveDataset"] = tax.editions is not None
-    doc["distribution"] = [{
-        "@type": "cr:FileObject", "@id": "papers-csv", "name": "papers-csv", "contentUrl": info.address(CSV_FILE),
-        "encodingFormat": "text/csv", "sha256": info.sha256, "contentSize": f"{info.size} B",
-    }]
-    doc["recordSet"] = [{
-        "@type": "cr:RecordSet", "@id": "papers", "name": "papers", "key": {"@id": f"papers/{tax.retained.id_field}"},
-        "description": f"One row per record of the {tax.retained.label.lower()}.",
-        "field": [{
-            "@type": "cr:Field", "@id": f"papers/{c.name}", "name": c.name, "description": c.description,
-            "dataType": c.types[1], "source": {"fileObject": {"@id": "papers-csv"}, "extract": {"column": c.name}},
-        } for c in columns(tax)],
-    }]
+    doc["distribution"] = [
+        {
+            "@type": "cr:FileObject",
+            "@id": "papers-csv",
+            "name": "papers-csv",
+            "contentUrl": info.address(CSV_FILE),
+            "encodingFormat": "text/csv",
+            "sha256": info.sha256,
+            "contentSize": f"{info.size} B",
+        }
+    ]
+    doc["recordSet"] = [
+        {
+            "@type": "cr:RecordSet",
+            "@id": "papers",
+            "name": "papers",
+            "key": {"@id": f"papers/{tax.retained.id_field}"},
+            "description": f"One row per record of the {tax.retained.label.lower()}.",
+            "field": [
+                {
+                    "@type": "cr:Field",
+                    "@id": f"papers/{c.name}",
+                    "name": c.name,
+                    "description": c.description,
+                    "dataType": c.types[1],
+                    "source": {"fileObject": {"@id": "papers-csv"}, "extract": {"column": c.name}},
+                }
+                for c in columns(tax)
+            ],
+        }
+    ]
     return doc
 
 
@@ -235,7 +323,12 @@ def load_lines(csv_address: str) -> dict[str, str]:
 
 def _size_category(n: int) -> str:
     """The Hugging Face card's size bucket."""
-    for bound, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
+    for bound, name in (
+        (1_000, "n<1K"),
+        (10_000, "1K<n<10K"),
+        (100_000, "10K<n<100K"),
+        (1_000_000, "100K<n<1M"),
+    ):
         if n < bound:
             return name
     return "n>1M"
@@ -247,24 +340,46 @@ def dataset_card(tax: Taxonomy, info: DatasetInfo) -> str:
     lines = ["---"]
     if info.license:
         lines.append(f"license: {info.license.lower()}")
-    lines += [f"pretty_name: {json.dumps(info.title, ensure_ascii=False)}", "size_categories:",
-              f"- {_size_category(info.rows)}", "configs:", "- config_name: default",
-              "  data_files: papers.csv", "---", "", f"# {info.title}: the list as data", ""]
+    lines += [
+        f"pretty_name: {json.dumps(info.title, ensure_ascii=False)}",
+        "size_categories:",
+        f"- {_size_category(info.rows)}",
+        "configs:",
+        "- config_name: default",
+        "  data_files: papers.csv",
+        "---",
+        "",
+        f"# {info.title}: the list as data",
+        "",
+    ]
     if info.description:
         lines += [info.description, ""]
-    lines += [f"`papers.csv` holds the {info.rows} records of the {tax.retained.label.lower()}, one a row, "
-              "generated from the YAML records by `survey build`. Lists in a cell are joined by `; `; "
-              "an empty cell is a value nobody recorded. `datapackage.json` (Frictionless) and "
-              "`croissant.json` (Croissant) beside the site's index describe the same file.", ""]
+    lines += [
+        f"`papers.csv` holds the {info.rows} records of the {tax.retained.label.lower()}, one a row, "
+        "generated from the YAML records by `survey build`. Lists in a cell are joined by `; `; "
+        "an empty cell is a value nobody recorded. `datapackage.json` (Frictionless) and "
+        "`croissant.json` (Croissant) beside the site's index describe the same file.",
+        "",
+    ]
     if info.license:
         lines += [f"Licence: {info.license} ({_license_url(info.license)}).", ""]
     load = load_lines(info.address(CSV_FILE))
-    lines += ["## Load it", "", "```python", "import pandas", load["pandas"], "", "import datasets",
-              load["datasets"], "```", "", "## Columns", "", "| Column | Type | Description |", "| --- | --- | --- |"]
-    for c in columns(tax):
-        desc = c.description.replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| `{c.name}` | {c.types[0]} | {desc} |")
-    return "\n".join(lines) + "\n"
+    lines += [
+        "## Load it",
+        "",
+        "```python",
+        "import pandas",
+        load["pandas"],
+        "",
+        "import datasets",
+        load["datasets"],
+        "```",
+        "",
+        "## Columns",
+        "",
+    ]
+    rows = [[md_code(c.name), c.types[0], md(c.description)] for c in columns(tax)]
+    return "\n".join(lines) + "\n" + md_table(["Column", "Type", "Description"], rows, pad=False)
 
 
 def dataset_files(tax: Taxonomy, records: Sequence[Record], url: str) -> dict[str, str]:

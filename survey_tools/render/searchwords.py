@@ -46,7 +46,9 @@ def _axis_values(tax: Taxonomy, ax: Axis, rec: Record) -> list[Value]:
     return [v for v in (ax.cf.value(i) for i in ax.extract(rec, tax.untagged)) if v is not None]
 
 
-def taxonomy_words(tax: Taxonomy, axes: Sequence[Axis], records: Sequence[Record]) -> tuple[list[str], list[list[int]]]:
+def taxonomy_words(
+    tax: Taxonomy, axes: Sequence[Axis], records: Sequence[Record]
+) -> tuple[list[str], list[list[int]]]:
     """The definitions of the values the records hold along ``axes`` (the list's facets), each
     once, and per record the positions of its own."""
     table: dict[str, int] = {}

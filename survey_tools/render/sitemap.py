@@ -11,7 +11,10 @@ from xml.sax.saxutils import escape
 def sitemap_xml(addresses: Sequence[str]) -> str:
     """A sitemaps.org 0.9 URL set of ``addresses``, in their order (no dates: the file changes
     only when the pages do)."""
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ]
     lines += [f"  <url><loc>{escape(a)}</loc></url>" for a in addresses]
     return "\n".join([*lines, "</urlset>"]) + "\n"
 

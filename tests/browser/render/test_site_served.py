@@ -203,7 +203,9 @@ def test_every_internal_link_of_the_published_folder_resolves(served: Served) ->
     )
 
 
-def test_a_missing_address_gets_the_404_page_and_the_sitemap_names_every_page(served: Served) -> None:
+def test_a_missing_address_gets_the_404_page_and_the_sitemap_names_every_page(
+    served: Served,
+) -> None:
     status, _kind, body = _get(served.url + "papers/no-such-paper.html")
     assert status == 404 and b"Page not found" in body
     sitemap = served.folder / "sitemap.xml"
@@ -215,7 +217,7 @@ def test_a_missing_address_gets_the_404_page_and_the_sitemap_names_every_page(se
     base = locs[0]
     assert base.startswith("https://") and base.endswith("/")
     for loc in locs:  # each address, served from here, is a page
-        assert loc.startswith(base) and _get(served.url + loc[len(base):])[0] == 200, loc
+        assert loc.startswith(base) and _get(served.url + loc[len(base) :])[0] == 200, loc
     pages = [p for p in served.folder.rglob("*.html") if p.name != "404.html"]
     assert len(locs) == len(pages)
 

@@ -15,8 +15,26 @@ from helpers.render_support import AXE, REPO, open_page
 
 from survey_tools.build import build
 
-SCRIPTED = ["#q", "#filter-open", "#sort-select", "#export-csv", "#export-bib", "#theme", "#tab-exclusions", "#papers", "#facets"]
-PAGES = ["index.html", "stats.html", "tags/index.html", "papers/c3.html", "exclusions.html", "papers/index.html", "404.html"]
+SCRIPTED = [
+    "#q",
+    "#filter-open",
+    "#sort-select",
+    "#export-csv",
+    "#export-bib",
+    "#theme",
+    "#tab-exclusions",
+    "#papers",
+    "#facets",
+]
+PAGES = [
+    "index.html",
+    "stats.html",
+    "tags/index.html",
+    "papers/c3.html",
+    "exclusions.html",
+    "papers/index.html",
+    "404.html",
+]
 WIDTHS = [375, 1024, 1440]
 
 
@@ -35,12 +53,19 @@ def _url(site: Path, rel: str) -> str:
 
 
 def _visible(pg: Any, selector: str) -> bool:
-    return bool(pg.evaluate("(s) => { const e = document.querySelector(s); if (!e) return false;"
-                            " const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0"
-                            " && getComputedStyle(e).visibility !== 'hidden'; }", selector))
+    return bool(
+        pg.evaluate(
+            "(s) => { const e = document.querySelector(s); if (!e) return false;"
+            " const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0"
+            " && getComputedStyle(e).visibility !== 'hidden'; }",
+            selector,
+        )
+    )
 
 
-def test_without_javascript_no_control_is_shown_that_does_nothing(browser: Any, site: Path, pages: list[Any]) -> None:
+def test_without_javascript_no_control_is_shown_that_does_nothing(
+    browser: Any, site: Path, pages: list[Any]
+) -> None:
     pg = open_page(browser, _url(site, "index.html"), java_script_enabled=False)
     pages.append(pg)
     shown = [s for s in SCRIPTED if _visible(pg, s)]
@@ -52,18 +77,25 @@ def test_without_javascript_no_control_is_shown_that_does_nothing(browser: Any, 
     link.click()
     pg.wait_for_load_state()
     assert pg.url.endswith("/exclusions.html")
-    assert pg.locator("#exclusions tbody tr").count() == len(list((REPO / "exclusions").glob("*.yaml")))
+    assert pg.locator("#exclusions tbody tr").count() == len(
+        list((REPO / "exclusions").glob("*.yaml"))
+    )
     assert not _visible(pg, "#theme")
     # and with the script every control is there again
     on = open_page(browser, _url(site, "index.html"))
     pages.append(on)
-    assert _visible(on, "#q") and _visible(on, "#theme") and _visible(on, "#tab-exclusions") and _visible(on, "#export-csv")
+    assert (
+        _visible(on, "#q")
+        and _visible(on, "#theme")
+        and _visible(on, "#tab-exclusions")
+        and _visible(on, "#export-csv")
+    )
 
 
 def test_every_page_links_the_exclusion_log(site: Path) -> None:
     for rel in PAGES[:-1]:
         html = (site / rel).read_text(encoding="utf-8")
-        assert "exclusions.html\">Exclusion log</a>" in html or rel == "papers/index.html", rel
+        assert 'exclusions.html">Exclusion log</a>' in html or rel == "papers/index.html", rel
 
 
 def test_printed_the_statistics_keep_their_bars(browser: Any, site: Path, pages: list[Any]) -> None:
@@ -77,7 +109,9 @@ def test_printed_the_statistics_keep_their_bars(browser: Any, site: Path, pages:
     assert len(bars) > 50
     drawn = [b for b in bars if b["w"] > 0]
     assert len(drawn) >= len(bars) * 0.8  # zero counts draw no bar
-    assert all(b["ink"] >= 10 and b["colour"] == "rgb(0, 0, 0)" and b["adjust"] == "exact" for b in drawn), drawn[:3]
+    assert all(
+        b["ink"] >= 10 and b["colour"] == "rgb(0, 0, 0)" and b["adjust"] == "exact" for b in drawn
+    ), drawn[:3]
     # the PDF a reader prints has them too: the page's ink, bars on, is more than with them hidden
     with_bars = len(pg.pdf(print_background=False))
     pg.add_style_tag(content="table.bars .bar { border: none !important; }")
@@ -87,18 +121,22 @@ def test_printed_the_statistics_keep_their_bars(browser: Any, site: Path, pages:
 def _small_targets(pg: Any) -> list[dict[str, Any]]:
     """Buttons, form controls and links in lists and navigation under 24 px high (links inside
     a sentence are exempt, as WCAG 2.5.8 exempts them)."""
-    return list(pg.evaluate("""() => {
+    return list(
+        pg.evaluate("""() => {
       const sel = 'button, select, input:not([type=checkbox]):not([type=radio]), summary, nav a, ul.links a, ul.tagvalues a, ol.plain a, .crumb a';
       return [...document.querySelectorAll(sel)].filter((e) => {
         const r = e.getBoundingClientRect();
         return r.width > 0 && r.height > 0 && !e.closest('.sr-only, .skip') && (r.height < 23.99);
       }).map((e) => ({tag: e.tagName, id: e.id, cls: e.className, text: e.textContent.trim().slice(0, 30), h: e.getBoundingClientRect().height}));
-    }"""))
+    }""")
+    )
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("rel", PAGES)
-def test_every_target_is_at_least_24_px(browser: Any, site: Path, pages: list[Any], rel: str, width: int) -> None:
+def test_every_target_is_at_least_24_px(
+    browser: Any, site: Path, pages: list[Any], rel: str, width: int
+) -> None:
     if not AXE.is_file():
         pytest.skip("axe-core is not installed: run `npm ci` at the repository root")
     pg = open_page(browser, _url(site, rel), viewport={"width": width, "height": 900})
@@ -107,6 +145,8 @@ def test_every_target_is_at_least_24_px(browser: Any, site: Path, pages: list[An
         pg.wait_for_selector("button.more", state="attached")
     assert _small_targets(pg) == []
     pg.add_script_tag(path=str(AXE))
-    result = pg.evaluate("async () => (await axe.run(document, {runOnly: {type: 'rule', values: ['target-size']},"
-                         " resultTypes: ['violations']})).violations")
+    result = pg.evaluate(
+        "async () => (await axe.run(document, {runOnly: {type: 'rule', values: ['target-size']},"
+        " resultTypes: ['violations']})).violations"
+    )
     assert [n["target"] for v in result for n in v["nodes"]][:10] == []

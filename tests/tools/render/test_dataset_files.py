@@ -16,7 +16,13 @@ import pytest
 import yaml
 from helpers.render_support import Built
 
-from survey_tools.render.dataset import CROISSANT_FILE, CSV_FILE, DATAPACKAGE_FILE, columns, dataset_files
+from survey_tools.render.dataset import (
+    CROISSANT_FILE,
+    CSV_FILE,
+    DATAPACKAGE_FILE,
+    columns,
+    dataset_files,
+)
 
 URL = "https://lists.example.org/rl-mas"
 
@@ -47,14 +53,22 @@ def test_frictionless_validates_the_data_package(published: Path, real: Built) -
     report = frictionless.validate(str(published / DATAPACKAGE_FILE))
     assert report.valid, report.flatten(["rowNumber", "fieldName", "type", "message"])[:5]
     pkg = json.loads((published / DATAPACKAGE_FILE).read_text(encoding="utf-8"))
-    resource = frictionless.Resource(str(published / CSV_FILE), schema=frictionless.Schema.from_descriptor(pkg["resources"][0]["schema"]))
+    resource = frictionless.Resource(
+        str(published / CSV_FILE),
+        schema=frictionless.Schema.from_descriptor(pkg["resources"][0]["schema"]),
+    )
     rows = resource.read_rows()
     assert len(rows) == len(real.corpus.retained)
     assert pkg["licenses"][0]["name"] == real.tax.survey["data_license"]
-    assert pkg["resources"][0]["hash"] == "sha256:" + hashlib.sha256((published / CSV_FILE).read_bytes()).hexdigest()
+    assert (
+        pkg["resources"][0]["hash"]
+        == "sha256:" + hashlib.sha256((published / CSV_FILE).read_bytes()).hexdigest()
+    )
 
 
-def test_mlcroissant_validates_the_description_and_reads_every_record(published: Path, real: Built) -> None:
+def test_mlcroissant_validates_the_description_and_reads_every_record(
+    published: Path, real: Built
+) -> None:
     mlc = pytest.importorskip("mlcroissant")
     ds = mlc.Dataset(jsonld=str(published / CROISSANT_FILE))  # raises on any error
     assert ds.metadata.ctx.issues.errors == set() and ds.metadata.ctx.issues.warnings == set()
@@ -91,8 +105,12 @@ def test_the_readmes_pandas_line_loads_the_list(published: Path, real: Built) ->
     assert set(papers["key"]) == {r.id for r in real.corpus.retained}
 
 
-def test_the_readmes_datasets_line_loads_the_list(published: Path, real: Built, tmp_path: Path) -> None:
-    pytest.importorskip("datasets", reason="Hugging Face datasets is not installed (pip install datasets)")
+def test_the_readmes_datasets_line_loads_the_list(
+    published: Path, real: Built, tmp_path: Path
+) -> None:
+    pytest.importorskip(
+        "datasets", reason="Hugging Face datasets is not installed (pip install datasets)"
+    )
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
     os.environ["HF_HOME"] = str(tmp_path / "hf")
     ds_line = next(line for line in _readme_lines(real) if "load_dataset" in line)

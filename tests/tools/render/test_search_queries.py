@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 import yaml
@@ -18,7 +17,9 @@ from helpers.render_support import REPO, Built
 
 from survey_tools.render.site import site_files
 
-QUERIES = yaml.safe_load((REPO / "tests" / "data" / "search" / "queries.yaml").read_text(encoding="utf-8"))
+QUERIES = yaml.safe_load(
+    (REPO / "tests" / "data" / "search" / "queries.yaml").read_text(encoding="utf-8")
+)
 RANK = REPO / "tests" / "js" / "helpers" / "rank.mjs"
 
 
@@ -33,8 +34,13 @@ def ranked(real: Built, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict,
     (folder / "data.json").write_text(data.group(1), encoding="utf-8")
     queries = [q["query"] for q in QUERIES] + ["when to stop"]
     (folder / "queries.json").write_text(json.dumps(queries), encoding="utf-8")
-    out = subprocess.run([str(node()), str(RANK), str(folder / "data.json"), str(folder / "queries.json")],
-                         capture_output=True, text=True, check=True, timeout=120)
+    out = subprocess.run(
+        [str(node()), str(RANK), str(folder / "data.json"), str(folder / "queries.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     return json.loads(data.group(1)), json.loads(out.stdout)
 
 
@@ -53,14 +59,22 @@ def test_the_expected_paper_is_in_the_first_three(case: dict, ranked: tuple[dict
     assert case["expect"] in top, f"{case['query']!r} ({case['why']}): first three {top}"
 
 
-def test_when_to_stop_reaches_every_record_tagged_with_the_stop_sub_decision(real: Built, ranked: tuple[dict, dict]) -> None:
+def test_when_to_stop_reaches_every_record_tagged_with_the_stop_sub_decision(
+    real: Built, ranked: tuple[dict, dict]
+) -> None:
     data, results = ranked
     cf = next(c for c in real.tax.retained.controlled if c.kind == "mapping")
     stop = next(v for v in cf.values if v.name == "stop")
-    tagged = {r.id for r in real.corpus.retained if isinstance(r.get(cf.name), dict) and stop.id in r.get(cf.name)}
+    tagged = {
+        r.id
+        for r in real.corpus.retained
+        if isinstance(r.get(cf.name), dict) and stop.id in r.get(cf.name)
+    }
     assert len(tagged) >= 10
     assert tagged <= set(results["when to stop"]), tagged - set(results["when to stop"])
     words = data["words"]
     ids, per = data["rec"][data["id"]], data["rec"]["_w"]
-    described = {ids[i] for i, ws in enumerate(per) if any(words[k].startswith(stop.label) for k in ws)}
+    described = {
+        ids[i] for i, ws in enumerate(per) if any(words[k].startswith(stop.label) for k in ws)
+    }
     assert described == tagged

@@ -27,7 +27,10 @@ def _figure(survey: Any, kind: str) -> Any:
 
 def _svg_lines(svg: bytes) -> list[str]:
     """The text lines of a matplotlib SVG (text kept as text: svg.fonttype none)."""
-    return [re.sub(r"<[^>]+>", "", t).strip() for t in re.findall(r"<text[^>]*>(.*?)</text>", svg.decode("utf-8"), re.S)]
+    return [
+        re.sub(r"<[^>]+>", "", t).strip()
+        for t in re.findall(r"<text[^>]*>(.*?)</text>", svg.decode("utf-8"), re.S)
+    ]
 
 
 def test_the_screening_flow_prints_the_pages_counts(survey: Any) -> None:
@@ -35,18 +38,26 @@ def test_the_screening_flow_prints_the_pages_counts(survey: Any) -> None:
 
     tax, stats = survey.taxonomy, survey.stats
     fig = _figure(survey, "flow")
-    retained, total = stats.headline[tax.retained.name], stats.headline[survey.config.headline_total]
+    retained, total = (
+        stats.headline[tax.retained.name],
+        stats.headline[survey.config.headline_total],
+    )
     assert fig.data["retained"] == retained == len(survey.corpus.retained)
     assert fig.data["screened"] == total
     stage = stats.table(next(str(p["field"]) for p in survey.config.plots if p["kind"] == "flow"))
-    assert [n for _label, n in fig.data["stages"]] == [stage.count(v) for v in stage.row_values if v in stage.rows.values]
+    assert [n for _label, n in fig.data["stages"]] == [
+        stage.count(v) for v in stage.row_values if v in stage.rows.values
+    ]
     assert fig.data["screened"] - sum(n for _l, n in fig.data["stages"]) == retained
     lines = _svg_lines(fig.draw()[0])
     assert lines[lines.index(tax.retained.label) + 1] == f"n = {retained}"
     assert f"n = {total}" in lines
     # the statistics page and the list say the same numbers
     files = site_files(tax, survey.display, stats)
-    assert f'<span class="big">{retained}</span>' in files["stats.html"] and f"({retained})" in files["index.html"]
+    assert (
+        f'<span class="big">{retained}</span>' in files["stats.html"]
+        and f"({retained})" in files["index.html"]
+    )
 
 
 def test_the_living_flow_prints_the_living_flows_counts(survey: Any) -> None:
@@ -54,7 +65,14 @@ def test_the_living_flow_prints_the_living_flows_counts(survey: Any) -> None:
     assert flow is not None
     lines = _svg_lines(_figure(survey, "prisma").draw()[0])
     text = "\n".join(lines)
-    for n in (flow.identified, flow.duplicates, flow.screened, flow.excluded, flow.included, flow.awaiting):
+    for n in (
+        flow.identified,
+        flow.duplicates,
+        flow.screened,
+        flow.excluded,
+        flow.included,
+        flow.awaiting,
+    ):
         assert f"n = {n}" in text
     assert flow.screened == flow.excluded + flow.included
 
@@ -73,4 +91,7 @@ def test_the_living_flow_is_legible_at_375_px(survey: Any) -> None:
 def test_wrap_keeps_lines_and_breaks_long_ones() -> None:
     assert _wrap("Records screened\nn = 44", 40) == "Records screened\nn = 44"
     assert _wrap("Excluded at a very long stage name for a screening step", 20).split("\n") == [
-        "Excluded at a very", "long stage name for", "a screening step"]
+        "Excluded at a very",
+        "long stage name for",
+        "a screening step",
+    ]

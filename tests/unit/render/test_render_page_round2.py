@@ -113,7 +113,11 @@ def test_the_other_pages_load_one_paper_js_beside_them(site: Path) -> None:
     assert (folder / "paper.js").read_text(encoding="utf-8") == bundle("paper.mjs")
     # not the list (site) nor papers/index.html, the no-JavaScript list of titles
     # nor 404.html, served at any depth (absolute links, no script)
-    pages = [p for p in folder.rglob("*.html") if (p.name != "index.html" or p.parent.name == "tags") and p.name != "404.html"]
+    pages = [
+        p
+        for p in folder.rglob("*.html")
+        if (p.name != "index.html" or p.parent.name == "tags") and p.name != "404.html"
+    ]
     assert len(pages) > 100  # every paper, the statistics, the tag index and the tag pages
     for page in pages:
         html = page.read_text(encoding="utf-8")
@@ -211,11 +215,17 @@ def test_no_canonical_without_a_site_address(real: Built) -> None:
     from survey_tools.render.site import site_files
 
     survey = real.tax.survey
-    tax = replace(real.tax, survey={**survey, "site": {k: v for k, v in survey["site"].items() if k != "url"}})
+    tax = replace(
+        real.tax, survey={**survey, "site": {k: v for k, v in survey["site"].items() if k != "url"}}
+    )
     files = site_files(tax, real.corpus, real.stats, card=True)
     assert 'rel="canonical"' not in files["index.html"] and "og:url" not in files["papers/c3.html"]
     # a card's address must be absolute, and crawlers' files name absolute addresses: none
-    assert "og:image" not in files["index.html"] and "sitemap.xml" not in files and "robots.txt" not in files
+    assert (
+        "og:image" not in files["index.html"]
+        and "sitemap.xml" not in files
+        and "robots.txt" not in files
+    )
     assert 'href="index.html"' in files["404.html"]
     assert (
         json.loads(
