@@ -34,8 +34,9 @@ from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.views import added_since
 from survey_tools.render import model
 from survey_tools.render.bibtex import record_entry_type, venue_text
+from survey_tools.render.dataset import CARD_FILE as DATA_CARD
+from survey_tools.render.dataset import CROISSANT_FILE, DATAPACKAGE_FILE, dataset_files
 from survey_tools.render.dataset import CSV_FILE as DATA_CSV
-from survey_tools.render.dataset import dataset_files
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
 from survey_tools.render.searchwords import identifier_texts, taxonomy_words
@@ -980,6 +981,7 @@ class _Site:
             "additions": self._additions(),
             "facets": self._tag_values,
             "figures": figs,
+            "data": {"csv": DATA_CSV, "card": DATA_CARD, "datapackage": DATAPACKAGE_FILE, "croissant": CROISSANT_FILE},
             "index_href": self.index_name,
             "css_href": CSS_FILE,
             "nav": self._nav(""),

@@ -2,7 +2,7 @@
 // or punctuation); spaces inside a query word are optional in the record ("multiagent" finds
 // "multi-agent" and "multi agent"). It forgives: a word that starts no word of the list is
 // matched within an edit distance scaled to its length, as MiniSearch's `fuzzy: 0.2` does
-// ("orchestraton" finds "orchestration") and ranks below exact matches; little words ("to",
+// ("retreival" finds "retrieval") and ranks below exact matches; little words ("to",
 // "the") count when they match and are never required; a pasted arXiv, DOI or OpenReview address
 // is searched as its identifier. Matching uses indexOf and character comparison only: no
 // regular expression is built from the query, so any input of any length gives a result.
