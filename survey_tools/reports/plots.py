@@ -190,8 +190,8 @@ def _heatmap(d: Mapping[str, Any]) -> Any:
     ax = fig.add_subplot()
     top = max((max(r) for r in data), default=0) or 1
     im = ax.imshow(data, cmap="cividis", vmin=0, vmax=top, aspect="auto")
-    ax.set_xticks(range(len(cols)), cols, rotation=35, ha="right")
-    ax.set_yticks(range(len(rows)), rows)
+    ax.set_xticks(range(len(cols)), [_wrap(c, 18) for c in cols], rotation=35, ha="right")
+    ax.set_yticks(range(len(rows)), [_wrap(r, 28) for r in rows])
     for i, row in enumerate(data):
         for j, n in enumerate(row):
             ax.text(j, i, str(n) if n else "·", ha="center", va="center", color="white" if n < top * 0.55 else "black")
@@ -209,7 +209,7 @@ def _ladder(d: Mapping[str, Any]) -> Any:
     ax = fig.add_subplot()
     ys = list(range(len(labels)))
     ax.barh(ys, counts, color=OKABE_ITO[0])
-    ax.set_yticks(ys, labels)
+    ax.set_yticks(ys, [_wrap(lab, 28) for lab in labels])  # a long label on two lines
     ax.invert_yaxis()  # finest unit on top, coarsest at the bottom
     for y, n in zip(ys, counts, strict=True):
         ax.text(n + 0.3, y, str(n), va="center")
@@ -230,7 +230,7 @@ def _modes(d: Mapping[str, Any]) -> Any:
             if n:
                 ax.text(x0 + n / 2, y, str(n), ha="center", va="center", color="white" if k == 0 else "black")
         left = [a + b for a, b in zip(left, vals, strict=True)]
-    ax.set_yticks(ys, rows)
+    ax.set_yticks(ys, [_wrap(r, 28) for r in rows])
     ax.invert_yaxis()
     ax.set_xlabel("records")
     ax.set_title(d["title"])
@@ -249,7 +249,7 @@ def _stacked(d: Mapping[str, Any]) -> Any:
         bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
     for x, n in zip(pos, bottom, strict=True):
         ax.text(x, n + 0.3, str(n), ha="center")
-    ax.set_xticks(pos, xs, rotation=45, ha="right")
+    ax.set_xticks(pos, [_wrap(str(x), 18) for x in xs], rotation=45, ha="right")
     ax.set_ylabel("records")
     ax.set_xlabel(d["xlabel"])
     ax.set_title(d["title"])
