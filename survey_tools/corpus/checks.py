@@ -587,13 +587,12 @@ def _placement_problems(
                     "file at a commit (path/to/file.py at 1a2b3c4)")))
         keys = {str(k) for other in coll.controlled if other is not cf and other.kind == "mapping"
                 for k in (data.get(other.name) or {}) if isinstance(data.get(other.name), dict)}
-        for value in cf.ids:
-            tagged = value in data and data[value] not in (tax.untagged, None)
-            if (tagged or value in keys) and value not in placed:
-                problems.append(_at(rel, doc, (cf.name,), (
-                    f"{value} is tagged but its reading is not placed: add {value}: "
-                    "{how: ..., where: ...} (where it was read, and whether it rests on "
-                    f"{' or '.join(cf.mode_ids)})")))
+        missing = [v for v in cf.ids if v not in placed
+                   and ((v in data and data[v] not in (tax.untagged, None)) or v in keys)]
+        if missing:  # one line for the record: which tags still lack a placed reading
+            problems.append(_at(rel, doc, (cf.name,), (
+                f"tagged but not placed: {', '.join(missing)} (a record that places a reading places "
+                "every tag it sets: add each as {how: " + "|".join(cf.mode_ids) + ", where: ...})")))
     return problems
 
 

@@ -148,8 +148,15 @@ def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
     }
     if c.where_words:
         # A placed reading is written in full: what it rests on (`how`) and where it was read.
-        detailed["required"] = ["how", "where"]
-        entry: dict[str, Any] = detailed
+        entry: dict[str, Any] = {
+            **detailed,
+            "required": ["how", "where"],
+            "x-messages": {
+                "type": "a placed reading is written in full, {how: <what it rests on>, where: "
+                        "<the section, figure, table, ... or code file at a commit>}, not as its mode alone",
+                "required": "a placed reading needs `how` (what it rests on) and `where` (where it was read)",
+            },
+        }
     else:
         entry = {"anyOf": [mode, detailed]}
     mapping = {
