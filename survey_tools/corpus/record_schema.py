@@ -153,7 +153,7 @@ def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
             "required": ["how", "where"],
             "x-messages": {
                 "type": "a placed reading is written in full, {how: <what it rests on>, where: "
-                        "<the section, figure, table, ... or code file at a commit>}, not as its mode alone",
+                "<the section, figure, table, ... or code file at a commit>}, not as its mode alone",
                 "required": "a placed reading needs `how` (what it rests on) and `where` (where it was read)",
             },
         }
