@@ -150,3 +150,21 @@ def test_every_target_is_at_least_24_px(
         " resultTypes: ['violations']})).violations"
     )
     assert [n["target"] for v in result for n in v["nodes"]][:10] == []
+
+
+@pytest.mark.parametrize(
+    ("query", "expect"),
+    [
+        ("orchestraton evolving", "puppeteer"),
+        ("https://arxiv.org/abs/2103.01955", "mappo2022"),
+        ("when to stop", "maestro2026"),
+    ],
+)
+def test_the_page_forgives_a_typo_an_address_and_the_taxonomys_words(
+    browser: Any, site: Path, pages: list[Any], query: str, expect: str
+) -> None:
+    pg = open_page(browser, _url(site, "index.html"))
+    pages.append(pg)
+    pg.fill("#q", query)
+    first = pg.evaluate("surveyPage.keys()")[:3]
+    assert expect in first, (query, first)
