@@ -77,6 +77,8 @@ class SpanRec:
     error: str = ""  # why the span failed, when it did
     links: tuple[tuple[str, str], ...] = ()  # (trace id, span id) of its span links
     follows: bool = False  # its parent is a linked span: it may start and end after it
+    span: str = ""  # the span's own name (the summary names generic spans by it)
+    rule: str = ""  # the framework row that mapped it (--explain)
 
 
 @dataclass
