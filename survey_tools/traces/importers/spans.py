@@ -170,6 +170,7 @@ def build(
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
     _speakers(recs, by_id)
+    _owners_of_model_calls(recs, root, by_id)
     _clamp(recs, root, by_id, summary)
     _parents_first(recs, root, by_id)
 
@@ -265,6 +266,61 @@ def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
                 r.parent_id = turn.span_id
                 turn.end = max(turn.end, r.end)
     recs.extend(turns)
+
+
+# What a framework appends to the name of a scope's span (DSPy's Module.forward and
+# __call__, acall, a run's .run): not part of the agent's name.
+_SUFFIXES = (".forward", ".aforward", ".__call__", ".acall", ".arun", ".run", ".invoke", ".ainvoke")
+# The scopes that can name an agent: a step (a chain, a workflow) or a span of no convention.
+_SCOPES = (STEP, WORKFLOW, GENERIC)
+INFERRED = "structure: the nearest named scope holding model calls owns them (an agent)"
+
+
+def scope_name(r: SpanRec) -> str:
+    """The agent a scope names: a name a rule or an attribute gave it, else its span's
+    name, framework suffixes stripped ('' when it names nothing)."""
+    name = r.agent or r.span or (r.name if r.kind != GENERIC else "")
+    for suffix in _SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+            break
+    return "" if name.startswith("__") or name == "(none)" else name
+
+
+def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """Agents from the shape of the run, where no span says it is an agent's: a model
+    call outside every agent span is owned by the nearest enclosing named scope (a step,
+    a workflow, a span of no convention; the framework's own scopes, runtime, are passed
+    over), which becomes that agent's span. A model call inside a tool span, with no
+    scope between, is the tool's: its agent is the one holding the tool."""
+    parent = by_id.get
+    in_agent: dict[str, bool] = {root.span_id: root.kind == AGENT}
+
+    def under_agent(r: SpanRec) -> bool:
+        path: list[str] = []
+        cur: SpanRec | None = r
+        found = False
+        while cur is not None and cur.span_id not in in_agent:
+            if cur.kind == AGENT:
+                found = True
+                break
+            path.append(cur.span_id)
+            cur = parent(cur.parent_id) if cur is not root else None
+        found = found or (cur is not None and in_agent.get(cur.span_id, False))
+        for sid in path:
+            in_agent[sid] = found
+        return found
+
+    models = [r for r in recs if r.kind == MODEL and not under_agent(r)]
+    for m in models:
+        cur = parent(m.parent_id) if m is not root else None
+        while cur is not None and cur.kind not in (AGENT, TOOL):
+            name = scope_name(cur) if cur.kind in _SCOPES else ""
+            if name:
+                cur.kind, cur.name, cur.agent = AGENT, name, name
+                cur.rule = INFERRED
+                break
+            cur = parent(cur.parent_id) if cur is not root else None
 
 
 def _parents_first(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:

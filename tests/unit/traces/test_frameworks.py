@@ -55,6 +55,8 @@ NOT_WRITTEN = {
     # (SimpleTool.__call__), and has no span of an agent's own work but its tools, so
     # the trace's durations cannot show the delegates' concurrency.
     "mlflow": ("model_calls", "tokens", "tools", "speedup"),
+    # openinference-instrumentation-dspy 0.1.48 writes no token count on any span.
+    "dspy": ("tokens",),
     # Without its event listener it writes the crew and the manager's two task runs
     # only: no coworker, no delegation, no tool.
     "crewai/hierarchical.otlp.jsonl": (
@@ -66,6 +68,17 @@ NOT_WRITTEN = {
         "model_calls",
         "tokens",
     ),
+}
+
+
+# Runs the framework's tracing writes as several unconnected traces, nothing in the file
+# joining them (no shared id, no link): checked to import as that many, each valid, so a
+# version that keeps the run together fails here and the entry goes. A failure of the
+# framework's tracing, counted as a failed run in docs/trace-formats.md.
+SPLIT = {
+    # dspy.Parallel runs each module on a thread without the caller's OpenTelemetry
+    # context: the coordinator and each of its two researchers are traces of their own.
+    "dspy/parallel.otlp.jsonl": 3,
 }
 
 
@@ -200,6 +213,11 @@ def test_framework_run_imports_as_the_program_ran(
     code, _, err = run(None, "trace", "import", "auto", str(folder / name), "-o", str(out))
     assert code == 0, err
     written = sorted(out.iterdir())
+    split = SPLIT.get(f"{_key(folder)}/{name}")
+    if split is not None:
+        assert len(written) == split, f"{len(written)} traces: {err}"
+        assert all(check_file(p)[0].ok for p in written)
+        return
     assert len(written) == run_["traces"], f"{len(written)} traces: {err}"
     report, trace = check_file(written[0])
     assert report.ok and trace is not None
