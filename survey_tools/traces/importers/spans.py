@@ -35,6 +35,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
+from survey_tools.traces.importers import frameworks
 from survey_tools.traces.importers.common import ImportFailed
 
 AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
@@ -94,6 +95,8 @@ class SpanSummary:
     failed: int = 0
     runtime: Counter[str] = field(default_factory=Counter)
     joined: int = 0  # traces joined into this one by span links
+    lacks: list[str] = field(default_factory=list)  # what the file has none of
+    explained: list[str] = field(default_factory=list)  # --explain: one line per span
 
     def notes(self) -> list[str]:
         out = [f"{self.spans} span(s) imported"]
@@ -129,6 +132,10 @@ class SpanSummary:
         if self.generic:
             ops = ", ".join(f"{k} ({v})" for k, v in sorted(self.generic.items()))
             out.append(f"unknown operations kept as generic events: {ops}")
+        out.extend(
+            f"the file has no {what}: nothing is invented in their place" for what in self.lacks
+        )
+        out.extend(f"explain: {line}" for line in self.explained)
         if self.skipped:
             shown = "; ".join(self.skipped[:5])
             more = f" (and {len(self.skipped) - 5} more)" if len(self.skipped) > 5 else ""
@@ -182,6 +189,7 @@ def build(
     tokens_in = sum(r.input_tokens for r in recs if r.usage_rank == usage_rank)
     tokens_out = sum(r.output_tokens for r in recs if r.usage_rank == usage_rank)
     summary.failed += sum(1 for r in recs if r.error)
+    summary.lacks.extend(_lacks(recs, usage_rank))
     costs = {
         "tokens": tokens_in + tokens_out,
         "input_tokens": tokens_in,
@@ -191,6 +199,18 @@ def build(
         "messages": b.type.count("message"),
     }
     return b, costs
+
+
+def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
+    """What an instrumentor did not write at all, for the summary (it is not invented)."""
+    out = []
+    if usage_rank < 0:
+        out.append("token counts (no span reports usage; the trace's tokens are 0)")
+    if not any(r.kind == MODEL for r in recs):
+        out.append("model-call spans")
+    if not any(r.kind in (TOOL, HANDOFF) for r in recs):
+        out.append("tool spans")
+    return out
 
 
 def _graph_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -464,6 +484,28 @@ class _Events:
             and min(map(attrgetter("start"), recs)) - t0 > -_EXACT_NS
         )
         self.root_name = self.agent_of(root)
+        self.explain = frameworks.explaining()
+
+    def _explained(self, r: SpanRec, me: str) -> str:
+        """--explain: what span ``r`` became, and which row or convention said so."""
+        holder = self.owner.get(r.parent_id, self.root_name)
+        kind = r.kind
+        if r is self.root:
+            what = f"the run's root: agent {me}"
+        elif kind == AGENT:
+            what = f"agent {me}'s span" + ("" if holder == me else f", delegated to by {holder}")
+        elif kind == TOOL:
+            what = f"tool call {r.name} of {me}" + (f", a hand-off to {r.target}" if r.target else "")
+        elif kind == HANDOFF:
+            what = f"a hand-off from {me} to {r.target or 'agent'}"
+        elif kind == RUNTIME:
+            what = f"folded into {me}'s events (the framework's bookkeeping)"
+        elif kind == GENERIC:
+            what = f"generic event of {me} (no row, no convention)"
+        else:
+            what = {MODEL: "model call", GUARD: "guardrail"}.get(kind, "step") + f" of {me}"
+        why = r.rule or ("the span's convention" if kind != GENERIC else "nothing matched")
+        return f"span {r.span_id} {r.span or r.name!r}: {what} [{why}]"
 
     def agent_of(self, r: SpanRec) -> str:
         if r.kind == AGENT:
@@ -493,6 +535,8 @@ class _Events:
         if r.kind != AGENT and (r.follows or self.passed.get(r.parent_id, False)):
             self.passed[r.span_id] = True
         attrs = self._attrs(r)
+        if self.explain:
+            self.summary.explained.append(self._explained(r, me))
         t0 = self.t0
         if self.exact:
             ts = (r.start - t0) / 1e9
@@ -622,7 +666,9 @@ class _Events:
             return  # a guardrail makes no agent active
         else:
             if kind == GENERIC:
-                self.summary.generic[r.operation or "(none)"] += 1
+                # Named by its operation, else by the span's own name.
+                op = r.operation if r.operation not in ("", "(none)") else ""
+                self.summary.generic[op or r.span or "(none)"] += 1
             if kind == STEP:
                 role = r.operation or "step"
             elif kind == WORKFLOW:
