@@ -339,7 +339,9 @@ def import_cmd(
 ) -> None:
     extra = _user_rules(rules_files)
     with frameworks.using(extra, explain=explain):
-        failed, paths = _import_all(fmt, inputs, output, keep_content, check, max_bytes, max_string_bytes)
+        failed, paths = _import_all(
+            fmt, inputs, output, keep_content, check, max_bytes, max_string_bytes
+        )
     sys.exit(EXIT_INVALID if failed else EXIT_OK)
 
 

@@ -38,6 +38,7 @@ the root (a step or workflow elsewhere acts for the agent holding it).
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -91,6 +92,21 @@ ARGUMENT_KEYS = (
     "ai.toolCall.args",
     "input.value",
 )
+_KINDS = (
+    "agent",
+    "tool",
+    "model",
+    "guard",
+    "handoff",
+    "step",
+    "generic",
+    "runtime",
+    "workflow",
+    "node",
+    "marker",
+    "speaker",
+    "scope",
+)
 _SOURCES = ("agent", "target", "tool", "tokens_in", "tokens_out")
 
 
@@ -122,19 +138,47 @@ def _field(path: list[str | int]) -> str:
     return out
 
 
-def _row_problems(row: dict[str, Any]) -> list[tuple[str, str]]:
+def _row_problems(row: Any) -> list[tuple[str, str]]:
     """What the schema cannot check in one row: (field, message)."""
+    if not isinstance(row, dict) or not isinstance(row.get("match"), str):
+        return []
     try:
         groups = set(re.compile(row["match"]).groupindex)
     except re.error as err:
         return [("match", f"not a regular expression: {err}")]
     out = []
     for key in _SOURCES:
-        for k, src in enumerate(row.get(key, ())):
-            if src.startswith("group:") and src[6:] not in groups:
+        srcs = row.get(key)
+        for k, src in enumerate(srcs if isinstance(srcs, list) else []):
+            if isinstance(src, str) and src.startswith("group:") and src[6:] not in groups:
                 known = ", ".join(sorted(groups)) or "none"
                 out.append((f"{key}[{k}]", f"no group {src[6:]!r} in match (its groups: {known})"))
     return out
+
+
+# The schema's patterns in words (a message names no regular expression).
+_PATTERN_WORDS = {
+    "family": "lowercase letters, digits, '.', '_' and '-'",
+    "subject": "name, tool, kind, attr:KEY or json:ATTR:KEY",
+    "agent": "attr:KEY, group:NAME, args:KEY, json:ATTR:KEY, span:name or next:agent",
+    "target": "attr:KEY, group:NAME, args:KEY, json:ATTR:KEY, span:name or next:agent",
+    "tool": "attr:KEY, group:NAME, args:KEY, json:ATTR:KEY, span:name or next:agent",
+    "tokens_in": "attr:KEY or json:ATTR:KEY",
+    "tokens_out": "attr:KEY or json:ATTR:KEY",
+}
+
+
+def _schema_problem(where: str, node: yaml.Node, err: Any) -> Problem:
+    """A schema error at its line, with the nearest allowed value when one is near."""
+    path = list(err.instance_path)
+    msg = err.message
+    if err.kind.__class__.__name__.endswith("Pattern"):
+        key = next((p for p in reversed(path) if isinstance(p, str)), "")
+        msg = f"{err.instance!r} is not {_PATTERN_WORDS.get(key, 'of the allowed form')}"
+    if err.kind.__class__.__name__.endswith("Enum") and isinstance(err.instance, str):
+        near = difflib.get_close_matches(err.instance, _KINDS, n=1)
+        msg += f" (did you mean {near[0]!r}?)" if near else ""
+    return Problem(where, _line_of(node, path), 0, _field(path), msg)
 
 
 def load_rules(text: str, where: str) -> tuple[Rule, ...]:
@@ -146,16 +190,14 @@ def load_rules(text: str, where: str) -> tuple[Rule, ...]:
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0
-        raise InvalidInput([Problem(where, line, 0, "", f"not YAML: {err}")], "bad rules file")
+        raise InvalidInput(
+            [Problem(where, line, 0, "", f"not YAML: {err}")], "bad rules file"
+        ) from None
     if node is None:
         raise InvalidInput([Problem(where, 1, 0, "", "empty: a rules file has a rules list")])
-    problems = [
-        Problem(where, _line_of(node, list(e.instance_path)), 0, _field(list(e.instance_path)), e.message)
-        for e in _validator().iter_errors(doc)
-    ]
-    if problems:
-        raise InvalidInput(problems, f"{where}: {len(problems)} problem(s) in the rules")
-    for n, row in enumerate(doc["rules"]):
+    problems = [_schema_problem(where, node, e) for e in _validator().iter_errors(doc)]
+    rows = doc.get("rules") if isinstance(doc, dict) else None
+    for n, row in enumerate(rows if isinstance(rows, list) else []):
         for key, msg in _row_problems(row):
             path: list[str | int] = ["rules", n, *key.replace("]", "").split("[")]
             path = [int(p) if isinstance(p, str) and p.isdigit() else p for p in path]

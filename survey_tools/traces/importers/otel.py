@@ -382,7 +382,6 @@ _Chunk = tuple[int, list[msgspec.Raw]]  # (line of the input, raw spans)
 _SPAN_ID = re.compile(rb'"spanId"\s*:\s*"([0-9A-Za-z_-]{1,40})"')
 
 
-
 def span_record_at(
     where: str,
     sid: str,
@@ -400,6 +399,7 @@ def span_record_at(
         return span_record(sid, pid, start, end, span_name, a, error, names)
     except BadSpan as err:
         raise ImportFailed(f"{where}: span {sid!r}: {err}") from None
+
 
 def _span_label(raw: msgspec.Raw) -> str:
     """How a span that failed to decode is named in the error: its id or name."""

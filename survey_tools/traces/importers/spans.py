@@ -495,7 +495,9 @@ class _Events:
         elif kind == AGENT:
             what = f"agent {me}'s span" + ("" if holder == me else f", delegated to by {holder}")
         elif kind == TOOL:
-            what = f"tool call {r.name} of {me}" + (f", a hand-off to {r.target}" if r.target else "")
+            what = f"tool call {r.name} of {me}" + (
+                f", a hand-off to {r.target}" if r.target else ""
+            )
         elif kind == HANDOFF:
             what = f"a hand-off from {me} to {r.target or 'agent'}"
         elif kind == RUNTIME:
