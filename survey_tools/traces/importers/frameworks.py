@@ -196,8 +196,9 @@ def load_rules(text: str, where: str) -> tuple[Rule, ...]:
     if node is None:
         raise InvalidInput([Problem(where, 1, 0, "", "empty: a rules file has a rules list")])
     problems = [_schema_problem(where, node, e) for e in _validator().iter_errors(doc)]
-    rows = doc.get("rules") if isinstance(doc, dict) else None
-    for n, row in enumerate(rows if isinstance(rows, list) else []):
+    got = doc.get("rules") if isinstance(doc, dict) else None
+    rows: list[Any] = got if isinstance(got, list) else []
+    for n, row in enumerate(rows):
         for key, msg in _row_problems(row):
             path: list[str | int] = ["rules", n, *key.replace("]", "").split("[")]
             path = [int(p) if isinstance(p, str) and p.isdigit() else p for p in path]
@@ -205,14 +206,27 @@ def load_rules(text: str, where: str) -> tuple[Rule, ...]:
     if problems:
         raise InvalidInput(problems, f"{where}: {len(problems)} problem(s) in the rules")
     return tuple(
-        Rule(
-            **{
-                ("on" if k == "subject" else k): tuple(v) if isinstance(v, list) else v
-                for k, v in row.items()
-            },
-            where=f"{where}:{_line_of(node, ['rules', n])}",
-        )
-        for n, row in enumerate(doc["rules"])
+        _rule(row, f"{where}:{_line_of(node, ['rules', n])}") for n, row in enumerate(rows)
+    )
+
+
+def _rule(row: dict[str, Any], where: str) -> Rule:
+    def many(key: str) -> tuple[str, ...]:
+        return tuple(row.get(key, ()))
+
+    return Rule(
+        row["family"],
+        row["why"],
+        row["subject"],
+        row["match"],
+        kinds=many("kinds"),
+        kind=row.get("kind", ""),
+        agent=many("agent"),
+        target=many("target"),
+        tool=many("tool"),
+        tokens_in=many("tokens_in"),
+        tokens_out=many("tokens_out"),
+        where=where,
     )
 
 
