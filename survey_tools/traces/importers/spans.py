@@ -178,6 +178,10 @@ def build(
     _markers(recs, root)
     _speakers(recs, by_id)
     _owners_of_model_calls(recs, root, by_id)
+    # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
+    # are whole milliseconds) a child starting with its parent but ending first would
+    # be clamped against its parent's end before that end is clamped itself.
+    _parents_first(recs, root, by_id)
     _clamp(recs, root, by_id, summary)
     _parents_first(recs, root, by_id)
 

@@ -82,7 +82,7 @@ SPLIT = {
 }
 
 
-_NOT_TRACES = ("EXPECTED.yaml", "pip-freeze.txt")
+_NOT_TRACES = ("EXPECTED.yaml", "pip-freeze.txt", "npm-freeze.txt")
 
 
 def _trace_files(d: Path) -> set[str]:
