@@ -185,7 +185,7 @@ def build(
     _clamp(recs, root, by_id, summary)
     _parents_first(recs, root, by_id)
 
-    events = _Events(recs, root, root_agent, summary)
+    events = _Events(recs, root, root_agent, summary, by_id)
     for r in recs:
         events.emit(r)
     b = events.finish()
@@ -449,9 +449,15 @@ class _Events:
     """The events of span records taken in time order (the body of :func:`build`)."""
 
     def __init__(
-        self, recs: list[SpanRec], root: SpanRec, root_agent: str, summary: SpanSummary
+        self,
+        recs: list[SpanRec],
+        root: SpanRec,
+        root_agent: str,
+        summary: SpanSummary,
+        by_id: dict[str, SpanRec] | None = None,
     ) -> None:
         self.b = SpanBuilder()
+        self.by_id = by_id or {}
         self.push = self.b.push
         self.root = root
         self.root_agent = root_agent
@@ -576,7 +582,14 @@ class _Events:
         # caused it and went on, nobody waits for its end.
         passed = r.follows or self.passed.get(r.parent_id, False)
         source = self.handed.pop(me, "")
-        if source:
+        senders = self._linked_senders(r, holder, me)
+        for sender in senders:
+            # Control passed by a message the span links to (a workflow's executors are
+            # siblings; only their links say who sent work to whom).
+            self._pass(sender, me, "message", ts, attrs)
+        if senders:
+            pass
+        elif source:
             self.handed_by[me] = source  # the hand-off was the delegation
         elif me not in self.active:
             push(_SPAWN("", ts, "spawn", holder, me, attrs))
@@ -595,6 +608,21 @@ class _Events:
         # Its holder waits for it (a call, a tool, a node): it returns there at its end.
         ret = self._return(me, holder, te, attrs)
         self.returns_to.setdefault(parent_span, []).append(ret)
+
+    def _linked_senders(self, r: SpanRec, holder: str, me: str) -> list[str]:
+        """The agents whose spans sent what an agent span links to, on it or on the
+        bookkeeping spans between it and its holder's span (the agent's holder and the
+        application excluded: those are the ordinary start)."""
+        out: list[str] = []
+        cur: SpanRec | None = r
+        while cur is not None:
+            for _, linked in cur.links:
+                who = self.owner.get(linked)
+                if who and who not in (holder, me, self.root_name) and who not in out:
+                    out.append(who)
+            up = self.by_id.get(cur.parent_id) if cur is not self.root else None
+            cur = up if up is not None and up.kind == RUNTIME else None
+        return out
 
     def _return(self, me: str, to: str, t: float, attrs: SpanAttrs) -> int:
         spawner = self.spawner.get(me)
