@@ -20,8 +20,9 @@ What it says:
   folded into the events of the agent it runs for; ``workflow``: a run of a workflow,
   the application agent when it is the root, a step otherwise; ``node``: an agent node
   of a graph, whose agent is the graph it runs in; ``scope``: a scope of the program's,
-  a step named by ``agent`` when a source gives a name, else bookkeeping; or any span
-  kind);
+  a step named by ``agent`` when a source gives a name, else bookkeeping; ``group``: a
+  group chat's manager, whose agents speak in turn; ``executor``: a group's tool runner,
+  whose tools are the previous speaker's; or any span kind);
 * ``agent``: where the agent's name is, the first that gives one;
 * ``target``: where the agent a hand-off goes to is, the first that gives one (a tool
   span with a target is a hand-off: its agent delegates to the target);
@@ -65,6 +66,11 @@ MARKER = "marker"
 SPEAKER = "speaker"
 # A scope of the program's: a step when a source names it, bookkeeping otherwise.
 SCOPE = "scope"
+# A group chat's manager: its agents speak in turn, each turn passed on by the one
+# before (spans.py, _group_turns); an executor among them runs the tools the previous
+# speaker asked for.
+GROUP = "group"
+EXECUTOR = "executor"
 MAX_TOKENS = 1 << 53
 
 

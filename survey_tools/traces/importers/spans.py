@@ -56,6 +56,7 @@ UNNAMED = "?"
 NODE = "node"  # an agent node of a graph (frameworks.NODE)
 MARKER = "marker"  # an invocation marker beside its run's span (frameworks.MARKER)
 SPEAKER = "speaker"  # a step saying whose turn starts (frameworks.SPEAKER)
+GROUP, EXECUTOR = "group", "executor"  # a group chat's manager, its tool runner
 
 
 @dataclass(slots=True)
@@ -177,6 +178,7 @@ def build(
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
     _speakers(recs, by_id)
+    _group_turns(recs)
     _owners_of_model_calls(recs, root, by_id)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
     # are whole milliseconds) a child starting with its parent but ending first would
@@ -345,6 +347,33 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
                 cur.rule = INFERRED
                 break
             cur = parent(cur.parent_id) if cur is not root else None
+
+
+def _group_turns(recs: list[SpanRec]) -> None:
+    """A group chat (AG2's GroupChatManager) runs its agents in turn, each agent span a
+    child of the manager's: the manager is bookkeeping, and each turn is passed on by the
+    speaker before it, so each agent span becomes a child of the previous speaker's span
+    that follows it (a delegation from that speaker, which does not wait for it). A tool
+    runner among them (kind executor) is bookkeeping of the speaker before it: the tools it
+    runs are that speaker's calls."""
+    groups = {r.span_id for r in recs if r.kind == GROUP}
+    if not groups:
+        return
+    turns: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.span_id in groups:
+            r.kind = RUNTIME
+        elif r.parent_id in groups and r.kind in (AGENT, EXECUTOR):
+            turns.setdefault(r.parent_id, []).append(r)
+    for kids in turns.values():
+        prev: SpanRec | None = None
+        for r in sorted(kids, key=_SORT_KEY):
+            if r.kind == EXECUTOR:
+                r.kind = RUNTIME
+            if prev is not None:
+                r.parent_id, r.follows = prev.span_id, True
+            if r.kind == AGENT:
+                prev = r
 
 
 def _parents_first(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
