@@ -192,8 +192,7 @@ def build(
         events.emit(r)
     b = events.finish()
     usage_rank = min((r.usage_rank for r in recs if r.input_tokens or r.output_tokens), default=-1)
-    tokens_in = sum(r.input_tokens for r in recs if r.usage_rank == usage_rank)
-    tokens_out = sum(r.output_tokens for r in recs if r.usage_rank == usage_rank)
+    tokens_in, tokens_out = _usage(recs, usage_rank, root, by_id)
     summary.failed += sum(1 for r in recs if r.error)
     summary.lacks.extend(_lacks(recs, usage_rank))
     costs = {
@@ -205,6 +204,42 @@ def build(
         "messages": b.type.count("message"),
     }
     return b, costs
+
+
+def _usage(
+    recs: list[SpanRec], rank: int, root: SpanRec, by_id: dict[str, SpanRec]
+) -> tuple[int, int]:
+    """Input and output tokens of one level of spans. A span of the level nested in
+    another of it (an agent run as a tool inside a turn) is counted once: when the outer
+    span's usage holds at least the sum of the nested ones' (the framework rolled them up,
+    as the Agents SDK's turns do) the outer one counts for them, else each counts its own."""
+    level = [r for r in recs if r.usage_rank == rank and (r.input_tokens or r.output_tokens)]
+    if len(level) < 2:
+        return sum(r.input_tokens for r in level), sum(r.output_tokens for r in level)
+    ids = {r.span_id for r in level}
+    nested: dict[str, list[SpanRec]] = {}
+    tops: list[SpanRec] = []
+    for r in level:
+        cur = by_id.get(r.parent_id) if r is not root else None
+        while cur is not None and cur.span_id not in ids:
+            cur = by_id.get(cur.parent_id) if cur is not root else None
+        if cur is None:
+            tops.append(r)
+        else:
+            nested.setdefault(cur.span_id, []).append(r)
+    if not nested:
+        return sum(r.input_tokens for r in level), sum(r.output_tokens for r in level)
+    total_in = total_out = 0
+    todo = list(tops)
+    while todo:
+        r = todo.pop()
+        inner = nested.get(r.span_id, [])
+        total_in, total_out = total_in + r.input_tokens, total_out + r.output_tokens
+        if r.input_tokens < sum(c.input_tokens for c in inner) or r.output_tokens < sum(
+            c.output_tokens for c in inner
+        ):
+            todo.extend(inner)  # not rolled up: the nested spans count their own
+    return total_in, total_out
 
 
 def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:

@@ -57,6 +57,16 @@ NOT_WRITTEN = {
     "mlflow": ("model_calls", "tokens", "tools", "speedup"),
     # openinference-instrumentation-dspy 0.1.48 writes no token count on any span.
     "dspy": ("tokens",),
+    # The OpenAI Agents SDK writes no model-call span for a Model of one's own (its OpenAI
+    # models write them), through Logfire as through its own export; a hand-off is a
+    # handoff span, with no tool span for the transfer tool.
+    "logfire-openai-agents": ("model_calls",),
+    "logfire-openai-agents/handoff.otlp.jsonl": ("model_calls", "tool_calls", "tools"),
+    "openai-agents-js": ("model_calls",),
+    "openai-agents-js/handoff.agents-export.jsonl": ("model_calls", "tool_calls", "tools"),
+    # opentelemetry-instrumentation-crewai 0.62.4 writes the crew, its tasks and agents
+    # only: no tool span, and no model call for a BaseLLM of one's own.
+    "crewai-openllmetry": ("tool_calls", "tools", "model_calls", "tokens"),
     # Without its event listener it writes the crew and the manager's two task runs
     # only: no coworker, no delegation, no tool.
     "crewai/hierarchical.otlp.jsonl": (
@@ -79,6 +89,17 @@ SPLIT = {
     # dspy.Parallel runs each module on a thread without the caller's OpenTelemetry
     # context: the coordinator and each of its two researchers are traces of their own.
     "dspy/parallel.otlp.jsonl": 3,
+}
+
+
+# Runs the importer reads wrongly, with why: checked to be still wrong (the program's
+# agents are not all found), so a fix fails here and the entry goes. Counted as failed
+# runs in docs/trace-formats.md.
+KNOWN_WRONG = {
+    # OpenLLMetry's LlamaIndex instrumentation (0.62.4) names every workflow step
+    # AgentWorkflow.task and every tool FunctionTool.task: the agents' names are only in
+    # their system prompts' text, and the hand-offs' targets nowhere.
+    "llamaindex-openllmetry/handoff.otlp.jsonl",
 }
 
 
@@ -224,6 +245,9 @@ def test_framework_run_imports_as_the_program_ran(
     doc = json.loads(written[0].read_text(encoding="utf-8"))
     got = graph(doc, set(run_["agents"]))
     want = expected_graph(run_)
+    if f"{_key(folder)}/{name}" in KNOWN_WRONG:
+        assert not set(run_["agents"]) <= got["agents"], "now read right: remove from KNOWN_WRONG"
+        return
     assert len(got["extra"]) <= 1 and got["extra"] <= {got["app"]}, got["extra"]
     absent = NOT_WRITTEN.get(f"{_key(folder)}/{name}", NOT_WRITTEN.get(_key(folder), ()))
     if "agents" not in absent:
