@@ -100,3 +100,32 @@ def test_explain_says_what_each_span_became_and_by_which_rule(tmp_path: Path) ->
 
 def test_the_shipped_rules_load_and_every_row_names_where_it_is() -> None:
     assert frameworks.RULES and all(r.where.startswith("rules.yaml:") for r in frameworks.RULES)
+
+
+def test_agents_are_the_owners_of_model_calls(tmp_path: Path) -> None:
+    """shape.otlp.json: no span says who the planner and the checker are. Planner.forward
+    holds model calls (through a nameless scope) and is the agent Planner; a model call
+    directly in a tool is the tool's agent's; a tool holding Checker.__call__'s model calls
+    is a delegation to Checker; a chain inside a conventional agent span stays its step."""
+    out = tmp_path / "shape.trace.json"
+    code, _, err = run(
+        None, "trace", "import", "auto", str(DATA / "shape.otlp.json"), "-o", str(out)
+    )
+    assert code == 0, err
+    ev = json.loads(out.read_text(encoding="utf-8"))["events"]
+    assert [(e["agent"], e["to"]) for e in ev if e["type"] == "spawn"] == [
+        ("Pipeline.run", "Planner"),
+        ("Planner", "Checker"),
+        ("Pipeline.run", "writer"),
+    ]
+    assert [(e["agent"], e["to"]) for e in ev if e["type"] == "return"] == [
+        ("Checker", "Planner"),
+        ("Planner", "Pipeline.run"),
+        ("writer", "Pipeline.run"),
+    ]
+    models = Counter(e["agent"] for e in ev if e.get("role") == "llm_call")
+    assert models == {"Planner": 2, "Checker": 1, "writer": 1}
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("Planner", "summarise"),
+        ("Planner", "ask_checker"),
+    ]
