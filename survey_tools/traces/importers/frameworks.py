@@ -291,30 +291,88 @@ def _compile(rule: Rule) -> _Compiled:
     return frozenset(rule.kinds), code, attr, inner, re.compile(rule.match).match, rule
 
 
+_FIRST_KINDS = ("agent", "tool", "model", "guard", "handoff", "step", "generic")
+# A named group turned into a plain one, for the patterns joined into one pre-filter.
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """The rows that apply to one first kind, in order, indexed by what they read: a span
+    is tried only against the rows on the attributes it has (a few of the table's), on its
+    name when one of them can match it, and the others."""
+
+    rows: tuple[_Compiled, ...]
+    by_attr: dict[str, tuple[int, ...]]  # attribute (of attr: and json: rows) -> positions
+    on_name: tuple[int, ...]
+    others: tuple[int, ...]  # tool and kind rows
+
+    @classmethod
+    def of(cls, rows: tuple[_Compiled, ...]) -> _Rows:
+        by_attr: dict[str, list[int]] = {}
+        on_name, others = [], []
+        for i, (_, how, key, _inner, _, _) in enumerate(rows):
+            if how in (_ATTR, _JSON):
+                by_attr.setdefault(key, []).append(i)
+            elif how == _NAME:
+                on_name.append(i)
+            else:
+                others.append(i)
+        return cls(rows, {k: tuple(v) for k, v in by_attr.items()}, tuple(on_name), tuple(others))
+
+    def candidates(self, a: dict[str, Any], named: bool) -> list[int]:
+        out = [i for k in a if (at := self.by_attr.get(k)) for i in at]
+        if named:
+            out.extend(self.on_name)
+        out.extend(self.others)
+        out.sort()
+        return out
+
+
+@dataclass
+class _Table:
+    """The rows in use, compiled once (apply runs for every span, a million of them): per
+    first kind, the rows that apply to it (:class:`_Rows`); and one pattern joining every
+    row on the span's name, so a name no row names is refused by one match."""
+
+    rows: tuple[_Compiled, ...]
+    by_kind: dict[str, _Rows]
+    any_name: Any  # re.Pattern.match, or None when no row reads the name
+
+    @classmethod
+    def of(cls, rules: tuple[Rule, ...]) -> _Table:
+        rows = tuple(_compile(r) for r in rules)
+        by_kind = {
+            k: _Rows.of(tuple(c for c in rows if not c[0] or k in c[0])) for k in _FIRST_KINDS
+        }
+        names = [r.match for r in rules if r.on == "name"]
+        joined = "|".join(f"(?:{_NAMED_GROUP.sub('(?:', m)})" for m in names)
+        return cls(rows, by_kind, re.compile(joined).match if names else None)
+
+
 @dataclass
 class _Active:
-    """The rows in use, compiled once (apply runs for every span, a million of them),
-    and whether the import explains each span."""
+    """The table in use, and whether the import explains each span."""
 
-    compiled: tuple[_Compiled, ...]
+    table: _Table
     explain: bool = False
 
 
-_ACTIVE = _Active(tuple(_compile(r) for r in RULES))
+_ACTIVE = _Active(_Table.of(RULES))
 
 
 @contextmanager
 def using(extra: tuple[Rule, ...] = (), *, explain: bool = False) -> Iterator[None]:
     """A user's rows tried before the toolkit's, and --explain, for an import."""
-    before = (_ACTIVE.compiled, _ACTIVE.explain)
+    before = (_ACTIVE.table, _ACTIVE.explain)
     added = attributes(extra) - WANTED
-    _ACTIVE.compiled = tuple(_compile(r) for r in extra) + before[0]
+    _ACTIVE.table = _Table.of(extra + RULES) if extra else before[0]
     _ACTIVE.explain = explain
     WANTED.update(added)
     try:
         yield
     finally:
-        _ACTIVE.compiled, _ACTIVE.explain = before
+        _ACTIVE.table, _ACTIVE.explain = before
         WANTED.difference_update(added)
 
 
@@ -398,10 +456,15 @@ def apply(kind: str, name: str, span_name: str, a: dict[str, Any]) -> Mapped | N
     """What the first matching row says about a span of first ``kind`` and ``name``
     (None when no row matches)."""
     memo: dict[str, Any] = {}
-    for kinds, how, key, inner, match, rule in _ACTIVE.compiled:
-        if kinds and kind not in kinds:
-            continue
-        # The cheap refusals first: most spans match no row.
+    table = _ACTIVE.table
+    index = table.by_kind.get(kind)
+    if index is None:
+        index = _Rows.of(tuple(c for c in table.rows if not c[0] or kind in c[0]))
+    # One match says whether any row on the name can match it (most names: none).
+    named = table.any_name is not None and table.any_name(span_name) is not None
+    rows = index.rows
+    for i in index.candidates(a, named):
+        _kinds, how, key, inner, match, rule = rows[i]
         if how == _ATTR:
             subject: Any = a.get(key)
         elif how == _NAME:
