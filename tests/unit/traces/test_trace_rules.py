@@ -129,3 +129,74 @@ def test_agents_are_the_owners_of_model_calls(tmp_path: Path) -> None:
         ("Planner", "summarise"),
         ("Planner", "ask_checker"),
     ]
+
+
+def _otlp(spans: list[tuple[str, str, str, float, float, dict[str, str]]]) -> dict:
+    """An OTLP/JSON document of (id, parent, name, start s, end s, attributes) spans."""
+    t0 = 1_700_000_000_000_000_000
+    return {
+        "resourceSpans": [
+            {
+                "scopeSpans": [
+                    {
+                        "spans": [
+                            {
+                                "traceId": "2af7651916cd43dd8448eb211c80319c",
+                                "spanId": sid,
+                                **({"parentSpanId": pid} if pid else {}),
+                                "name": name,
+                                "startTimeUnixNano": str(t0 + int(s * 1e9)),
+                                "endTimeUnixNano": str(t0 + int(e * 1e9)),
+                                "attributes": [
+                                    {"key": k, "value": {"stringValue": v}} for k, v in a.items()
+                                ],
+                            }
+                            for sid, pid, name, s, e, a in spans
+                        ]
+                    }
+                ]
+            }
+        ]
+    }
+
+
+def test_haystack_tracer_rows_name_the_agent_by_its_component(tmp_path: Path) -> None:
+    """Spans as Haystack's own tracer names them (haystack-ai 3.4.1's source: the pipeline's
+    haystack.component.run with haystack.component.name, the Agent's nameless loop, its
+    step.llm and step.tool spans): the component is the agent."""
+    doc = _otlp(
+        [
+            ("c000000000000001", "", "haystack.pipeline.run", 0, 5, {}),
+            (
+                "c000000000000002",
+                "c000000000000001",
+                "haystack.component.run",
+                0.1,
+                4.9,
+                {"haystack.component.name": "coordinator", "haystack.component.type": "Agent"},
+            ),
+            ("c000000000000003", "c000000000000002", "haystack.agent.run", 0.2, 4.8, {}),
+            ("c000000000000004", "c000000000000003", "haystack.agent.step", 0.3, 2.0, {}),
+            ("c000000000000005", "c000000000000004", "haystack.agent.step.llm", 0.4, 1.0, {}),
+            (
+                "c000000000000006",
+                "c000000000000004",
+                "haystack.agent.step.tool",
+                1.1,
+                1.9,
+                {"haystack.tool.name": "search"},
+            ),
+        ]
+    )
+    src = tmp_path / "haystack.otlp.json"
+    src.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "haystack.trace.json"
+    code, _, err = run(None, "trace", "import", "auto", str(src), "-o", str(out))
+    assert code == 0, err
+    ev = json.loads(out.read_text(encoding="utf-8"))["events"]
+    assert [(e["agent"], e["to"]) for e in ev if e["type"] == "spawn"] == [("root", "coordinator")]
+    assert [e["agent"] for e in ev if e.get("role") == "llm_call"] == ["coordinator"]
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("coordinator", "search")
+    ]
+    assert "runtime spans folded into their agent's events: haystack.agent.run (1)" in err
