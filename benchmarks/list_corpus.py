@@ -103,14 +103,29 @@ def _markdown_entries(text: str) -> int:
     return len(seen)
 
 
+def _xlsx_rows(path: Path) -> int:
+    """The non-empty rows under the first row of the workbook's first sheet (openpyxl directly,
+    not the toolkit's reader)."""
+    import openpyxl  # noqa: PLC0415 (only this format needs it)
+
+    sheet = openpyxl.load_workbook(path, read_only=True, data_only=True).worksheets[0]
+    rows = list(sheet.iter_rows(values_only=True))[1:]
+    return sum(1 for r in rows if any(c is not None and str(c).strip() for c in r))
+
+
 def source_entries(path: Path, fmt: str) -> int:
+    if fmt == "xlsx":
+        return _xlsx_rows(path)
     text = path.read_text(encoding="utf-8-sig")
+    if fmt == "ris":  # one TY tag a reference
+        return len(re.findall(r"^TY  - ", text, re.M))
     if fmt == "bibtex":  # @type{ entries, not @string/@preamble/@comment
         return len(re.findall(r"^\s*@(?!string|preamble|comment)\w+\s*\{", text, re.I | re.M))
-    if fmt == "csv":
+    if fmt in ("csv", "tsv"):
+        delimiter = "\t" if fmt == "tsv" else ","
         return sum(
             1
-            for row in list(csv.reader(io.StringIO(text, newline="")))[1:]
+            for row in list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))[1:]
             if any(c.strip() for c in row)
         )
     if fmt == "yaml":

@@ -20,6 +20,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from survey_tools.adopt.bibtex_list import BibEntry, read_bib, split_names
+from survey_tools.adopt.repair import NOTES_FIELD
 from survey_tools.adopt.sources import read_source
 from survey_tools.adopt.table import name_header
 from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record
@@ -371,6 +372,7 @@ class ImportPlan:
     orders: dict[str, str] = field(default_factory=dict)
     sentences: list[str] = field(default_factory=list)  # prose columns copied as they are
     warnings: list[str] = field(default_factory=list)  # kept as the list has it, but worth a look
+    lines: dict[str, int] = field(default_factory=dict)  # record path -> the source line of its row
 
 
 def _tag_problems(
@@ -563,11 +565,12 @@ class _FileImport:
         found: list[Problem] | None = _tag_problems(tax, coll, lay, record, label, line)
         found = (found or []) + _record_problems(tax, coll, lay, rel, record, label, line)
         if found and self.options.partial:
-            found = _leave_out(tax, coll, lay, rel, record, found, self.plan)
+            found = _leave_out(tax, coll, lay, rel, record, found, self.plan, row)
             if found is None:
                 return
         self.problems.extend(found)
         self.lines[rel] = line
+        self.plan.lines[rel] = line
         self.plan.files[rel] = record
         self.order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
 
@@ -639,8 +642,15 @@ def _clean_cells(coll: Collection, lay: Layout, row: Mapping[str, str], where: s
     return out
 
 
+def _source_values(lay: Layout, row: Mapping[str, str], fields: set[str]) -> list[str]:
+    """The cells of ``row`` that fill ``fields``, as "column: cell" (what init keeps in
+    import_notes when a field cannot take them)."""
+    return [f"{c.column}: {row[c.column]}" for c in lay.columns
+            if c.field and c.field.split(".")[0] in fields and str(row.get(c.column) or "").strip()]
+
+
 def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: dict[str, Any],
-               found: list[Problem], plan: ImportPlan) -> list[Problem] | None:
+               found: list[Problem], plan: ImportPlan, row: Mapping[str, str]) -> list[Problem] | None:
     """``survey init``'s way with a row's problems: each field a problem names is left out of
     the record (a warning each); a row whose required field is wrong is left out whole (None).
     What is left out is said, with the row, in the warnings."""
@@ -648,16 +658,21 @@ def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: d
     required = {f.name for f in coll.fields if f.required} | {coll.id_field, coll.title_field}
     bad = {columns.get(p.field, p.field.split(".")[0]) for p in found}
     for p in found:
-        plan.warnings.append(f"{p.format()}; left out")
+        plan.warnings.append(f"{p.format()}; moved to {NOTES_FIELD}")
     if bad & required or not bad <= set(record):
         plan.warnings.append(f"{found[0].file}:{found[0].line}: the row is left out (its {', '.join(sorted(bad & required or bad))} "
                              "cannot be imported)")
         return None
+    kept = _source_values(lay, row, bad)
     for name in bad:
         cf = coll.controlled_field(name)
         record[name] = tax.untagged if cf is not None else None
         if cf is None:
             del record[name]
+    if kept and NOTES_FIELD in coll.field_names():
+        # nothing the list held is lost: the value no field could take is kept, privately
+        notes = [record[NOTES_FIELD]] if isinstance(record.get(NOTES_FIELD), str) else []
+        record[NOTES_FIELD] = "\n\n".join(notes + kept)
     label, line = found[0].file, found[0].line
     again = _tag_problems(tax, coll, lay, record, label, line) + _record_problems(tax, coll, lay, rel, record, label, line)
     if again:

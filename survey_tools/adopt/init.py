@@ -30,6 +30,7 @@ from typing import Any
 from survey_tools import slugs
 from survey_tools.adopt.bibtex_list import private_field
 from survey_tools.adopt.csvio import split_cell, without_invisible
+from survey_tools.adopt.repair import NOTES_FIELD, NOTES_MAX
 from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
 from survey_tools.adopt.table import Table
 from survey_tools.corpus.explain import suggest
@@ -493,6 +494,12 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
         _field_spec("identifiers", "Identifiers", "arXiv id, DOI and OpenReview id where known."),
     )
     fields.setdefault("notes", _field_spec("text", "Notes", "Curation notes."))
+    # What a field could not hold at import (a link to another work, a value over a limit),
+    # "field: value" each: kept, never published (adopt/repair.py).
+    notes = _field_spec(
+        "text", "Import notes", "Values of the list no field could hold, kept at import.", private=True
+    )
+    fields.setdefault(NOTES_FIELD, {**notes, "max_length": NOTES_MAX})
     # Two entries with the same title (or link) that are different works say so here.
     fields.setdefault(
         "not_duplicate_of",

@@ -8,6 +8,7 @@ import click
 
 from survey_tools.adopt.csvio import ImportOptions, plan_import, write_import
 from survey_tools.adopt.init import InitOptions, describe_columns, parse_lists, scaffold, staged
+from survey_tools.adopt.repair import repair_corpus
 from survey_tools.adopt.sources import FORMATS, read_source
 from survey_tools.build import build as run_build
 from survey_tools.cli.common import root_of
@@ -101,7 +102,12 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
                 click.echo(f"{len(plan.files)} entries, {said}; nothing written (--dry-run)")
                 raise click.exceptions.Exit(0)
             write_import(tax, plan)
-            click.echo(f"imported {len(plan.files)} entries from {source.name}", err=True)
+            rows = {rel: f"{source.name}:{line}" for rel, line in plan.lines.items()}
+            fixed = repair_corpus(tmp, rows, frozenset({tax.retained.id_field, tax.retained.title_field}))
+            for w in fixed.warnings:
+                click.echo(f"warning: {w}", err=True)
+            kept = len(plan.files) - len(fixed.dropped)
+            click.echo(f"imported {kept} entries from {source.name}", err=True)
         elif dry_run:
             click.echo("nothing written (--dry-run)")
             raise click.exceptions.Exit(0)
