@@ -168,20 +168,17 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
     """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
     field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
     URL (``http://dx.doi.org/10...``) reduced to the DOI, and ``links`` made from url, DOI and
-    eprint. Private fields (:data:`PRIVATE_FIELDS`) are left out unless named in ``keep``. An
+    eprint. Every field is read (``keep`` is kept for the callers' sake): which are published is
+    survey init's allowlist (adopt.init.PUBLISHED), the rest imported private. An
     unparsable block refuses the file unless not ``strict`` (survey init): then it is left out,
     with a warning naming its line."""
     found, problems = bib_entries(text, label, strict)
     if not found:
         raise InvalidInput([Problem(label, 1, 0, "", "no BibTeX entries")], "nothing to read")
     entries: list[tuple[int, Any]] = []
-    left_out: dict[str, int] = {}
     for e in found:
         cells: dict[str, Any] = {"key": e.key, "entry type": e.entry_type}
         for name, raw in e.fields.items():
-            if private_field(name) and name not in keep:
-                left_out[name] = left_out.get(name, 0) + 1
-                continue
             cells[name] = _bib_names(raw) if name in ("author", "editor") else _bib_text(name, raw)
         if cells.get("doi"):
             # a DOI as a resolver URL of any host (dx.doi.org, doi.acm.org) or "doi:10..." is the DOI
@@ -195,8 +192,4 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
     table = entries_table(label, "bibtex", entries)
     warnings: tuple[str, ...] = tuple(p.format() + ("" if "appears twice" in p.message else "; left out")
                                       for p in problems)
-    if left_out:
-        shown = ", ".join(f"{k} ({n})" for k, n in sorted(left_out.items()))
-        warnings += (f"{label}: private reference-manager fields left out: {shown}; --keep-field NAME imports one, "
-                    "kept in the records but out of every output",)
     return Table(table.file, table.format, table.columns, table.rows, warnings, table.list_columns)

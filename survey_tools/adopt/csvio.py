@@ -373,6 +373,7 @@ class ImportPlan:
     sentences: list[str] = field(default_factory=list)  # prose columns copied as they are
     warnings: list[str] = field(default_factory=list)  # kept as the list has it, but worth a look
     lines: dict[str, int] = field(default_factory=dict)  # record path -> the source line of its row
+    moved: dict[str, int] = field(default_factory=dict)  # field -> values moved to import_notes
 
 
 def _tag_problems(
@@ -664,6 +665,8 @@ def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: d
                              "cannot be imported)")
         return None
     kept = _source_values(lay, row, bad)
+    for name in bad:
+        plan.moved[name] = plan.moved.get(name, 0) + 1
     for name in bad:
         cf = coll.controlled_field(name)
         record[name] = tax.untagged if cf is not None else None

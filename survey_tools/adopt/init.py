@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools import slugs
-from survey_tools.adopt.bibtex_list import private_field
 from survey_tools.adopt.csvio import split_cell, without_invisible
 from survey_tools.adopt.repair import NOTES_FIELD, NOTES_MAX
 from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
@@ -48,6 +47,11 @@ _USUAL = {
     "url": "links", "link": "links", "links": "links", "homepage": "links", "paper_url": "links",
     "paper_link": "links",
     "venue": "venue",
+    # where a work appeared, as reference managers and databases name it (Scopus, Zotero's
+    # CSV, CSL-JSON, RIS readers): the venue a reader is meant to see
+    "source_title": "venue", "publication_title": "venue", "journal": "venue",
+    "container_title": "venue", "secondary_title": "venue", "journal_name": "venue",
+    "conference": "venue", "published_in": "venue",
 }
 _ID_NAMES = ("id", "key", "slug", "citekey", "citation_key", "bibtex_key")
 _URL = re.compile(r"^https?://\S+$")
@@ -55,6 +59,22 @@ _URLS = re.compile(r"https?://[^\s,;|<>\"]+")
 _INT = re.compile(r"^-?[0-9]{1,18}$")  # longer digit runs are text: int() of 5000 digits raises
 # Authors joined in one cell, most specific first (";" lists "Last, First" names safely).
 _AUTHOR_SEPARATORS = ("; ", ";", " and ", ", ")
+
+# The fields a reader of the survey is meant to see: what names, dates and places a work, and
+# where to read it. Every other field of a list (an abstract, a reference manager's own, a
+# review sheet's comments, in any language) is imported private: kept in the records, out of
+# the README, the site, papers.bib and the exports. `--controlled` columns (the list's tags),
+# a Markdown list's own fields (the list is a published page) and `--public-field NAME` are
+# published too. An allowlist, not a list of private names: an unknown field stays private.
+PUBLISHED = frozenset([
+    "title", "authors", "year", "venue", "links", "summary", "doi", "arxiv", "identifiers",
+    "entry_type", "date", "month",
+    # BibTeX's bibliographic fields: where a work appeared (papers.bib writes them back)
+    "journal", "journaltitle", "booktitle", "volume", "number", "pages", "publisher", "series",
+    "edition", "address", "location", "editor", "institution", "organization", "school",
+    "howpublished", "type", "chapter", "isbn", "issn", "eprint", "archiveprefix", "eprinttype",
+    "primaryclass", "eprintclass", "url", "subtitle", "booksubtitle", "maintitle", "issue",
+])
 
 
 def slug(text: str, sep: str = "_") -> str:
@@ -104,6 +124,7 @@ class InitOptions:
     toolkit_repository: str | None = None  # where the workflow installs the toolkit from, until
     toolkit_commit: str | None = None  # a release exists (default: this checkout's; pins.py)
     keep_fields: Sequence[str] = ()  # private reference-manager fields imported on request
+    public_fields: Sequence[str] = ()  # source fields published although not on the allowlist
 
 
 @dataclass
@@ -117,6 +138,7 @@ class _Column:
     values: dict[str, str] = dataclasses.field(default_factory=dict)  # CSV string -> id (controlled)
     labels: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> label
     generated: bool = False  # an id column the list does not have: keys made from titles
+    private: bool = False  # kept in the records, out of every output (not on PUBLISHED)
 
 
 def parse_lists(specs: Sequence[str]) -> dict[str, str]:
@@ -235,7 +257,19 @@ def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[s
             continue
         out.append(_plain_column(col, cells, texts, sep, listed, required, used, warnings))
     _add_id_and_title(table, out, warnings)
+    _mark_private(table, opts, out)
     return out, warnings
+
+
+def _mark_private(table: Table, opts: InitOptions, out: list[_Column]) -> None:
+    """Every plain field off the allowlist (:data:`PUBLISHED`) is private, unless the adopter
+    opens it (``--public-field``) or the list is a Markdown page (already published)."""
+    opened = {slug(n) for n in opts.public_fields} | set(opts.public_fields)
+    for c in out:
+        if c.kind != "plain" or table.format == "markdown":
+            continue
+        on_list = c.field in PUBLISHED or (c.type in ("url", "url_list") and c.field == "links")
+        c.private = not on_list and c.field not in opened and c.column not in opened
 
 
 def _check_named_columns(table: Table, opts: InitOptions, header: list[str]) -> None:
@@ -485,8 +519,8 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
                 if c.generated
                 else f"The list's {c.column} column.",
                 required=c.required,
-                # a reference manager's own field, imported on request: never published
-                private=c.kind == "plain" and private_field(c.column.lower()),
+                # a field off the allowlist (PUBLISHED): kept in the records, never published
+                private=c.private,
             )
     # Where `survey add` keeps looked-up identifiers and the source note (not CSV columns).
     fields.setdefault(
@@ -912,6 +946,27 @@ def describe_columns(table: Table, opts: InitOptions) -> list[str]:
         made = " (made from the titles)" if c.generated else ""
         req = ", required" if c.required else ""
         lines.append(f"{c.column!r} -> {c.field} ({what}{sep}{req}){made}")
+    return lines
+
+
+def field_report(table: Table, opts: InitOptions, moved: Mapping[str, int]) -> list[str]:
+    """What went where (init prints it): the published fields, the private ones with the
+    column each comes from, the ignored columns, and the values moved to import_notes."""
+    columns, _ = plan_columns(table, opts)
+    named = [c for c in columns if c.kind != "id" and not c.generated]
+    public = [c.field for c in named if c.kind in ("plain", "controlled") and not c.private]
+    private = [c.field if slug(c.column) == c.field else f"{c.field} ({c.column})"
+               for c in named if c.private]
+    lines = [f"published fields: {', '.join(public) or 'none'}"]
+    if private:
+        lines.append(f"private fields (kept in the records, out of every output; --public-field NAME "
+                     f"publishes one): {', '.join(private)}")
+    ignored = [c.column for c in columns if c.kind == "ignore"]
+    if ignored:
+        lines.append(f"ignored columns (not imported): {', '.join(ignored)}")
+    if moved:
+        shown = ", ".join(f"{k} ({n})" for k, n in sorted(moved.items()))
+        lines.append(f"values moved to {NOTES_FIELD} (kept, private; the warnings name each row): {shown}")
     return lines
 
 

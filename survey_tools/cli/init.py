@@ -7,7 +7,14 @@ from pathlib import Path
 import click
 
 from survey_tools.adopt.csvio import ImportOptions, plan_import, write_import
-from survey_tools.adopt.init import InitOptions, describe_columns, parse_lists, scaffold, staged
+from survey_tools.adopt.init import (
+    InitOptions,
+    describe_columns,
+    field_report,
+    parse_lists,
+    scaffold,
+    staged,
+)
 from survey_tools.adopt.repair import repair_corpus
 from survey_tools.adopt.sources import FORMATS, read_source
 from survey_tools.build import build as run_build
@@ -37,6 +44,10 @@ from survey_tools.errors import InvalidInput
 @click.option("--keep-field", "keep_fields", multiple=True, metavar="FIELD",
               help="A private reference-manager field of a BibTeX list to import all the same (owner, "
                    "timestamp, file, groups, abstract...; repeatable): kept in the records, out of every output.")
+@click.option("--public-field", "public_fields", multiple=True, metavar="FIELD",
+              help="A field of the list to publish although it is not one a reader is meant to see "
+                   "(only title, authors, year, venue, identifiers, links, summary and --controlled "
+                   "tags are; every other field is imported private: kept, out of every output). Repeatable.")
 @click.option("--title", default=None, help="The list's title (default: the list's own, else the folder name).")
 @click.option("--description", default="", help="One or two sentences for the README's introduction.")
 @click.option("--awesome", is_flag=True, help="Call it an awesome list: 'Awesome' before the title and the badge.")
@@ -49,7 +60,7 @@ from survey_tools.errors import InvalidInput
 @click.pass_context
 def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: str | None, id_field: str | None,
          controlled: tuple[str, ...], lists: tuple[str, ...], ignore: tuple[str, ...], distinct_titles: bool,
-         keep_fields: tuple[str, ...], title: str | None, description: str, awesome: bool, dry_run: bool,
+         keep_fields: tuple[str, ...], public_fields: tuple[str, ...], title: str | None, description: str, awesome: bool, dry_run: bool,
          toolkit_repository: str | None, toolkit_commit: str | None) -> None:
     """Start a survey in DIR (default: the --root folder): taxonomy/ (the survey, one file per
     controlled field, the import/export layout), data/reports.yaml, one record per entry of the
@@ -72,6 +83,7 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
         description=description or (table.description if table is not None else ""),
         distinct_titles=distinct_titles,
         keep_fields=tuple(keep),
+        public_fields=tuple(public_fields),
         # a list that calls itself awesome keeps the name and the badge
         entry_order="source" if table is not None and table.format == "markdown" else "",
         awesome=awesome or bool(table is not None and table.title.lower().startswith("awesome")),
@@ -107,6 +119,11 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
             for w in fixed.warnings:
                 click.echo(f"warning: {w}", err=True)
             kept = len(plan.files) - len(fixed.dropped)
+            moved = dict(plan.moved)
+            for name, n in fixed.moved.items():
+                moved[name] = moved.get(name, 0) + n
+            for line in field_report(table, opts, moved):
+                click.echo(line, err=True)
             click.echo(f"imported {kept} entries from {source.name}", err=True)
         elif dry_run:
             click.echo("nothing written (--dry-run)")
