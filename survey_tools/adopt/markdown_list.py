@@ -183,6 +183,9 @@ _LETTER = re.compile(r"[^\W\d_]")
 _SEPARATORS = " \t-–—:|,;."
 # What follows a title when it is only where and when: "Arxiv 2023.", "NeurIPS 2024", "2026."
 _SHORT_VENUE = re.compile(r"^((?:[^\W\d][\w&'+-]*\s){0,5}(?:19|20)\d\d)\.?$")
+_LEADING_VENUE = re.compile(r"^((?:[^\W\d][\w&'+-]*\s){1,5}(?:19|20)\d\d)\.\s+(.+)$")
+_DAY_DATE = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+((?:19|20)\d\d)")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _ET_AL = re.compile(r"\bet\.?\s*al\.?", re.I)
 _AFFILIATION = re.compile(r"\s*\([^)]*\)")
 
@@ -423,6 +426,15 @@ def _fill_from_rest(entry: Entry, rest: str) -> None:
         r"^\d{1,3}[.)]?(\s+|$)", "", rest.strip(_SEPARATORS + "[]")
     )  # "1. [Title](url)" headings
     rest = _balanced(rest)
+    lead = _LEADING_VENUE.match(rest) if not entry.venue else None
+    if lead:  # "arXiv 2023. 19 Oct 2023": the venue, then the rest of the line
+        entry.venue, rest = lead.group(1).strip(), lead.group(2)
+    day = _DAY_DATE.fullmatch(rest.strip(_SEPARATORS))
+    if day and day.group(2)[:3].lower() in _MONTHS:  # "19 Oct 2023": the work's date
+        month = _MONTHS.index(day.group(2)[:3].lower()) + 1
+        entry.date = entry.date or f"{day.group(3)}-{month:02d}-{int(day.group(1)):02d}"
+        entry.year = entry.year or day.group(3)
+        rest = ""
     short = _SHORT_VENUE.match(rest)
     if short and (not entry.venue or _YEAR.fullmatch(short.group(1))):
         # a year alone ("_Google DeepMind._ 2026.") is the year, not the venue
@@ -646,6 +658,24 @@ def _linked_paragraph(node: SyntaxTreeNode) -> Entry | None:
     return entry_of(found, (node.map or (0, 0))[0] + 1)
 
 
+def _paragraph_entry(node: SyntaxTreeNode) -> Entry | None:
+    """The work a paragraph of its own names: its first line a bold title alone, the lines
+    below (after a line break) its byline, venue and links (the paragraph-per-entry style)."""
+    tokens = _inline_of(node)
+    while tokens and tokens[0].type == "text" and not tokens[0].content.strip():
+        tokens = tokens[1:]
+    if len(tokens) < 4 or tokens[0].type != "strong_open":
+        return None
+    close = next((i for i, t in enumerate(tokens) if t.type == "strong_close"), -1)
+    after = [t for t in tokens[close + 1 :] if not (t.type == "text" and not t.content.strip())]
+    if close < 0 or not after or after[0].type not in ("hardbreak", "softbreak"):
+        return None
+    found = _sort_inline(tokens)
+    if not any(_followable(lk.href) and not lk.badge for lk in found.links):
+        return None
+    return entry_of(found, (node.map or (0, 0))[0] + 1)
+
+
 def walk_items(
     node: SyntaxTreeNode, inherited: str = "", parent: Entry | None = None
 ) -> Iterator[tuple[Entry | None, str, Entry | None]]:
@@ -835,6 +865,10 @@ class _Reader:
         elif node.type == "table":
             for entry in table_entries(node):
                 self.add(entry)
+        elif node.type == "paragraph" and (work := _paragraph_entry(node)) is not None:
+            # a paragraph per work: "**Title** \\", "*Authors* \\", "Venue. [[Paper](url)]"
+            self.add(work)
+            self.under_heading = None
         elif node.type == "paragraph" and (work := _linked_paragraph(node)) is not None:
             # a paragraph that is only a linked title ("[Title](https://...)"), its notes below
             self.add(work)
