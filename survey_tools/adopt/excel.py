@@ -29,8 +29,8 @@ def xlsx_rows(
     """The one Excel reader (survey init, survey screen import-labels): the first sheet's first
     row, then each row with any text and its row number; numbers as the sheet shows them (2021,
     not 2021.0), dates as ISO. A workbook over ``limit`` bytes is refused before it is opened."""
-    # openpyxl (the [screening] extra's) is loaded for this format only
-    openpyxl = require_extra("screening", "openpyxl")
+    # openpyxl (the [spreadsheets] extra's; [screening] has it too) is loaded for this format only
+    openpyxl = require_extra("spreadsheets", "openpyxl")
 
     try:
         if limit is not None and path.stat().st_size > limit:

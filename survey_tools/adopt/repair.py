@@ -55,15 +55,22 @@ def repair_corpus(root: Path, rows: Mapping[str, str], protected: frozenset[str]
         for p in report.problems:
             by_file[p.file].append(p)
         changed = False
+        order = list(tax.retained.field_names())
         for rel, problems in sorted(by_file.items()):
-            changed |= _repair_file(root, rel, problems, rows.get(rel, rel), protected, out)
+            changed |= _repair_file(root, rel, problems, rows.get(rel, rel), protected, order, out)
         if not changed:
             break
     return out
 
 
 def _repair_file(
-    root: Path, rel: str, problems: list[Problem], row: str, protected: frozenset[str], out: Repairs
+    root: Path,
+    rel: str,
+    problems: list[Problem],
+    row: str,
+    protected: frozenset[str],
+    order: list[str],
+    out: Repairs,
 ) -> bool:
     path = root / rel
     if not rel.endswith(".yaml") or not path.is_file():
@@ -92,6 +99,10 @@ def _repair_file(
     if not moved:
         return False
     record[NOTES_FIELD] = "\n\n".join(notes)
+    # in the collection's field order, as the import writes a record (an export and import
+    # again gives the same file)
+    rank = {name: i for i, name in enumerate(order)}
+    record = dict(sorted(record.items(), key=lambda kv: rank.get(kv[0], len(rank))))
     atomic_write(path, dump_yaml(record))
     first = next(p for p in problems if _target(p.field)[0] == _target(moved[0])[0])
     out.warnings.append(
