@@ -88,6 +88,14 @@ def _markdown_entries(text: str) -> int:
     seen: set[str] = set()
     about = False
     fence = False
+    para: list[str] = []  # a paragraph of its own that opens with a bold title (one per work)
+
+    def flush() -> None:
+        links = [u for u in _LINK.findall(" ".join(para)) if not _BADGE_HOST.search(u)]
+        if para and para[0].startswith("**") and links and not about:
+            seen.add(links[0])
+        para.clear()
+
     for line in text.splitlines():
         if line.lstrip().startswith("```"):
             fence = not fence
@@ -95,11 +103,19 @@ def _markdown_entries(text: str) -> int:
             continue
         if line.startswith("#"):
             about = bool(_ABOUT.match(line))
-        if about or not re.match(r"^\s*([-*+]|\d+[.)]|\||#)", line):
+        if not re.match(r"^\s*([-*+]|\d+[.)]|\||#)", line):
+            if line.strip():
+                para.append(line)
+            else:
+                flush()
+            continue
+        flush()
+        if about:
             continue
         links = [u for u in _LINK.findall(line) if not _BADGE_HOST.search(u)]
         if links:
             seen.add(links[0])
+    flush()
     return len(seen)
 
 

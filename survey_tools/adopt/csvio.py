@@ -981,6 +981,8 @@ def _give_identifier(tax: Taxonomy, coll: Collection, plan: ImportPlan, pair: tu
     dropped = [u for u in record.get("links") or [] if u not in links]
     if "links" in record:
         record["links"] = links
+    # the identifiers its other links carry, as an import of the record again would find them
+    _enrich_identifiers(tax, record)
     label = tax.identifiers[kind].label
     shown = f" (link {', '.join(dropped)})" if dropped else ""
     _note(tax, coll, record, f"The source list also gives this entry {label} {value}{shown}, which is {owner}'s: "
