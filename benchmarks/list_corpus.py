@@ -82,39 +82,41 @@ _BADGE_HOST = re.compile(r"shields\.io|badgen\.net|star-history|hits\.sh|awesome
 
 
 def _markdown_entries(text: str) -> int:
-    """Distinct works in a Markdown list, by lines: list items, table rows and headings outside
-    the parts about the list (news, contents, citation, licence) that hold an external link
-    other than a badge, distinct by that first link."""
+    """Distinct works in a Markdown list, by blocks of lines: list items (with their indented
+    continuation lines), table rows, headings, and paragraphs that open with a bold title,
+    outside the parts about the list (news, contents, citation, licence), that hold an external
+    link other than a badge, distinct by that first link."""
     seen: set[str] = set()
     about = False
     fence = False
-    para: list[str] = []  # a paragraph of its own that opens with a bold title (one per work)
+    block: list[str] = []
+    opens_item = False
 
     def flush() -> None:
-        links = [u for u in _LINK.findall(" ".join(para)) if not _BADGE_HOST.search(u)]
-        if para and para[0].startswith("**") and links and not about:
+        links = [u for u in _LINK.findall(" ".join(block)) if not _BADGE_HOST.search(u)]
+        if block and links and not about and (opens_item or block[0].startswith("**")):
             seen.add(links[0])
-        para.clear()
+        block.clear()
 
     for line in text.splitlines():
         if line.lstrip().startswith("```"):
             fence = not fence
         if fence:
             continue
+        starts = re.match(r"^\s*([-*+]\s|\d+[.)]\s|\||#)", line)
+        if starts or not line.strip():
+            flush()
         if line.startswith("#"):
             about = bool(_ABOUT.match(line))
-        if not re.match(r"^\s*([-*+]|\d+[.)]|\||#)", line):
-            if line.strip():
-                para.append(line)
-            else:
-                flush()
+        if not line.strip():
             continue
-        flush()
-        if about:
-            continue
-        links = [u for u in _LINK.findall(line) if not _BADGE_HOST.search(u)]
-        if links:
-            seen.add(links[0])
+        if starts:
+            opens_item = True
+        elif not block:
+            opens_item = False
+        block.append(line)
+        if line.lstrip().startswith(("|", "#")):
+            flush()  # a table row or a heading is one line
     flush()
     return len(seen)
 
