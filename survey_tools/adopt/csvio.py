@@ -553,6 +553,7 @@ class _FileImport:
         if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
             self.problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
             return
+        rid = self._unfolded(record, rid, line)
         rel = f"{coll.folder}/{rid}.yaml"
         if rel in self.plan.files:
             message = f"{rid!r} appears twice (first on line {self.lines[rel]})"
@@ -586,6 +587,23 @@ class _FileImport:
             self.taken.add(new)
             record[coll.id_field] = rid = new
         return rid
+
+    def _unfolded(self, record: dict[str, Any], rid: str, line: int) -> str:
+        """In init, a key that differs from an earlier one only by case (``IEEE-CEC``,
+        ``ieee-cec``: one file and one page where case does not count) gets -2 (-3...) after it,
+        with a warning; the documented rule of docs/new-survey.md."""
+        folded = {str(r.get(self.coll.id_field, "")).lower() for r in self.plan.files.values()}
+        if not self.options.partial or rid.lower() not in folded or f"{self.coll.folder}/{rid}.yaml" in self.plan.files:
+            return rid
+        n = 2
+        while f"{rid}-{n}".lower() in folded or f"{rid}-{n}" in self.taken:
+            n += 1
+        new = f"{rid}-{n}"
+        self.plan.warnings.append(f"{self.label}:{line}: {self.coll.id_field}: {rid!r} differs from an earlier key "
+                                  f"only by case; imported as {new!r}")
+        self.taken.add(new)
+        record[self.coll.id_field] = new
+        return new
 
     def finish(self) -> list[Problem]:
         coll, plan = self.coll, self.plan

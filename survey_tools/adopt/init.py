@@ -306,14 +306,19 @@ def _controlled_column(
             else [x.strip() for x in (split_cell(cell, sep) if sep else [cell])]
         )
     ]
+    pages: set[str] = set()
     for p in map(without_invisible, seen):
         # the values as the import will read the cells: invisible characters removed (an emoji
         # joined by U+200D in a heading would otherwise name a value no row has)
         if p and p not in c.values:
-            vid = slug(p)
-            # Two values that slug alike ("C++" and "C") still need ids of their own.
-            while vid in c.labels and c.labels[vid] != p:
-                vid += "_"
+            base = vid = slug(p)
+            # Two values that slug alike ("C++" and "C"), or whose ids make the same page name
+            # (naacl_2025_demos and naacl_2025_demos_), get _2, _3... (docs/new-survey.md)
+            n = 1
+            while vid in c.labels or slugs.slug(vid) in pages:
+                n += 1
+                vid = f"{base}_{n}"
+            pages.add(slugs.slug(vid))
             c.values[p] = vid
             c.labels[vid] = p
     return c
