@@ -18,6 +18,7 @@ from survey_tools.errors import InvalidInput, Problem
 from survey_tools.latex import bibtex_text
 
 _BRACES = re.compile(r"[{}]")
+_YEAR_SPAN = re.compile(r"^\s*(\d{4})\s*(?:-{1,2}|–|/)\s*(\d{2}|\d{4})\s*$")
 
 
 # Fields reference managers keep for their owner, never for readers: JabRef (owner, timestamp,
@@ -140,6 +141,42 @@ def parse_bibtex(text: str) -> Any:
     return bibtexparser.parse_string(text)
 
 
+def _parts(value: str) -> list[str] | None:
+    """A value's parts joined by ``#`` outside braces and quotes (``aarts # and # {Korst}``);
+    None when it has no such join."""
+    parts, buf, depth, quoted = [], [], 0, False
+    for ch in value:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        if ch == "#" and depth == 0 and not quoted:
+            parts.append("".join(buf).strip())
+            buf = []
+            continue
+        buf.append(ch)
+    parts.append("".join(buf).strip())
+    return parts if len(parts) > 1 else None
+
+
+def resolve_macros(value: str, strings: Mapping[str, str]) -> str:
+    """A value that joins pieces with ``#`` (``Aarts # and # Korst_JHM``), each piece a braced or
+    quoted text, a number, or an ``@string`` macro (case does not count), as the one text BibTeX
+    makes of it; an unknown macro stays its name. bibtexparser resolves a lone macro itself."""
+    parts = _parts(value)
+    if parts is None:
+        return value
+    out = []
+    for part in parts:
+        if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
+            out.append(part[1:-1])
+        else:
+            out.append(strings.get(part.lower(), part))
+    return "".join(out)
+
+
 def bib_entries(text: str, label: str, strict: bool = True) -> tuple[list[BibEntry], list[Problem]]:
     """The one reader of a BibTeX file (survey init, survey import --bib): its entries in file
     order with the line each starts on, and its problems (an unparsable block, a key that
@@ -154,7 +191,9 @@ def bib_entries(text: str, label: str, strict: bool = True) -> tuple[list[BibEnt
                  for b in dup]
     if problems and strict:
         raise InvalidInput(problems, "the BibTeX file has errors")
-    entries = [BibEntry((e.start_line or 0) + 1, key, e.entry_type.lower(), {f.key.lower(): str(f.value) for f in e.fields})
+    strings = {str(st.key).lower(): str(st.value) for st in lib.strings}
+    entries = [BibEntry((e.start_line or 0) + 1, key, e.entry_type.lower(),
+                        {f.key.lower(): resolve_macros(str(f.value), strings) for f in e.fields})
                for e, key in _bib_blocks(lib, strict)]
     return entries, problems
 
@@ -184,6 +223,9 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
             # a DOI as a resolver URL of any host (dx.doi.org, doi.acm.org) or "doi:10..." is the DOI
             found_doi = _DOI_IN.search(str(cells["doi"]))
             cells["doi"] = (normalize_doi(found_doi.group(0)) if found_doi else None) or cells["doi"]
+        span = _YEAR_SPAN.match(str(cells.get("year", "")))
+        if span:  # "2018-2019", "2018/19": the year it starts, the span as written kept (private)
+            cells["year"], cells["year as written"] = span.group(1), cells["year"]
         if "year" not in cells and re.match(r"^\d{4}", str(cells.get("date", ""))):
             cells["year"] = str(cells["date"])[:4]  # biblatex writes date = {2009-04-21}
         cells["links"] = _bib_links(cells)

@@ -348,7 +348,9 @@ def _plain_column(
         sep = _inferred_separator(col, name, flat, warnings)
     used.add(name)
     ftype = _column_type(col, name, flat, texts, sep, listed)
-    if name == "links" and ftype not in ("url", "url_list"):
+    if name == "links" and not texts and listed:
+        ftype = "url_list"  # a reader's links column with none yet (BibTeX entries without a url)
+    elif name == "links" and ftype not in ("url", "url_list"):
         # The README links an entry's `links`: a column of other text cannot be them.
         name = slug(col) if slug(col) not in used else f"{slug(col)}_column"
         used.add(name)

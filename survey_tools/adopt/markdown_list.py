@@ -186,6 +186,7 @@ _SHORT_VENUE = re.compile(r"^((?:[^\W\d][\w&'+-]*\s){0,5}(?:19|20)\d\d)\.?$")
 _LEADING_VENUE = re.compile(r"^((?:[^\W\d][\w&'+-]*\s){1,5}(?:19|20)\d\d)\.\s+(.+)$")
 _DAY_DATE = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+((?:19|20)\d\d)")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_YEAR_HEADING = re.compile(r"^\W*((?:19|20)\d\d)\b(?:\s+[A-Za-z]+)?\W*$")
 _ET_AL = re.compile(r"\bet\.?\s*al\.?", re.I)
 _AFFILIATION = re.compile(r"\s*\([^)]*\)")
 
@@ -830,6 +831,10 @@ class _Reader:
         return bool(self.path) and self.path[-1].about
 
     def add(self, entry: Entry) -> None:
+        if not entry.year:
+            # a year heading ("### 2024", "## 2023 papers") dates the works under it
+            years = [m.group(1) for s in self.path if (m := _YEAR_HEADING.match(s.heading))]
+            entry.year = years[-1] if years else ""
         if self.path:
             entry.sections.append(self.path[-1].path)
             for s in self.path:
