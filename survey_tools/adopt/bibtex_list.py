@@ -198,9 +198,61 @@ def bib_entries(text: str, label: str, strict: bool = True) -> tuple[list[BibEnt
     return entries, problems
 
 
+@dataclass(frozen=True)
+class JoinedBib:
+    """Several BibTeX files read as one, in the order given (as ``\\bibliography{a,b}`` reads
+    them): an ``@string`` or a ``crossref`` target of one file serves the entries of the next."""
+
+    text: str
+    label: str  # "a.bib+b.bib": the name the joined text is read under
+    starts: tuple[tuple[str, int], ...]  # (file name, the joined line its first line is)
+
+    def where(self, message: str) -> str:
+        """``message`` with each ``label:LINE`` of the joined text given as ``file:line``."""
+
+        def one(m: re.Match[str]) -> str:
+            n = int(m.group(1))
+            name, first = next((f, s) for f, s in reversed(self.starts) if s <= n)
+            return f"{name}:{n - first + 1}"
+
+        return re.sub(re.escape(self.label) + r":(\d+)", one, message)
+
+
+def join_bibtex(paths: list[Path]) -> JoinedBib:
+    """The files' texts one after the other (each ending in a line break), and where each starts."""
+    texts, starts, line = [], [], 1
+    for path in paths:
+        text = read_text(path, path.name)
+        text = text if text.endswith("\n") else text + "\n"
+        starts.append((path.name, line))
+        line += text.count("\n")
+        texts.append(text)
+    return JoinedBib("".join(texts), "+".join(p.name for p in paths), tuple(starts))
+
+
 def read_bib(path: Path) -> list[BibEntry]:
     """The entries of a BibTeX file (strict: a file with a problem is refused with them all)."""
     return bib_entries(read_text(path, path.name), path.name)[0]
+
+
+# What an entry does not take from the entry its crossref names: what is the parent's own work.
+_NOT_INHERITED = frozenset(["title", "doi", "url", "eprint", "abstract", "file", "keywords", "note",
+                            "crossref", "ids", "isbn", "pages"])
+
+
+def _with_crossref(entry: BibEntry, by_key: Mapping[str, BibEntry]) -> dict[str, str]:
+    """The entry's fields and those it inherits through ``crossref`` (as BibTeX does: the
+    parent's title becomes the booktitle, its year, publisher, editors... fill what is missing)."""
+    fields = dict(entry.fields)
+    parent = by_key.get(fields.get("crossref", "").strip().lower())
+    if parent is None or parent is entry:
+        return fields
+    if "title" in parent.fields:
+        fields.setdefault("booktitle", parent.fields["title"])
+    for name, value in parent.fields.items():
+        if name not in _NOT_INHERITED:
+            fields.setdefault(name, value)
+    return fields
 
 
 def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
@@ -215,9 +267,10 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
     if not found:
         raise InvalidInput([Problem(label, 1, 0, "", "no BibTeX entries")], "nothing to read")
     entries: list[tuple[int, Any]] = []
+    by_key = {e.key.lower(): e for e in found}
     for e in found:
         cells: dict[str, Any] = {"key": e.key, "entry type": e.entry_type}
-        for name, raw in e.fields.items():
+        for name, raw in _with_crossref(e, by_key).items():
             cells[name] = _bib_names(raw) if name in ("author", "editor") else _bib_text(name, raw)
         if cells.get("doi"):
             # a DOI as a resolver URL of any host (dx.doi.org, doi.acm.org) or "doi:10..." is the DOI

@@ -49,7 +49,7 @@ _USUAL = {
     "venue": "venue",
     # where a work appeared, as reference managers and databases name it (Scopus, Zotero's
     # CSV, CSL-JSON, RIS readers): the venue a reader is meant to see
-    "source_title": "venue", "publication_title": "venue", "journal": "venue",
+    "source_title": "venue", "publication_title": "venue",
     "container_title": "venue", "secondary_title": "venue", "journal_name": "venue",
     "conference": "venue", "published_in": "venue",
 }
