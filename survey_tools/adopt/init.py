@@ -268,7 +268,9 @@ def _mark_private(table: Table, opts: InitOptions, out: list[_Column]) -> None:
     for c in out:
         if c.kind != "plain" or table.format == "markdown":
             continue
-        on_list = c.field in PUBLISHED or (c.type in ("url", "url_list") and c.field == "links")
+        # a column of addresses is links, whatever its name (adopt.roles folds them into links
+        # but in a CSV file, whose columns survey import reads by name)
+        on_list = c.field in PUBLISHED or c.type in ("url", "url_list")
         c.private = not on_list and c.field not in opened and c.column not in opened
 
 

@@ -22,6 +22,7 @@ from survey_tools.adopt.entries import read_json_list, read_yaml_list
 from survey_tools.adopt.excel import read_xlsx
 from survey_tools.adopt.markdown_list import read_awesome
 from survey_tools.adopt.ris import read_ris
+from survey_tools.adopt.roles import with_link_roles
 from survey_tools.adopt.table import Table, read_text
 from survey_tools.errors import UsageError
 
@@ -43,8 +44,15 @@ def detect_format(path: Path) -> str:
 
 def read_source(path: Path, fmt: str | None = None, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
     """The list in ``path``, in the format its name says (or ``fmt``); ``keep``: the private
-    BibTeX fields to import all the same."""
+    BibTeX fields to import all the same. Columns of addresses become the entries' links
+    (adopt.roles), except in a CSV file, which `survey import` reads through its layout
+    (csvio.read_csv), not through this function, and in a Markdown list."""
     fmt = fmt or detect_format(path)
+    table = _read(path, fmt, keep, strict)
+    return table if fmt in ("csv", "markdown") else with_link_roles(table)
+
+
+def _read(path: Path, fmt: str, keep: frozenset[str], strict: bool) -> Table:
     label = path.name
     if fmt == "xlsx":
         return read_xlsx(path, label)
