@@ -912,6 +912,7 @@ def scaffold(root: Path, opts: InitOptions, table: Table | None = None,
     }
     if table is not None:
         files.update(prose_files(table))
+        warnings.extend(relative_links(table))
     for c in columns:
         if c.kind == "controlled":
             files[f"taxonomy/fields/{c.field}.yaml"] = dump_yaml(_field_file(c, collection))
@@ -940,6 +941,24 @@ def prose_files(table: Table) -> dict[str, str]:
     if footer:
         files["taxonomy/readme/footer.md"] = "\n\n".join(footer) + "\n"
     return files
+
+
+_MD_LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)|(?:href|src)=[\"']([^\"']+)[\"']")
+
+
+def relative_links(table: Table) -> list[str]:
+    """A warning for each relative link (``docs/x.md``, ``assets/fig.png``) of the list's own
+    words that init copies into taxonomy/readme/: it points into the source list's repository
+    and resolves nowhere in the new survey's until the file is copied or the link made absolute."""
+    out = []
+    for heading, body in table.prose:
+        for m in _MD_LINK.finditer(body):
+            target = m.group(1) or m.group(2) or ""
+            if target and not re.match(r"^(?:[a-z][a-z0-9+.-]*:|#|//)", target, re.I):
+                part = f"the part {heading!r}" if heading else "the introduction"
+                out.append(f"{table.file}: {part} links {target!r}, a path in the list's own repository: "
+                           f"it resolves nowhere here; copy the file or make the link absolute")
+    return list(dict.fromkeys(out))
 
 
 def describe_columns(table: Table, opts: InitOptions) -> list[str]:

@@ -187,6 +187,7 @@ _LEADING_VENUE = re.compile(r"^((?:[^\W\d][\w&'+-]*\s){1,5}(?:19|20)\d\d)\.\s+(.
 _DAY_DATE = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+((?:19|20)\d\d)")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _YEAR_HEADING = re.compile(r"^\W*((?:19|20)\d\d)\b(?:\s+[A-Za-z]+)?\W*$")
+_LABELLED = re.compile(r"^\s*[^\W\d][\w &/-]{0,24}:\s*\S")
 _ET_AL = re.compile(r"\bet\.?\s*al\.?", re.I)
 _AFFILIATION = re.compile(r"\s*\([^)]*\)")
 
@@ -212,6 +213,7 @@ class _Inline:
     italic: list[str] = field(default_factory=list)
     links: list[_Link] = field(default_factory=list)
     text: str = ""  # everything as plain text
+    lead: str = ""  # the plain text before the first link
 
 
 def inline_text(tokens: Sequence[Token]) -> str:
@@ -261,6 +263,8 @@ def _sort_inline(tokens: Sequence[Token]) -> _Inline:
                 out.italic[-1] += piece
             elif link is None:
                 out.plain.append(piece)
+                if not out.links:
+                    out.lead += piece
     out.italic = [" ".join(i.split()) for i in out.italic if i.strip()]
     out.text = inline_text(tokens)
     return out
@@ -322,9 +326,18 @@ class Entry:
 def _title(found: _Inline) -> tuple[str, str]:
     """(title, its link) of an item; ("", "") when it names no work."""
     for text, href in found.bold:
+        # [**EoH** — Full title](url): the bold part is the link's name, the title all of it
+        whole = next((lk for lk in found.links if text and text in lk.text and lk.text != text), None)
+        if whole is not None and _substantial(whole.text) and _followable(whole.href):
+            return whole.text.strip(" *").rstrip("."), whole.href
         if _substantial(text) and not href.startswith("#"):
             return _date(text)[2].strip(_SEPARATORS + "*"), href
+    lead = _date(" ".join(found.lead.split()))[2].strip(_SEPARATORS + "[(")
     for lk in found.links:
+        if _substantial(lead) and len(lead) > len(lk.text) and len(lk.text.split()) <= 4:
+            # "Some Title, Doe et al. [blog in Chinese](url)": the words before a short link
+            # are the title, the link a label by its shape
+            return lead, lk.href if _followable(lk.href) else ""
         if not _is_label(lk) and _substantial(lk.text):
             return (
                 ("", "") if lk.href.startswith("#") else (lk.text.strip(" *").rstrip("."), lk.href)
@@ -686,6 +699,11 @@ def walk_items(
         if item.type != "list_item":
             continue
         found = _sort_inline(_item_inline(item))
+        if parent is not None and _LABELLED.match(found.text) and found.links:
+            # "Code: [official](url)", "Dataset: [X](url)" under a work: that work's links
+            for lk in found.links:
+                _add_link(parent, lk)
+            continue
         entry = entry_of(found, (item.map or (0, 0))[0] + 1, inherited) if found.text else None
         date = entry.date if entry else (_date(found.text)[0] or inherited)
         yield entry, found.text, parent
