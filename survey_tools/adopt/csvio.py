@@ -123,6 +123,22 @@ def split_cell(cell: str, separator: str) -> list[str]:
     return cell.split(separator if not core or core.isalnum() else core)
 
 
+_LAST_FIRST_AND = re.compile(r"[^,;]+,[^,;]+(?:\s+and\s+[^,;]+,[^,;]+)+")
+
+
+def split_names(cell: str, separator: str) -> list[str]:
+    """An authors cell's names, read cell by cell (a column may join its names several ways):
+    ";" joins names when the cell has one; "Doe, J. and Roe, K." is names joined by "and";
+    "A, B, and C" and "A, B and C" are three; else the column's separator."""
+    if ";" in cell:
+        return cell.split(";")
+    if _LAST_FIRST_AND.fullmatch(cell.strip()):
+        return re.split(r"\s+and\s+", cell)
+    if re.search(r"\s+and\s+", cell) and separator.strip() in (",", "and"):
+        return re.split(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+", cell)
+    return split_cell(cell, separator)
+
+
 def layout(tax: Taxonomy, collection: str) -> Layout:
     """The CSV layout of ``collection`` (taxonomy/csv.yaml, checked by its schema on load)."""
     if not tax.csv_layout:
@@ -299,7 +315,9 @@ def _row_to_record(
             if cell.strip() == lay.na and (cf is None or cf.not_applicable):
                 values[col.field] = tax.na
             elif cell.strip():
-                values[col.field] = [col.to_id(p.strip()) for p in split_cell(cell, col.separator) if p.strip()]
+                parts = (split_names(cell, col.separator) if col.field == "authors" and cf is None
+                         else split_cell(cell, col.separator))
+                values[col.field] = [col.to_id(p.strip()) for p in parts if p.strip()]
             continue
         cell = cell.strip()
         if cell == "" and cf is None:
