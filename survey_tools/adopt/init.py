@@ -354,6 +354,7 @@ def _plain_column(
         ftype = "url_list"  # a reader's links column with none yet (BibTeX entries without a url)
     elif name == "links" and ftype not in ("url", "url_list"):
         # The README links an entry's `links`: a column of other text cannot be them.
+        used.discard("links")  # ... and leaves the name to a column that can
         name = slug(col) if slug(col) not in used else f"{slug(col)}_column"
         used.add(name)
     if name == "authors" and ftype != "string_list":
@@ -981,10 +982,13 @@ def field_report(table: Table, opts: InitOptions, moved: Mapping[str, int]) -> l
     """What went where (init prints it): the published fields, the private ones with the
     column each comes from, the ignored columns, and the values moved to import_notes."""
     columns, _ = plan_columns(table, opts)
-    named = [c for c in columns if c.kind != "id" and not c.generated]
-    public = [c.field for c in named if c.kind in ("plain", "controlled") and not c.private]
-    private = [c.field if slug(c.column) == c.field else f"{c.field} ({c.column})"
-               for c in named if c.private]
+    named = [c for c in columns if not c.generated]
+
+    def shown(c: _Column) -> str:  # the field, and the column it comes from when named otherwise
+        return c.field if slug(c.column) == c.field else f"{c.field} ({c.column})"
+
+    public = [shown(c) for c in named if c.kind in ("id", "plain", "controlled") and not c.private]
+    private = [shown(c) for c in named if c.private]
     lines = [f"published fields: {', '.join(public) or 'none'}"]
     if private:
         lines.append(f"private fields (kept in the records, out of every output; --public-field NAME "
