@@ -127,7 +127,11 @@ def _xlsx_rows(path: Path) -> int:
     import openpyxl  # noqa: PLC0415 (only this format needs it)
 
     sheet = openpyxl.load_workbook(path, read_only=True, data_only=True).worksheets[0]
-    rows = [r for r in sheet.iter_rows(values_only=True) if any(c is not None and str(c).strip() for c in r)]
+    rows = [
+        r
+        for r in sheet.iter_rows(values_only=True)
+        if any(c is not None and str(c).strip() for c in r)
+    ]
     return len(rows[_header_row(rows) + 1 :])
 
 
@@ -135,7 +139,14 @@ def _header_row(rows: list[Any]) -> int:
     """The header of a sheet: its first row naming at least half its columns (a title or a
     row of column groups above it is not)."""
     width = max((len(r) for r in rows), default=0)
-    return next((i for i, r in enumerate(rows) if 2 * sum(1 for c in r if c is not None and str(c).strip()) >= width), 0)
+    return next(
+        (
+            i
+            for i, r in enumerate(rows)
+            if 2 * sum(1 for c in r if c is not None and str(c).strip()) >= width
+        ),
+        0,
+    )
 
 
 def source_entries(path: Path, fmt: str) -> int:
@@ -211,12 +222,24 @@ def source_fields(path: Path, fmt: str) -> list[dict[str, str]]:
     if fmt == "ris":
         return _ris_fields(text)
     if fmt in ("csv", "tsv"):
-        return _rows_fields(list(csv.reader(io.StringIO(text, newline=""), delimiter="\t" if fmt == "tsv" else ",")))
+        return _rows_fields(
+            list(csv.reader(io.StringIO(text, newline=""), delimiter="\t" if fmt == "tsv" else ","))
+        )
     if fmt in ("yaml", "json"):
         data = yaml.safe_load(text) if fmt == "yaml" else json.loads(text)
-        items = data if isinstance(data, list) else next(v for v in data.values() if isinstance(v, list))
-        return [{str(k): json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v for k, v in e.items()}
-                for e in items if isinstance(e, dict)]
+        items = (
+            data
+            if isinstance(data, list)
+            else next(v for v in data.values() if isinstance(v, list))
+        )
+        return [
+            {
+                str(k): json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v
+                for k, v in e.items()
+            }
+            for e in items
+            if isinstance(e, dict)
+        ]
     return []
 
 
@@ -227,15 +250,79 @@ def _slug(name: str) -> str:
 # The fields a reader is meant to see (docs/new-survey.md, "Published fields are an
 # allowlist"), and the RIS tags that hold them: what a list may publish.
 _PUBLIC = {
-    "title", "authors", "author", "year", "date", "venue", "summary", "doi", "arxiv", "links",
-    "url", "link", "entry_type", "month", "journal", "journaltitle", "booktitle", "volume",
-    "number", "pages", "publisher", "series", "edition", "address", "location", "editor",
-    "institution", "organization", "school", "howpublished", "type", "chapter", "isbn", "issn",
-    "eprint", "archiveprefix", "eprinttype", "primaryclass", "eprintclass", "subtitle", "issue",
-    "booksubtitle", "maintitle",
-    "key", "id", "name", "paper", "description", "source_title", "publication_title",
-    "TI", "T1", "AU", "A1", "PY", "Y1", "DA", "T2", "JO", "JF", "J2", "DO", "UR", "L1", "L2",
-    "TY", "VL", "IS", "SP", "EP", "PB", "SN", "CY",
+    "title",
+    "authors",
+    "author",
+    "year",
+    "date",
+    "venue",
+    "summary",
+    "doi",
+    "arxiv",
+    "links",
+    "url",
+    "link",
+    "entry_type",
+    "month",
+    "journal",
+    "journaltitle",
+    "booktitle",
+    "volume",
+    "number",
+    "pages",
+    "publisher",
+    "series",
+    "edition",
+    "address",
+    "location",
+    "editor",
+    "institution",
+    "organization",
+    "school",
+    "howpublished",
+    "type",
+    "chapter",
+    "isbn",
+    "issn",
+    "eprint",
+    "archiveprefix",
+    "eprinttype",
+    "primaryclass",
+    "eprintclass",
+    "subtitle",
+    "issue",
+    "booksubtitle",
+    "maintitle",
+    "key",
+    "id",
+    "name",
+    "paper",
+    "description",
+    "source_title",
+    "publication_title",
+    "TI",
+    "T1",
+    "AU",
+    "A1",
+    "PY",
+    "Y1",
+    "DA",
+    "T2",
+    "JO",
+    "JF",
+    "J2",
+    "DO",
+    "UR",
+    "L1",
+    "L2",
+    "TY",
+    "VL",
+    "IS",
+    "SP",
+    "EP",
+    "PB",
+    "SN",
+    "CY",
 }
 
 
@@ -281,14 +368,22 @@ def published_off_allowlist(stderr: str) -> list[str]:
     adopter did not name: none, for a list adopted with defaults (a Markdown list's fields are
     its reader's own, all on it)."""
     line = next((ln for ln in stderr.splitlines() if ln.startswith("published fields")), "")
-    fields = [item.split(" (")[0] for item in line.split(": ", 1)[1].split(", ")] if ": " in line else []
+    fields = (
+        [item.split(" (")[0] for item in line.split(": ", 1)[1].split(", ")] if ": " in line else []
+    )
     keys = ("slug", "citekey", "citation_key", "bibtex_key")  # the key a record is named by
-    return [f for f in fields if f not in _PUBLIC and f not in ("code", "project", "section", *keys)]
+    return [
+        f for f in fields if f not in _PUBLIC and f not in ("code", "project", "section", *keys)
+    ]
 
 
 def published_text(target: Path) -> str:
     """What the adopted survey publishes: README, site pages, papers.bib, its CSV export."""
-    parts = [target / "README.md", target / "reports" / "papers.bib", *sorted((target / "reports").rglob("*.html"))]
+    parts = [
+        target / "README.md",
+        target / "reports" / "papers.bib",
+        *sorted((target / "reports").rglob("*.html")),
+    ]
     text = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in parts if p.is_file())
     out = target.parent / f"{target.name}-export"
     survey("export", "csv", str(out), cwd=target)
@@ -299,7 +394,12 @@ def _accounted(stderr: str) -> set[str]:
     """The source fields init's report names (published, private, ignored, folded into links)."""
     names: set[str] = set()
     for line in stderr.splitlines():
-        for lead in ("published fields: ", "): ", "ignored columns (not imported): ", "folded into links: "):
+        for lead in (
+            "published fields: ",
+            "): ",
+            "ignored columns (not imported): ",
+            "folded into links: ",
+        ):
             if lead in line:
                 tail = line.split(lead, 1)[1].rstrip(")")
                 for item in tail.split(", "):
@@ -312,17 +412,88 @@ def _accounted(stderr: str) -> set[str]:
 def fields_lost(fields: list[dict[str, str]], stderr: str) -> int:
     """Source field names init neither published, kept private, ignored nor folded into links
     (the BibTeX/RIS names a reader renames are counted by their usual field)."""
-    renamed = {"author": "authors", "url": "links", "TY": "entry_type", "TI": "title", "AU": "authors", "PY": "year",
-               "DO": "doi", "UR": "links", "T2": "venue", "JO": "venue", "JF": "venue", "DA": "date"}
+    renamed = {
+        "author": "authors",
+        "url": "links",
+        "TY": "entry_type",
+        "TI": "title",
+        "AU": "authors",
+        "PY": "year",
+        "DO": "doi",
+        "UR": "links",
+        "T2": "venue",
+        "JO": "venue",
+        "JF": "venue",
+        "DA": "date",
+    }
     seen = {k for e in fields for k, v in e.items() if v.strip()}
-    named = _accounted(stderr) | {"key", "links", "doi", "entry_type", "title", "authors", "year", "venue", "date"}
+    named = _accounted(stderr) | {
+        "key",
+        "links",
+        "doi",
+        "entry_type",
+        "title",
+        "authors",
+        "year",
+        "venue",
+        "date",
+    }
     return sum(1 for k in seen if _slug(renamed.get(k, k)) not in named and k not in _RIS_KEPT)
 
 
 # RIS tags the reader keeps under rispy's names (RIS's two-letter tags name them only there)
-_RIS_KEPT = {"AB", "KW", "N1", "N2", "SN", "VL", "IS", "SP", "EP", "PB", "CY", "LA", "DB", "DP", "AN", "ID",
-             "A2", "A3", "A4", "AD", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "CN", "ET", "J2", "L1", "L2",
-             "L4", "LB", "M1", "M3", "NV", "OP", "RN", "RP", "SE", "ST", "T1", "T3", "TT", "Y1", "Y2", "A1", "JA"}
+_RIS_KEPT = {
+    "AB",
+    "KW",
+    "N1",
+    "N2",
+    "SN",
+    "VL",
+    "IS",
+    "SP",
+    "EP",
+    "PB",
+    "CY",
+    "LA",
+    "DB",
+    "DP",
+    "AN",
+    "ID",
+    "A2",
+    "A3",
+    "A4",
+    "AD",
+    "C1",
+    "C2",
+    "C3",
+    "C4",
+    "C5",
+    "C6",
+    "C7",
+    "C8",
+    "CN",
+    "ET",
+    "J2",
+    "L1",
+    "L2",
+    "L4",
+    "LB",
+    "M1",
+    "M3",
+    "NV",
+    "OP",
+    "RN",
+    "RP",
+    "SE",
+    "ST",
+    "T1",
+    "T3",
+    "TT",
+    "Y1",
+    "Y2",
+    "A1",
+    "JA",
+}
 
 
 # --- one list through init, validate, build ---------------------------------------------
@@ -380,8 +551,10 @@ def measure(entry: dict[str, Any], source: Path, work: Path) -> dict[str, Any]:
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    head = ("| list | format | entries in the source | records created | in the README | hand-written lines | "
-            "problems reported | fields lost | private values published | fields published off the allowlist |")
+    head = (
+        "| list | format | entries in the source | records created | in the README | hand-written lines | "
+        "problems reported | fields lost | private values published | fields published off the allowlist |"
+    )
     out = [head, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         out.append(
@@ -401,8 +574,10 @@ def rates(rows: list[dict[str, Any]]) -> str:
     leaked = sum(r["private_published"] for r in rows if isinstance(r["private_published"], int))
     refused = sum(1 for r in rows if r["hand_lines"] != 0)
     share = f"{100 * shown / entries:.1f} %" if entries else "n/a"
-    return (f"{len(rows)} lists: {shown} of {entries} source entries in the README ({share}); "
-            f"{lost} source fields lost; {leaked} private values published; {refused} lists refused or failing")
+    return (
+        f"{len(rows)} lists: {shown} of {entries} source entries in the README ({share}); "
+        f"{lost} source fields lost; {leaked} private values published; {refused} lists refused or failing"
+    )
 
 
 def main() -> None:
@@ -416,9 +591,11 @@ def main() -> None:
         "--only", action="append", default=[], help="measure only this list (repeatable)"
     )
     parser.add_argument(
-        "--corpus", type=Path, default=FIXTURES,
+        "--corpus",
+        type=Path,
+        default=FIXTURES,
         help="the folder of corpus.yaml and the lists (default: tests/fixtures/lists; the held-out "
-             "ones: tests/fixtures/lists-heldout)",
+        "ones: tests/fixtures/lists-heldout)",
     )
     args = parser.parse_args()
     if args.command == "fetch":

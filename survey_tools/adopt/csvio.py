@@ -126,7 +126,7 @@ def split_cell(cell: str, separator: str) -> list[str]:
 _LAST_FIRST_AND = re.compile(r"[^,;]+,[^,;]+(?:\s+and\s+[^,;]+,[^,;]+)+")
 
 
-def split_names(cell: str, separator: str) -> list[str]:
+def split_authors(cell: str, separator: str) -> list[str]:
     """An authors cell's names, read cell by cell (a column may join its names several ways):
     ";" joins names when the cell has one; "Doe, J. and Roe, K." is names joined by "and";
     "A, B, and C" and "A, B and C" are three; else the column's separator."""
@@ -315,7 +315,7 @@ def _row_to_record(
             if cell.strip() == lay.na and (cf is None or cf.not_applicable):
                 values[col.field] = tax.na
             elif cell.strip():
-                parts = (split_names(cell, col.separator) if col.field == "authors" and cf is None
+                parts = (split_authors(cell, col.separator) if col.field == "authors" and cf is None
                          else split_cell(cell, col.separator))
                 values[col.field] = [col.to_id(p.strip()) for p in parts if p.strip()]
             continue

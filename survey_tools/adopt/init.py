@@ -29,8 +29,8 @@ from typing import Any
 
 from survey_tools import slugs
 from survey_tools.adopt.csvio import split_cell, without_invisible
-from survey_tools.adopt.repair import NOTES_FIELD, NOTES_MAX
 from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
+from survey_tools.adopt.repair import NOTES_FIELD, NOTES_MAX
 from survey_tools.adopt.table import Table
 from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.yamlio import dump_yaml

@@ -21,8 +21,14 @@ _YEAR = re.compile(r"\b(\d{4})\b")
 # The title, then the venue, as the tags that hold them are tried in turn (RIS writers disagree:
 # Zotero writes T2 for a journal, EndNote JF/JO, PubMed JT/JO).
 _TITLE_TAGS = ("title", "primary_title", "translated_title", "short_title")
-_VENUE_TAGS = ("secondary_title", "journal_name", "alternate_title3", "alternate_title1",
-               "alternate_title2", "tertiary_title")
+_VENUE_TAGS = (
+    "secondary_title",
+    "journal_name",
+    "alternate_title3",
+    "alternate_title1",
+    "alternate_title2",
+    "tertiary_title",
+)
 _AUTHOR_TAGS = ("authors", "first_authors")
 
 
@@ -82,7 +88,15 @@ def _row(entry: dict[str, Any]) -> dict[str, Any]:
     cells["doi"] = doi
     cells["links"] = _links(entry, doi)
     # the tags read into the fields above (the venue's too: its value is the venue now)
-    used = {"type_of_reference", "doi", "urls", "date", venue_tag, *_TITLE_TAGS[:1], *_AUTHOR_TAGS[:1]}
+    used = {
+        "type_of_reference",
+        "doi",
+        "urls",
+        "date",
+        venue_tag,
+        *_TITLE_TAGS[:1],
+        *_AUTHOR_TAGS[:1],
+    }
     for tag, value in entry.items():
         if tag in used or tag in cells:
             continue
@@ -97,9 +111,13 @@ def read_ris(text: str, label: str) -> Table:
     try:
         found = rispy.loads(text, skip_unknown_tags=False, enforce_list_tags=False)
     except Exception as err:  # rispy raises plain IOError/ValueError on a malformed file
-        raise InvalidInput([Problem(label, 0, 0, "", f"not a RIS file: {err}")], "the RIS file cannot be read") from None
+        raise InvalidInput(
+            [Problem(label, 0, 0, "", f"not a RIS file: {err}")], "the RIS file cannot be read"
+        ) from None
     if not found:
-        raise InvalidInput([Problem(label, 1, 0, "", "no references (no TY tag)")], "nothing to read")
+        raise InvalidInput(
+            [Problem(label, 1, 0, "", "no references (no TY tag)")], "nothing to read"
+        )
     lines = [text.count("\n", 0, m.start()) + 1 for m in _START.finditer(text)]
     lines += [0] * (len(found) - len(lines))
     return entries_table(label, "ris", [(lines[i], _row(e)) for i, e in enumerate(found)])

@@ -22,7 +22,9 @@ _URL = re.compile(r"^https?://[^\s<>\"]+$")
 _DOI = re.compile(r"^(?:doi:\s*)?(10\.\d{4,9}/\S+)$", re.I)
 _ARXIV = re.compile(r"^(?:arxiv:\s*)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7})$", re.I)
 _RESOLVER = re.compile(r"^https?://(?:dx\.)?doi\.[a-z.]+/(10\.\d{4,9}/\S+)$", re.I)
-_RELATIVE = re.compile(r"^(?:\.{0,2}/)?[\w.~%-]+(?:/[\w.~%-]+)*\.[A-Za-z0-9]{2,5}$|^(?:\.{0,2}/)[\w.~%/-]+$")
+_RELATIVE = re.compile(
+    r"^(?:\.{0,2}/)?[\w.~%-]+(?:/[\w.~%-]+)*\.[A-Za-z0-9]{2,5}$|^(?:\.{0,2}/)[\w.~%/-]+$"
+)
 _SPLIT = re.compile(r"\s*[;|]\s*|\s+")
 # Columns a reader fills with what it knows the role of already: the key and the links.
 _SKIP = frozenset(["key", "id", LINKS, "entry type"])
@@ -79,13 +81,20 @@ def with_link_roles(table: Table) -> Table:
         for column in roles.keys() - set(folded):  # what stays of a kept column: its relative paths
             if column in cells and roles[column] != {"doi"}:
                 kept = [p for p in _parts(cells[column]) if _address(p) is None]
-                cells[column] = (tuple(kept) if isinstance(cells[column], tuple) else " ".join(kept))
+                cells[column] = tuple(kept) if isinstance(cells[column], tuple) else " ".join(kept)
         cells[LINKS] = tuple(dict.fromkeys(links))
         rows.append(Row(row.line, cells))
     columns = tuple(c for c in table.columns if c not in folded)
     columns = columns if LINKS in columns else (*columns, LINKS)
     said = ", ".join(repr(c) for c in roles)
-    warning = (f"{table.file}: the columns {said} hold addresses (URLs, DOIs, arXiv ids): they are the "
-               f"entries' links" + (f" (folded into links: {', '.join(folded)})" if folded else ""))
-    return replace(table, columns=columns, rows=tuple(rows), warnings=(*table.warnings, warning),
-                   list_columns=table.list_columns | {LINKS})
+    warning = (
+        f"{table.file}: the columns {said} hold addresses (URLs, DOIs, arXiv ids): they are the "
+        f"entries' links" + (f" (folded into links: {', '.join(folded)})" if folded else "")
+    )
+    return replace(
+        table,
+        columns=columns,
+        rows=tuple(rows),
+        warnings=(*table.warnings, warning),
+        list_columns=table.list_columns | {LINKS},
+    )

@@ -128,9 +128,13 @@ def test_jabref_names_and_dois(tmp_path: Path) -> None:
     entry = next(e for e in CORPUS if e["name"] == "jabref-complex")
     root, output = _adopt(entry, tmp_path)
     private = next(ln for ln in output.splitlines() if ln.startswith("private fields"))
-    assert private.endswith(": note, groups, priority, file, readstatus, abstract, date_added, date_modified, rating")
+    assert private.endswith(
+        ": note, groups, priority, file, readstatus, abstract, date_added, date_modified, rating"
+    )
     # BibDesk's bdsk-url-1 holds URLs only: by its values, the entries' links
-    assert "'doi', 'bdsk-url-1' hold addresses" in output and "folded into links: bdsk-url-1" in output
+    assert (
+        "'doi', 'bdsk-url-1' hold addresses" in output and "folded into links: bdsk-url-1" in output
+    )
     record = yaml.safe_load((root / "corpus" / "1137631.yaml").read_text(encoding="utf-8"))
     assert record["authors"][:3] == ["Gustav Boström", "Jaana Wäyrynen", "Marine Bodén"]
     assert record["identifiers"] == {
