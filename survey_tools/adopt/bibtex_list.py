@@ -144,7 +144,9 @@ def parse_bibtex(text: str) -> Any:
 def _parts(value: str) -> list[str] | None:
     """A value's parts joined by ``#`` outside braces and quotes (``aarts # and # {Korst}``);
     None when it has no such join."""
-    parts, buf, depth, quoted = [], [], 0, False
+    parts: list[str] = []
+    buf: list[str] = []
+    depth, quoted = 0, False
     for ch in value:
         if ch == "{":
             depth += 1

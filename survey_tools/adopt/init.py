@@ -984,11 +984,11 @@ def field_report(table: Table, opts: InitOptions, moved: Mapping[str, int]) -> l
     columns, _ = plan_columns(table, opts)
     named = [c for c in columns if not c.generated]
 
-    def shown(c: _Column) -> str:  # the field, and the column it comes from when named otherwise
+    def source(c: _Column) -> str:  # the field, and the column it comes from when named otherwise
         return c.field if slug(c.column) == c.field else f"{c.field} ({c.column})"
 
-    public = [shown(c) for c in named if c.kind in ("id", "plain", "controlled") and not c.private]
-    private = [shown(c) for c in named if c.private]
+    public = [source(c) for c in named if c.kind in ("id", "plain", "controlled") and not c.private]
+    private = [source(c) for c in named if c.private]
     lines = [f"published fields: {', '.join(public) or 'none'}"]
     if private:
         lines.append(f"private fields (kept in the records, out of every output; --public-field NAME "

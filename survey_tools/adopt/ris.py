@@ -74,7 +74,7 @@ def _ris_date(text: str) -> str:
 def _row(entry: dict[str, Any]) -> dict[str, Any]:
     cells: dict[str, Any] = {"entry type": str(entry.get("type_of_reference", "")).lower()}
     cells["title"] = _first(entry, _TITLE_TAGS)
-    authors = next((entry[t] for t in _AUTHOR_TAGS if entry.get(t)), [])
+    authors: list[Any] = next((entry[t] for t in _AUTHOR_TAGS if entry.get(t)), [])
     cells["authors"] = [" ".join(str(a).split()) for a in authors if str(a).strip()]
     year = _YEAR.search(_first(entry, ("year", "publication_year", "date")))
     cells["year"] = year.group(1) if year else ""
