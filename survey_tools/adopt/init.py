@@ -337,7 +337,9 @@ def _plain_column(
     warnings: list[str],
 ) -> _Column:
     flat = [c for c in cells if isinstance(c, str)]
-    plain_required = required and _USUAL.get(slug(col)) in ("title", "links", "year")
+    # only the title is required of an adopted entry (and its key): a row whose year or link
+    # cannot be read keeps its record, the value in import_notes (the import is total)
+    plain_required = required and _USUAL.get(slug(col)) == "title"
     name = _USUAL.get(slug(col), slug(col))
     if name in used or name in _ID_NAMES:
         # A second "link" column, or one named like an id, keeps its own name.

@@ -687,7 +687,11 @@ def _paragraph_entry(node: SyntaxTreeNode) -> Entry | None:
     found = _sort_inline(tokens)
     if not any(_followable(lk.href) and not lk.badge for lk in found.links):
         return None
-    return entry_of(found, (node.map or (0, 0))[0] + 1)
+    entry = entry_of(found, (node.map or (0, 0))[0] + 1)
+    if entry is not None and not entry.authors and found.italic and entry.venue == found.italic[0]:
+        # the italic line under the title is the byline, even of one name ("*Edgar Poe*")
+        entry.authors, entry.venue = [entry.venue], ""
+    return entry
 
 
 def walk_items(

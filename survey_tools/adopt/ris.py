@@ -100,7 +100,9 @@ def _row(entry: dict[str, Any]) -> dict[str, Any]:
     for tag, value in entry.items():
         if tag in used or tag in cells:
             continue
-        cells[tag] = [str(v) for v in value] if isinstance(value, list) else str(value)
+        # N1 is rispy's "notes": the name of the survey's own curation notes, so it keeps its tag
+        name = "N1 notes" if tag == "notes" else tag
+        cells[name] = [str(v) for v in value] if isinstance(value, list) else str(value)
     return cells
 
 

@@ -86,6 +86,13 @@ def with_link_roles(table: Table) -> Table:
         rows.append(Row(row.line, cells))
     columns = tuple(c for c in table.columns if c not in folded)
     columns = columns if LINKS in columns else (*columns, LINKS)
+    if not folded and all(c.lower() == "doi" for c in roles):
+        return replace(
+            table,
+            rows=tuple(rows),
+            list_columns=table.list_columns | {LINKS},
+            columns=table.columns if LINKS in table.columns else (*table.columns, LINKS),
+        )
     said = ", ".join(repr(c) for c in roles)
     warning = (
         f"{table.file}: the columns {said} hold addresses (URLs, DOIs, arXiv ids): they are the "
