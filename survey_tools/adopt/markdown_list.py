@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -188,6 +189,8 @@ _DAY_DATE = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+((?:19|20)\d\d)")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _YEAR_HEADING = re.compile(r"^\W*((?:19|20)\d\d)\b(?:\s+[A-Za-z]+)?\W*$")
 _LABELLED = re.compile(r"^\s*[^\W\d][\w &/-]{0,24}:\s*\S")
+# The labels of the list being read, by their shape (read_markdown sets them, _is_label reads them).
+_SHAPE_LABELS: ContextVar[frozenset[str]] = ContextVar("shape_labels", default=frozenset())
 _ET_AL = re.compile(r"\bet\.?\s*al\.?", re.I)
 _AFFILIATION = re.compile(r"\s*\([^)]*\)")
 
@@ -282,7 +285,7 @@ def _label(text: str) -> str:
 
 def _is_label(link: _Link) -> bool:
     name = _label(link.text)
-    return link.badge or not name or name in _LABELS or len(name) <= 2
+    return link.badge or not name or name in _LABELS or len(name) <= 2 or name in _SHAPE_LABELS.get()
 
 
 def _date(text: str) -> tuple[str, str, str]:
@@ -909,15 +912,42 @@ class _Reader:
             self.under_heading = None
 
 
+def _repeated_labels(tokens: Sequence[Token]) -> frozenset[str]:
+    """The link texts a list uses as labels, known by their shape: short (at most three words)
+    and written on many links to different addresses (five or more), whatever they say ("blog in Chinese", "Slides",
+    "中文"); a title is written once."""
+    targets: dict[str, set[str]] = {}
+    for t in tokens:
+        link: list[str] | None = None
+        href = ""
+        for c in t.children or []:
+            if c.type == "link_open":
+                link, href = [], str(c.attrs.get("href", ""))
+            elif c.type == "link_close" and link is not None:
+                name = _label("".join(link))
+                if name and len(name.split()) <= 3:
+                    targets.setdefault(name, set()).add(href)
+                link = None
+            elif link is not None and c.type == "text":
+                link.append(c.content)
+    # on five different addresses: a work listed under several headings links the same one
+    return frozenset(n for n, hrefs in targets.items() if len(hrefs) >= 5)
+
+
 def read_markdown(text: str) -> MarkdownList:
     """The entries, sections and prose of a Markdown list (see the module's docstring)."""
-    root = SyntaxTreeNode(_parser().parse(text))
+    tokens = _parser().parse(text)
+    root = SyntaxTreeNode(tokens)
     reader = _Reader(text.splitlines(keepends=True))
-    for node in root.children:
-        if node.type == "heading":
-            reader.heading(node)
-        else:
-            reader.block(node)
+    token = _SHAPE_LABELS.set(_repeated_labels(tokens))
+    try:
+        for node in root.children:
+            if node.type == "heading":
+                reader.heading(node)
+            else:
+                reader.block(node)
+    finally:
+        _SHAPE_LABELS.reset(token)
     for s in reader.sections:
         if s.end < 0:
             s.end = len(reader.lines)
