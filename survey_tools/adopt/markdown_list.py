@@ -740,6 +740,27 @@ def table_entries(node: SyntaxTreeNode) -> Iterator[Entry]:
                 yield entry
 
 
+_VENUE_CELL = re.compile(r"^[A-Z][A-Za-z&+-]{1,15}(?:[ -]?(?:'\d{2}|(?:19|20)\d\d))?(?:\s*\([A-Za-z ]{2,20}\))?$")
+
+
+def _cell_role(name: str, cell: _Inline) -> str:
+    """What a table cell holds: by its column's header where the header says (date, venue,
+    authors), else by the cell's own shape (a date, a venue such as ``ICLR 2024``); "" for
+    anything else (links, notes)."""
+    if any(w in name for w in ("date", "time", "year", "month")):
+        return "date"
+    if any(w in name for w in ("venue", "conference", "journal", "publication", "published", "source")):
+        return "venue"
+    if "author" in name:
+        return "authors"
+    text = " ".join("".join(cell.plain).split()) or ("" if cell.links else cell.text)
+    if _DATE.fullmatch(text) or re.fullmatch(r"(?:19|20)\d\d(?:[./-]\d{1,2}){0,2}", text):
+        return "date"
+    if _VENUE_CELL.match(text) and _label(text) not in _LABELS:
+        return "venue"
+    return ""
+
+
 def _row_entry(names: Sequence[str], cells: Sequence[_Inline], line: int) -> Entry | None:
     order = sorted(
         range(len(cells)),
@@ -760,20 +781,17 @@ def _row_entry(names: Sequence[str], cells: Sequence[_Inline], line: int) -> Ent
         name = names[i] if i < len(names) else ""
         if i == title_at or not cell.text:
             continue
-        if any(w in name for w in ("date", "time", "year", "month")):
+        for lk in cell.links:  # a link in any cell is the work's (a venue cell's own too)
+            _add_link(entry, lk)
+        role = _cell_role(name, cell)
+        if role == "date":
             entry.date, entry.year, _ = _date(f"[{cell.text}]")
-        elif any(
-            w in name
-            for w in ("venue", "conference", "journal", "publication", "published", "source")
-        ):
-            entry.venue = cell.text
-        elif "author" in name:
+        elif role == "venue":
+            entry.venue = entry.venue or cell.text
+        elif role == "authors":
             entry.authors = _people(cell.text + ",")[0]
-        else:
-            for lk in cell.links:
-                _add_link(entry, lk)
-            if not cell.links:
-                entry.description.append(cell.text)
+        elif not cell.links:
+            entry.description.append(cell.text)
     if not entry.year:
         m = _YEAR.search(entry.venue)
         entry.year = m.group(1) if m else ""

@@ -245,3 +245,14 @@ def test_a_link_the_validator_rejects_is_moved_not_refused(tmp_path: Path) -> No
         "two-arxiv.md:5: links[1] moved to import_notes (the validator: links to arxiv 2402.00022"
         in out
     )
+
+
+def test_a_table_maps_its_columns_by_content(tmp_path: Path) -> None:
+    root, _ = _adopt(tmp_path, "table.md")
+    record = _record(root, "synthetic-tabled-work-things")
+    assert (record["venue"], record["date"], record["year"]) == ("ICLR 2024", "2024-01", 2024)
+    assert record["links"] == [
+        "https://example.org/synthetic/t1",
+        "https://example.org/synthetic/note1",
+    ]
+    assert _record(root, "synthetic-another-tabled-work")["venue"] == "NeurIPS'23"
