@@ -573,6 +573,14 @@ class _FileImport:
             return
         rid = self._unfolded(record, rid, line)
         rel = f"{coll.folder}/{rid}.yaml"
+        if rel in self.plan.files and self.options.partial:
+            # init: a key the list gives twice names the later row with -2 (-3...) after it, as a
+            # repeated BibTeX key is read; the look-alike rule then merges the rows or keeps both
+            first = self.lines[rel]
+            rid = self._renamed(record, rid)
+            self.plan.warnings.append(f"{label}:{line}: {coll.id_field}: {rid.rsplit('-', 1)[0]!r} appears twice "
+                                      f"(first on line {first}); imported as {rid!r}")
+            rel = f"{coll.folder}/{rid}.yaml"
         if rel in self.plan.files:
             message = f"{rid!r} appears twice (first on line {self.lines[rel]})"
             self.problems.append(Problem(label, line, 0, coll.id_field, message))
@@ -606,6 +614,16 @@ class _FileImport:
             record[coll.id_field] = rid = new
         return rid
 
+    def _renamed(self, record: dict[str, Any], rid: str) -> str:
+        """``rid`` with -2 (-3...) after it: the first such key no row has taken yet."""
+        folded = {str(r.get(self.coll.id_field, "")).lower() for r in self.plan.files.values()}
+        n = 2
+        while f"{rid}-{n}".lower() in folded or f"{rid}-{n}" in self.taken:
+            n += 1
+        self.taken.add(f"{rid}-{n}")
+        record[self.coll.id_field] = f"{rid}-{n}"
+        return f"{rid}-{n}"
+
     def _unfolded(self, record: dict[str, Any], rid: str, line: int) -> str:
         """In init, a key that differs from an earlier one only by case (``IEEE-CEC``,
         ``ieee-cec``: one file and one page where case does not count) gets -2 (-3...) after it,
@@ -613,14 +631,9 @@ class _FileImport:
         folded = {str(r.get(self.coll.id_field, "")).lower() for r in self.plan.files.values()}
         if not self.options.partial or rid.lower() not in folded or f"{self.coll.folder}/{rid}.yaml" in self.plan.files:
             return rid
-        n = 2
-        while f"{rid}-{n}".lower() in folded or f"{rid}-{n}" in self.taken:
-            n += 1
-        new = f"{rid}-{n}"
+        new = self._renamed(record, rid)
         self.plan.warnings.append(f"{self.label}:{line}: {self.coll.id_field}: {rid!r} differs from an earlier key "
                                   f"only by case; imported as {new!r}")
-        self.taken.add(new)
-        record[self.coll.id_field] = new
         return new
 
     def finish(self) -> list[Problem]:

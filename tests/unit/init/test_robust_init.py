@@ -100,9 +100,10 @@ def test_every_problem_of_every_row_at_once(tmp_path: Path) -> None:
     root, out, code = _init(tmp_path, source)
     assert code == 0, out  # init never refuses the list for its rows: it says what it left out
     assert "bad.csv:3: id: 'a 2' cannot name a file; imported as 'a-2'" in out
-    assert "bad.csv:5: id: 'a1' appears twice (first on line 2)" in out
+    assert "bad.csv:5: id: 'a1' appears twice (first on line 2); imported as 'a1-2'" in out
     assert "bad.csv:3: year:" in out and "bad.csv:4: year: year 1850 is not plausible" in out
-    assert sorted(p.stem for p in (root / "corpus").glob("*.yaml")) == ["a1"]
+    # every row a record: the years no field can hold are in import_notes, the repeated key renamed
+    assert sorted(p.stem for p in (root / "corpus").glob("*.yaml")) == ["a-2", "a1", "a1-2", "a3"]
     assert run(root, "validate").exit_code == 0
 
 
