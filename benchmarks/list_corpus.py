@@ -603,6 +603,7 @@ def main() -> None:
         return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        args.corpus = args.corpus.resolve()  # survey runs in a folder of its own
         for e in corpus(args.corpus):
             if args.only and e["name"] not in args.only:
                 continue

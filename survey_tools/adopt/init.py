@@ -957,7 +957,7 @@ def relative_links(table: Table) -> list[str]:
     for heading, body in table.prose:
         for m in _MD_LINK.finditer(body):
             target = m.group(1) or m.group(2) or ""
-            if target and not re.match(r"^(?:[a-z][a-z0-9+.-]*:|#|//)", target, re.I):
+            if target and not re.match(r"^(?:[a-z][a-z0-9+.-]*:|\.?/?#|//)", target, re.I):
                 part = f"the part {heading!r}" if heading else "the introduction"
                 out.append(f"{table.file}: {part} links {target!r}, a path in the list's own repository: "
                            f"it resolves nowhere here; copy the file or make the link absolute")

@@ -326,6 +326,13 @@ class Entry:
     sections: list[str] = field(default_factory=list)
 
 
+def _anchor(href: str) -> bool:
+    """A link to a place in the list itself (``#part``, ``./#part``): a table of contents' item,
+    never a work."""
+    parts = urlsplit(href)
+    return bool(parts.fragment) and not parts.scheme and not parts.netloc and parts.path in ("", ".", "./")
+
+
 def _title(found: _Inline) -> tuple[str, str]:
     """(title, its link) of an item; ("", "") when it names no work."""
     for text, href in found.bold:
@@ -333,7 +340,7 @@ def _title(found: _Inline) -> tuple[str, str]:
         whole = next((lk for lk in found.links if text and text in lk.text and lk.text != text), None)
         if whole is not None and _substantial(whole.text) and _followable(whole.href):
             return whole.text.strip(" *").rstrip("."), whole.href
-        if _substantial(text) and not href.startswith("#"):
+        if _substantial(text) and not _anchor(href):
             return _date(text)[2].strip(_SEPARATORS + "*"), href
     lead = _date(" ".join(found.lead.split()))[2].strip(_SEPARATORS + "[(")
     for lk in found.links:
@@ -343,7 +350,7 @@ def _title(found: _Inline) -> tuple[str, str]:
             return lead, lk.href if _followable(lk.href) else ""
         if not _is_label(lk) and _substantial(lk.text):
             return (
-                ("", "") if lk.href.startswith("#") else (lk.text.strip(" *").rstrip("."), lk.href)
+                ("", "") if _anchor(lk.href) else (lk.text.strip(" *").rstrip("."), lk.href)
             )
     if any(_is_label(lk) and not lk.badge for lk in found.links):
         lead = _date(re.sub(r"\[\s*\]|\(\s*\)", " ", "".join(found.plain)).strip())[2]
@@ -740,7 +747,9 @@ def table_entries(node: SyntaxTreeNode) -> Iterator[Entry]:
                 yield entry
 
 
-_VENUE_CELL = re.compile(r"^[A-Z][A-Za-z&+-]{1,15}(?:[ -]?(?:'\d{2}|(?:19|20)\d\d))?(?:\s*\([A-Za-z ]{2,20}\))?$")
+# a venue by its shape: a name and its year ("ICLR 2024", "NeurIPS'23"); a name alone (a model's,
+# an organisation's: "BERT", "Google") is not one
+_VENUE_CELL = re.compile(r"^[A-Z][A-Za-z&+-]{1,15}[ -]?(?:'\d{2}|(?:19|20)\d\d)(?:\s*\([A-Za-z ]{2,20}\))?$")
 
 
 def _cell_role(name: str, cell: _Inline) -> str:
