@@ -51,7 +51,7 @@ _USUAL = {
     # CSV, CSL-JSON, RIS readers): the venue a reader is meant to see
     "source_title": "venue", "publication_title": "venue",
     "container_title": "venue", "secondary_title": "venue", "journal_name": "venue",
-    "conference": "venue", "published_in": "venue",
+    "conference": "venue", "published_in": "venue", "publication": "venue",
 }
 _ID_NAMES = ("id", "key", "slug", "citekey", "citation_key", "bibtex_key")
 _URL = re.compile(r"^https?://\S+$")
