@@ -49,8 +49,8 @@ from survey_tools.errors import InvalidInput, UsageError
               help="Rows that look like one work twice (the same or a nearly the same title, a shared "
                    "link) are different entries (one row per study, say).")
 @click.option("--keep-field", "keep_fields", multiple=True, metavar="FIELD",
-              help="A private reference-manager field of a BibTeX list to import all the same (owner, "
-                   "timestamp, file, groups, abstract...; repeatable): kept in the records, out of every output.")
+              help="Kept for older scripts: every field of a list is imported now, those off the allowlist "
+                   "private (kept in the records, out of every output; --public-field publishes one).")
 @click.option("--public-field", "public_fields", multiple=True, metavar="FIELD",
               help="A field of the list to publish although it is not one a reader is meant to see "
                    "(only title, authors, year, venue, identifiers, links, summary and --controlled "
