@@ -125,6 +125,7 @@ class InitOptions:
     toolkit_commit: str | None = None  # a release exists (default: this checkout's; pins.py)
     keep_fields: Sequence[str] = ()  # private reference-manager fields imported on request
     public_fields: Sequence[str] = ()  # source fields published although not on the allowlist
+    list_repository: str = ""  # the source list's repository: its relative links point there
 
 
 @dataclass
@@ -913,7 +914,13 @@ def scaffold(root: Path, opts: InitOptions, table: Table | None = None,
         "taxonomy/readme/intro.md": (opts.description or f"A curated list: {opts.title}.") + "\n",
         "taxonomy/fields/reason.yaml": dump_yaml(_reason_file()),
     }
+    if opts.list_repository and not re.match(r"^https?://[^\s/]+/\S+$", opts.list_repository):
+        raise UsageError(f"--list-repository {opts.list_repository!r}: give the repository's address, "
+                         "https://github.com/OWNER/REPO")
     if table is not None:
+        if opts.list_repository:
+            table = dataclasses.replace(table, prose=tuple(
+                (h, absolute_links(b, opts.list_repository)) for h, b in table.prose))
         files.update(prose_files(table))
         warnings.extend(relative_links(table))
     for c in columns:
@@ -949,6 +956,25 @@ def prose_files(table: Table) -> dict[str, str]:
 _MD_LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)|(?:href|src)=[\"']([^\"']+)[\"']")
 
 
+_RELATIVE_TARGET = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|\.?/?#|//)", re.I)
+
+
+def absolute_links(body: str, repository: str) -> str:
+    """``body`` with each relative link made an address in the list's own repository
+    (``docs/x.md`` -> ``REPO/blob/HEAD/docs/x.md``; an image's -> ``REPO/raw/HEAD/...``)."""
+    base = repository.rstrip("/")
+
+    def one(m: re.Match[str]) -> str:
+        whole, target = m.group(0), m.group(1) or m.group(2) or ""
+        if not target or _RELATIVE_TARGET.match(target):
+            return whole
+        image = whole.startswith("!") or whole.startswith("src")
+        path = target.removeprefix("./").lstrip("/")
+        return whole.replace(target, f"{base}/{'raw' if image else 'blob'}/HEAD/{path}", 1)
+
+    return _MD_LINK.sub(one, body)
+
+
 def relative_links(table: Table) -> list[str]:
     """A warning for each relative link (``docs/x.md``, ``assets/fig.png``) of the list's own
     words that init copies into taxonomy/readme/: it points into the source list's repository
@@ -957,10 +983,11 @@ def relative_links(table: Table) -> list[str]:
     for heading, body in table.prose:
         for m in _MD_LINK.finditer(body):
             target = m.group(1) or m.group(2) or ""
-            if target and not re.match(r"^(?:[a-z][a-z0-9+.-]*:|\.?/?#|//)", target, re.I):
+            if target and not _RELATIVE_TARGET.match(target):
                 part = f"the part {heading!r}" if heading else "the introduction"
                 out.append(f"{table.file}: {part} links {target!r}, a path in the list's own repository: "
-                           f"it resolves nowhere here; copy the file or make the link absolute")
+                           f"it resolves nowhere here; say --list-repository URL, copy the file or make "
+                           f"the link absolute")
     return list(dict.fromkeys(out))
 
 

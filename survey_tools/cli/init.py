@@ -55,6 +55,9 @@ from survey_tools.errors import InvalidInput, UsageError
               help="A field of the list to publish although it is not one a reader is meant to see "
                    "(only title, authors, year, venue, identifiers, links, summary and --controlled "
                    "tags are; every other field is imported private: kept, out of every output). Repeatable.")
+@click.option("--list-repository", metavar="URL", default="",
+              help="The repository the list comes from (https://github.com/OWNER/REPO): the relative links "
+                   "of its introduction and other words init copies point into it.")
 @click.option("--title", default=None, help="The list's title (default: the list's own, else the folder name).")
 @click.option("--description", default="", help="One or two sentences for the README's introduction.")
 @click.option("--awesome", is_flag=True, help="Call it an awesome list: 'Awesome' before the title and the badge.")
@@ -67,7 +70,8 @@ from survey_tools.errors import InvalidInput, UsageError
 @click.pass_context
 def init(ctx: click.Context, directory: Path | None, sources: tuple[Path, ...], fmt: str | None,
          id_field: str | None, controlled: tuple[str, ...], lists: tuple[str, ...], ignore: tuple[str, ...],
-         distinct_titles: bool, keep_fields: tuple[str, ...], public_fields: tuple[str, ...], title: str | None,
+         distinct_titles: bool, keep_fields: tuple[str, ...], public_fields: tuple[str, ...],
+         list_repository: str, title: str | None,
          description: str, awesome: bool, dry_run: bool, toolkit_repository: str | None,
          toolkit_commit: str | None) -> None:
     """Start a survey in DIR (default: the --root folder): taxonomy/ (the survey, one file per
@@ -95,6 +99,7 @@ def init(ctx: click.Context, directory: Path | None, sources: tuple[Path, ...], 
             distinct_titles=distinct_titles,
             keep_fields=tuple(keep),
             public_fields=tuple(public_fields),
+            list_repository=list_repository,
             # a list that calls itself awesome keeps the name and the badge
             entry_order="source" if table is not None and table.format == "markdown" else "",
             awesome=awesome or bool(table is not None and table.title.lower().startswith("awesome")),

@@ -256,3 +256,28 @@ def test_a_table_maps_its_columns_by_content(tmp_path: Path) -> None:
         "https://example.org/synthetic/note1",
     ]
     assert _record(root, "synthetic-another-tabled-work")["venue"] == "NeurIPS'23"
+
+
+def test_relative_links_of_the_introduction(tmp_path: Path) -> None:
+    root, out = _adopt(tmp_path, "relative-links.md")
+    assert (
+        "relative-links.md: the introduction links 'docs/guide.md', a path in the list's own repository"
+        in out
+    )
+    assert "'assets/fig.png'" in out and "'https://example.org'" not in out
+    again = tmp_path / "again"
+    res = run(
+        tmp_path,
+        "init",
+        str(again),
+        "--from",
+        str(DATA / "relative-links.md"),
+        "--title",
+        "Synthetic",
+        "--list-repository",
+        "https://github.com/example/synthetic-list",
+    )
+    assert res.exit_code == 0 and "resolves nowhere" not in res.output
+    intro = (again / "taxonomy" / "readme" / "intro.md").read_text(encoding="utf-8")
+    assert "(https://github.com/example/synthetic-list/blob/HEAD/docs/guide.md)" in intro
+    assert "(https://github.com/example/synthetic-list/raw/HEAD/assets/fig.png)" in intro
