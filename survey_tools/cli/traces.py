@@ -12,7 +12,14 @@ from typing import Any
 import click
 
 from survey_tools.cli.common import report
-from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
+from survey_tools.errors import (
+    EXIT_INVALID,
+    EXIT_OK,
+    InvalidInput,
+    Problem,
+    SurveyError,
+    UsageError,
+)
 from survey_tools.fileio import atomic_write
 from survey_tools.traces.batch import (
     METRICS_FORMATS,
@@ -21,7 +28,7 @@ from survey_tools.traces.batch import (
     parquet_metrics,
     render_json,
 )
-from survey_tools.traces.importers import FORMATS, IMPORTERS
+from survey_tools.traces.importers import FORMATS, IMPORTERS, frameworks
 from survey_tools.traces.importers.convert import import_to
 from survey_tools.traces.limits import Limits, parse_size
 from survey_tools.traces.problems import TraceReport
@@ -304,6 +311,20 @@ _IMPORT_HELP = (
     default=None,
     help="Re-validate each written trace (default: for traces of up to 250,000 events).",
 )
+@click.option(
+    "--rules",
+    "rules_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A file of your own framework rules (the shape of the toolkit's rules.yaml, "
+    "docs/trace-formats.md), tried before the toolkit's; may be given more than once.",
+)
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Say, for each span, what it became (agent, tool call, delegation, folded, "
+    "generic) and by which rule.",
+)
 @_size_options
 def import_cmd(
     fmt: str,
@@ -311,9 +332,48 @@ def import_cmd(
     output: Path | None,
     keep_content: bool,
     check: bool | None,
+    rules_files: tuple[Path, ...],
+    explain: bool,
     max_bytes: int,
     max_string_bytes: int,
 ) -> None:
+    extra = _user_rules(rules_files)
+    with frameworks.using(extra, explain=explain):
+        failed, paths = _import_all(
+            fmt, inputs, output, keep_content, check, max_bytes, max_string_bytes
+        )
+    sys.exit(EXIT_INVALID if failed else EXIT_OK)
+
+
+def _user_rules(files: tuple[Path, ...]) -> tuple[frameworks.Rule, ...]:
+    """The rows of the --rules files; every problem of every file at once."""
+    rows: list[frameworks.Rule] = []
+    problems: list[Problem] = []
+    for f in files:
+        if not f.is_file():
+            raise UsageError(f"--rules {f}: no such file")
+        try:
+            rows.extend(frameworks.load_rules(f.read_text(encoding="utf-8"), str(f)))
+        except InvalidInput as err:
+            problems.extend(err.problems)
+        except UnicodeDecodeError:
+            problems.append(Problem(str(f), 0, 0, "", "not UTF-8 text"))
+    if problems:
+        for prob in sorted(set(problems)):
+            click.echo(prob.format(), err=True)
+        raise click.exceptions.Exit(EXIT_INVALID)
+    return tuple(rows)
+
+
+def _import_all(
+    fmt: str,
+    inputs: tuple[Path, ...],
+    output: Path | None,
+    keep_content: bool,
+    check: bool | None,
+    max_bytes: int,
+    max_string_bytes: int,
+) -> tuple[int, list[Path]]:
     paths = [p for p in inputs]
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
@@ -350,7 +410,7 @@ def import_cmd(
             f"import: {len(paths)} input(s), {len(paths) - failed} imported, {failed} failed",
             err=True,
         )
-    sys.exit(EXIT_INVALID if failed else EXIT_OK)
+    return failed, paths
 
 
 @trace.command("export")
