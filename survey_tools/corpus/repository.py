@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.net.hrefs import href_problem
 
 # What the documentation's examples write for a repository nobody has chosen yet.
 PLACEHOLDERS = ("OWNER/REPO", "OWNER/NAME", "<", "example.com", "example.org")
@@ -41,7 +42,8 @@ def _raw(tax: Taxonomy) -> tuple[str, str]:
 def repository(tax: Taxonomy) -> Repository | None:
     """The configured repository, or None while it is missing or a placeholder."""
     url, branch = _raw(tax)
-    if not url or any(p in url for p in PLACEHOLDERS):
+    if not url or any(p in url for p in PLACEHOLDERS) or href_problem(url):
+        # A url validate refuses (javascript:, credentials) never becomes the pages' links.
         return None
     return Repository(url, branch)
 

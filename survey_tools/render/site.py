@@ -31,6 +31,7 @@ from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.repository import repository as configured_repository
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.views import added_since
+from survey_tools.net.hrefs import safe_href
 from survey_tools.render import model
 from survey_tools.render.bibtex import record_entry_type, venue_text
 from survey_tools.render.registry import Lazy
@@ -315,7 +316,7 @@ def _text(value: Any) -> str:
 
 
 def _is_url(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith(("https://", "http://"))
+    return isinstance(value, str) and value.startswith(("https://", "http://")) and bool(safe_href(value))
 
 
 def _detail_value(value: Any) -> list[dict[str, str]]:
@@ -359,7 +360,7 @@ class _Site:
         self.folder = self.path.rsplit("/", 1)[0] if "/" in self.path else ""
         self.index_name = self.path.rsplit("/", 1)[-1]
         # The configured public address of the index's folder (canonical URLs, cards, the feed).
-        self.url = str(self.conf.get("url") or "").rstrip("/")
+        self.url = safe_href(str(self.conf.get("url") or "")).rstrip("/")
         self.order = str(self.conf.get("order") or "newest")
         self.feed_entries = int(self.conf["feed_entries"])  # the schema gives its default
         self.records = sorted(corpus.retained, key=lambda r: (r.title.lower(), r.id))
@@ -787,7 +788,7 @@ class _Site:
             "new_label": self.new_label,
             "added": self.added(rec),
             "edition": e.label if e else edition,
-            "edition_url": e.url if e else "",
+            "edition_url": safe_href(e.url) if e else "",
             "pending": pending,
             "applied": applied,
         }
