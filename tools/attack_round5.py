@@ -285,7 +285,6 @@ def list_bombs(repo: Path, tmp: Path, rows: list[tuple[str, str]]) -> None:
     laughs = ('<!DOCTYPE lolz [<!ENTITY lol "lololololololololol">'
               + "".join(f'<!ENTITY lol{i} "{("&lol%s;" % (i - 1 if i > 1 else "")) * 10}">' for i in range(1, 10))
               + "]>")
-    laughs = laughs.replace("&lol;", "&lol;")
     made: list[tuple[str, Path, Callable[[Path], None]]] = [
         ("xlsx: 1 GiB of shared strings", lists / "strings.xlsx",
          lambda p: _xlsx(p, [_HEAD_ROW, '<row r="2"><c r="A2" t="s"><v>0</v></c></row>'], _shared_bomb(1024))),
@@ -298,8 +297,8 @@ def list_bombs(repo: Path, tmp: Path, rows: list[tuple[str, str]]) -> None:
         ("Markdown: 1 MB of `*_` delimiters in one item", lists / "delims.md",
          lambda p: p.write_text("# List\n\n- [Paper](https://example.org/a) " + "*_" * 500_000 + "\n")),
         ("Markdown: a list nested 50,000 levels", lists / "nested.md",
-         lambda p: p.write_text("# List\n\n" + "".join("  " * i + "- x\n" for i in range(50_000))
-                                + "  " * 50_000 + "- [Deep paper](https://example.org/deep)\n")),
+         lambda p: p.write_text("# List\n\n- [Shallow paper](https://example.org/a)\n"
+                                + "- " * 50_000 + "[Deep paper](https://example.org/deep)\n")),
         ("Markdown: 2,000,000 nested `[` brackets", lists / "brackets.md",
          lambda p: p.write_text("# List\n\n- " + "[" * 2_000_000 + "\n")),
         ("JSON: a list nested 100,000 deep", lists / "deep.json", lambda p: p.write_text("[" * 100_000 + "]" * 100_000)),
@@ -331,7 +330,7 @@ def list_bombs(repo: Path, tmp: Path, rows: list[tuple[str, str]]) -> None:
         make(path)
         target = tmp / f"r5-init-{i}"
         r = capped(repo, tmp, "init", str(target), "--from", str(path), "--title", "Bombed")
-        written = hostile_in(target / "reports", "javascript:", "data:text", "user:secret@", "\u202e") if "link" in what or "bidi" in what else ""
+        written = hostile_in(target / "reports", "javascript:", "data:text", "user:secret@", "\u202e") if any(w in what for w in ("link", "url", "bidi")) else ""
         rows.append((f"survey init --from {what} ({path.stat().st_size:,} bytes)", verdict(r) + (f"; {written}" if written else "")))
         path.unlink()
 
@@ -359,14 +358,14 @@ def trace_bombs(repo: Path, tmp: Path, rows: list[tuple[str, str]]) -> None:
     big = folder / "spans.jsonl"
     with big.open("w") as f:
         batch = []
-        for line in _spans(3_000_000):
+        for line in _spans(2_800_000):
             batch.append(line)
             if len(batch) == 50_000:
                 f.write("".join(batch))
                 batch = []
         f.write("".join(batch))
     size = f"{big.stat().st_size / (1 << 20):.0f} MiB"
-    rows.append((f"trace import otel: 3,000,000 tiny spans ({size}, under the size limit)",
+    rows.append((f"trace import otel: 2,800,000 tiny spans ({size}, under the size limit)",
                  verdict(capped(repo, tmp, "trace", "import", "otel", str(big), "-o", str(folder / "o.json")))))
     rows.append((f"trace import otel: the same with --max-bytes 4294967296 (memory, not size, the bound)",
                  verdict(capped(repo, tmp, "trace", "import", "otel", str(big), "--max-bytes", "4294967296",
