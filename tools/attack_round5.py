@@ -367,7 +367,7 @@ def trace_bombs(repo: Path, tmp: Path, rows: list[tuple[str, str]]) -> None:
     size = f"{big.stat().st_size / (1 << 20):.0f} MiB"
     rows.append((f"trace import otel: 2,800,000 tiny spans ({size}, under the size limit)",
                  verdict(capped(repo, tmp, "trace", "import", "otel", str(big), "-o", str(folder / "o.json")))))
-    rows.append((f"trace import otel: the same with --max-bytes 4294967296 (memory, not size, the bound)",
+    rows.append(("trace import otel: the same with --max-bytes 4294967296 (memory, not size, the bound)",
                  verdict(capped(repo, tmp, "trace", "import", "otel", str(big), "--max-bytes", "4294967296",
                                 "-o", str(folder / "o.json")))))
     big.unlink()

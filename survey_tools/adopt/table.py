@@ -32,12 +32,13 @@ class ReadLimits:
     max_markup: int = MAX_MARKUP  # per Markdown line: emphasis/bracket delimiters, nesting levels
 
 
-_LIMITS: ContextVar[ReadLimits] = ContextVar("list_read_limits", default=ReadLimits())
+_DEFAULT_LIMITS = ReadLimits()
+_LIMITS: ContextVar[ReadLimits | None] = ContextVar("list_read_limits", default=None)
 
 
 def read_limits() -> ReadLimits:
     """The limits of the read under way (the defaults unless :func:`limited` set others)."""
-    return _LIMITS.get()
+    return _LIMITS.get() or _DEFAULT_LIMITS
 
 
 @contextmanager

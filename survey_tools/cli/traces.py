@@ -6,6 +6,7 @@ Each command parses options and calls the library (:mod:`survey_tools.traces`).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from survey_tools.traces.batch import (
 )
 from survey_tools.traces.importers import FORMATS, IMPORTERS
 from survey_tools.traces.importers.convert import import_to
-from survey_tools.traces.limits import Limits, parse_size
+from survey_tools.traces.limits import DEFAULT_MAX_SPANS, Limits, parse_size
 from survey_tools.traces.problems import TraceReport
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
@@ -304,6 +305,13 @@ _IMPORT_HELP = (
     default=None,
     help="Re-validate each written trace (default: for traces of up to 250,000 events).",
 )
+@click.option(
+    "--max-spans",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_SPANS,
+    show_default=True,
+    help="Refuse an input holding more spans than this, before they become records.",
+)
 @_size_options
 def import_cmd(
     fmt: str,
@@ -311,6 +319,7 @@ def import_cmd(
     output: Path | None,
     keep_content: bool,
     check: bool | None,
+    max_spans: int,
     max_bytes: int,
     max_string_bytes: int,
 ) -> None:
@@ -332,7 +341,7 @@ def import_cmd(
                 output,
                 keep_content=keep_content,
                 check=check,
-                limits=_limits(max_bytes, max_string_bytes),
+                limits=replace(_limits(max_bytes, max_string_bytes), max_spans=max_spans),
                 folder=folder,
             )
         except SurveyError as err:
