@@ -981,7 +981,7 @@ MAX_NESTING = 20
 # with their number on a line (1 MB of `*_` took 35 s and 1.17 GiB), so they are counted first.
 _MARKS = "*_[]`~<"
 _FILE_MARKS = 500  # a file may hold this many times --max-markup (a real list: 10-20 per entry)
-_CONTAINERS = re.compile(r"(?:[ \t]*(?:[-*+]|\d{1,9}[.)]|>)(?=[ \t]|$))+")
+_NESTED_MARKERS = re.compile(r"(?:[ \t]*(?:[-*+]|\d{1,9}[.)]|>)(?=[ \t]|$))+")
 _MARKER = re.compile(r"[-*+>]|\d{1,9}[.)]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
@@ -1000,7 +1000,7 @@ def _markup_problems(text: str, label: str) -> list[Problem]:
         if len(line) > limit and (marks := sum(line.count(c) for c in _MARKS)) > limit:
             return [Problem(label, n, 0, "", f"{marks:,} emphasis, code and link marks ({_MARKS}) on one line; "
                             f"the limit is {limit:,} (--max-markup raises it)")]
-        m = _CONTAINERS.match(line)
+        m = _NESTED_MARKERS.match(line)
         depth = len(_MARKER.findall(m.group(0))) if m else 0
         indent = len(line) - len(line.lstrip(" "))
         if depth > MAX_NESTING or (depth and indent > 4 * MAX_NESTING):
