@@ -62,8 +62,6 @@ def href_problem(url: object) -> str | None:
         return f"{url!r} is not a web address"
     if _CONTROL.search(url):
         return f"{_shown(url)} holds a control character, tab or line break; write the address without it"
-    if " " in url.strip():
-        return f"{_shown(url)} holds a space; percent-encode it (%20)"
     m = _SCHEME.match(_STRIPPED.sub("", url))
     if m is None:
         return (f"{_shown(url)} is not an absolute web address: write the whole address, starting "
@@ -71,6 +69,8 @@ def href_problem(url: object) -> str | None:
     if m.group(1).lower() not in WEB_SCHEMES or not url.strip().lower().startswith(("http://", "https://")):
         return (f"{_shown(url)} is a {m.group(1).lower()}: link, not a web address: only http:// "
                 "and https:// addresses are written into links")
+    if " " in url.strip():
+        return f"{_shown(url)} holds a space; percent-encode it (%20)"
     try:
         parts = urlsplit(url.strip())
         parts.port  # noqa: B018 - a port that is no number raises here
