@@ -165,11 +165,49 @@ def _line_of(text: str, pattern: re.Pattern[str], hit: Any) -> int:
     return 0
 
 
+class _Duplicate(ValueError):
+    """A key given twice in one object: JSON leaves the meaning open, Python keeps the last."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _Duplicate(k)
+        out[k] = v
+    return out
+
+
+_JSON_KEY = re.compile(r'("(?:[^"\\]|\\.)*")\s*:|"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _repeated_key_line(text: str) -> int:
+    """The line of the first key that repeats one of its own object's keys (1 if none is found)."""
+    stack: list[set[str]] = []
+    for m in _JSON_KEY.finditer(text):
+        tok = m.group(0)
+        if tok in "[{":
+            stack.append(set())
+        elif tok in "]}":
+            if stack:
+                stack.pop()
+        elif m.group(1) is not None and stack:
+            key = json.loads(m.group(1))
+            if key in stack[-1]:
+                return text.count("\n", 0, m.start()) + 1
+            stack[-1].add(key)
+    return 1
+
+
 def _loads(text: str, label: str, line: int) -> Any:
-    """One JSON document; NaN and Infinity, and nesting too deep for the reader, refused with the
-    line where they are (``line``: the line ``text`` starts on)."""
+    """One JSON document; NaN and Infinity, a key given twice in one object, and nesting too deep
+    for the reader, refused with the line where they are (``line``: the line ``text`` starts on)."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique)
+    except _Duplicate as err:
+        raise InvalidInput([Problem(label, line + _repeated_key_line(text) - 1, 0, "",
+                                    f"the key {json.dumps(str(err))} appears twice in one entry; keep one")],
+                           "the JSON file cannot be read") from None
     except _Constant as err:
         at = _line_of(text, _JSON_CONSTANT, lambda m, _d: m.group(1) is not None)
         raise InvalidInput([Problem(label, line + max(at, 1) - 1, 0, "", f"{err} is not a JSON value (JSON "
