@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import time
 import zipfile
 from pathlib import Path
 
 import httpx
 import pytest
+from helpers.loopback import serving
 from helpers.support import run
+from werkzeug import Request, Response
 
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv
 from survey_tools.net.client import Limits, Refused, send_once
@@ -24,6 +28,7 @@ from survey_tools.net.hrefs import host_is, href_problem, normal_host, safe_href
 from survey_tools.render.markdown import md_url
 from survey_tools.render.sitelinks import check_page
 from survey_tools.review.diff_report import render_report
+from survey_tools.review.placement import _stem
 
 CONTROL = "only http:// and https:// addresses are written into links"
 
@@ -179,8 +184,27 @@ def test_a_markdown_line_past_the_markup_limit_names_the_option(tmp_path: Path) 
 
 
 def test_check_paths_advises_a_name_without_a_trailing_dot() -> None:
-    from survey_tools.review.placement import _stem
-
     assert _stem("newpaper.") == "newpaper"
     assert _stem("newpaper. .yaml.txt") == "newpaper"
     assert _stem("...") == "KEY"
+
+
+def test_survey_add_does_not_wait_past_its_deadline(tmp_path: Path) -> None:
+    """A server asking for 59 s on every try once made one `survey add` take three minutes: the
+    command's default deadline (45 s) ends the tries as soon as a wait would pass it."""
+    seen: list[str] = []
+
+    def busy(request: Request) -> Response:
+        seen.append(request.path)
+        return Response("busy", status=503, headers={"Retry-After": "59"})
+
+    repo = Path(__file__).resolve().parents[3]
+    for name in ("taxonomy", "corpus", "exclusions", "data"):
+        shutil.copytree(repo / name, tmp_path / name)
+    with serving("/api/query", busy, lambda: None) as url:
+        start = time.monotonic()
+        res = run(tmp_path, "add", "2301.00001", "--arxiv-url", url, env={"SURVEY_NET_ALLOW": "127.0.0.1"})
+        took = time.monotonic() - start
+    assert res.exit_code == 1
+    assert "error: arXiv answered HTTP 503 for 2301.00001 after 1 try; try again later" in res.output
+    assert len(seen) == 1 and took < 20
