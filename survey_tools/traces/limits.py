@@ -55,13 +55,29 @@ def span_limit() -> int:
     return _SPAN_LIMIT.get() or DEFAULT_MAX_SPANS
 
 
+# Spans built so far by the import under way (one list per import: a counter the importers of
+# span files bump through count_span).
+_SPANS_BUILT: ContextVar[list[int] | None] = ContextVar("spans_built", default=None)
+
+
 @contextmanager
 def spans_limited(n: int) -> Iterator[None]:
     token = _SPAN_LIMIT.set(n)
+    built = _SPANS_BUILT.set([0])
     try:
         yield
     finally:
+        _SPANS_BUILT.reset(built)
         _SPAN_LIMIT.reset(token)
+
+
+def count_span() -> str | None:
+    """Count one more span built by the import under way; the refusal once past the limit."""
+    built = _SPANS_BUILT.get()
+    if built is None:
+        return None
+    built[0] += 1
+    return span_count_problem(built[0], "spans or more") if built[0] > span_limit() else None
 
 
 def span_count_problem(n: int, what: str = "spans") -> str | None:

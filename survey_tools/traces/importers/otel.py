@@ -42,7 +42,7 @@ from survey_tools.traces.importers.spans import (
     SpanSummary,
     build,
 )
-from survey_tools.traces.limits import span_count_problem
+from survey_tools.traces.limits import count_span, span_count_problem
 
 AGENT_OPS = {"invoke_agent", "create_agent", "invoke_workflow"}
 MODEL_OPS = {"chat", "generate_content", "text_completion", "embeddings"}
@@ -385,6 +385,9 @@ def span_record_at(
 ) -> SpanRec:
     """:func:`span_record`, a span it refuses reported as ``<where>: span <sid>: why`` (the
     importers of span files name a span by its line, row or trace)."""
+    too_many = count_span()  # the console, MLflow and Phoenix formats: counted as they are built
+    if too_many:
+        raise ImportFailed(too_many)
     try:
         return span_record(sid, pid, start, end, span_name, a, error, names)
     except BadSpan as err:
