@@ -108,9 +108,12 @@ class SurveyGroup(click.Group):
         except MemoryError:
             # The input builds more than the machine (or its limit on this process) holds: not a
             # bug, and not a traceback either; the readers' own limits name what to lower.
-            click.echo("error: out of memory: the input expands to more than this process may hold; "
-                       "lower the command's limits (--max-bytes, --max-entries, --max-spans) or give it "
-                       "a smaller input", err=True)
+            click.echo(
+                "error: out of memory: the input expands to more than this process may hold; "
+                "lower the command's limits (--max-bytes, --max-entries, --max-spans) or give it "
+                "a smaller input",
+                err=True,
+            )
             ctx.exit(EXIT_INVALID)
         except Exception as err:
             # A bug, not bad input: one line and its own exit code (3), so that scripts and CI

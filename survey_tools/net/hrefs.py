@@ -31,7 +31,9 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 # A host name after normalisation: labels of letters, digits, hyphens and underscores (some
 # real hosts have one), or an IP literal in brackets.
-_HOST = re.compile(r"^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?\.)*[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?\.?$")
+_HOST = re.compile(
+    r"^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?\.)*[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?\.?$"
+)
 
 
 def _shown(value: str, limit: int = 80) -> str:
@@ -64,11 +66,17 @@ def href_problem(url: object) -> str | None:
         return f"{_shown(url)} holds a control character, tab or line break; write the address without it"
     m = _SCHEME.match(_STRIPPED.sub("", url))
     if m is None:
-        return (f"{_shown(url)} is not an absolute web address: write the whole address, starting "
-                "with https://")
-    if m.group(1).lower() not in WEB_SCHEMES or not url.strip().lower().startswith(("http://", "https://")):
-        return (f"{_shown(url)} is a {m.group(1).lower()}: link, not a web address: only http:// "
-                "and https:// addresses are written into links")
+        return (
+            f"{_shown(url)} is not an absolute web address: write the whole address, starting "
+            "with https://"
+        )
+    if m.group(1).lower() not in WEB_SCHEMES or not url.strip().lower().startswith(
+        ("http://", "https://")
+    ):
+        return (
+            f"{_shown(url)} is a {m.group(1).lower()}: link, not a web address: only http:// "
+            "and https:// addresses are written into links"
+        )
     if " " in url.strip():
         return f"{_shown(url)} holds a space; percent-encode it (%20)"
     try:
@@ -77,8 +85,10 @@ def href_problem(url: object) -> str | None:
     except ValueError:
         return f"{_shown(url)} is not a well-formed web address"
     if "@" in parts.netloc:
-        return (f"{_shown(url)} holds a user name or password before '@' (the host is "
-                f"{parts.netloc.rsplit('@', 1)[1]!r}); links must not carry credentials")
+        return (
+            f"{_shown(url)} holds a user name or password before '@' (the host is "
+            f"{parts.netloc.rsplit('@', 1)[1]!r}); links must not carry credentials"
+        )
     if not parts.hostname or normal_host(parts.hostname) is None:
         return f"{_shown(url)} names no valid host"
     return None

@@ -87,7 +87,9 @@ def check_page(page: str, text: str, files: Collection[str]) -> list[str]:
             if (ref.startswith("//") or _SCHEME.match(ref.lstrip("\x00 \t\n\r"))) and not (
                 ref.startswith(_OWN_DATA) or safe_href(ref)
             ):
-                out.append(f"{page}: {ref!r} is not a web address a page may link to ({href_problem(ref)})")
+                out.append(
+                    f"{page}: {ref!r} is not a web address a page may link to ({href_problem(ref)})"
+                )
             continue
         if where.startswith("/"):
             out.append(f"{page}: {ref!r} starts at the server's root, outside the site's folder")

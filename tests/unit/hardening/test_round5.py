@@ -37,18 +37,48 @@ HREFS = [
     ("HTTPS://Example.ORG/x", None),
     ("http://ｅｘａｍｐｌｅ.org/", None),  # fullwidth letters: NFKC reads example.org
     ("https://xn--80ak6aa92e.com/", None),  # punycode is a host name like any other
-    ("javascript:alert(1)", f"'javascript:alert(1)' is a javascript: link, not a web address: {CONTROL}"),
-    ("JaVaScRiPt:alert(1)", f"'JaVaScRiPt:alert(1)' is a javascript: link, not a web address: {CONTROL}"),
-    (" javascript:alert(1)", f"' javascript:alert(1)' is a javascript: link, not a web address: {CONTROL}"),
-    ("vbscript:msgbox(1)", f"'vbscript:msgbox(1)' is a vbscript: link, not a web address: {CONTROL}"),
-    ("data:text/html,<b>x</b>", f"'data:text/html,<b>x</b>' is a data: link, not a web address: {CONTROL}"),
+    (
+        "javascript:alert(1)",
+        f"'javascript:alert(1)' is a javascript: link, not a web address: {CONTROL}",
+    ),
+    (
+        "JaVaScRiPt:alert(1)",
+        f"'JaVaScRiPt:alert(1)' is a javascript: link, not a web address: {CONTROL}",
+    ),
+    (
+        " javascript:alert(1)",
+        f"' javascript:alert(1)' is a javascript: link, not a web address: {CONTROL}",
+    ),
+    (
+        "vbscript:msgbox(1)",
+        f"'vbscript:msgbox(1)' is a vbscript: link, not a web address: {CONTROL}",
+    ),
+    (
+        "data:text/html,<b>x</b>",
+        f"'data:text/html,<b>x</b>' is a data: link, not a web address: {CONTROL}",
+    ),
     ("file:///etc/passwd", f"'file:///etc/passwd' is a file: link, not a web address: {CONTROL}"),
-    ("java\tscript:alert(1)", "'java\\tscript:alert(1)' holds a control character, tab or line break; write the address without it"),
-    ("https://x.org/\nSet-Cookie", "'https://x.org/\\nSet-Cookie' holds a control character, tab or line break; write the address without it"),
-    ("//evil.example/x", "'//evil.example/x' is not an absolute web address: write the whole address, starting with https://"),
+    (
+        "java\tscript:alert(1)",
+        "'java\\tscript:alert(1)' holds a control character, tab or line break; write the address without it",
+    ),
+    (
+        "https://x.org/\nSet-Cookie",
+        "'https://x.org/\\nSet-Cookie' holds a control character, tab or line break; write the address without it",
+    ),
+    (
+        "//evil.example/x",
+        "'//evil.example/x' is not an absolute web address: write the whole address, starting with https://",
+    ),
     ("https:evil.example", "'https:evil.example' is a https: link, not a web address: " + CONTROL),
-    ("https://user:secret@example.org/", "'https://user:secret@example.org/' holds a user name or password before '@' (the host is 'example.org'); links must not carry credentials"),
-    ("https://arxiv.org@evil.example/abs/2301.00001", "'https://arxiv.org@evil.example/abs/2301.00001' holds a user name or password before '@' (the host is 'evil.example'); links must not carry credentials"),
+    (
+        "https://user:secret@example.org/",
+        "'https://user:secret@example.org/' holds a user name or password before '@' (the host is 'example.org'); links must not carry credentials",
+    ),
+    (
+        "https://arxiv.org@evil.example/abs/2301.00001",
+        "'https://arxiv.org@evil.example/abs/2301.00001' holds a user name or password before '@' (the host is 'evil.example'); links must not carry credentials",
+    ),
     ("https://exa mple.org/", "'https://exa mple.org/' holds a space; percent-encode it (%20)"),
     ("https://<script>/", "'https://<script>/' names no valid host"),
     ("https://x.org:99999/", "'https://x.org:99999/' is not a well-formed web address"),
@@ -62,10 +92,17 @@ def test_the_href_rule(url: object, expected: str | None) -> None:
     assert safe_href(url) == ("" if expected else url)
 
 
-@pytest.mark.parametrize(("host", "normal"), [
-    ("１２７.０.０.１", "127.0.0.1"), ("ⓛⓞⓒⓐⓛⓗⓞⓢⓣ", "localhost"), ("%6c%6f%63%61%6c%68%6f%73%74", "localhost"),
-    ("Bücher.example", "xn--bcher-kva.example"), ("::ffff:7f00:1", "::ffff:7f00:1"), ("a<b", None),
-])
+@pytest.mark.parametrize(
+    ("host", "normal"),
+    [
+        ("１２７.０.０.１", "127.0.0.1"),
+        ("ⓛⓞⓒⓐⓛⓗⓞⓢⓣ", "localhost"),
+        ("%6c%6f%63%61%6c%68%6f%73%74", "localhost"),
+        ("Bücher.example", "xn--bcher-kva.example"),
+        ("::ffff:7f00:1", "::ffff:7f00:1"),
+        ("a<b", None),
+    ],
+)
 def test_hosts_are_read_as_a_resolver_reads_them(host: str, normal: str | None) -> None:
     assert normal_host(host) == normal
 
@@ -75,8 +112,11 @@ def test_arxiv_is_arxiv_only_on_its_host() -> None:
     assert not host_is("https://evilarxiv.org/abs/2301.00001", "arxiv.org")
     assert not host_is("https://arxiv.org@evil.example/abs/2301.00001", "arxiv.org")
     assert ids_from_url("https://arxiv.org/abs/2301.00001v2") == {"arxiv": "2301.00001"}
-    for url in ("https://arxiv.org@evil.example/abs/2301.00001", "https://evil.example/arxiv.org/abs/2301.00001",
-                "https://evilarxiv.org/abs/2301.00001"):
+    for url in (
+        "https://arxiv.org@evil.example/abs/2301.00001",
+        "https://evil.example/arxiv.org/abs/2301.00001",
+        "https://evilarxiv.org/abs/2301.00001",
+    ):
         assert ids_from_url(url) == {}
         assert normalize_arxiv(url) is None
     assert normalize_arxiv("arXiv:2301.00001v3") == "2301.00001"
@@ -105,14 +145,33 @@ def test_credentials_are_never_sent() -> None:
 
 
 def _report(paper: dict[str, object]) -> bytes:
-    return json.dumps({"format": "survey-diff-report/1", "rev": "0" * 40, "base": "main\u202e", "added": [paper],
-                       "removed": [], "changed": [], "cells": [], "gaps": [], "claims": [],
-                       "notes": ["note \u2067x\u2069\u0007"]}).encode()
+    return json.dumps(
+        {
+            "format": "survey-diff-report/1",
+            "rev": "0" * 40,
+            "base": "main\u202e",
+            "added": [paper],
+            "removed": [],
+            "changed": [],
+            "cells": [],
+            "gaps": [],
+            "claims": [],
+            "notes": ["note \u2067x\u2069\u0007"],
+        }
+    ).encode()
 
 
-PAPER = {"collection": "Papers", "key": "x", "title": "Fine \u202e)1(trela title\u200f", "path": "corpus/x.yaml",
-         "tags": [["Category", "rl\u200bmethod"]], "link": "javascript:alert(1)", "identifier": "",
-         "edition": "living", "summary": "A \u061c summary."}
+PAPER = {
+    "collection": "Papers",
+    "key": "x",
+    "title": "Fine \u202e)1(trela title\u200f",
+    "path": "corpus/x.yaml",
+    "tags": [["Category", "rl\u200bmethod"]],
+    "link": "javascript:alert(1)",
+    "identifier": "",
+    "edition": "living",
+    "summary": "A \u061c summary.",
+}
 HIDDEN = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200b\u200e\u200f\u061c\u0007"
 
 
@@ -128,10 +187,22 @@ def test_the_bot_comment_shows_what_it_says() -> None:
 
 def _workbook(path: Path, sheet: bytes, shared: bytes | None = None) -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>')
-        z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
-        z.writestr("xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>')
-        z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
+        z.writestr(
+            "[Content_Types].xml",
+            '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+        )
+        z.writestr(
+            "_rels/.rels",
+            '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        )
+        z.writestr(
+            "xl/workbook.xml",
+            '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        )
+        z.writestr(
+            "xl/_rels/workbook.xml.rels",
+            '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+        )
         z.writestr("xl/worksheets/sheet1.xml", sheet)
         if shared is not None:
             z.writestr("xl/sharedStrings.xml", shared)
@@ -145,20 +216,45 @@ def _row(n: int, text: bytes = b"Paper") -> bytes:
     return b'<row r="%d"><c r="A%d" t="inlineStr"><is><t>%s</t></is></c></row>' % (n, n, text)
 
 
-@pytest.mark.parametrize(("name", "sheet", "shared", "args", "message"), [
-    ("strings", _SHEET % (_HEAD + _row(2)), "51 MiB of shared strings", (),
-     "strings.xlsx: the workbook's parts unpack to 53,478,{0} bytes (xl/sharedStrings.xml: 53,477,387); the limit is 52,428,800 (--max-bytes raises it)"),
-    ("laughs", b'<?xml version="1.0"?><!DOCTYPE w [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
-     + _SHEET % (_HEAD + _row(2, b"&b;")), None, (),
-     "laughs.xlsx: xl/worksheets/sheet1.xml declares a DOCTYPE (entities a workbook never has: an entity bomb or an external file); save the workbook again from a spreadsheet program"),
-    ("xxe", b'<?xml version="1.0"?>\n<!-- a comment first -->\n<!doctype w [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-     + _SHEET % (_HEAD + _row(2, b"&x;")), None, (),
-     "xxe.xlsx: xl/worksheets/sheet1.xml declares a DOCTYPE (entities a workbook never has: an entity bomb or an external file); save the workbook again from a spreadsheet program"),
-    ("rows", _SHEET % (_HEAD + b"".join(_row(n) for n in range(2, 7))), None, ("--max-entries", "3"),
-     "rows.xlsx:5: more than 3 rows; the limit is 3 (--max-entries raises it)"),
-], ids=["shared-strings", "billion-laughs", "xxe", "rows"])
-def test_a_workbook_is_bounded_before_it_is_expanded(tmp_path: Path, name: str, sheet: bytes, shared: str | None,
-                                                     args: tuple[str, ...], message: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "sheet", "shared", "args", "message"),
+    [
+        (
+            "strings",
+            _SHEET % (_HEAD + _row(2)),
+            "51 MiB of shared strings",
+            (),
+            "strings.xlsx: the workbook's parts unpack to 53,478,{0} bytes (xl/sharedStrings.xml: 53,477,387); the limit is 52,428,800 (--max-bytes raises it)",
+        ),
+        (
+            "laughs",
+            b'<?xml version="1.0"?><!DOCTYPE w [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+            + _SHEET % (_HEAD + _row(2, b"&b;")),
+            None,
+            (),
+            "laughs.xlsx: xl/worksheets/sheet1.xml declares a DOCTYPE (entities a workbook never has: an entity bomb or an external file); save the workbook again from a spreadsheet program",
+        ),
+        (
+            "xxe",
+            b'<?xml version="1.0"?>\n<!-- a comment first -->\n<!doctype w [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+            + _SHEET % (_HEAD + _row(2, b"&x;")),
+            None,
+            (),
+            "xxe.xlsx: xl/worksheets/sheet1.xml declares a DOCTYPE (entities a workbook never has: an entity bomb or an external file); save the workbook again from a spreadsheet program",
+        ),
+        (
+            "rows",
+            _SHEET % (_HEAD + b"".join(_row(n) for n in range(2, 7))),
+            None,
+            ("--max-entries", "3"),
+            "rows.xlsx:5: more than 3 rows; the limit is 3 (--max-entries raises it)",
+        ),
+    ],
+    ids=["shared-strings", "billion-laughs", "xxe", "rows"],
+)
+def test_a_workbook_is_bounded_before_it_is_expanded(
+    tmp_path: Path, name: str, sheet: bytes, shared: str | None, args: tuple[str, ...], message: str
+) -> None:
     book = tmp_path / f"{name}.xlsx"
     # 51 MiB that deflate packs into 50 KiB: built here, never committed
     _workbook(book, sheet, b"<sst>" + b"A" * (51 << 20) + b"</sst>" if shared else None)
@@ -176,9 +272,12 @@ def test_a_workbook_is_bounded_before_it_is_expanded(tmp_path: Path, name: str, 
 def test_a_markdown_line_past_the_markup_limit_names_the_option(tmp_path: Path) -> None:
     md = tmp_path / "list.md"
     md.write_text("# List\n\n- [Paper](https://example.org/a) - Uses " + "`code` " * 30 + "\n")
-    res = run(None, "init", str(tmp_path / "new"), "--from", str(md), "--dry-run", "--max-markup", "50")
+    res = run(
+        None, "init", str(tmp_path / "new"), "--from", str(md), "--dry-run", "--max-markup", "50"
+    )
     assert res.output.splitlines()[0] == (
-        "list.md:3: 62 emphasis, code and link marks (*_[]`~<) on one line; the limit is 50 (--max-markup raises it)")
+        "list.md:3: 62 emphasis, code and link marks (*_[]`~<) on one line; the limit is 50 (--max-markup raises it)"
+    )
     ok = run(None, "init", str(tmp_path / "new"), "--from", str(md), "--dry-run")
     assert ok.exit_code == 0, ok.output
 
@@ -203,8 +302,12 @@ def test_survey_add_does_not_wait_past_its_deadline(tmp_path: Path) -> None:
         shutil.copytree(repo / name, tmp_path / name)
     with serving("/api/query", busy, lambda: None) as url:
         start = time.monotonic()
-        res = run(tmp_path, "add", "2301.00001", "--arxiv-url", url, env={"SURVEY_NET_ALLOW": "127.0.0.1"})
+        res = run(
+            tmp_path, "add", "2301.00001", "--arxiv-url", url, env={"SURVEY_NET_ALLOW": "127.0.0.1"}
+        )
         took = time.monotonic() - start
     assert res.exit_code == 1
-    assert "error: arXiv answered HTTP 503 for 2301.00001 after 1 try; try again later" in res.output
+    assert (
+        "error: arXiv answered HTTP 503 for 2301.00001 after 1 try; try again later" in res.output
+    )
     assert len(seen) == 1 and took < 20
