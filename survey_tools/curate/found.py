@@ -46,6 +46,7 @@ from survey_tools.csvcells import read_csv_rows
 from survey_tools.curate import ranking, screening
 from survey_tools.curate.search import RunPlan, index_of, scored_queue, sort_found
 from survey_tools.errors import InvalidInput, Problem, UsageError
+from survey_tools.net.hrefs import href_problem
 from survey_tools.scholarly.arxiv_client import ArxivPaper
 
 COLUMNS = ("id", "title", "url", "authors", "published", "family", "note")
@@ -210,6 +211,8 @@ def _check_row(
     url = _text(row, "url")
     if url and not _URL.match(url):
         bad("url", f"{url!r} is not an http(s) address of the page the candidate was found on")
+    elif url and (why := href_problem(url)):  # the one href rule: found_at becomes a link
+        bad("url", why)
     published = _text(row, "published")
     if published:
         try:
