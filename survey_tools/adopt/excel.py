@@ -42,7 +42,9 @@ def xlsx_rows(
                 [Problem(label, 0, 0, "", f"file is larger than {limit:,} bytes")],
                 "the list is too large to be a list of entries",
             )
-        _check_parts(path, label, read_limits().max_bytes)
+        # A list (``limit`` given) is held to what it may unpack to; an ASReview export (no
+        # limit, as for its CSV) only to having no DOCTYPE.
+        _check_parts(path, label, read_limits().max_bytes if limit is not None else None)
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (zipfile.BadZipFile, OSError, KeyError, ValueError, SyntaxError) as err:
         # SyntaxError: xml.etree's ParseError (a part that is not XML)
@@ -50,7 +52,7 @@ def xlsx_rows(
             [Problem(label, 1, 0, "", f"not an Excel workbook: {err}")], "not a workbook"
         ) from None
     try:
-        return _sheet_rows(wb, label)
+        return _sheet_rows(wb, label, read_limits().max_entries if limit is not None else None)
     except (zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as err:
         raise InvalidInput(
             [Problem(label, 1, 0, "", f"not a readable Excel workbook: {err}")], "not a workbook"
@@ -59,15 +61,14 @@ def xlsx_rows(
         wb.close()
 
 
-def _sheet_rows(wb: Any, label: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The first sheet's rows, streamed: refused at the first row past ``max_entries`` or wider
-    than MAX_COLUMNS, before the rest is expanded."""
-    limit = read_limits().max_entries
+def _sheet_rows(wb: Any, label: str, limit: int | None) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The first sheet's rows, streamed: refused at the first row past ``limit`` (None: none) or
+    wider than MAX_COLUMNS, before the rest is expanded."""
     it = wb.worksheets[0].iter_rows(values_only=True)
     header = [_xlsx_cell(v) for v in next(it, ())]
     rows = []
     for n, values in enumerate(it, start=2):
-        if n > limit + 1:
+        if limit is not None and n > limit + 1:
             raise too_many(label, n, "rows")
         if len(values) > MAX_COLUMNS:
             raise InvalidInput([Problem(label, n, 0, "", f"row {n} has {len(values):,} columns; the limit is "
@@ -83,7 +84,7 @@ _ELEMENT = re.compile(rb"<[A-Za-z_]")
 _CHUNK = 1 << 16
 
 
-def _check_parts(path: Path, label: str, max_bytes: int) -> None:
+def _check_parts(path: Path, label: str, max_bytes: int | None) -> None:
     """A workbook is a zip of XML parts: refused when the parts unpack to more than
     ``max_bytes`` together (their sizes as the zip states them, which the zip reader holds
     them to) or when a part declares a DOCTYPE (entity expansion, external entities): a
@@ -91,7 +92,7 @@ def _check_parts(path: Path, label: str, max_bytes: int) -> None:
     with zipfile.ZipFile(path) as z:
         infos = z.infolist()
         total = sum(i.file_size for i in infos)
-        if total > max_bytes:
+        if max_bytes is not None and total > max_bytes:
             big = max(infos, key=lambda i: i.file_size)
             raise InvalidInput([Problem(label, 0, 0, "", f"the workbook's parts unpack to {total:,} bytes "
                                         f"({big.filename}: {big.file_size:,}); the limit is {max_bytes:,} "
