@@ -288,7 +288,8 @@ def network(repo: Path, tmp: Path, rows: list[tuple[str, str]], rec: Callable[..
         rows.append(
             (
                 "`survey links` on `http://user:secret@127.0.0.1/...`: Authorization sent",
-                f"exit {r[0]}; {len(h.seen)} requests, Authorization on {len(sent)} {sent[:1]}",
+                f"exit {r[0]}; {len(h.seen)} requests, Authorization on {len(sent)} {sent[:1]}; "
+                f"the password in the report: {'secret' in r[1]}",
             )
         )
     finally:

@@ -116,3 +116,14 @@ def host_is(url: str, domain: str) -> bool:
     ``export.arxiv.org``; never ``evilarxiv.org`` or ``arxiv.org@evil.example``)."""
     host = url_host(url).rstrip(".")
     return host == domain or host.endswith("." + domain)
+
+
+def redacted(url: str) -> str:
+    """``url`` with any user name or password shown as ``***`` (a report never repeats one)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]).geturl()

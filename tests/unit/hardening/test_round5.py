@@ -24,7 +24,7 @@ from werkzeug import Request, Response
 
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv
 from survey_tools.net.client import Limits, Refused, send_once
-from survey_tools.net.hrefs import host_is, href_problem, normal_host, safe_href
+from survey_tools.net.hrefs import host_is, href_problem, normal_host, redacted, safe_href
 from survey_tools.render.markdown import md_url
 from survey_tools.render.sitelinks import check_page
 from survey_tools.review.diff_report import render_report
@@ -311,3 +311,8 @@ def test_survey_add_does_not_wait_past_its_deadline(tmp_path: Path) -> None:
         "error: arXiv answered HTTP 503 for 2301.00001 after 1 try; try again later" in res.output
     )
     assert len(seen) == 1 and took < 20
+
+
+def test_a_report_never_repeats_a_credential() -> None:
+    assert redacted("http://user:secret@127.0.0.1:8080/p?q#f") == "http://***@127.0.0.1:8080/p?q#f"
+    assert redacted("https://example.org/a@b") == "https://example.org/a@b"
