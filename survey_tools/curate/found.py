@@ -190,6 +190,13 @@ def _text(row: Mapping[str, Any], name: str) -> str:
     return str(v).strip()
 
 
+def _url_problem(url: str) -> str | None:
+    """Why a found page's address is refused (it becomes the record's found_at link), or None."""
+    if not _URL.match(url):
+        return f"{url!r} is not an http(s) address of the page the candidate was found on"
+    return href_problem(url)  # the one href rule: no credentials, a host as a resolver reads it
+
+
 def _check_row(
     rel: str, line: int, row: Mapping[str, Any], protocol: Protocol
 ) -> tuple[Found | None, list[Problem]]:
@@ -209,9 +216,7 @@ def _check_row(
     if raw_id and aid is None:
         bad("id", f"{raw_id!r} is not an arXiv id or abs/pdf URL (e.g. 2607.01234)")
     url = _text(row, "url")
-    if url and not _URL.match(url):
-        bad("url", f"{url!r} is not an http(s) address of the page the candidate was found on")
-    elif url and (why := href_problem(url)):  # the one href rule: found_at becomes a link
+    if url and (why := _url_problem(url)):
         bad("url", why)
     published = _text(row, "published")
     if published:
