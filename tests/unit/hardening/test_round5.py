@@ -308,7 +308,8 @@ def test_survey_add_does_not_wait_past_its_deadline(tmp_path: Path) -> None:
         took = time.monotonic() - start
     assert res.exit_code == 1
     assert (
-        "error: arXiv answered HTTP 503 for 2301.00001 after 1 try; try again later" in res.output
+        "error: arXiv answered HTTP 503 for 2301.00001 after 1 try; try again later (it asked to wait 59 s)"
+        in res.output
     )
     assert len(seen) == 1 and took < 20
 
