@@ -136,9 +136,10 @@ _OUT_TOKENS = (
 )
 # A tool call's arguments (hashed into content_ref, never copied).
 _ARGUMENTS = frameworks.ARGUMENT_KEYS
-WANTED = frozenset(
+# The same set as frameworks.WANTED (a user's rules add to it while they are used).
+WANTED = frameworks.WANTED
+WANTED.update(
     {
-        *frameworks.ATTRIBUTES,
         "gen_ai.operation.name",
         "gen_ai.agent.name",
         "gen_ai.agent.id",
@@ -328,15 +329,22 @@ def span_record(
     agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
     target = name if kind == HANDOFF else ""
     mapped = frameworks.apply(kind, name, span_name, a)
+    in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
+    rule = ""
     if mapped is not None:
-        kind, target = mapped.kind, mapped.target or target
+        kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
         agent = mapped.agent or agent
         if kind in (AGENT, frameworks.WORKFLOW) and mapped.agent:
             name = mapped.agent
         elif kind == frameworks.RUNTIME:
             name = span_name[:256]  # kept in the attributes of the events run inside it
             op = op if op else " ".join(span_name.split()[:2])
-    in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
+        elif kind == TOOL and mapped.tool:
+            name = mapped.tool
+        elif kind in (MODEL, STEP) and name == op and not op:
+            name = span_name[:256]
+        in_tok = in_tok or mapped.tokens_in or 0
+        out_tok = out_tok or mapped.tokens_out or 0
     ref = ""
     if kind == TOOL:
         args = next((a[k] for k in _ARGUMENTS if isinstance(a.get(k), str)), None)
@@ -362,6 +370,10 @@ def span_record(
         RANK_MODEL if kind == MODEL else RANK_OTHER,
         ref,
         error,
+        (),
+        False,
+        intern(span_name, span_name)[:256],
+        rule,
     )
 
 
