@@ -22,7 +22,7 @@ from rapidfuzz import fuzz
 from survey_tools.adopt.bibtex_list import BibEntry, read_bib, split_names
 from survey_tools.adopt.repair import NOTES_FIELD
 from survey_tools.adopt.sources import read_source
-from survey_tools.adopt.table import name_header
+from survey_tools.adopt.table import name_header, read_limits, too_many
 from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
 from survey_tools.corpus.explain import suggest
@@ -46,8 +46,6 @@ from survey_tools.csvcells import (
 )
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
-
-MAX_CSV_BYTES = 50 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -213,7 +211,7 @@ def read_csv(path: Path, expected: Sequence[str], label: str, optional: Sequence
     """Rows of a CSV file with the line each starts on; every malformed row becomes a problem."""
     out = CsvRows()
     try:
-        text = csv_text(read_capped(path, label, MAX_CSV_BYTES), label)
+        text = csv_text(read_capped(path, label, read_limits().max_bytes), label)
     except InvalidInput as err:  # reported with the other file's problems
         out.problems.extend(err.problems)
         return out
@@ -221,6 +219,8 @@ def read_csv(path: Path, expected: Sequence[str], label: str, optional: Sequence
     if read.header is None:
         out.problems.extend(read.problems or [Problem(label, 1, 0, "", "the file is empty (expected a header row)")])
         return out
+    if len(read.rows) > read_limits().max_entries:  # the bound of every list reader (--max-entries)
+        raise too_many(label, read.rows[read_limits().max_entries][0], "rows")
     header, _ = name_header(read.header)  # blank and repeated headers named as init named them
     generated = set(optional)
     missing = [c for c in expected if c not in header and c not in generated]

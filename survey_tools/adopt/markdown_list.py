@@ -37,7 +37,7 @@ from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
 from survey_tools.adopt.entries import entries_table
-from survey_tools.adopt.table import Row, Table, filled
+from survey_tools.adopt.table import Row, Table, filled, read_limits, too_many
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.errors import InvalidInput, Problem
 
@@ -1092,12 +1092,57 @@ __all__ = [
 ]
 
 
+# markdown-it's own bound on nesting (its preset's maxNesting): a block nested deeper is not
+# read, and neither is anything after it, without a word; so such a line is refused first.
+MAX_NESTING = 20
+# The marks the inline parser pairs up (emphasis, code spans, links, autolinks): its time grows
+# with their number on a line (1 MB of `*_` took 35 s and 1.17 GiB), so they are counted first.
+_MARKS = "*_[]`~<"
+_FILE_MARKS = 500  # a file may hold this many times --max-markup (a real list: 10-20 per entry)
+_NESTED_MARKERS = re.compile(r"(?:[ \t]*(?:[-*+]|\d{1,9}[.)]|>)(?=[ \t]|$))+")
+_MARKER = re.compile(r"[-*+>]|\d{1,9}[.)]")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _markup_problems(text: str, label: str) -> list[Problem]:
+    """Lines the Markdown parser would take too long on (more marks than ``--max-markup``, or
+    more in the file than 100 times that) or would drop (nested past MAX_NESTING)."""
+    limit = read_limits().max_markup
+    fenced = ""
+    for n, line in enumerate(text.splitlines(), start=1):
+        fence = _FENCE.match(line)
+        if fence:
+            fenced = "" if fenced and fence.group(1)[0] == fenced else fenced or fence.group(1)[0]
+        if fenced:
+            continue
+        if len(line) > limit and (marks := sum(line.count(c) for c in _MARKS)) > limit:
+            return [Problem(label, n, 0, "", f"{marks:,} emphasis, code and link marks ({_MARKS}) on one line; "
+                            f"the limit is {limit:,} (--max-markup raises it)")]
+        m = _NESTED_MARKERS.match(line)
+        depth = len(_MARKER.findall(m.group(0))) if m else 0
+        indent = len(line) - len(line.lstrip(" "))
+        if depth > MAX_NESTING or (depth and indent > 4 * MAX_NESTING):
+            return [Problem(label, n, 0, "", f"list items or quotes nested deeper than {MAX_NESTING} levels: "
+                            "the Markdown reader would leave this line and the rest of the file unread; "
+                            "nest the entry less deep")]
+    total = sum(text.count(c) for c in _MARKS)
+    if total > _FILE_MARKS * limit:
+        return [Problem(label, 0, 0, "", f"{total:,} emphasis, code and link marks ({_MARKS}) in the file; the "
+                        f"limit is {_FILE_MARKS * limit:,}, {_FILE_MARKS} times --max-markup (--max-markup raises it)")]
+    return []
+
+
 def read_awesome(text: str, label: str) -> Table:
     """A Markdown list (an awesome list, a paper list), read through its token tree by
     :mod:`survey_tools.adopt.markdown_list`: one row per work, its headings as the ``section``
     column (a list where the work is listed under several), the text outside the entries kept
-    in :attr:`Table.prose`."""
+    in :attr:`Table.prose`. A line past the markup limits is refused before it is parsed."""
+    problems = _markup_problems(text, label)
+    if problems:
+        raise InvalidInput(problems, "the Markdown list cannot be read")
     found = read_markdown(text)
+    if len(found.entries) > read_limits().max_entries:
+        raise too_many(label, found.entries[read_limits().max_entries].line, "entries")
     if not found.entries:
         raise InvalidInput([Problem(label, 1, 0, "", "no entries: no list item, table row or heading in the file "
                                     "names a work with a link (a bold or linked title, or a [paper](...) link)")],

@@ -23,6 +23,7 @@ from survey_tools.adopt.sources import FORMATS, read_source
 from survey_tools.adopt.table import Table
 from survey_tools.build import build as run_build
 from survey_tools.cli.common import root_of
+from survey_tools.cli.listopts import list_limits
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.errors import InvalidInput, UsageError
 
@@ -67,6 +68,7 @@ from survey_tools.errors import InvalidInput, UsageError
                    "(https://github.com/OWNER/REPO; default: the running checkout's survey.repository).")
 @click.option("--toolkit-commit", metavar="SHA",
               help="Until the toolkit has a release: the full commit to install (default: the running checkout's HEAD).")
+@list_limits
 @click.pass_context
 def init(ctx: click.Context, directory: Path | None, sources: tuple[Path, ...], fmt: str | None,
          id_field: str | None, controlled: tuple[str, ...], lists: tuple[str, ...], ignore: tuple[str, ...],

@@ -6,6 +6,7 @@ Each command parses options and calls the library (:mod:`survey_tools.traces`).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from survey_tools.traces.batch import (
 )
 from survey_tools.traces.importers import FORMATS, IMPORTERS, frameworks
 from survey_tools.traces.importers.convert import import_to
-from survey_tools.traces.limits import Limits, parse_size
+from survey_tools.traces.limits import DEFAULT_MAX_SPANS, Limits, parse_size
 from survey_tools.traces.problems import TraceReport
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
@@ -312,6 +313,13 @@ _IMPORT_HELP = (
     help="Re-validate each written trace (default: for traces of up to 250,000 events).",
 )
 @click.option(
+    "--max-spans",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_SPANS,
+    show_default=True,
+    help="Refuse an input holding more spans than this, before they become records.",
+)
+@click.option(
     "--rules",
     "rules_files",
     multiple=True,
@@ -332,6 +340,7 @@ def import_cmd(
     output: Path | None,
     keep_content: bool,
     check: bool | None,
+    max_spans: int,
     rules_files: tuple[Path, ...],
     explain: bool,
     max_bytes: int,
@@ -340,7 +349,12 @@ def import_cmd(
     extra = _user_rules(rules_files)
     with frameworks.using(extra, explain=explain):
         failed, paths = _import_all(
-            fmt, inputs, output, keep_content, check, max_bytes, max_string_bytes
+            fmt,
+            inputs,
+            output,
+            keep_content,
+            check,
+            replace(_limits(max_bytes, max_string_bytes), max_spans=max_spans),
         )
     sys.exit(EXIT_INVALID if failed else EXIT_OK)
 
@@ -371,8 +385,7 @@ def _import_all(
     output: Path | None,
     keep_content: bool,
     check: bool | None,
-    max_bytes: int,
-    max_string_bytes: int,
+    limits: Limits,
 ) -> tuple[int, list[Path]]:
     paths = [p for p in inputs]
     missing = [str(p) for p in paths if not p.is_file()]
@@ -392,7 +405,7 @@ def _import_all(
                 output,
                 keep_content=keep_content,
                 check=check,
-                limits=_limits(max_bytes, max_string_bytes),
+                limits=limits,
                 folder=folder,
             )
         except SurveyError as err:

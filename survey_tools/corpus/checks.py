@@ -46,6 +46,7 @@ from survey_tools.corpus.yaml_words import CURLY_QUOTES, cleaned
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 from survey_tools.net.addresses import private_url
+from survey_tools.net.hrefs import href_problem
 
 _CURLY = re.compile(f"[{CURLY_QUOTES}]")
 MISSING = "required field is missing"
@@ -455,13 +456,18 @@ def url_words(link: str) -> str:
     return f"{_clip(link)!r} is not a well-formed http(s) URL"
 
 
-def valid_url(url: str) -> bool:
-    """A well-formed http(s) URL: scheme, host, no spaces (what `survey validate` requires)."""
+def _well_formed(url: str) -> bool:
     try:
         parts = urlsplit(url)
     except ValueError:
         return False
     return parts.scheme in ("http", "https") and bool(parts.hostname) and " " not in url
+
+
+def valid_url(url: str) -> bool:
+    """A well-formed http(s) URL that the href rule lets into a link: scheme, host, no spaces, no
+    credentials (what `survey validate` requires)."""
+    return _well_formed(url) and href_problem(url) is None
 
 
 # Characters no URL or identifier carries unencoded (RFC 3986 leaves them out of URLs). Each can
@@ -746,10 +752,12 @@ def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[P
         # A published link to this machine or its network would have `survey links`
         # (and every reader) probe it: links must name public hosts.
         msg: str | None
-        if unsafe or not valid_url(link):
-            msg = url_words(link) if not valid_url(link) else f"{_clip(link)!r} {unsafe}"
-        else:
-            msg = private_url(link) or _cleaner_link(link)
+        if not _well_formed(link):
+            msg = url_words(link)
+        elif unsafe:
+            msg = f"{_clip(link)!r} {unsafe}"
+        else:  # the one href rule (credentials, the host), no local host, then a cleaner form
+            msg = href_problem(link) or private_url(link) or _cleaner_link(link)
         if msg:
             p = (name, i) if isinstance(value, list) else (name,)
             problems.append(_at(rel, doc, p, msg))

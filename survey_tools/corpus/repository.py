@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from survey_tools.corpus.taxonomy import Taxonomy
+from survey_tools.net.hrefs import href_problem, safe_href
 
 # What the documentation's examples write for a repository nobody has chosen yet.
 PLACEHOLDERS = ("OWNER/REPO", "OWNER/NAME", "<", "example.com", "example.org")
@@ -42,7 +43,8 @@ def _raw(tax: Taxonomy) -> tuple[str, str]:
 def repository(tax: Taxonomy) -> Repository | None:
     """The configured repository, or None while it is missing or a placeholder."""
     url, branch = _raw(tax)
-    if not url or any(p in url for p in PLACEHOLDERS):
+    if not url or any(p in url for p in PLACEHOLDERS) or href_problem(url):
+        # A url validate refuses (javascript:, credentials) never becomes the pages' links.
         return None
     return Repository(url, branch)
 
@@ -79,7 +81,8 @@ def pages_default(repo: Repository | None) -> str:
 def site_url(tax: Taxonomy) -> str:
     """The published address of the site's folder (no trailing slash): ``survey.site.url``, else
     GitHub Pages' default for the configured repository, else "" (the site links relatively)."""
-    url = str(_site_conf(tax).get("url") or "").rstrip("/")
+    # the href rule once more (net/hrefs.py): validate refuses any other value
+    url = safe_href(str(_site_conf(tax).get("url") or "")).rstrip("/")
     if url:
         return url
     return pages_default(repository(tax))

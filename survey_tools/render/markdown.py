@@ -29,6 +29,7 @@ from survey_tools.corpus.taxonomy import (
 )
 from survey_tools.corpus.views import added_since
 from survey_tools.csvcells import read_csv_rows
+from survey_tools.net.hrefs import safe_href
 from survey_tools.render import model
 from survey_tools.render.dataset import CROISSANT_FILE, DATAPACKAGE_FILE, load_lines
 from survey_tools.render.dataset import CSV_FILE as DATA_CSV
@@ -37,12 +38,17 @@ from survey_tools.reports.gaps import GapReport
 from survey_tools.reports.stats import Stats
 from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
+_HAS_SCHEME = re.compile(r"^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.\t\n\r-]*:")
 _URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "|": "%7C", "`": "%60"}
 
 
 def md_url(url: Any) -> str:
-    """A link destination that cannot end the link early."""
-    return "".join(_URL_UNSAFE.get(ch, ch) for ch in str(url).strip())
+    """A link destination that cannot end the link early; an address with a scheme (or ``//``)
+    that the href rule refuses (``javascript:``, credentials) becomes empty."""
+    text = "".join(_URL_UNSAFE.get(ch, ch) for ch in str(url).strip())
+    if (_HAS_SCHEME.match(text) or text.startswith("//")) and not safe_href(text):
+        return ""
+    return text
 
 
 def md_sentence(text: Any) -> str:

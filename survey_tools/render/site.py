@@ -32,6 +32,7 @@ from survey_tools.corpus.repository import repository as configured_repository
 from survey_tools.corpus.repository import site_url
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.views import added_since
+from survey_tools.net.hrefs import safe_href
 from survey_tools.render import model
 from survey_tools.render.bibtex import record_entry_type, venue_text
 from survey_tools.render.dataset import CARD_FILE as DATA_CARD
@@ -329,7 +330,7 @@ def _text(value: Any) -> str:
 
 
 def _is_url(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith(("https://", "http://"))
+    return isinstance(value, str) and value.startswith(("https://", "http://")) and bool(safe_href(value))
 
 
 def _detail_value(value: Any) -> list[dict[str, str]]:
@@ -834,7 +835,7 @@ class _Site:
             "new_label": self.new_label,
             "added": self.added(rec),
             "edition": e.label if e else edition,
-            "edition_url": e.url if e else "",
+            "edition_url": safe_href(e.url) if e else "",
             "pending": pending,
             "applied": applied,
         }

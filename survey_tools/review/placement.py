@@ -225,10 +225,13 @@ def _looks_like_record(tax: Taxonomy, raw: bytes, rel: str) -> bool:
 
 
 def _stem(name: str) -> str:
+    """The name without its wrong extension, and without trailing dots and spaces (``paper.``
+    becomes ``paper``, not ``paper..yaml``: Windows drops them, and no key ends in one)."""
     for ext in (".yaml.txt", ".yml.txt", ".yaml", ".yml", ".txt", ".md", ".json"):
         if name.lower().endswith(ext):
-            return name[: -len(ext)]
-    return name
+            name = name[: -len(ext)]
+            break
+    return name.rstrip(". ") or "KEY"
 
 
 def _misplaced(tax: Taxonomy, rel: str, raw: bytes | None) -> str:

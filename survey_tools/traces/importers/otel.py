@@ -42,6 +42,7 @@ from survey_tools.traces.importers.spans import (
     SpanSummary,
     build,
 )
+from survey_tools.traces.limits import count_span, span_count_problem
 
 AGENT_OPS = {"invoke_agent", "create_agent", "invoke_workflow"}
 MODEL_OPS = {"chat", "generate_content", "text_completion", "embeddings"}
@@ -395,6 +396,9 @@ def span_record_at(
 ) -> SpanRec:
     """:func:`span_record`, a span it refuses reported as ``<where>: span <sid>: why`` (the
     importers of span files name a span by its line, row or trace)."""
+    too_many = count_span()  # the console, MLflow and Phoenix formats: counted as they are built
+    if too_many:
+        raise ImportFailed(too_many)
     try:
         return span_record(sid, pid, start, end, span_name, a, error, names)
     except BadSpan as err:
@@ -502,6 +506,11 @@ def import_otlp(
     # Read here, not by the caller, so the only reference to the input is ours and
     # the buffer is freed as soon as the spans are decoded.
     data = read()
+    # Counted before anything is decoded (a document a line costs more than its bytes): every
+    # span has one "spanId" key, a span link another, so this bounds the spans from above.
+    too_many = span_count_problem(data.count(b'"spanId"'), '"spanId" keys (spans and span links)')
+    if too_many:
+        raise ImportFailed(too_many)
     docs, lines = _documents(data)
     del data
     if not any(doc.resourceSpans is not None for _, doc in docs):
@@ -518,6 +527,9 @@ def import_otlp(
     ]
     # Every Raw slice keeps the whole input alive: only the chunks hold them now.
     del docs
+    too_many = span_count_problem(sum(len(c) for _, c in chunks))
+    if too_many:
+        raise ImportFailed(too_many)
     by_trace = _records(chunks, summary, names, lines)
     del chunks
     results = span_traces(
