@@ -60,14 +60,40 @@ step_install() {
     python3 -m venv "$cff_venv"
     "$cff_venv/bin/pip" install --quiet 'cffconvert==2.0.0'
   fi
+  # Hugging Face datasets (the README's one line that loads the list, tests/tools/render/
+  # test_dataset_files.py) pins a click the toolkit's tests cannot share: a venv of its own.
+  local ds_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/datasets"
+  [ -x "$ds_venv/bin/python" ] && "$ds_venv/bin/python" -c "import datasets" 2>/dev/null ||
+    { python3 -m venv "$ds_venv" && "$ds_venv/bin/pip" install --quiet 'datasets==5.2.0'; }
+  # msgspec decodes user bytes (traces, the parse cache): tests/tools/deps runs those tests under
+  # every release the lower bound admits, from these wheels (the suite itself stays offline).
+  local msgspec_wheels="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/msgspec"
+  local release
+  for release in msgspec==0.18.6 msgspec==0.19.0 msgspec==0.20.0 msgspec==0.21.1 msgspec==0.22.0 msgspec==0.23.0; do
+    ls "$msgspec_wheels/${release/==/-}-"*.whl >/dev/null 2>&1 ||
+      python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$msgspec_wheels" "$release"
+  done
   # ASReview LAB (pyproject's [asreview] extra) pins pandas<3: a venv of its own as well, where
   # tests/tools/screening/test_asreview.py looks for it.
   local asr_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/asreview"
   [ -x "$asr_venv/bin/asreview" ] || { python3 -m venv "$asr_venv" && "$asr_venv/bin/pip" install --quiet 'asreview==3.0.8'; }
 }
 
+step_install-newest() {
+  # What .github/workflows/newest-deps.yml runs each week: the test environment of step_install
+  # with the newest release of every dependency, constraints.txt left out, so that a release that
+  # breaks the toolkit (msgspec 0.23 did) is found here within a week, not by a user. When the
+  # suite passes with them, tools/lock_constraints.py moves the pins.
+  python3 -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[test]'
+  python3 -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[interop,scale]'
+  python3 -m pip list --format=freeze
+}
+
 # uv (from PyPI, pinned) installs the core for the workflows: see step_install-survey.
 UV_VERSION=0.13.9
+# The sha256 of uv's wheel for GitHub's ubuntu-latest runners (manylinux_2_17_x86_64): the job
+# that holds a write token (regenerate.yml, SURVEY_UV_FRESH=1) installs exactly that file.
+UV_WHEEL_SHA256=d7f459fe4fd247d830351c75686d3996ace3c6f3f728eb0e85a30b7ada0cef19
 
 step_install-survey() {
   # The toolkit's core alone, as the pull-request and regeneration workflows need it (no extra:
@@ -80,8 +106,18 @@ step_install-survey() {
   # versions, in 3-4 s (bench_pr.py's docstring has the figures). It compiles no bytecode, as
   # pip's --no-compile did: Python compiles the few modules a job imports. uv lives, with its
   # cache, in pip's cache folder, which setup-python's `cache: pip` saves and restores.
+  # A job with a write token (SURVEY_UV_FRESH=1: regenerate.yml) trusts no cache another
+  # workflow saved: uv comes from the index by pip, checked against UV_WHEEL_SHA256, into a
+  # fresh folder, and uv's own cache is fresh too.
   local cache
-  cache="$(python3 -m pip cache dir 2>/dev/null || echo "${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci")/survey-tools-uv"
+  if [ "${SURVEY_UV_FRESH:-0}" = 1 ]; then
+    cache="$(mktemp -d)"
+    printf 'uv==%s --hash=sha256:%s\n' "$UV_VERSION" "$UV_WHEEL_SHA256" >"$cache/uv.txt"
+    python3 -m pip install --quiet --no-compile --no-cache-dir --no-deps --only-binary=:all: \
+      --require-hashes -r "$cache/uv.txt" --target "$cache/$UV_VERSION"
+  else
+    cache="$(python3 -m pip cache dir 2>/dev/null || echo "${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci")/survey-tools-uv"
+  fi
   local uv="$cache/$UV_VERSION/bin/uv"
   [ -x "$uv" ] || python3 -m pip install --quiet --no-compile --target "$cache/$UV_VERSION" "uv==$UV_VERSION"
   # --python: the environment python3 runs in (a virtual environment, or setup-python's own)

@@ -13,7 +13,7 @@ from survey_tools.adopt.taxonomy_edit import migrate_field, rename_value
 from survey_tools.cli.common import output_format, report, root_of
 from survey_tools.corpus.protocol import has_protocol
 from survey_tools.corpus.record_schema import schema_files
-from survey_tools.corpus.repository import repository_warning
+from survey_tools.corpus.repository import repository_warning, site_url_warning
 from survey_tools.corpus.screening_logs import MAX_SEARCH_AGE_DAYS, stale_search_warning
 from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
 from survey_tools.corpus.validation import validate_corpus
@@ -76,8 +76,8 @@ def validate(
             click.echo(p.format())
         n = len(checked.problems)
         click.echo(f"{checked.checked} files checked, {n} problem{'s' if n != 1 else ''}", err=True)
-        warning = repository_warning(tax) if not paths and maintainer_warnings else None
-        if warning:
+        warnings = [repository_warning(tax), site_url_warning(tax)] if not paths and maintainer_warnings else []
+        for warning in filter(None, warnings):
             click.echo(f"warning: {warning}", err=True)
         stale = _stale_search(tax, max_search_age) if strict else None
         if stale:

@@ -28,6 +28,9 @@ MAX_REASON = 2_000
 MAX_IDENTIFIER = 256
 MAX_ITEMS = 5_000  # authors of the largest collaborations stay well below this
 
+# The years a year field may hold at all; checks.py holds a record to the taxonomy's narrower ones.
+YEAR_BOUNDS = (1900, 2100)
+
 
 def _url() -> dict[str, Any]:
     return {"type": "string", "pattern": _URL_PATTERN, "maxLength": MAX_URL}
@@ -67,7 +70,7 @@ def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
     if t == "integer":
         return {"type": "integer"}
     if t == "year":
-        return {"type": "integer", "minimum": 1900, "maximum": 2100}
+        return {"type": "integer", "minimum": YEAR_BOUNDS[0], "maximum": YEAR_BOUNDS[1]}
     if t == "boolean":
         return {"type": "boolean"}
     if t == "date":
@@ -125,6 +128,9 @@ def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
         "properties": {
             "how": mode,
             "evidence": _url(),
+            # Where in the source the reading was made: a section, figure, table, equation,
+            # appendix, or a code file at a commit.
+            "where": {"type": "string", "minLength": 1, "maxLength": MAX_STRING},
             "reason": _reason(),
             # A second, separate reading of the same decision: who read what, when, and the mode
             # they reached. It is kept even when it disagrees with `how`, so a disagreement stays
@@ -143,10 +149,23 @@ def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
             },
         },
     }
+    if c.where_words:
+        # A placed reading is written in full: what it rests on (`how`) and where it was read.
+        entry: dict[str, Any] = {
+            **detailed,
+            "required": ["how", "where"],
+            "x-messages": {
+                "type": "a placed reading is written in full, {how: <what it rests on>, where: "
+                "<the section, figure, table, ... or code file at a commit>}, not as its mode alone",
+                "required": "a placed reading needs `how` (what it rests on) and `where` (where it was read)",
+            },
+        }
+    else:
+        entry = {"anyOf": [mode, detailed]}
     mapping = {
         "type": "object",
         "additionalProperties": False,
-        "properties": {v: {"anyOf": [mode, detailed]} for v in c.ids},
+        "properties": {v: entry for v in c.ids},
     }
     return {"anyOf": [mapping, {"enum": specials}]} if specials else mapping
 

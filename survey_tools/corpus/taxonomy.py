@@ -97,6 +97,9 @@ class ControlledField:
     # Required only for records whose other controlled fields have one of these values
     # ({category: [rl_method, framework]}): ``untagged`` is refused there.
     required_when: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # A mapping that places readings (where each tag was read): each entry names its place with
+    # one of these words, or a code file at a commit (corpus/checks._placement_problems).
+    where_words: tuple[str, ...] = ()
 
     @cached_property
     def ids(self) -> tuple[str, ...]:
@@ -130,6 +133,10 @@ class PlainField:
     organisation_field: str = ""
     default: Any = None  # what `survey add` writes when its source has no value
     private: bool = False  # kept in the records, left out of every output
+    # year: the earliest plausible year, and earlier ones allowed by a controlled field's value
+    # ((field, value, year), ...): a work with no arXiv id has nothing else to check its year by.
+    earliest: int | None = None
+    earliest_by: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -547,6 +554,7 @@ def _load_field(doc: YamlDocument, rel: str, problems: list[Problem]) -> Control
         ordered=bool(d.get("ordered", False)),
         source=rel,
         required_when=required_when,
+        where_words=tuple(str(w) for w in d.get("where_words") or ()) if kind == "mapping" else (),
     )
 
 
@@ -702,6 +710,12 @@ def _plain_fields(c: Mapping[str, Any]) -> list[PlainField]:
                 organisation_field=str(spec.get("organisation_field", "")),
                 default=spec.get("default"),
                 private=bool(spec.get("private", False)),
+                earliest=spec.get("earliest"),
+                earliest_by=tuple(
+                    (str(cf), str(v), int(y))
+                    for cf, by in (spec.get("earliest_by") or {}).items()
+                    for v, y in (by or {}).items()
+                ),
             )
         )
     return out

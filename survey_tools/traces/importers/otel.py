@@ -42,6 +42,7 @@ from survey_tools.traces.importers.spans import (
     SpanSummary,
     build,
 )
+from survey_tools.traces.limits import count_span, span_count_problem
 
 AGENT_OPS = {"invoke_agent", "create_agent", "invoke_workflow"}
 MODEL_OPS = {"chat", "generate_content", "text_completion", "embeddings"}
@@ -135,9 +136,10 @@ _OUT_TOKENS = (
 )
 # A tool call's arguments (hashed into content_ref, never copied).
 _ARGUMENTS = frameworks.ARGUMENT_KEYS
-WANTED = frozenset(
+# The same set as frameworks.WANTED (a user's rules add to it while they are used).
+WANTED = frameworks.WANTED
+WANTED.update(
     {
-        *frameworks.ATTRIBUTES,
         "gen_ai.operation.name",
         "gen_ai.agent.name",
         "gen_ai.agent.id",
@@ -327,15 +329,22 @@ def span_record(
     agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
     target = name if kind == HANDOFF else ""
     mapped = frameworks.apply(kind, name, span_name, a)
+    in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
+    rule = ""
     if mapped is not None:
-        kind, target = mapped.kind, mapped.target or target
+        kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
         agent = mapped.agent or agent
         if kind in (AGENT, frameworks.WORKFLOW) and mapped.agent:
             name = mapped.agent
         elif kind == frameworks.RUNTIME:
             name = span_name[:256]  # kept in the attributes of the events run inside it
             op = op if op else " ".join(span_name.split()[:2])
-    in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
+        elif kind == TOOL and mapped.tool:
+            name = mapped.tool
+        elif kind in (MODEL, STEP) and name == op and not op:
+            name = span_name[:256]
+        in_tok = in_tok or mapped.tokens_in or 0
+        out_tok = out_tok or mapped.tokens_out or 0
     ref = ""
     if kind == TOOL:
         args = next((a[k] for k in _ARGUMENTS if isinstance(a.get(k), str)), None)
@@ -361,6 +370,10 @@ def span_record(
         RANK_MODEL if kind == MODEL else RANK_OTHER,
         ref,
         error,
+        (),
+        False,
+        intern(span_name, span_name)[:256],
+        rule,
     )
 
 
@@ -368,7 +381,6 @@ _Chunk = tuple[int, list[msgspec.Raw]]  # (line of the input, raw spans)
 
 
 _SPAN_ID = re.compile(rb'"spanId"\s*:\s*"([0-9A-Za-z_-]{1,40})"')
-
 
 
 def span_record_at(
@@ -384,10 +396,14 @@ def span_record_at(
 ) -> SpanRec:
     """:func:`span_record`, a span it refuses reported as ``<where>: span <sid>: why`` (the
     importers of span files name a span by its line, row or trace)."""
+    too_many = count_span()  # the console, MLflow and Phoenix formats: counted as they are built
+    if too_many:
+        raise ImportFailed(too_many)
     try:
         return span_record(sid, pid, start, end, span_name, a, error, names)
     except BadSpan as err:
         raise ImportFailed(f"{where}: span {sid!r}: {err}") from None
+
 
 def _span_label(raw: msgspec.Raw) -> str:
     """How a span that failed to decode is named in the error: its id or name."""
@@ -413,8 +429,10 @@ def _records(
         where = f"line {line}: " if lines else ""
         try:
             spans = _SPANS.decode(b"[" + b",".join(chunk) + b"]")
-        except (msgspec.ValidationError, UnicodeDecodeError):
-            # Name the first span that does not decode, and why.
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            # Name the first span that does not decode, and why. (ValidationError is a
+            # DecodeError. Text that is not UTF-8 raised UnicodeDecodeError up to msgspec 0.22
+            # and raises DecodeError from 0.23: both are read here.)
             for raw in chunk:
                 try:
                     _SPANS.decode(b"[" + bytes(raw) + b"]")
@@ -423,9 +441,9 @@ def _records(
                     raise ImportFailed(
                         f"{where}{_span_label(raw)} is not an OTLP/JSON span: {msg}"
                     ) from None
-                except UnicodeDecodeError:
+                except (msgspec.DecodeError, UnicodeDecodeError) as err:
                     raise ImportFailed(
-                        f"{where}{_span_label(raw)}: {_not_utf8(bytes(raw))}"
+                        f"{where}{_span_label(raw)}: {_undecodable(bytes(raw), err)}"
                     ) from None
             raise  # (unreachable: the batch failed, so one span fails alone)
         for sp in spans:
@@ -442,15 +460,18 @@ def _records(
     return by_trace
 
 
-def _not_utf8(raw: bytes) -> str:
-    """Where a span stops being UTF-8. msgspec raises UnicodeDecodeError for a string that is not,
-    with a position inside that string only: the span's bytes are read again to find it. (Only
-    spans hold strings that are decoded: the levels above them are read without their text.)"""
+def _undecodable(raw: bytes, err: Exception) -> str:
+    """Why a span's bytes do not decode. For text that is not UTF-8, msgspec names a position
+    inside that string only (or none, from 0.23): the span's bytes are read again to find it.
+    (Only spans hold strings that are decoded: the levels above them are read without their
+    text.)"""
     try:
         raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        return f"text that is not valid UTF-8 (byte 0x{raw[err.start]:02x}, {err.start} bytes into the span)"
-    return "text that is not valid UTF-8"
+    except UnicodeDecodeError as bad:
+        return f"text that is not valid UTF-8 (byte 0x{raw[bad.start]:02x}, {bad.start} bytes into the span)"
+    if isinstance(err, UnicodeDecodeError):
+        return "text that is not valid UTF-8"
+    return f"not JSON msgspec can read: {err}"
 
 
 def _documents(data: bytes) -> tuple[list[tuple[int, _Otlp]], bool]:
@@ -485,6 +506,11 @@ def import_otlp(
     # Read here, not by the caller, so the only reference to the input is ours and
     # the buffer is freed as soon as the spans are decoded.
     data = read()
+    # Counted before anything is decoded (a document a line costs more than its bytes): every
+    # span has one "spanId" key, a span link another, so this bounds the spans from above.
+    too_many = span_count_problem(data.count(b'"spanId"'), '"spanId" keys (spans and span links)')
+    if too_many:
+        raise ImportFailed(too_many)
     docs, lines = _documents(data)
     del data
     if not any(doc.resourceSpans is not None for _, doc in docs):
@@ -501,6 +527,9 @@ def import_otlp(
     ]
     # Every Raw slice keeps the whole input alive: only the chunks hold them now.
     del docs
+    too_many = span_count_problem(sum(len(c) for _, c in chunks))
+    if too_many:
+        raise ImportFailed(too_many)
     by_trace = _records(chunks, summary, names, lines)
     del chunks
     results = span_traces(
