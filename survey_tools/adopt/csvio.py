@@ -23,7 +23,7 @@ from survey_tools.adopt.bibtex_list import BibEntry, read_bib, split_names
 from survey_tools.adopt.repair import NOTES_FIELD
 from survey_tools.adopt.sources import read_source
 from survey_tools.adopt.table import name_header, read_limits, too_many
-from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record
+from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record, cleaned_link
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
 from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.identifiers import (
@@ -298,6 +298,18 @@ def _coerce(coll: Collection, name: str, value: str) -> Any:
     return value
 
 
+def _clean_link_values(coll: Collection, values: dict[str, Any]) -> None:
+    """Every link of a url or url_list field in its cleaner form (https where the host serves
+    it, tracking parameters removed: corpus/link_rules.yaml), as the validator asks of a
+    contributor: an imported row keeps its link instead of losing it to a refusal."""
+    for f in coll.fields:
+        value = values.get(f.name)
+        if f.type == "url" and isinstance(value, str):
+            values[f.name] = cleaned_link(value)
+        elif f.type == "url_list" and isinstance(value, list):
+            values[f.name] = [cleaned_link(v) if isinstance(v, str) else v for v in value]
+
+
 def _row_to_record(
     tax: Taxonomy, coll: Collection, lay: Layout, row: Mapping[str, str]
 ) -> dict[str, Any]:
@@ -329,6 +341,7 @@ def _row_to_record(
             values[col.field] = tax.na if cell == lay.na and cf.not_applicable else col.to_id(cell)
             continue
         _set(values, col.field, _coerce(coll, col.field, cell))
+    _clean_link_values(coll, values)
     # Records list fields in the taxonomy's order, so files read the same way.
     record: dict[str, Any] = {}
     for name in coll.field_names():
