@@ -36,9 +36,12 @@ def test_living_flow_counts_and_figure(living: Path, search_server: SearchServer
     assert first == again  # deterministic
     svg = first["reports/figures/living-flow.svg"].decode()
     assert "n = 18" in svg and "Duplicates removed" in svg and "n = 4" in svg
-    # The edition's flow leaves the living decisions out: 84 retained, 32 excluded, as before.
+    # The screening flow prints the page's own headline counts (the whole list: retained and
+    # screened), never a number of its own (issue 56: the figure said 107 where the page said 131).
     edition = first["reports/figures/screening-flow.svg"].decode()
-    assert "n = 116" in edition and "n = 84" in edition
+    retained = len(corpus.retained)
+    screened = retained + len(corpus.excluded)
+    assert f"n = {retained}" in edition and f"n = {screened}" in edition
 
 
 def test_stats_markdown_has_the_living_section(living: Path, search_server: SearchServer) -> None:
