@@ -17,12 +17,13 @@ clean ``git status`` behind.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from pathlib import Path
 
 import platformdirs
+
+from survey_tools.hashing import content_hexdigest
 
 ENV_VAR = "SURVEY_CACHE_DIR"
 APP_NAME = "survey-tools"
@@ -39,6 +40,6 @@ def cache_base() -> Path:
 def cache_dir(root: Path | str) -> Path:
     """The cache folder of the survey at ``root`` (not created here)."""
     where = Path(root).resolve()
-    digest = hashlib.sha256(os.fsencode(where)).hexdigest()[:16]
+    digest = content_hexdigest(os.fsencode(where), 8)
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", where.name)[:40] or "root"
     return cache_base() / f"{name}-{digest}"
