@@ -38,12 +38,19 @@ os.environ.setdefault("SURVEY_NO_CACHE", "0")
 # and files by design; a test's own @settings(max_examples=...) still counts.
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile(
-    "ci", max_examples=40, derandomize=True, database=None, deadline=None, suppress_health_check=_HEALTH
+    "ci",
+    max_examples=40,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=_HEALTH,
 )
 settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=_HEALTH)
 settings.register_profile("long", max_examples=2000, deadline=None, suppress_health_check=_HEALTH)
 settings.load_profile(
-    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI", "").lower() == "true" else "dev")
+    os.environ.get(
+        "HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
+    )
 )
 
 
