@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from helpers.kinds import KINDS, QUICK, SLOW_FIXTURES, kind_of
-from helpers.survey_copy import copy_edition
+from helpers.survey_copy import SURVEY, copy_edition
 from hypothesis import HealthCheck, settings
 
 from survey_tools.cli import _FULL_COLLECTION_EVERY
@@ -103,6 +103,13 @@ def repo() -> Path:
 
 
 @pytest.fixture
+def frozen_survey() -> Path:
+    """The frozen survey (tests/fixtures/survey-snapshot/), to read in place; never change it
+    (a test that changes files takes ``corpus_copy`` or ``survey``)."""
+    return SURVEY
+
+
+@pytest.fixture
 def artifact() -> Path:
     return ARTIFACT
 
@@ -111,7 +118,7 @@ def artifact() -> Path:
 def survey_dir(tmp_path: Path) -> Path:
     """An empty survey folder with this repository's taxonomy."""
     root = tmp_path / "survey"
-    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    shutil.copytree(SURVEY / "taxonomy", root / "taxonomy")
     (root / "corpus").mkdir()
     (root / "exclusions").mkdir()
     return root

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers.survey_copy import SURVEY
 
 REPO = Path(__file__).resolve().parents[3]
 DATA = REPO / "tests" / "data"
@@ -52,7 +53,7 @@ def _copy_sources(dest: Path) -> None:
     """What the sdist is built from (a copy: the build leaves nothing in the repository)."""
     dest.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy2(REPO / name, dest / name)
+        shutil.copy2(SURVEY / name, dest / name)
     shutil.copytree(REPO / "survey_tools", dest / "survey_tools",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
@@ -148,7 +149,7 @@ def test_validate_and_build_a_small_survey(installed: Installed) -> None:
     # ...and a small survey of this taxonomy builds: README and CONTRIBUTING from the
     # package's templates, the page with its styles, the schemas, the statistics.
     small = installed.work / "small"
-    shutil.copytree(REPO / "taxonomy", small / "taxonomy")
+    shutil.copytree(SURVEY / "taxonomy", small / "taxonomy")
     (small / "corpus").mkdir()
     (small / "exclusions").mkdir()
     # Valid records of distinct works (the other valid examples restate demo-paper's title).

@@ -8,6 +8,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from bibtexparser.model import Entry, Field
+from helpers.survey_copy import SURVEY
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -35,7 +36,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 @pytest.fixture(scope="module")
 def corpus():  # type: ignore[no-untyped-def]
-    return load_corpus(REPO)
+    return load_corpus(SURVEY)
 
 
 def test_real_corpus_reads_back(corpus) -> None:  # type: ignore[no-untyped-def]
@@ -60,7 +61,7 @@ def test_each_entry_written_alone_is_its_text_in_the_file(corpus) -> None:  # ty
 
 def test_committed_file_is_current() -> None:
     # the BibTeX shows the records as displayed: metadata corrections applied (docs/claims.md)
-    shown = make_context(REPO).display
+    shown = make_context(SURVEY).display
     assert (REPO / "reports/papers.bib").read_text(encoding="utf-8") == papers_bib(shown)
 
 
