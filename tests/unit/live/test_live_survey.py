@@ -11,8 +11,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from survey_tools.build import make_context
 from survey_tools.cli import cli
 from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.render.bibtex import papers_bib
 from survey_tools.render.generators import config_reference
 
 REPO = Path(__file__).resolve().parents[3]
@@ -36,3 +38,9 @@ def test_taxonomy_schema_is_fresh(repo: Path) -> None:
 def test_taxonomy_readme_is_fresh() -> None:
     """taxonomy/README.md is generated from the schemas; a stale copy fails here and in build --check."""
     assert (REPO / "taxonomy" / "README.md").read_text(encoding="utf-8") == config_reference(load_taxonomy(REPO))
+
+
+def test_committed_papers_bib_is_current() -> None:
+    # the BibTeX shows the records as displayed: metadata corrections applied (docs/claims.md)
+    shown = make_context(REPO).display
+    assert (REPO / "reports/papers.bib").read_text(encoding="utf-8") == papers_bib(shown)
