@@ -12,7 +12,9 @@ tests' expected figures in the same commit.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +24,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DEST = REPO / "tests" / "fixtures" / "survey-snapshot"
 FOLDERS = ("taxonomy", "corpus", "exclusions", "data", "screening")
+SOURCES = REPO / "tests" / "fixtures" / "SOURCES.md"
+ROW = re.compile(r"^(\| `survey-snapshot/` \| `[^`]+` \| `)[0-9a-f]{64}(` \|)$", re.M)
 
 NOTE = """# The survey, frozen for the toolkit's tests
 
@@ -48,7 +52,25 @@ def take(commit: str = "HEAD") -> Path:
         tar.extractall(DEST, filter="data")
     folders = ", ".join(f"`{f}/`" for f in FOLDERS)
     (DEST / "SNAPSHOT.md").write_text(NOTE.format(folders=folders, commit=sha, date=date), encoding="utf-8")
+    _update_sources(folder_sha256(DEST))
     return DEST
+
+
+def folder_sha256(folder: Path) -> str:
+    """The sha256 of the folder's ``sha256sum`` lines in sorted order (tests/unit/core/test_fixtures.py)."""
+    lines = "".join(
+        f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(folder).as_posix()}\n"
+        for p in sorted(folder.rglob("*")) if p.is_file()
+    )
+    return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def _update_sources(digest: str) -> None:
+    text = SOURCES.read_text(encoding="utf-8")
+    new, n = ROW.subn(lambda m: f"{m.group(1)}{digest}{m.group(2)}", text)
+    if n != 1:
+        raise SystemExit(f"{SOURCES}: no row for survey-snapshot/ to update; add it")
+    SOURCES.write_text(new, encoding="utf-8")
 
 
 if __name__ == "__main__":
