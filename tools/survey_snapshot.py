@@ -51,7 +51,9 @@ def take(commit: str = "HEAD") -> Path:
     with tarfile.open(fileobj=io.BytesIO(_git("archive", sha, *FOLDERS))) as tar:
         tar.extractall(DEST, filter="data")
     folders = ", ".join(f"`{f}/`" for f in FOLDERS)
-    (DEST / "SNAPSHOT.md").write_text(NOTE.format(folders=folders, commit=sha, date=date), encoding="utf-8")
+    (DEST / "SNAPSHOT.md").write_text(
+        NOTE.format(folders=folders, commit=sha, date=date), encoding="utf-8"
+    )
     _update_sources(folder_sha256(DEST))
     return DEST
 
@@ -60,7 +62,8 @@ def folder_sha256(folder: Path) -> str:
     """The sha256 of the folder's ``sha256sum`` lines in sorted order (tests/unit/core/test_fixtures.py)."""
     lines = "".join(
         f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(folder).as_posix()}\n"
-        for p in sorted(folder.rglob("*")) if p.is_file()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
     )
     return hashlib.sha256(lines.encode("utf-8")).hexdigest()
 

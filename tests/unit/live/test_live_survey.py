@@ -37,7 +37,9 @@ def test_taxonomy_schema_is_fresh(repo: Path) -> None:
 
 def test_taxonomy_readme_is_fresh() -> None:
     """taxonomy/README.md is generated from the schemas; a stale copy fails here and in build --check."""
-    assert (REPO / "taxonomy" / "README.md").read_text(encoding="utf-8") == config_reference(load_taxonomy(REPO))
+    assert (REPO / "taxonomy" / "README.md").read_text(encoding="utf-8") == config_reference(
+        load_taxonomy(REPO)
+    )
 
 
 def test_committed_papers_bib_is_current() -> None:

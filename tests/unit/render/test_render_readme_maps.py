@@ -28,7 +28,7 @@ def readme(ctx: Any) -> str:
 
 
 def section(text: str, start: str, end: str) -> str:
-    return text[text.index(start): text.index(end, text.index(start))]
+    return text[text.index(start) : text.index(end, text.index(start))]
 
 
 def test_every_key_in_a_map_links_to_its_entry(readme: str) -> None:
@@ -50,7 +50,9 @@ def test_every_key_in_a_map_links_to_its_entry(readme: str) -> None:
 
 def test_more_links_open_the_page_filtered_to_the_cell(readme: str, ctx: Any) -> None:
     maps = section(readme, "## Survey Maps", "### Gaps")
-    more = re.findall(r"\[(\d+) more\]\((reports/site/index\.html)#([a-z_]+)=([A-Za-z0-9_:]+)\)", maps)
+    more = re.findall(
+        r"\[(\d+) more\]\((reports/site/index\.html)#([a-z_]+)=([A-Za-z0-9_:]+)\)", maps
+    )
     assert more
     stats = ctx.stats.to_dict()
     tables = {**stats["fields"], **stats["groups"]}
