@@ -41,7 +41,7 @@ def content_hexdigest(data: bytes, size: int = 20) -> str:
 
 
 def _tree_files(folder: Path) -> list[Path]:
-    files = []
+    files: list[Path] = []
     for top, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         files.extend(Path(top, n) for n in sorted(names) if not n.endswith(".pyc"))
