@@ -21,7 +21,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,12 +29,20 @@ from typing import Any
 
 from survey_tools import slugs
 from survey_tools.adopt.bibtex_list import private_field
-from survey_tools.adopt.csvio import split_cell, without_invisible
+from survey_tools.adopt.csvio import (
+    ImportOptions,
+    plan_import,
+    split_cell,
+    without_invisible,
+    write_import,
+)
 from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
+from survey_tools.adopt.sources import read_source
 from survey_tools.adopt.table import Table
 from survey_tools.corpus.explain import suggest
+from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.yamlio import dump_yaml
-from survey_tools.errors import UsageError
+from survey_tools.errors import InvalidInput, UsageError
 from survey_tools.fileio import atomic_write
 
 # Column names that mean the same thing in most lists, mapped to the toolkit's usual fields
@@ -931,3 +939,118 @@ def _empty_columns(opts: InitOptions) -> list[_Column]:
             c.labels[slug(v)] = v
         cols.append(c)
     return cols
+
+
+# --- survey init, the whole flow (the command parses its options and calls run_init) ---------------
+
+
+@dataclass(frozen=True)
+class InitRequest:
+    """What ``survey init`` was asked, as its options give it (before the list is read)."""
+
+    source: Path | None = None
+    fmt: str | None = None
+    id_field: str | None = None
+    controlled: tuple[str, ...] = ()
+    lists: tuple[str, ...] = ()  # FIELD=SEP
+    ignore: tuple[str, ...] = ()
+    distinct_titles: bool = False
+    keep_fields: tuple[str, ...] = ()
+    title: str | None = None
+    description: str = ""
+    awesome: bool = False
+    dry_run: bool = False
+    toolkit_repository: str | None = None
+    toolkit_commit: str | None = None
+
+
+@dataclass(frozen=True)
+class InitResult:
+    """What ``survey init`` made: nothing for a dry run, else the configuration files written and
+    the number of outputs the first build wrote."""
+
+    root: Path
+    dry_run: bool
+    configuration: int = 0
+    outputs: int = 0
+
+
+# (text, to stderr): how run_init reports progress as it goes; the command passes click.echo.
+Say = Callable[[str, bool], None]
+
+
+class _DryRunDone(Exception):
+    """Leaves the staging folder without moving anything into place (a dry run's end)."""
+
+
+def init_options(root: Path, request: InitRequest, table: Table | None) -> InitOptions:
+    """The scaffold's options: what was asked, else what the list says of itself."""
+    keep = frozenset(f.lower() for f in request.keep_fields)
+    name = root.name.replace("-", " ").replace("_", " ").strip().title() or "Survey"
+    return InitOptions(
+        title=request.title or (table.title if table is not None and table.title else name),
+        source=request.source,
+        fmt=request.fmt or (table.format if table is not None else None),
+        id_field=request.id_field,
+        controlled=list(request.controlled),
+        lists=parse_lists(request.lists),
+        ignore=list(request.ignore),
+        description=request.description or (table.description if table is not None else ""),
+        distinct_titles=request.distinct_titles,
+        keep_fields=tuple(keep),
+        entry_order="source" if table is not None and table.format == "markdown" else "",
+        # a list that calls itself awesome keeps the name and the badge
+        awesome=request.awesome or bool(table is not None and table.title.lower().startswith("awesome")),
+        toolkit_repository=request.toolkit_repository,
+        toolkit_commit=request.toolkit_commit,
+    )
+
+
+def run_init(root: Path, request: InitRequest, *, build: Callable[[Path], Any], say: Say) -> InitResult:
+    """``survey init``: read the list, scaffold the survey beside ``root``, import the entries,
+    build it (``build``: the build stage, which this room does not import) and move it in; a dry
+    run prints the mapping and every row's problems and writes nothing. A file that is not a
+    list, or a failing build, leaves ``root`` as it was."""
+    keep = frozenset(f.lower() for f in request.keep_fields)
+    source = request.source
+    table = read_source(source, request.fmt, keep, strict=False) if source is not None else None
+    opts = init_options(root, request, table)
+    if request.dry_run and table is not None:
+        say(f"{table.file}: {table.format}, {len(table.rows)} entries, {len(table.columns)} columns", False)
+        for line in describe_columns(table, opts):
+            say(f"  {line}", False)
+    try:
+        with staged(root, source) as tmp:
+            written, warnings = scaffold(tmp, opts, table)
+            for w in warnings:
+                say(f"warning: {w}", True)
+            if table is not None and source is not None:
+                _import_entries(tmp, source, request, say)
+            elif request.dry_run:
+                say("nothing written (--dry-run)", False)
+                raise _DryRunDone
+            result = build(tmp)
+    except _DryRunDone:
+        return InitResult(root, dry_run=True)
+    return InitResult(root, dry_run=False, configuration=len(written), outputs=len(result.written))
+
+
+def _import_entries(tmp: Path, source: Path, request: InitRequest, say: Say) -> None:
+    """The list's entries into the scaffolded survey (a row's problems as warnings); a dry run
+    stops here, nothing written."""
+    tax = load_taxonomy(tmp)
+    try:
+        plan = plan_import(tax, source, options=ImportOptions(distinct_titles=request.distinct_titles, partial=True))
+    except InvalidInput:
+        if request.dry_run:
+            say("nothing written (--dry-run)", True)
+        raise
+    for w in plan.warnings:
+        say(f"warning: {w}", True)
+    if request.dry_run:
+        n = len(plan.warnings)
+        said = f"{n} warning{'' if n == 1 else 's'} above" if n else "no problems"
+        say(f"{len(plan.files)} entries, {said}; nothing written (--dry-run)", False)
+        raise _DryRunDone
+    write_import(tax, plan)
+    say(f"imported {len(plan.files)} entries from {source.name}", True)

@@ -6,13 +6,10 @@ from pathlib import Path
 
 import click
 
-from survey_tools.adopt.csvio import ImportOptions, plan_import, write_import
-from survey_tools.adopt.init import InitOptions, describe_columns, parse_lists, scaffold, staged
-from survey_tools.adopt.sources import FORMATS, read_source
+from survey_tools.adopt.init import InitRequest, run_init
+from survey_tools.adopt.sources import FORMATS
 from survey_tools.build import build as run_build
 from survey_tools.cli.common import root_of
-from survey_tools.corpus.taxonomy import load_taxonomy
-from survey_tools.errors import InvalidInput
 
 
 @click.command()
@@ -57,57 +54,16 @@ def init(ctx: click.Context, directory: Path | None, source: Path | None, fmt: s
     not a list, or a failing build, leaves DIR as it was."""
 
     root = (directory if directory is not None else root_of(ctx)).resolve()
-    keep = frozenset(f.lower() for f in keep_fields)
-    table = read_source(source, fmt, keep, strict=False) if source is not None else None
-    name = root.name.replace("-", " ").replace("_", " ").strip().title() or "Survey"
-    opts = InitOptions(
-        title=title or (table.title if table is not None and table.title else name),
-        source=source,
-        fmt=fmt or (table.format if table is not None else None),
-        id_field=id_field,
-        controlled=list(controlled),
-        lists=parse_lists(lists),
-        ignore=list(ignore),
-        description=description or (table.description if table is not None else ""),
-        distinct_titles=distinct_titles,
-        keep_fields=tuple(keep),
-        # a list that calls itself awesome keeps the name and the badge
-        entry_order="source" if table is not None and table.format == "markdown" else "",
-        awesome=awesome or bool(table is not None and table.title.lower().startswith("awesome")),
-        toolkit_repository=toolkit_repository,
-        toolkit_commit=toolkit_commit,
+    request = InitRequest(
+        source=source, fmt=fmt, id_field=id_field, controlled=controlled, lists=lists, ignore=ignore,
+        distinct_titles=distinct_titles, keep_fields=keep_fields, title=title, description=description,
+        awesome=awesome, dry_run=dry_run, toolkit_repository=toolkit_repository, toolkit_commit=toolkit_commit,
     )
-    if dry_run and table is not None:
-        click.echo(f"{table.file}: {table.format}, {len(table.rows)} entries, {len(table.columns)} columns")
-        for line in describe_columns(table, opts):
-            click.echo(f"  {line}")
-    with staged(root, source) as tmp:
-        written, warnings = scaffold(tmp, opts, table)
-        for w in warnings:
-            click.echo(f"warning: {w}", err=True)
-        if table is not None and source is not None:
-            tax = load_taxonomy(tmp)
-            try:
-                plan = plan_import(tax, source, options=ImportOptions(distinct_titles=distinct_titles, partial=True))
-            except InvalidInput:
-                if dry_run:
-                    click.echo("nothing written (--dry-run)", err=True)
-                raise
-            for w in plan.warnings:
-                click.echo(f"warning: {w}", err=True)
-            if dry_run:
-                n = len(plan.warnings)
-                said = f"{n} warning{'' if n == 1 else 's'} above" if n else "no problems"
-                click.echo(f"{len(plan.files)} entries, {said}; nothing written (--dry-run)")
-                raise click.exceptions.Exit(0)
-            write_import(tax, plan)
-            click.echo(f"imported {len(plan.files)} entries from {source.name}", err=True)
-        elif dry_run:
-            click.echo("nothing written (--dry-run)")
-            raise click.exceptions.Exit(0)
-        result = run_build(tmp)
-    click.echo(f"wrote {len(written)} configuration files under {root}", err=True)
-    click.echo(f"built {len(result.written)} outputs; next: survey validate, then edit taxonomy/", err=True)
+    result = run_init(root, request, build=run_build, say=lambda text, err: click.echo(text, err=err))
+    if result.dry_run:
+        raise click.exceptions.Exit(0)
+    click.echo(f"wrote {result.configuration} configuration files under {root}", err=True)
+    click.echo(f"built {result.outputs} outputs; next: survey validate, then edit taxonomy/", err=True)
 
 
 COMMANDS = (init,)
