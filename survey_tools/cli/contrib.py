@@ -6,7 +6,6 @@ Thin wrappers: parsing options, calling the library, printing.
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -32,7 +31,6 @@ from survey_tools.review.diff import diff_revision, to_markdown
 from survey_tools.review.diff_report import MAX_BYTES, render_report, to_json
 from survey_tools.review.placement import check_paths
 from survey_tools.scholarly.arxiv_client import ArxivClient, ClientConfig
-from survey_tools.scholarly.metadata import CrossrefClient, OpenReviewClient
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 
@@ -113,48 +111,20 @@ def add(ctx: click.Context, args: tuple[str, ...], sets: tuple[str, ...], from_f
     already in the survey.
     """
 
-    root = root_of(ctx)
-    tax = load_taxonomy(root)
-    tags, refs = adding.parse_field_options(tax, tax.retained, [*args, *ctx.args])
-    if len(refs) > 1:
-        raise UsageError(f"give one id or URL, not {len(refs)}: {' '.join(refs)}")
-    ref = refs[0] if refs else None
-    if ref is not None and from_file is not None:
-        raise UsageError("give one id or URL, or --from-file LIST")
-    if ref is None and from_file is None and not sets:
-        raise UsageError("give one arXiv id, DOI or OpenReview id, --from-file LIST, or --set FIELD=VALUE")
-    if from_file is not None and key is not None:
-        raise UsageError("--key names one record; it cannot be used with --from-file")
-    corpus = load_corpus(root, tax)
-    until = _deadline(deadline)
-    client = ArxivClient(replace(ClientConfig.from_env(arxiv_url, delay, timeout), deadline=until))
-    crossref = CrossrefClient.from_env(crossref_url, timeout, until).fetch
-    openreview = OpenReviewClient.from_env(openreview_url, timeout, until).fetch
-    if from_file is not None:
-        outcomes = adding.add_many(root, corpus, adding.read_id_list(from_file), client, tags, dry_run,
-                                   _progress, sets, crossref, openreview)
-        _summary(outcomes, dry_run)
-        if any(o.status == "failed" for o in outcomes):
+    request = adding.AddRequest(
+        words=(*args, *ctx.args), sets=sets, from_file=from_file, key=key, summary=summary, dry_run=dry_run,
+        day=day, not_duplicate_of=distinct, arxiv_url=arxiv_url, crossref_url=crossref_url,
+        openreview_url=openreview_url, delay=delay, timeout=timeout, deadline=deadline,
+    )
+    result = adding.add(root_of(ctx), request, _progress)
+    if result.plan is None:
+        _summary(list(result.outcomes), dry_run)
+        if result.failed:
             sys.exit(EXIT_INVALID)
         return
-    declared: dict[str, str] = {}
-    for item in distinct:
-        k, sep, reason = item.partition("=")
-        if not sep or not k.strip() or not reason.strip():
-            raise UsageError(f"--not-duplicate-of {item!r}: write KEY=REASON (the reason in your own words)")
-        declared[k.strip()] = reason.strip()
-    if day is not None:
-        try:
-            dt.date.fromisoformat(day)
-        except ValueError:
-            raise UsageError(f"--date {day!r} is not an ISO date (YYYY-MM-DD)") from None
-    plan = adding.plan_add(root, corpus, ref, client.fetch, tags, key, summary, sets=sets,
-                           crossref=crossref, openreview=openreview,
-                           not_duplicate_of=declared, today=day)
+    plan = result.plan
     if dry_run:
         click.echo(plan.text, nl=False)
-    else:
-        adding.write_plan(plan)
     if plan.work.abstract:
         click.echo(f"abstract (for you to read; not stored): {plan.work.abstract}", err=True)
     verb = "would write" if dry_run else "wrote"
