@@ -50,8 +50,13 @@ def taxonomy_rename(ctx: click.Context, field: str, old: str, new: str) -> None:
 
 @taxonomy.command(name="migrate")
 @click.argument("field")
-@click.option("--to", "to", required=True, type=click.Choice(["multi", "single", "list", "string"]),
-              help="multi/single for a controlled field, list/string for a plain one.")
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    type=click.Choice(["multi", "single", "list", "string"]),
+    help="multi/single for a controlled field, list/string for a plain one.",
+)
 @click.pass_context
 def taxonomy_migrate(ctx: click.Context, field: str, to: str) -> None:
     """Make FIELD hold several values or one: its definition, every record, the exclusion log's
@@ -59,7 +64,10 @@ def taxonomy_migrate(ctx: click.Context, field: str, to: str) -> None:
     changed = migrate_field(root_of(ctx), field, to)
     for rel in changed:
         click.echo(f"rewrote {rel}")
-    click.echo(f"{field} now holds {'several values' if to in ('multi', 'list') else 'one value'}", err=True)
+    click.echo(
+        f"{field} now holds {'several values' if to in ('multi', 'list') else 'one value'}",
+        err=True,
+    )
 
 
 COMMANDS = (taxonomy,)

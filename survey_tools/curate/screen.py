@@ -35,7 +35,9 @@ def valid_corpus(root: Path) -> tuple[Corpus, Protocol]:
 def queue_listing(root: Path, fmt: str, limit: int | None) -> list[screening.Candidate]:
     """The queue best first (the best ``limit``), for a listing as a table or JSON."""
     if fmt not in ("table", "json"):
-        raise UsageError(f"--format {fmt} is for `survey screen export`; the listing is table or json")
+        raise UsageError(
+            f"--format {fmt} is for `survey screen export`; the listing is table or json"
+        )
     return screening.ranked(screening.list_queue(root))[:limit]
 
 
@@ -65,12 +67,22 @@ def decide(root: Path, request: DecisionRequest) -> screening.Decision:
     cand = screening.find(screening.load_queue(root), refs[0])
     if request.retain:
         decision = screening.plan_retain(
-            root, corpus, protocol, cand, tags, request.key, request.summary, request.stage, request.date
+            root,
+            corpus,
+            protocol,
+            cand,
+            tags,
+            request.key,
+            request.summary,
+            request.stage,
+            request.date,
         )
     else:
         if request.stage:
             tags[protocol.fields["stage"]] = request.stage
-        decision = screening.plan_exclude(root, corpus, protocol, cand, tags, request.note, request.date)
+        decision = screening.plan_exclude(
+            root, corpus, protocol, cand, tags, request.note, request.date
+        )
     screening.apply(root, decision)
     return decision
 
@@ -83,7 +95,10 @@ def export_queue(root: Path, fmt: str | None, out: Path) -> int:
     tax = load_taxonomy(root)
     queue = screening.load_queue(root)
     # One writer per export format.
-    writers = {"asreview": lambda q: screening.asreview_csv(load_corpus(root, tax), q), "ris": screening.ris_text}
+    writers = {
+        "asreview": lambda q: screening.asreview_csv(load_corpus(root, tax), q),
+        "ris": screening.ris_text,
+    }
     atomic_write(out, writers[fmt](queue))
     return len(queue)
 
@@ -114,11 +129,17 @@ def import_labels(root: Path, path: Path, stage: str | None, date: str | None) -
     retained = excluded = 0
     for lab in labels.labels:
         if lab.relevant:
-            d = screening.plan_retain(root, corpus, protocol, lab.candidate, {}, stage=stage, date=date)
+            d = screening.plan_retain(
+                root, corpus, protocol, lab.candidate, {}, stage=stage, date=date
+            )
             retained += 1
         else:
             d = screening.plan_exclude(
-                root, corpus, protocol, lab.candidate, _irrelevant_tags(protocol, stage),
+                root,
+                corpus,
+                protocol,
+                lab.candidate,
+                _irrelevant_tags(protocol, stage),
                 "Marked irrelevant in ASReview on title and abstract; reason to be refined by the screener.",
                 date,
             )
@@ -160,6 +181,13 @@ def import_found(root: Path, path: Path, date: str | None) -> FoundImported:
 
 
 __all__ = [
-    "DecisionRequest", "FoundImported", "LabelsImported", "decide", "export_queue", "import_found",
-    "import_labels", "queue_listing", "valid_corpus",
+    "DecisionRequest",
+    "FoundImported",
+    "LabelsImported",
+    "decide",
+    "export_queue",
+    "import_found",
+    "import_labels",
+    "queue_listing",
+    "valid_corpus",
 ]
