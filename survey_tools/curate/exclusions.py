@@ -8,7 +8,6 @@ file first and remove the old one last: a failure leaves the survey as it was.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import io
 import re
 from collections.abc import Callable, Mapping
@@ -25,6 +24,7 @@ from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.curate.adding import flag_names, refuse_duplicates
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.hashing import content_hexdigest
 from survey_tools.scholarly.arxiv_client import ArxivPaper
 from survey_tools.slugs import slug
 
@@ -67,7 +67,7 @@ def _slug(kind: str, value: str) -> str:
     flat = slug(value, empty="")
     exact = kind == "arxiv" and len(flat) <= 40
     if not exact:
-        flat = flat[:40].rstrip("-") + "-" + hashlib.sha256(value.encode("utf-8")).hexdigest()[:6]
+        flat = flat[:40].rstrip("-") + "-" + content_hexdigest(value.encode("utf-8"), 3)
     return f"{kind}-{flat}" if flat.strip("-") else kind
 
 
@@ -84,7 +84,7 @@ def new_id(corpus: Corpus, coll: Collection, values: Mapping[str, Any]) -> str:
     basis = next(((k, str(ids[k])) for k in ID_KINDS if ids.get(k)), None)
     if basis is None:
         basis = ("url", str(values.get("url") or values.get("identifier") or values.get(coll.title_field) or ""))
-        slug = "url-" + hashlib.sha256(basis[1].encode("utf-8")).hexdigest()[:10]
+        slug = "url-" + content_hexdigest(basis[1].encode("utf-8"), 5)
     else:
         slug = _slug(*basis)
     prefix = _prefix(corpus, coll)
