@@ -148,7 +148,7 @@ def make_survey(root: Path, base: str, builds: bool = False) -> None:
                     rec.unlink()
     if base != "empty" and builds:
         for name in ("README.md", "CONTRIBUTING.md", "CITATION.cff"):
-            shutil.copy2(SURVEY / name, root / name)
+            shutil.copy2(REPO / name, root / name)
         shutil.copytree(REPO / "reports", root / "reports")
 
 

@@ -52,8 +52,9 @@ class Installed:
 def _copy_sources(dest: Path) -> None:
     """What the sdist is built from (a copy: the build leaves nothing in the repository)."""
     dest.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy2(SURVEY / name, dest / name)
+    for name in ("pyproject.toml", "README.md", "LICENSE", "docs/TOOLKIT.md"):
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, dest / name)
     shutil.copytree(REPO / "survey_tools", dest / "survey_tools",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 

@@ -93,3 +93,16 @@ def test_the_taxonomy_commands_have_their_own_module() -> None:
         for m in _imports(PACKAGE / "cli" / "corpus.py")
         if m.startswith(("ruamel", "survey_tools.adopt"))
     }
+
+
+def test_the_curation_logs_live_in_docs_curation() -> None:
+    """docs/ holds guides; the curation logs are in docs/curation/ (docs/README.md says so)."""
+    loose = sorted(p.name for p in (REPO / "docs").glob("curation*.md"))
+    assert loose == [], f"move {loose} to docs/curation/"
+    index = (REPO / "docs" / "README.md").read_text(encoding="utf-8")
+    assert "docs/curation/" in (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    for log in sorted((REPO / "docs" / "curation").glob("*.md")):
+        assert f"(curation/{log.name})" in index, f"docs/README.md: list {log.name}"
+    for guide in sorted((REPO / "docs").glob("*.md")):
+        if guide.name != "README.md":
+            assert f"({guide.name})" in index, f"docs/README.md: list {guide.name}"
