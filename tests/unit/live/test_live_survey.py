@@ -46,3 +46,12 @@ def test_committed_papers_bib_is_current() -> None:
     # the BibTeX shows the records as displayed: metadata corrections applied (docs/claims.md)
     shown = make_context(REPO).display
     assert (REPO / "reports/papers.bib").read_text(encoding="utf-8") == papers_bib(shown)
+
+
+def test_the_sites_figures_are_the_committed_figures() -> None:
+    """The site's folder (what Pages publishes) holds copies of reports/figures/, the same bytes."""
+    figures = sorted((REPO / "reports" / "figures").glob("*.svg"))
+    assert figures
+    for svg in figures:
+        copy = REPO / "reports" / "site" / "figures" / svg.name
+        assert copy.read_bytes() == svg.read_bytes(), svg.name
