@@ -39,7 +39,9 @@ def survey(tmp_path: Path) -> Path:
     # The survey's folders come from the frozen snapshot, the rest (docs, tools, outputs) from the
     # repository.
     root = tmp_path / "survey"
-    live = {REPO / name for name in ("taxonomy", "corpus", "exclusions", "data", "screening", "tests")}
+    live = {
+        REPO / name for name in ("taxonomy", "corpus", "exclusions", "data", "screening", "tests")
+    }
 
     def ignored(folder: str, names: list[str]) -> set[str]:
         return set(NOT_COPIED(folder, names)) | {n for n in names if Path(folder, n) in live}

@@ -90,6 +90,8 @@ def test_an_edit_to_the_toolkit_drops_the_parse_cache(
     assert load_corpus(survey_dir, use_cache=True).cache_hits == 0
     assert load_corpus(survey_dir, use_cache=True).cache_hits == 1
     checks = pkg / "corpus" / "checks.py"
-    checks.write_text(checks.read_text(encoding="utf-8") + "\n# a message reworded\n", encoding="utf-8")
+    checks.write_text(
+        checks.read_text(encoding="utf-8") + "\n# a message reworded\n", encoding="utf-8"
+    )
     assert load_corpus(survey_dir, use_cache=True).cache_hits == 0
     assert load_corpus(survey_dir, use_cache=True).cache_hits == 1
