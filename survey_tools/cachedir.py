@@ -4,7 +4,7 @@ survey folder.
 The cache lives in the user's cache directory (``$XDG_CACHE_HOME/survey-tools`` or
 ``~/.cache/survey-tools`` on Linux, the platform's equivalent elsewhere, found by platformdirs).
 What is keyed by content alone is shared by every survey folder: ``records/`` (the parse cache,
-one file per taxonomy digest) and ``outputs/`` (generators' files by the hash of their inputs),
+one file per taxonomy digest, dropped when the toolkit's own source changes) and ``outputs/`` (generators' files by the hash of their inputs),
 so a second clone or worktree of a survey starts warm. What belongs to one folder (the build
 lock, the last build's manifest, the links cache) is in a subfolder per survey folder, named
 after the folder and a hash of its absolute path. The environment variable ``SURVEY_CACHE_DIR``
