@@ -7,7 +7,6 @@ Thin wrappers: parsing options, calling :mod:`survey_tools.curate.search` and
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 import textwrap
 from collections.abc import Iterable, Iterator
@@ -19,8 +18,7 @@ from tqdm import tqdm
 
 from survey_tools.cli.common import echo_json, report, root_of
 from survey_tools.corpus.loading import load_corpus
-from survey_tools.corpus.protocol import Protocol, load_protocol
-from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.corpus.protocol import Protocol
 from survey_tools.curate import screen as flows
 from survey_tools.curate import screening, search
 from survey_tools.errors import UsageError
@@ -58,32 +56,17 @@ def search_cmd(ctx: click.Context, families: tuple[str, ...], since: str | None,
     screening/queue/ with a relevance score, and the run is appended to screening/runs.yaml.
     Nothing is written when a request fails.
     """
-    root = root_of(ctx)
-    tax = load_taxonomy(root)
-    protocol = load_protocol(tax)
-    chosen = search.select_families(protocol, families)
-    start = search.parse_date(since, "--since") if since else search.default_since(root, protocol)
-    end = search.parse_date(until, "--until") if until else dt.date.today()
-    if start > end:
-        raise UsageError(f"--since {start} is after --until {end}")
-    limit = max_results or protocol.max_results
-    if dry_run:
-        for f in chosen:
-            click.echo(f"# {f.label} ({f.id})")
-            click.echo(search.build_query(f, start, end))
-        return
-    corpus = load_corpus(root, tax)
-    if any(not p.message.startswith("not yet tagged") for p in corpus.problems):
-        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
-    config = search.SearchConfig.make(protocol, arxiv_url, delay, timeout, retries, backoff)
-    searcher = search.ArxivSearcher(config)
-    plan = search.plan_search(root, corpus, protocol, chosen, start, end, limit, searcher,
-                              dt.date.today(), _progress)
-    plan.apply(root)
-    labels = {f.id: f.label for f in protocol.families}
-    for line in search.run_summary(plan, labels):
+    request = search.SearchRequest(
+        families=families, since=since, until=until, max_results=max_results, arxiv_url=arxiv_url,
+        delay=delay, timeout=timeout, retries=retries, backoff=backoff, dry_run=dry_run,
+    )
+    done = search.run_search(root_of(ctx), request, _progress)
+    for label, fid, query in done.queries:
+        click.echo(f"# {label} ({fid})")
+        click.echo(query)
+    for line in done.lines:
         click.echo(line)
-    for aid in plan.new:
+    for aid in done.plan.new if done.plan is not None else ():
         click.echo(f"queued {screening.file_name(aid)}", err=True)
 
 
@@ -202,7 +185,7 @@ def _import_found(root: Path, rest: list[str], date: str | None) -> None:
 
 
 def _interactive(root: Path, date: str | None) -> None:
-    corpus, protocol = flows.valid_corpus(root)
+    corpus, protocol = search.valid_corpus(root)
     tax = corpus.taxonomy
     excluded = tax.excluded
     reason_field = excluded.controlled_field(protocol.fields["reason"]) if excluded else None

@@ -12,24 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools.corpus.loading import load_corpus
-from survey_tools.corpus.protocol import Protocol, load_protocol
-from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.curate import adding, found, screening, search
+from survey_tools.curate.search import valid_corpus
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
-
-
-def valid_corpus(root: Path) -> tuple[Corpus, Protocol]:
-    """The corpus and the search protocol, refused while any record is invalid."""
-    tax = load_taxonomy(root)
-    protocol = load_protocol(tax)
-    corpus = load_corpus(root, tax)
-    # Records retained from the queue stay untagged until someone tags them; that must not
-    # stop the next decision. Anything else wrong must be fixed first.
-    if any(not p.message.startswith("not yet tagged") for p in corpus.problems):
-        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
-    return corpus, protocol
 
 
 def queue_listing(root: Path, fmt: str, limit: int | None) -> list[screening.Candidate]:
