@@ -45,6 +45,8 @@ _API = {
     "run_init": "survey_tools.adopt.init",
     "AddRequest": "survey_tools.curate.adding",
     "add": "survey_tools.curate.adding",
+    "SearchRequest": "survey_tools.curate.search",
+    "run_search": "survey_tools.curate.search",
     "DecisionRequest": "survey_tools.curate.screen",
     "decide": "survey_tools.curate.screen",
     "import_labels": "survey_tools.curate.screen",
@@ -62,6 +64,7 @@ __all__ = [
     "Problem",
     "Record",
     "Report",
+    "SearchRequest",
     "Survey",
     "SurveyError",
     "Taxonomy",
@@ -82,6 +85,7 @@ __all__ = [
     "make_context",
     "refresh_schema_files",
     "run_init",
+    "run_search",
     "validate_corpus",
 ]
 
@@ -95,6 +99,7 @@ if TYPE_CHECKING:
     from survey_tools.corpus.validation import validate_corpus
     from survey_tools.curate.adding import AddRequest, add
     from survey_tools.curate.screen import DecisionRequest, decide, import_found, import_labels
+    from survey_tools.curate.search import SearchRequest, run_search
     from survey_tools.errors import InvalidInput, Problem, Report, SurveyError, UsageError
     from survey_tools.reports.compute import Survey, compute_survey
     from survey_tools.reports.gaps import compute_gaps

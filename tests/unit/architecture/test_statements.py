@@ -36,7 +36,7 @@ def test_every_hash_is_made_in_hashing_py() -> None:
 
 
 def test_commands_build_no_client_of_the_thin_flows() -> None:
-    """`survey init`, `add` and `screen` call one library function each: their command modules
+    """`survey init`, `add`, `search` and `screen` call one library function each: their command modules
     import none of what those functions do the work with (the list readers, the import, the
     scholarly clients, the screening decisions' planners)."""
     forbidden = {
@@ -49,6 +49,8 @@ def test_commands_build_no_client_of_the_thin_flows() -> None:
             "survey_tools.curate.found",
             "survey_tools.fileio",
             "survey_tools.curate.adding",
+            "survey_tools.corpus.protocol",
+            "survey_tools.corpus.taxonomy",
         ),
     }
     for name, banned in forbidden.items():
@@ -71,6 +73,7 @@ def test_the_public_api_names_the_commands_library_functions() -> None:
 
     for name in (
         "run_init",
+        "run_search",
         "add",
         "decide",
         "import_labels",
