@@ -22,7 +22,8 @@ Sections (``--section``, default all):
   in one process and on a local Ray cluster (``--ray-cpus``), with peak memory.
 
 Every measurement is a fresh process (the real CLI, start-up included): wall time is
-the median of ``--repeat`` runs, interleaved; CPU time is user + system of the child
+the median of ``--repeat`` runs (default 5), interleaved, and ``reference`` prints the median
+and the spread (lowest-highest) of the per-round ratios to the reference; CPU time is user + system of the child
 and the children it reaped (``wait4``), so a helper process counts; peak memory is the
 largest resident set. The load average is printed with each table: the machine is
 shared, so say what it was doing.
@@ -94,12 +95,14 @@ def run(cmd: list[str], env: dict[str, str] | None = None) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code)
 
 
-def measure(
+def measure_runs(
     contenders: dict[str, list[str]],
     repeat: int,
     envs: dict[str, dict[str, str]] | None = None,
     shuffle: bool = False,
-) -> dict[str, Run]:
+) -> dict[str, list[Run]]:
+    """Every run of every contender, ``repeat`` rounds, each round running every contender once
+    (in a random order when ``shuffle``): round i of two contenders ran side by side in time."""
     runs: dict[str, list[Run]] = {k: [] for k in contenders}
     order = random.Random(0)
     for _ in range(repeat):
@@ -108,15 +111,35 @@ def measure(
             order.shuffle(names)
         for name in names:
             runs[name].append(run(contenders[name], (envs or {}).get(name)))
-    return {
-        k: Run(
-            statistics.median(r.wall for r in rs),
-            statistics.median(r.cpu for r in rs),
-            max(r.rss_mib for r in rs),
-            max(r.code for r in rs),
-        )
-        for k, rs in runs.items()
-    }
+    return runs
+
+
+def summary(rs: list[Run]) -> Run:
+    """The median wall and CPU time of the runs, the largest peak and exit code."""
+    return Run(
+        statistics.median(r.wall for r in rs),
+        statistics.median(r.cpu for r in rs),
+        max(r.rss_mib for r in rs),
+        max(r.code for r in rs),
+    )
+
+
+def measure(
+    contenders: dict[str, list[str]],
+    repeat: int,
+    envs: dict[str, dict[str, str]] | None = None,
+    shuffle: bool = False,
+) -> dict[str, Run]:
+    runs = measure_runs(contenders, repeat, envs, shuffle)
+    return {k: summary(rs) for k, rs in runs.items()}
+
+
+def ratios(runs: list[Run], ref: list[Run], attr: str) -> tuple[float, float, float]:
+    """Median, lowest and highest of the per-round ratios contender/reference: each round's pair
+    ran minutes apart at most, so the machine's drift over the whole loop cancels out of each
+    ratio (the spread then is what is left of the noise)."""
+    per_round = sorted(getattr(a, attr) / getattr(b, attr) for a, b in zip(runs, ref, strict=True))
+    return statistics.median(per_round), per_round[0], per_round[-1]
 
 
 @contextmanager
@@ -211,23 +234,29 @@ def section_reference(
             contenders["validate@before"] = contenders["validate"]
             contenders["metrics@before"] = contenders["metrics"]
             envs = {k: {"PYTHONPATH": str(before)} for k in contenders if k.endswith("@before")}
-        print(f"\n## {n:,} events ({mb:.0f} MB) against the survey's validator, median of {repeat}")
+        print(
+            f"\n## {n:,} events ({mb:.0f} MB) against the survey's validator: median of {repeat}"
+            " interleaved rounds (each in a random order), ratios per round"
+        )
         print(
             f"{'condition':<10} {'contender':<15} {'wall':>8} {'cpu':>8} {'peak':>9} "
-            f"{'wall/ref':>9} {'cpu/ref':>8}"
+            f"{'wall/ref':>9} {'(spread)':>13} {'cpu/ref':>8} {'(spread)':>13}"
         )
         for loaded in (False, True):
             cond = "loaded" if loaded else "idle"
             with busy(loaded):
                 print(f"# {cond}: {load()}")
-                res = measure(contenders, repeat, envs, shuffle=before is not None)
-            r = res["reference"]
-            if r.code != 0:
+                runs = measure_runs(contenders, repeat, envs, shuffle=True)
+            ref_runs = runs["reference"]
+            if summary(ref_runs).code != 0:
                 print("  ! the reference rejected the trace: its figures do not count")
-            for name, x in res.items():
+            for name, rs in runs.items():
+                x = summary(rs)
+                w, wlo, whi = ratios(rs, ref_runs, "wall")
+                c, clo, chi = ratios(rs, ref_runs, "cpu")
                 print(
                     f"{cond:<10} {name:<15} {x.wall:>6.2f} s {x.cpu:>6.2f} s {x.rss_mib:>5.0f} MiB "
-                    f"{x.wall / r.wall:>8.2f}x {x.cpu / r.cpu:>7.2f}x"
+                    f"{w:>8.2f}x {f'{wlo:.2f}-{whi:.2f}':>13} {c:>7.2f}x {f'{clo:.2f}-{chi:.2f}':>13}"
                 )
 
 
@@ -327,7 +356,7 @@ def main() -> None:
         default="all",
     )
     ap.add_argument("--sizes", type=int, nargs="*", default=[1_000_000])
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5, help="rounds (at least 5 for the targets)")
     ap.add_argument("--otlp", type=int, nargs="*", default=[100_000])
     ap.add_argument("--linked", type=int, nargs="*", default=[100_000])
     ap.add_argument("--folder", type=int, default=10_000)

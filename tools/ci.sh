@@ -60,10 +60,28 @@ step_install() {
     python3 -m venv "$cff_venv"
     "$cff_venv/bin/pip" install --quiet 'cffconvert==2.0.0'
   fi
+  # msgspec decodes user bytes (traces, the parse cache): tests/tools/deps runs those tests under
+  # every release the lower bound admits, from these wheels (the suite itself stays offline).
+  local msgspec_wheels="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/msgspec"
+  local release
+  for release in msgspec==0.18.6 msgspec==0.19.0 msgspec==0.20.0 msgspec==0.21.1 msgspec==0.22.0 msgspec==0.23.0; do
+    ls "$msgspec_wheels/${release/==/-}-"*.whl >/dev/null 2>&1 ||
+      python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$msgspec_wheels" "$release"
+  done
   # ASReview LAB (pyproject's [asreview] extra) pins pandas<3: a venv of its own as well, where
   # tests/tools/screening/test_asreview.py looks for it.
   local asr_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/asreview"
   [ -x "$asr_venv/bin/asreview" ] || { python3 -m venv "$asr_venv" && "$asr_venv/bin/pip" install --quiet 'asreview==3.0.8'; }
+}
+
+step_install-newest() {
+  # What .github/workflows/newest-deps.yml runs each week: the test environment of step_install
+  # with the newest release of every dependency, constraints.txt left out, so that a release that
+  # breaks the toolkit (msgspec 0.23 did) is found here within a week, not by a user. When the
+  # suite passes with them, tools/lock_constraints.py moves the pins.
+  python3 -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[test]'
+  python3 -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[interop,scale]'
+  python3 -m pip list --format=freeze
 }
 
 # uv (from PyPI, pinned) installs the core for the workflows: see step_install-survey.

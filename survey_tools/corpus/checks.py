@@ -415,6 +415,7 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     problems.extend(_author_list_problems(coll, rel, doc, data))
     problems.extend(_identifier_problems(tax, rel, doc, data))
     problems.extend(_year_problems(coll, rel, doc, data))
+    problems.extend(_placement_problems(tax, coll, rel, doc, data))
     return _dedupe(_one_line_lists(coll, rel, doc, data, problems))
 
 
@@ -552,6 +553,46 @@ def _field_problems(
                 problems.append(_at(rel, doc, (name,), f"{value!r} is not a calendar date"))
         if f.type in ("url", "url_list") and value is not None:
             problems.extend(_link_problems(rel, doc, name, value))
+    return problems
+
+
+# A reading placed in code names a file (a path with an extension) and the commit it was read at.
+_CODE_PLACE = re.compile(r"[\w./-]+\.\w+\b.*\b(?:at|@|commit)\s*[0-9a-f]{7,40}\b", re.IGNORECASE)
+
+
+def _names_place(where: str, words: tuple[str, ...]) -> bool:
+    low = where.lower()
+    return bool(_CODE_PLACE.search(where)) or any(
+        re.search(rf"(?<![a-z]){re.escape(w.lower())}", low) for w in words
+    )
+
+
+def _placement_problems(
+    tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    """A mapping that places readings (``where_words``): each entry's ``where`` names a place in
+    the source, and a record that places any reading places every tag it sets: each value that is
+    a field of the record (not untagged) or a key of one of its other mappings."""
+    problems: list[Problem] = []
+    for cf in coll.controlled:
+        placed = data.get(cf.name)
+        if not cf.where_words or not isinstance(placed, dict):
+            continue
+        for key, entry in placed.items():
+            where = entry.get("where") if isinstance(entry, dict) else None
+            if isinstance(where, str) and where.strip() and not _names_place(where, cf.where_words):
+                problems.append(_at(rel, doc, (cf.name, key, "where"), (
+                    f"{_clip(where)!r} names no place in the source: say the section, figure, "
+                    f"table, equation or appendix ({', '.join(cf.where_words[:6])}, ...), or a code "
+                    "file at a commit (path/to/file.py at 1a2b3c4)")))
+        keys = {str(k) for other in coll.controlled if other is not cf and other.kind == "mapping"
+                for k in (data.get(other.name) or {}) if isinstance(data.get(other.name), dict)}
+        missing = [v for v in cf.ids if v not in placed
+                   and ((v in data and data[v] not in (tax.untagged, None)) or v in keys)]
+        if missing:  # one line for the record: which tags still lack a placed reading
+            problems.append(_at(rel, doc, (cf.name,), (
+                f"tagged but not placed: {', '.join(missing)} (a record that places a reading places "
+                "every tag it sets: add each as {how: " + "|".join(cf.mode_ids) + ", where: ...})")))
     return problems
 
 

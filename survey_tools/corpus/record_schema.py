@@ -127,6 +127,9 @@ def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
         "properties": {
             "how": mode,
             "evidence": _url(),
+            # Where in the source the reading was made: a section, figure, table, equation,
+            # appendix, or a code file at a commit.
+            "where": {"type": "string", "minLength": 1, "maxLength": MAX_STRING},
             "reason": _reason(),
             # A second, separate reading of the same decision: who read what, when, and the mode
             # they reached. It is kept even when it disagrees with `how`, so a disagreement stays
@@ -145,10 +148,23 @@ def _controlled_schema(c: ControlledField, tax: Taxonomy) -> dict[str, Any]:
             },
         },
     }
+    if c.where_words:
+        # A placed reading is written in full: what it rests on (`how`) and where it was read.
+        entry: dict[str, Any] = {
+            **detailed,
+            "required": ["how", "where"],
+            "x-messages": {
+                "type": "a placed reading is written in full, {how: <what it rests on>, where: "
+                "<the section, figure, table, ... or code file at a commit>}, not as its mode alone",
+                "required": "a placed reading needs `how` (what it rests on) and `where` (where it was read)",
+            },
+        }
+    else:
+        entry = {"anyOf": [mode, detailed]}
     mapping = {
         "type": "object",
         "additionalProperties": False,
-        "properties": {v: {"anyOf": [mode, detailed]} for v in c.ids},
+        "properties": {v: entry for v in c.ids},
     }
     return {"anyOf": [mapping, {"enum": specials}]} if specials else mapping
 

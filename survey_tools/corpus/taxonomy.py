@@ -97,6 +97,9 @@ class ControlledField:
     # Required only for records whose other controlled fields have one of these values
     # ({category: [rl_method, framework]}): ``untagged`` is refused there.
     required_when: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # A mapping that places readings (where each tag was read): each entry names its place with
+    # one of these words, or a code file at a commit (corpus/checks._placement_problems).
+    where_words: tuple[str, ...] = ()
 
     @cached_property
     def ids(self) -> tuple[str, ...]:
@@ -547,6 +550,7 @@ def _load_field(doc: YamlDocument, rel: str, problems: list[Problem]) -> Control
         ordered=bool(d.get("ordered", False)),
         source=rel,
         required_when=required_when,
+        where_words=tuple(str(w) for w in d.get("where_words") or ()) if kind == "mapping" else (),
     )
 
 

@@ -37,6 +37,8 @@ def issue_form(tax: Taxonomy, example: str = "") -> str:
          "validations": {"required": True}},
     ]
     for cf in coll.controlled:
+        if cf.where_words:  # a placed reading needs its place in words, not a dropdown
+            continue
         specials = [tax.na] if cf.not_applicable else []
         if cf.kind == "mapping":
             for v in cf.values:

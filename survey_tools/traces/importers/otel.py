@@ -370,7 +370,6 @@ _Chunk = tuple[int, list[msgspec.Raw]]  # (line of the input, raw spans)
 _SPAN_ID = re.compile(rb'"spanId"\s*:\s*"([0-9A-Za-z_-]{1,40})"')
 
 
-
 def span_record_at(
     where: str,
     sid: str,
@@ -388,6 +387,7 @@ def span_record_at(
         return span_record(sid, pid, start, end, span_name, a, error, names)
     except BadSpan as err:
         raise ImportFailed(f"{where}: span {sid!r}: {err}") from None
+
 
 def _span_label(raw: msgspec.Raw) -> str:
     """How a span that failed to decode is named in the error: its id or name."""
@@ -413,8 +413,10 @@ def _records(
         where = f"line {line}: " if lines else ""
         try:
             spans = _SPANS.decode(b"[" + b",".join(chunk) + b"]")
-        except (msgspec.ValidationError, UnicodeDecodeError):
-            # Name the first span that does not decode, and why.
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            # Name the first span that does not decode, and why. (ValidationError is a
+            # DecodeError. Text that is not UTF-8 raised UnicodeDecodeError up to msgspec 0.22
+            # and raises DecodeError from 0.23: both are read here.)
             for raw in chunk:
                 try:
                     _SPANS.decode(b"[" + bytes(raw) + b"]")
@@ -423,9 +425,9 @@ def _records(
                     raise ImportFailed(
                         f"{where}{_span_label(raw)} is not an OTLP/JSON span: {msg}"
                     ) from None
-                except UnicodeDecodeError:
+                except (msgspec.DecodeError, UnicodeDecodeError) as err:
                     raise ImportFailed(
-                        f"{where}{_span_label(raw)}: {_not_utf8(bytes(raw))}"
+                        f"{where}{_span_label(raw)}: {_undecodable(bytes(raw), err)}"
                     ) from None
             raise  # (unreachable: the batch failed, so one span fails alone)
         for sp in spans:
@@ -442,15 +444,18 @@ def _records(
     return by_trace
 
 
-def _not_utf8(raw: bytes) -> str:
-    """Where a span stops being UTF-8. msgspec raises UnicodeDecodeError for a string that is not,
-    with a position inside that string only: the span's bytes are read again to find it. (Only
-    spans hold strings that are decoded: the levels above them are read without their text.)"""
+def _undecodable(raw: bytes, err: Exception) -> str:
+    """Why a span's bytes do not decode. For text that is not UTF-8, msgspec names a position
+    inside that string only (or none, from 0.23): the span's bytes are read again to find it.
+    (Only spans hold strings that are decoded: the levels above them are read without their
+    text.)"""
     try:
         raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        return f"text that is not valid UTF-8 (byte 0x{raw[err.start]:02x}, {err.start} bytes into the span)"
-    return "text that is not valid UTF-8"
+    except UnicodeDecodeError as bad:
+        return f"text that is not valid UTF-8 (byte 0x{raw[bad.start]:02x}, {bad.start} bytes into the span)"
+    if isinstance(err, UnicodeDecodeError):
+        return "text that is not valid UTF-8"
+    return f"not JSON msgspec can read: {err}"
 
 
 def _documents(data: bytes) -> tuple[list[tuple[int, _Otlp]], bool]:

@@ -35,6 +35,7 @@ verified: untagged
 subdecisions:
   O2: learned
   O5: designed
+readings: untagged
 """
 
 
@@ -87,7 +88,7 @@ def test_key_collision_appends_year(arxiv_server, survey: Path) -> None:
         (["add", "1605.08386", "--topolgy", "debate"],
          "error: no such option --topolgy; did you mean --topology? (taxonomy options: "
          "--category, --core, --credit, --credit-granularity, --is-core, --is-rl, "
-         "--orchestration-form, --reward-type, --scenario, --subdecision, --subdecisions, "
+         "--orchestration-form, --readings, --reward-type, --scenario, --subdecision, --subdecisions, "
          "--topology, --verified)\n"),
         (["add", "1605.08386", "--key", "Bad Key"],
          "error: --key 'Bad Key' does not match ^[a-z0-9][a-z0-9-]{0,79}$\n"),

@@ -19,6 +19,9 @@ def test_issue_form_lists_the_taxonomy() -> None:
     dropdowns = {b["id"]: b["attributes"]["options"] for b in form["body"]
                  if b["type"] == "dropdown"}
     for cf in tax.retained.controlled:
+        if cf.where_words:  # placed readings are written by the maintainer, not chosen in the form
+            assert not any(k.startswith(f"{cf.name}-") for k in dropdowns)
+            continue
         if cf.kind == "mapping":
             for v in cf.values:
                 assert dropdowns[f"{cf.name}-{v.id}"] == ["not sure", *cf.mode_ids]
@@ -44,24 +47,60 @@ def test_pre_commit_hooks() -> None:
         assert "files" not in h and "types" not in h
 
 
-def constraints() -> list[str]:
-    lines = (REPO / "constraints.txt").read_text(encoding="utf-8").splitlines()
-    return [line for line in lines if line and not line.startswith("#")]
+def constraints(part: str | None = None) -> list[str]:
+    """The pins of constraints.txt: all of them, or those of one part (runtime, environment)."""
+    text = (REPO / "constraints.txt").read_text(encoding="utf-8")
+    if part is not None:
+        text = text.split(f"\n# {part}:", 1)[1].split("\n# ", 1)[0].split("\n", 1)[1]
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 
-def test_the_rendering_libraries_are_pinned_the_same_everywhere() -> None:
-    from importlib.metadata import version
+def _runtime_closure() -> set[str]:
+    """Every distribution the installed core reaches through its requirements (markers that
+    hold here), read from the distributions' own metadata: what must be pinned."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    found: set[str] = set()
+    todo = list(metadata.requires("survey-corpus-tools") or [])
+    while todo:
+        req = Requirement(todo.pop())
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        name = canonicalize_name(req.name)
+        if name not in found:
+            found.add(name)
+            todo.extend(metadata.requires(req.name) or [])
+    return found
+
+
+def test_every_dependency_is_pinned_the_same_everywhere() -> None:
+    from importlib.metadata import PackageNotFoundError, version
 
     pins = constraints()
-    assert all(re.fullmatch(r"[a-z0-9-]+==[0-9][0-9a-z.]*", p) for p in pins), pins
-    assert {p.split("==")[0] for p in pins} >= {"matplotlib", "pillow", "numpy", "fonttools"}
-    # what this test run renders with is what CI pins (so the committed figures are its bytes)
+    runtime_pins = set(constraints("runtime"))
+    assert all(re.fullmatch(r"[a-z0-9-]+==[0-9][0-9a-z.+]*", p) for p in pins), pins
+    names = {p.split("==")[0] for p in pins}
+    assert len(names) == len(pins), "a distribution pinned twice"
+    # every runtime dependency, not only the rendering libraries: a new msgspec broke a command
+    runtime = {p.split("==")[0] for p in constraints("runtime")}
+    assert runtime >= _runtime_closure() - {"pip"}, _runtime_closure() - runtime
+    assert runtime >= {"matplotlib", "pillow", "numpy", "fonttools", "msgspec", "jsonschema-rs"}
+    # what this test run uses is what CI pins (so the committed figures are its bytes); the
+    # environment part only where installed (the README's install has no interop or scale extra)
     for pin in pins:
         name, want = pin.split("==")
-        assert version(name) == want, f"{name} {version(name)} installed, constraints.txt pins {want}"
+        try:
+            have = version(name)
+        except PackageNotFoundError:
+            assert pin not in runtime_pins, f"{name} is a runtime dependency and not installed"
+            continue
+        assert have == want, f"{name} {have} installed, constraints.txt pins {want}"
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
-    # every hook names the same list: pre-commit then makes one environment for them all
-    assert [h["additional_dependencies"] for h in hooks] == [pins] * len(hooks)
+    # every hook names the runtime list: pre-commit then makes one environment for them all
+    assert [h["additional_dependencies"] for h in hooks] == [constraints("runtime")] * len(hooks)
     ci = (REPO / "tools" / "ci.sh").read_text()
     assert "pip install --quiet -c constraints.txt -e '.[test]'" in ci
     # install-survey: the core (extras only when a workflow names them in SURVEY_EXTRAS), by a
