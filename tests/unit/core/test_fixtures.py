@@ -9,6 +9,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures"
+SNAPSHOT = FIXTURES / "survey-snapshot"
 ROW = re.compile(r"^\| `(?P<file>[^`]+)` \| `(?P<upstream>[^`]+)` \| `(?P<sha>[0-9a-f]{64})` \|$", re.M)
 
 
@@ -58,6 +59,8 @@ def test_nothing_reads_the_folder_beside_the_repository() -> None:
                 continue
             if path == Path(__file__).resolve():
                 continue
+            if SNAPSHOT in path.parents:
+                continue  # the survey's own folders, copied: a log's note of where a list came from reads nothing
             text = path.read_text(encoding="utf-8", errors="replace")
             offenders += [f"{path.relative_to(REPO)}:{n}" for n, line in enumerate(text.splitlines(), 1) if beside.search(line)]
     assert offenders == []
