@@ -44,6 +44,8 @@ _API = {
     "InitRequest": "survey_tools.adopt.init",
     "run_init": "survey_tools.adopt.init",
     "AddRequest": "survey_tools.curate.adding",
+    "ExcludeRequest": "survey_tools.curate.exclusions",
+    "exclude": "survey_tools.curate.exclusions",
     "add": "survey_tools.curate.adding",
     "SearchRequest": "survey_tools.curate.search",
     "run_search": "survey_tools.curate.search",
@@ -59,6 +61,7 @@ __all__ = [
     "AddRequest",
     "Corpus",
     "DecisionRequest",
+    "ExcludeRequest",
     "InitRequest",
     "InvalidInput",
     "Problem",
@@ -76,6 +79,7 @@ __all__ = [
     "compute_stats",
     "compute_survey",
     "decide",
+    "exclude",
     "import_found",
     "import_labels",
     "load_config",
@@ -98,6 +102,7 @@ if TYPE_CHECKING:
     from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
     from survey_tools.corpus.validation import validate_corpus
     from survey_tools.curate.adding import AddRequest, add
+    from survey_tools.curate.exclusions import ExcludeRequest, exclude
     from survey_tools.curate.screen import DecisionRequest, decide, import_found, import_labels
     from survey_tools.curate.search import SearchRequest, run_search
     from survey_tools.errors import InvalidInput, Problem, Report, SurveyError, UsageError

@@ -196,34 +196,17 @@ def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | N
     taxonomy/commands.yaml (see below). The same duplicate checks as `survey add` apply.
     """
 
-    root = root_of(ctx)
-    tax = load_taxonomy(root)
-    coll = tax.excluded
-    if coll is None:
-        raise UsageError("this survey has no exclusion log")
-    tags, refs = adding.parse_field_options(tax, coll, [*args, *ctx.args])
-    if len(refs) != 1:
-        raise UsageError(f"give exactly one id or URL (got {len(refs)})")
-    corpus = load_corpus(root, tax)
-    if corpus.problems:
-        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
-    if restore:
-        if tags or note or title:
-            raise UsageError("--restore takes only the exclusion's id")
-        move = exclusions.plan_restore(root, corpus, refs[0])
-    else:
-        fetch = None
-        if not title:
-
-            fetch = ArxivClient(ClientConfig.from_env(arxiv_url)).fetch
-        move = exclusions.plan_exclusion(root, corpus, refs[0], tags, note, title, date, fetch, duplicate_of)
+    request = exclusions.ExcludeRequest(
+        words=(*args, *ctx.args), note=note, title=title, date=date, restore=restore, dry_run=dry_run,
+        arxiv_url=arxiv_url, duplicate_of=duplicate_of,
+    )
+    move = exclusions.exclude(root_of(ctx), request)
     if dry_run:
         for rel, text in move.write:
             click.echo(f"# {rel}\n{text}", nl=False)
         for rel in move.remove:
             click.echo(f"# would remove {rel}")
         return
-    exclusions.apply(root, move)
     click.echo(move.message, err=True)
 
 

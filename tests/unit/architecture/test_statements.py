@@ -36,7 +36,7 @@ def test_every_hash_is_made_in_hashing_py() -> None:
 
 
 def test_commands_build_no_client_of_the_thin_flows() -> None:
-    """`survey init`, `add`, `search` and `screen` call one library function each: their command modules
+    """`survey init`, `add`, `exclude`, `search` and `screen` call one library function each: their command modules
     import none of what those functions do the work with (the list readers, the import, the
     scholarly clients, the screening decisions' planners)."""
     forbidden = {
@@ -58,13 +58,19 @@ def test_commands_build_no_client_of_the_thin_flows() -> None:
             name,
             sorted(b for b in banned if b in found),
         )
-    # survey add: the clients are built in curate.adding.add, not in the command
+    # survey add and exclude: the clients are built in curate.adding.add and
+    # curate.exclusions.exclude, not in the command
     tree = ast.parse((PACKAGE / "cli" / "contrib.py").read_text(encoding="utf-8"))
-    add = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "add")
-    called = {
-        n.func.id for n in ast.walk(add) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-    }
-    assert not called & {"ArxivClient", "load_corpus", "load_taxonomy"}, called
+    for name in ("add", "exclude"):
+        command = next(
+            n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name
+        )
+        called = {
+            n.func.id
+            for n in ast.walk(command)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+        assert not called & {"ArxivClient", "load_corpus", "load_taxonomy"}, (name, called)
 
 
 def test_the_public_api_names_the_commands_library_functions() -> None:
@@ -73,6 +79,7 @@ def test_the_public_api_names_the_commands_library_functions() -> None:
     for name in (
         "run_init",
         "run_search",
+        "exclude",
         "add",
         "decide",
         "import_labels",
