@@ -46,6 +46,8 @@ _API = {
     "AddRequest": "survey_tools.curate.adding",
     "ExcludeRequest": "survey_tools.curate.exclusions",
     "exclude": "survey_tools.curate.exclusions",
+    "RefreshRequest": "survey_tools.curate.refresh",
+    "refresh": "survey_tools.curate.refresh",
     "add": "survey_tools.curate.adding",
     "SearchRequest": "survey_tools.curate.search",
     "run_search": "survey_tools.curate.search",
@@ -66,6 +68,7 @@ __all__ = [
     "InvalidInput",
     "Problem",
     "Record",
+    "RefreshRequest",
     "Report",
     "SearchRequest",
     "Survey",
@@ -87,6 +90,7 @@ __all__ = [
     "load_taxonomy",
     "load_valid_corpus",
     "make_context",
+    "refresh",
     "refresh_schema_files",
     "run_init",
     "run_search",
@@ -103,6 +107,7 @@ if TYPE_CHECKING:
     from survey_tools.corpus.validation import validate_corpus
     from survey_tools.curate.adding import AddRequest, add
     from survey_tools.curate.exclusions import ExcludeRequest, exclude
+    from survey_tools.curate.refresh import RefreshRequest, refresh
     from survey_tools.curate.screen import DecisionRequest, decide, import_found, import_labels
     from survey_tools.curate.search import SearchRequest, run_search
     from survey_tools.errors import InvalidInput, Problem, Report, SurveyError, UsageError

@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,6 @@ from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
 from survey_tools.review.diff import diff_revision, to_markdown
 from survey_tools.review.diff_report import MAX_BYTES, render_report, to_json
 from survey_tools.review.placement import check_paths
-from survey_tools.scholarly.arxiv_client import ArxivClient, ClientConfig
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 
@@ -351,17 +349,11 @@ def refresh_cmd(ctx: click.Context, keys: tuple[str, ...], do_write: bool, fmt: 
     reference or the authors' comment states an acceptance.
     """
 
-    root = root_of(ctx)
-    corpus = load_corpus(root)
-    if do_write and corpus.problems:
-        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
-    chosen = refresh.parse_sources(sources)
-    until = _deadline(deadline)
-    client = ArxivClient(replace(ClientConfig.from_env(arxiv_url, delay, timeout), deadline=until))
-    report = refresh.plan(corpus, keys, client.fetch_many, refresh.other_sources(
-        corpus.taxonomy, chosen, timeout, delay, not no_cache, until))
-    if do_write:
-        refresh.write(root, report)
+    request = refresh.RefreshRequest(
+        keys=keys, write=do_write, arxiv_url=arxiv_url, delay=delay, timeout=timeout, sources=sources,
+        use_cache=not no_cache, deadline=deadline,
+    )
+    report = refresh.refresh(root_of(ctx), request)
     emit(report, fmt, json=printed(refresh.to_json), md=printed(refresh.to_markdown),
          text=printed(refresh.to_text))
 

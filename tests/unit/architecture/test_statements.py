@@ -36,7 +36,7 @@ def test_every_hash_is_made_in_hashing_py() -> None:
 
 
 def test_commands_build_no_client_of_the_thin_flows() -> None:
-    """`survey init`, `add`, `exclude`, `search` and `screen` call one library function each: their command modules
+    """`survey init`, `add`, `exclude`, `refresh`, `search` and `screen` call one library function each: their command modules
     import none of what those functions do the work with (the list readers, the import, the
     scholarly clients, the screening decisions' planners)."""
     forbidden = {
@@ -58,10 +58,10 @@ def test_commands_build_no_client_of_the_thin_flows() -> None:
             name,
             sorted(b for b in banned if b in found),
         )
-    # survey add and exclude: the clients are built in curate.adding.add and
-    # curate.exclusions.exclude, not in the command
+    # survey add, exclude and refresh: the clients are built in curate.adding.add,
+    # curate.exclusions.exclude and curate.refresh.refresh, not in the command
     tree = ast.parse((PACKAGE / "cli" / "contrib.py").read_text(encoding="utf-8"))
-    for name in ("add", "exclude"):
+    for name in ("add", "exclude", "refresh_cmd"):
         command = next(
             n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name
         )
@@ -80,6 +80,7 @@ def test_the_public_api_names_the_commands_library_functions() -> None:
         "run_init",
         "run_search",
         "exclude",
+        "refresh",
         "add",
         "decide",
         "import_labels",
