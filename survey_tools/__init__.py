@@ -41,8 +41,6 @@ _API = {
     "build": "survey_tools.build",
     "check_file": "survey_tools.traces.validate",
     # the commands' own library functions (each command parses options and calls one of these)
-    "InitRequest": "survey_tools.adopt.init",
-    "run_init": "survey_tools.adopt.init",
     "AddRequest": "survey_tools.curate.adding",
     "ExcludeRequest": "survey_tools.curate.exclusions",
     "exclude": "survey_tools.curate.exclusions",
@@ -64,7 +62,6 @@ __all__ = [
     "Corpus",
     "DecisionRequest",
     "ExcludeRequest",
-    "InitRequest",
     "InvalidInput",
     "Problem",
     "Record",
@@ -92,13 +89,11 @@ __all__ = [
     "make_context",
     "refresh",
     "refresh_schema_files",
-    "run_init",
     "run_search",
     "validate_corpus",
 ]
 
 if TYPE_CHECKING:
-    from survey_tools.adopt.init import InitRequest, run_init
     from survey_tools.build import build, make_context
     from survey_tools.corpus.loading import load_corpus, load_valid_corpus
     from survey_tools.corpus.record_schema import refresh_schema_files

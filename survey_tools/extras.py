@@ -18,6 +18,7 @@ from survey_tools.errors import EXIT_USAGE, SurveyError
 # extra -> what it is for (the words of the one-line error)
 EXTRAS = {
     "screening": "the living search's screening (survey search, survey screen)",
+    "spreadsheets": "Excel workbooks as lists (survey init --from, survey import)",
     "analysis": "tables as pandas DataFrames (Table.to_frame)",
     "scale": "Parquet output and the Ray engine of survey trace metrics",
 }

@@ -17,14 +17,17 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from pylatexenc.latex2text import LatexNodes2Text
-
 # A % that is not already escaped: TeX would drop the rest of the line as a comment.
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 
 
 @lru_cache(maxsize=2)
 def _decoder(math_mode: str) -> Any:
+    # pylatexenc is loaded the first time a text with a backslash is decoded: `survey validate`
+    # (every pull request) names a TeX accent in a record's words through it, and so pays for
+    # it only when a record holds one.
+    from pylatexenc.latex2text import LatexNodes2Text
+
     return LatexNodes2Text(math_mode=math_mode, strict_latex_spaces=True)
 
 

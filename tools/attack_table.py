@@ -1,6 +1,8 @@
-"""Run the hostile-input attacks of issues 27 and 46 against a checkout and print one table row per attack.
+"""Run the hostile-input attacks of issues 27, 46 and 57 against a checkout and print one table row per attack.
 
-Usage: python3 tools/attack_table.py PATH_TO_CHECKOUT   (e.g. a worktree of an older commit, to compare)
+Usage: python3 tools/attack_table.py PATH_TO_CHECKOUT [--round 5]
+(e.g. a worktree of an older commit, to compare; ``--round 5`` runs only issue 57's attacks, each
+under a cap of 60 s and 768 MiB of address space, with its peak memory in the row)
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import time
 from pathlib import Path
 
 REPO = Path(sys.argv[1]).resolve()
+ONLY_ROUND5 = sys.argv[2:] == ["--round", "5"]
 BASE = (REPO / "tests/data/records/valid/minimal-na.yaml").read_text()
 
 
@@ -263,9 +266,7 @@ def round4(tmp: Path, rows: list[tuple[str, str]]) -> None:
         )
 
 
-rows = []
-with tempfile.TemporaryDirectory() as tmp:
-    tmp = Path(tmp)
+def main_rounds(tmp: Path, rows: list[tuple[str, str]]) -> None:
     # 1 symlinked output folder
     root = copy(tmp / "s1")
     survey(root, "build")
@@ -355,6 +356,16 @@ with tempfile.TemporaryDirectory() as tmp:
     )
 
     round4(tmp, rows)
+
+
+from attack_round5 import round5  # noqa: E402 - a module beside this one (tools/)
+
+rows: list[tuple[str, str]] = []
+with tempfile.TemporaryDirectory() as tmpdir:
+    tmp = Path(tmpdir)
+    if not ONLY_ROUND5:
+        main_rounds(tmp, rows)
+    round5(REPO, tmp, rows)
 
 print(f"| attack | result ({REPO.name}) |\n| --- | --- |")
 for a, r in rows:

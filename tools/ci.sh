@@ -86,6 +86,9 @@ step_install-newest() {
 
 # uv (from PyPI, pinned) installs the core for the workflows: see step_install-survey.
 UV_VERSION=0.13.9
+# The sha256 of uv's wheel for GitHub's ubuntu-latest runners (manylinux_2_17_x86_64): the job
+# that holds a write token (regenerate.yml, SURVEY_UV_FRESH=1) installs exactly that file.
+UV_WHEEL_SHA256=d7f459fe4fd247d830351c75686d3996ace3c6f3f728eb0e85a30b7ada0cef19
 
 step_install-survey() {
   # The toolkit's core alone, as the pull-request and regeneration workflows need it (no extra:
@@ -98,8 +101,18 @@ step_install-survey() {
   # versions, in 3-4 s (bench_pr.py's docstring has the figures). It compiles no bytecode, as
   # pip's --no-compile did: Python compiles the few modules a job imports. uv lives, with its
   # cache, in pip's cache folder, which setup-python's `cache: pip` saves and restores.
+  # A job with a write token (SURVEY_UV_FRESH=1: regenerate.yml) trusts no cache another
+  # workflow saved: uv comes from the index by pip, checked against UV_WHEEL_SHA256, into a
+  # fresh folder, and uv's own cache is fresh too.
   local cache
-  cache="$(python3 -m pip cache dir 2>/dev/null || echo "${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci")/survey-tools-uv"
+  if [ "${SURVEY_UV_FRESH:-0}" = 1 ]; then
+    cache="$(mktemp -d)"
+    printf 'uv==%s --hash=sha256:%s\n' "$UV_VERSION" "$UV_WHEEL_SHA256" >"$cache/uv.txt"
+    python3 -m pip install --quiet --no-compile --no-cache-dir --no-deps --only-binary=:all: \
+      --require-hashes -r "$cache/uv.txt" --target "$cache/$UV_VERSION"
+  else
+    cache="$(python3 -m pip cache dir 2>/dev/null || echo "${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci")/survey-tools-uv"
+  fi
   local uv="$cache/$UV_VERSION/bin/uv"
   [ -x "$uv" ] || python3 -m pip install --quiet --no-compile --target "$cache/$UV_VERSION" "uv==$UV_VERSION"
   # --python: the environment python3 runs in (a virtual environment, or setup-python's own)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tomllib
 from importlib import metadata
 from pathlib import Path
 
@@ -28,8 +29,9 @@ from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = "survey-corpus-tools"
-# The extras installed for the suite (tools/ci.sh step_install); asreview has a venv of its own.
-EXTRAS = ("test", "screening", "analysis", "interop", "scale")
+# Every extra pyproject.toml declares is installed for the suite (tools/ci.sh step_install),
+# but asreview, which has a virtual environment of its own.
+OWN_VENV = {"asreview"}
 # Installers and the package itself are never pinned here.
 LEFT_OUT = {"pip", canonicalize_name(PACKAGE)}
 
@@ -85,10 +87,16 @@ def closure(roots: list[Requirement]) -> dict[str, str]:
     return pins
 
 
+def extras() -> list[str]:
+    with (REPO / "pyproject.toml").open("rb") as f:
+        declared = tomllib.load(f)["project"]["optional-dependencies"]
+    return sorted(set(declared) - OWN_VENV)
+
+
 def render() -> str:
     own = metadata.distribution(PACKAGE)
     runtime = closure(_requires(own, ()))
-    everything = closure([Requirement(f"{PACKAGE}[{','.join(EXTRAS)}]")])
+    everything = closure([Requirement(f"{PACKAGE}[{','.join(extras())}]")])
     extra = {n: v for n, v in everything.items() if n not in runtime}
     lines = [HEADER, RUNTIME]
     lines += [f"{n}=={v}\n" for n, v in sorted(runtime.items())]

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools.adopt.entries import entries_table
-from survey_tools.adopt.table import Table, read_text
+from survey_tools.adopt.table import Table, read_limits, read_text, too_many
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.latex import bibtex_text
 
 _BRACES = re.compile(r"[{}]")
+_YEAR_SPAN = re.compile(r"^\s*(\d{4})\s*(?:-{1,2}|–|/)\s*(\d{2}|\d{4})\s*$")
 
 
 # Fields reference managers keep for their owner, never for readers: JabRef (owner, timestamp,
@@ -140,11 +141,56 @@ def parse_bibtex(text: str) -> Any:
     return bibtexparser.parse_string(text)
 
 
+def _parts(value: str) -> list[str] | None:
+    """A value's parts joined by ``#`` outside braces and quotes (``aarts # and # {Korst}``);
+    None when it has no such join."""
+    parts: list[str] = []
+    buf: list[str] = []
+    depth, quoted = 0, False
+    for ch in value:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        if ch == "#" and depth == 0 and not quoted:
+            parts.append("".join(buf).strip())
+            buf = []
+            continue
+        buf.append(ch)
+    parts.append("".join(buf).strip())
+    return parts if len(parts) > 1 else None
+
+
+def resolve_macros(value: str, strings: Mapping[str, str]) -> str:
+    """A value that joins pieces with ``#`` (``Aarts # and # Korst_JHM``), each piece a braced or
+    quoted text, a number, or an ``@string`` macro (case does not count), as the one text BibTeX
+    makes of it; an unknown macro stays its name. bibtexparser resolves a lone macro itself."""
+    parts = _parts(value)
+    if parts is None:
+        return value
+    out = []
+    for part in parts:
+        if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
+            out.append(part[1:-1])
+        else:
+            out.append(strings.get(part.lower(), part))
+    return "".join(out)
+
+_ENTRY_START = re.compile(r"^[ \t]*@[A-Za-z]+[ \t]*[{(]", re.MULTILINE)
+
 def bib_entries(text: str, label: str, strict: bool = True) -> tuple[list[BibEntry], list[Problem]]:
     """The one reader of a BibTeX file (survey init, survey import --bib): its entries in file
     order with the line each starts on, and its problems (an unparsable block, a key that
     appears twice). ``strict``: any problem refuses the file; else each is left out (a repeated
     key read under the key with -2 after it) and the problems come back as warnings."""
+    # Counted before the parser builds them (200,000 entries took it over a minute).
+    starts = _ENTRY_START.finditer(text)
+    limit = read_limits().max_entries
+    for n, m in enumerate(starts, start=1):
+        if n > limit:
+            raise too_many(label, text.count("\n", 0, m.start()) + 1, "entries")
     lib = parse_bibtex(text)
     dup = [b for b in lib.blocks if type(b).__name__ == "DuplicateBlockKeyBlock"]
     problems = [Problem(label, getattr(b, "start_line", 0) + 1, 0, "", "unparsable BibTeX block")
@@ -154,9 +200,43 @@ def bib_entries(text: str, label: str, strict: bool = True) -> tuple[list[BibEnt
                  for b in dup]
     if problems and strict:
         raise InvalidInput(problems, "the BibTeX file has errors")
-    entries = [BibEntry((e.start_line or 0) + 1, key, e.entry_type.lower(), {f.key.lower(): str(f.value) for f in e.fields})
+    strings = {str(st.key).lower(): str(st.value) for st in lib.strings}
+    entries = [BibEntry((e.start_line or 0) + 1, key, e.entry_type.lower(),
+                        {f.key.lower(): resolve_macros(str(f.value), strings) for f in e.fields})
                for e, key in _bib_blocks(lib, strict)]
     return entries, problems
+
+
+@dataclass(frozen=True)
+class JoinedBib:
+    """Several BibTeX files read as one, in the order given (as ``\\bibliography{a,b}`` reads
+    them): an ``@string`` or a ``crossref`` target of one file serves the entries of the next."""
+
+    text: str
+    label: str  # "a.bib+b.bib": the name the joined text is read under
+    starts: tuple[tuple[str, int], ...]  # (file name, the joined line its first line is)
+
+    def where(self, message: str) -> str:
+        """``message`` with each ``label:LINE`` of the joined text given as ``file:line``."""
+
+        def one(m: re.Match[str]) -> str:
+            n = int(m.group(1))
+            name, first = next((f, s) for f, s in reversed(self.starts) if s <= n)
+            return f"{name}:{n - first + 1}"
+
+        return re.sub(re.escape(self.label) + r":(\d+)", one, message)
+
+
+def join_bibtex(paths: list[Path]) -> JoinedBib:
+    """The files' texts one after the other (each ending in a line break), and where each starts."""
+    texts, starts, line = [], [], 1
+    for path in paths:
+        text = read_text(path, path.name)
+        text = text if text.endswith("\n") else text + "\n"
+        starts.append((path.name, line))
+        line += text.count("\n")
+        texts.append(text)
+    return JoinedBib("".join(texts), "+".join(p.name for p in paths), tuple(starts))
 
 
 def read_bib(path: Path) -> list[BibEntry]:
@@ -164,29 +244,50 @@ def read_bib(path: Path) -> list[BibEntry]:
     return bib_entries(read_text(path, path.name), path.name)[0]
 
 
+# What an entry does not take from the entry its crossref names: what is the parent's own work.
+_NOT_INHERITED = frozenset(["title", "doi", "url", "eprint", "abstract", "file", "keywords", "note",
+                            "crossref", "ids", "isbn", "pages"])
+
+
+def _with_crossref(entry: BibEntry, by_key: Mapping[str, BibEntry]) -> dict[str, str]:
+    """The entry's fields and those it inherits through ``crossref`` (as BibTeX does: the
+    parent's title becomes the booktitle, its year, publisher, editors... fill what is missing)."""
+    fields = dict(entry.fields)
+    parent = by_key.get(fields.get("crossref", "").strip().lower())
+    if parent is None or parent is entry:
+        return fields
+    if "title" in parent.fields:
+        fields.setdefault("booktitle", parent.fields["title"])
+    for name, value in parent.fields.items():
+        if name not in _NOT_INHERITED:
+            fields.setdefault(name, value)
+    return fields
+
+
 def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
     """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
     field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
     URL (``http://dx.doi.org/10...``) reduced to the DOI, and ``links`` made from url, DOI and
-    eprint. Private fields (:data:`PRIVATE_FIELDS`) are left out unless named in ``keep``. An
+    eprint. Every field is read (``keep`` is kept for the callers' sake): which are published is
+    survey init's allowlist (adopt.init.PUBLISHED), the rest imported private. An
     unparsable block refuses the file unless not ``strict`` (survey init): then it is left out,
     with a warning naming its line."""
     found, problems = bib_entries(text, label, strict)
     if not found:
         raise InvalidInput([Problem(label, 1, 0, "", "no BibTeX entries")], "nothing to read")
     entries: list[tuple[int, Any]] = []
-    left_out: dict[str, int] = {}
+    by_key = {e.key.lower(): e for e in found}
     for e in found:
         cells: dict[str, Any] = {"key": e.key, "entry type": e.entry_type}
-        for name, raw in e.fields.items():
-            if private_field(name) and name not in keep:
-                left_out[name] = left_out.get(name, 0) + 1
-                continue
+        for name, raw in _with_crossref(e, by_key).items():
             cells[name] = _bib_names(raw) if name in ("author", "editor") else _bib_text(name, raw)
         if cells.get("doi"):
             # a DOI as a resolver URL of any host (dx.doi.org, doi.acm.org) or "doi:10..." is the DOI
             found_doi = _DOI_IN.search(str(cells["doi"]))
             cells["doi"] = (normalize_doi(found_doi.group(0)) if found_doi else None) or cells["doi"]
+        span = _YEAR_SPAN.match(str(cells.get("year", "")))
+        if span:  # "2018-2019", "2018/19": the year it starts, the span as written kept (private)
+            cells["year"], cells["year as written"] = span.group(1), cells["year"]
         if "year" not in cells and re.match(r"^\d{4}", str(cells.get("date", ""))):
             cells["year"] = str(cells["date"])[:4]  # biblatex writes date = {2009-04-21}
         cells["links"] = _bib_links(cells)
@@ -195,8 +296,4 @@ def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), stric
     table = entries_table(label, "bibtex", entries)
     warnings: tuple[str, ...] = tuple(p.format() + ("" if "appears twice" in p.message else "; left out")
                                       for p in problems)
-    if left_out:
-        shown = ", ".join(f"{k} ({n})" for k, n in sorted(left_out.items()))
-        warnings += (f"{label}: private reference-manager fields left out: {shown}; --keep-field NAME imports one, "
-                    "kept in the records but out of every output",)
     return Table(table.file, table.format, table.columns, table.rows, warnings, table.list_columns)

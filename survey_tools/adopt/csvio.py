@@ -20,8 +20,9 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from survey_tools.adopt.bibtex_list import BibEntry, read_bib, split_names
+from survey_tools.adopt.repair import NOTES_FIELD
 from survey_tools.adopt.sources import read_source
-from survey_tools.adopt.table import name_header
+from survey_tools.adopt.table import name_header, read_limits, too_many
 from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
 from survey_tools.corpus.explain import suggest
@@ -45,8 +46,6 @@ from survey_tools.csvcells import (
 )
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
-
-MAX_CSV_BYTES = 50 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -120,6 +119,22 @@ def split_cell(cell: str, separator: str) -> list[str]:
     vary, or on the whole separator when that part is a word (" and ")."""
     core = separator.strip()
     return cell.split(separator if not core or core.isalnum() else core)
+
+
+_LAST_FIRST_AND = re.compile(r"[^,;]+,[^,;]+(?:\s+and\s+[^,;]+,[^,;]+)+")
+
+
+def split_authors(cell: str, separator: str) -> list[str]:
+    """An authors cell's names, read cell by cell (a column may join its names several ways):
+    ";" joins names when the cell has one; "Doe, J. and Roe, K." is names joined by "and";
+    "A, B, and C" and "A, B and C" are three; else the column's separator."""
+    if ";" in cell:
+        return cell.split(";")
+    if _LAST_FIRST_AND.fullmatch(cell.strip()):
+        return re.split(r"\s+and\s+", cell)
+    if re.search(r"\s+and\s+", cell) and separator.strip() in (",", "and"):
+        return re.split(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+", cell)
+    return split_cell(cell, separator)
 
 
 def layout(tax: Taxonomy, collection: str) -> Layout:
@@ -196,7 +211,7 @@ def read_csv(path: Path, expected: Sequence[str], label: str, optional: Sequence
     """Rows of a CSV file with the line each starts on; every malformed row becomes a problem."""
     out = CsvRows()
     try:
-        text = csv_text(read_capped(path, label, MAX_CSV_BYTES), label)
+        text = csv_text(read_capped(path, label, read_limits().max_bytes), label)
     except InvalidInput as err:  # reported with the other file's problems
         out.problems.extend(err.problems)
         return out
@@ -204,6 +219,8 @@ def read_csv(path: Path, expected: Sequence[str], label: str, optional: Sequence
     if read.header is None:
         out.problems.extend(read.problems or [Problem(label, 1, 0, "", "the file is empty (expected a header row)")])
         return out
+    if len(read.rows) > read_limits().max_entries:  # the bound of every list reader (--max-entries)
+        raise too_many(label, read.rows[read_limits().max_entries][0], "rows")
     header, _ = name_header(read.header)  # blank and repeated headers named as init named them
     generated = set(optional)
     missing = [c for c in expected if c not in header and c not in generated]
@@ -298,7 +315,9 @@ def _row_to_record(
             if cell.strip() == lay.na and (cf is None or cf.not_applicable):
                 values[col.field] = tax.na
             elif cell.strip():
-                values[col.field] = [col.to_id(p.strip()) for p in split_cell(cell, col.separator) if p.strip()]
+                parts = (split_authors(cell, col.separator) if col.field == "authors" and cf is None
+                         else split_cell(cell, col.separator))
+                values[col.field] = [col.to_id(p.strip()) for p in parts if p.strip()]
             continue
         cell = cell.strip()
         if cell == "" and cf is None:
@@ -371,6 +390,8 @@ class ImportPlan:
     orders: dict[str, str] = field(default_factory=dict)
     sentences: list[str] = field(default_factory=list)  # prose columns copied as they are
     warnings: list[str] = field(default_factory=list)  # kept as the list has it, but worth a look
+    lines: dict[str, int] = field(default_factory=dict)  # record path -> the source line of its row
+    moved: dict[str, int] = field(default_factory=dict)  # field -> values moved to import_notes
 
 
 def _tag_problems(
@@ -550,7 +571,16 @@ class _FileImport:
         if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
             self.problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
             return
+        rid = self._unfolded(record, rid, line)
         rel = f"{coll.folder}/{rid}.yaml"
+        if rel in self.plan.files and self.options.partial:
+            # init: a key the list gives twice names the later row with -2 (-3...) after it, as a
+            # repeated BibTeX key is read; the look-alike rule then merges the rows or keeps both
+            first = self.lines[rel]
+            rid = self._renamed(record, rid)
+            self.plan.warnings.append(f"{label}:{line}: {coll.id_field}: {rid.rsplit('-', 1)[0]!r} appears twice "
+                                      f"(first on line {first}); imported as {rid!r}")
+            rel = f"{coll.folder}/{rid}.yaml"
         if rel in self.plan.files:
             message = f"{rid!r} appears twice (first on line {self.lines[rel]})"
             self.problems.append(Problem(label, line, 0, coll.id_field, message))
@@ -563,11 +593,12 @@ class _FileImport:
         found: list[Problem] | None = _tag_problems(tax, coll, lay, record, label, line)
         found = (found or []) + _record_problems(tax, coll, lay, rel, record, label, line)
         if found and self.options.partial:
-            found = _leave_out(tax, coll, lay, rel, record, found, self.plan)
+            found = _leave_out(tax, coll, lay, rel, record, found, self.plan, row)
             if found is None:
                 return
         self.problems.extend(found)
         self.lines[rel] = line
+        self.plan.lines[rel] = line
         self.plan.files[rel] = record
         self.order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
 
@@ -582,6 +613,28 @@ class _FileImport:
             self.taken.add(new)
             record[coll.id_field] = rid = new
         return rid
+
+    def _renamed(self, record: dict[str, Any], rid: str) -> str:
+        """``rid`` with -2 (-3...) after it: the first such key no row has taken yet."""
+        folded = {str(r.get(self.coll.id_field, "")).lower() for r in self.plan.files.values()}
+        n = 2
+        while f"{rid}-{n}".lower() in folded or f"{rid}-{n}" in self.taken:
+            n += 1
+        self.taken.add(f"{rid}-{n}")
+        record[self.coll.id_field] = f"{rid}-{n}"
+        return f"{rid}-{n}"
+
+    def _unfolded(self, record: dict[str, Any], rid: str, line: int) -> str:
+        """In init, a key that differs from an earlier one only by case (``IEEE-CEC``,
+        ``ieee-cec``: one file and one page where case does not count) gets -2 (-3...) after it,
+        with a warning; the documented rule of docs/new-survey.md."""
+        folded = {str(r.get(self.coll.id_field, "")).lower() for r in self.plan.files.values()}
+        if not self.options.partial or rid.lower() not in folded or f"{self.coll.folder}/{rid}.yaml" in self.plan.files:
+            return rid
+        new = self._renamed(record, rid)
+        self.plan.warnings.append(f"{self.label}:{line}: {self.coll.id_field}: {rid!r} differs from an earlier key "
+                                  f"only by case; imported as {new!r}")
+        return new
 
     def finish(self) -> list[Problem]:
         coll, plan = self.coll, self.plan
@@ -639,8 +692,15 @@ def _clean_cells(coll: Collection, lay: Layout, row: Mapping[str, str], where: s
     return out
 
 
+def _source_values(lay: Layout, row: Mapping[str, str], fields: set[str]) -> list[str]:
+    """The cells of ``row`` that fill ``fields``, as "column: cell" (what init keeps in
+    import_notes when a field cannot take them)."""
+    return [f"{c.column}: {row[c.column]}" for c in lay.columns
+            if c.field and c.field.split(".")[0] in fields and str(row.get(c.column) or "").strip()]
+
+
 def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: dict[str, Any],
-               found: list[Problem], plan: ImportPlan) -> list[Problem] | None:
+               found: list[Problem], plan: ImportPlan, row: Mapping[str, str]) -> list[Problem] | None:
     """``survey init``'s way with a row's problems: each field a problem names is left out of
     the record (a warning each); a row whose required field is wrong is left out whole (None).
     What is left out is said, with the row, in the warnings."""
@@ -648,16 +708,23 @@ def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: d
     required = {f.name for f in coll.fields if f.required} | {coll.id_field, coll.title_field}
     bad = {columns.get(p.field, p.field.split(".")[0]) for p in found}
     for p in found:
-        plan.warnings.append(f"{p.format()}; left out")
+        plan.warnings.append(f"{p.format()}; moved to {NOTES_FIELD}")
     if bad & required or not bad <= set(record):
         plan.warnings.append(f"{found[0].file}:{found[0].line}: the row is left out (its {', '.join(sorted(bad & required or bad))} "
                              "cannot be imported)")
         return None
+    kept = _source_values(lay, row, bad)
+    for name in bad:
+        plan.moved[name] = plan.moved.get(name, 0) + 1
     for name in bad:
         cf = coll.controlled_field(name)
         record[name] = tax.untagged if cf is not None else None
         if cf is None:
             del record[name]
+    if kept and NOTES_FIELD in coll.field_names():
+        # nothing the list held is lost: the value no field could take is kept, privately
+        notes = [record[NOTES_FIELD]] if isinstance(record.get(NOTES_FIELD), str) else []
+        record[NOTES_FIELD] = "\n\n".join(notes + kept)
     label, line = found[0].file, found[0].line
     again = _tag_problems(tax, coll, lay, record, label, line) + _record_problems(tax, coll, lay, rel, record, label, line)
     if again:
@@ -963,6 +1030,8 @@ def _give_identifier(tax: Taxonomy, coll: Collection, plan: ImportPlan, pair: tu
     dropped = [u for u in record.get("links") or [] if u not in links]
     if "links" in record:
         record["links"] = links
+    # the identifiers its other links carry, as an import of the record again would find them
+    _enrich_identifiers(tax, record)
     label = tax.identifiers[kind].label
     shown = f" (link {', '.join(dropped)})" if dropped else ""
     _note(tax, coll, record, f"The source list also gives this entry {label} {value}{shown}, which is {owner}'s: "

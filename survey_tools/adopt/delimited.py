@@ -11,6 +11,8 @@ from survey_tools.adopt.table import (
     check_cells,
     check_columns,
     name_header,
+    read_limits,
+    too_many,
 )
 from survey_tools.csvcells import read_csv_rows
 from survey_tools.errors import InvalidInput, Problem
@@ -26,7 +28,10 @@ def read_delimited(text: str, label: str, delimiter: str) -> Table:
     names, warnings = name_header(read.header)
     rows: list[Row] = []
     problems: list[Problem] = []
+    limit = read_limits().max_entries
     for line, raw in read.rows:
+        if len(rows) >= limit:
+            raise too_many(label, line, "rows")
         if len(raw) > len(names) and any(c.strip() for c in raw[len(names):]):
             problems.append(Problem(label, line, 0, "", f"row has {len(raw)} cells, the header {len(names)}"))
         rows.append(Row(line, {n: (raw[i] if i < len(raw) else "") for i, n in enumerate(names)}))

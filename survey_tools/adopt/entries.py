@@ -5,6 +5,7 @@ read as a reference manager writes them."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -14,6 +15,8 @@ from survey_tools.adopt.table import (
     Table,
     check_cells,
     check_columns,
+    read_limits,
+    too_many,
 )
 from survey_tools.corpus.yamlio import parse_yaml
 from survey_tools.errors import InvalidInput, Problem
@@ -91,7 +94,12 @@ def entries_table(label: str, fmt: str, entries: Sequence[tuple[int, Any]]) -> T
     lists: set[str] = set()
     rows = []
     for line, e in entries:
-        cells = _flatten(e)
+        try:
+            cells = _flatten(e)
+        except RecursionError:  # an entry nested near the reader's own depth limit
+            raise InvalidInput([Problem(label, line, 0, "", "the entry is nested too deep to be a list's entry "
+                                        "(a field's value is at most a list or a mapping of values)")],
+                               "every entry must be a mapping of fields") from None
         for k, v in cells.items():
             if k not in columns:
                 columns.append(k)
@@ -131,17 +139,103 @@ def read_yaml_list(text: str, label: str) -> Table:
     return entries_table(label, "yaml", [(doc.position((*top, i))[0], e) for i, e in enumerate(entries)])
 
 
+# The nesting Python's JSON reader follows before it runs out of stack (about the recursion
+# limit): a deeper document is refused at the line where it passes this depth.
+JSON_DEPTH = 900
+_JSON_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_JSON_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+
+
+class _Constant(ValueError):
+    """NaN, Infinity or -Infinity: not JSON (RFC 8259), though Python's reader takes them."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+def _line_of(text: str, pattern: re.Pattern[str], hit: Any) -> int:
+    """The line of the first match of ``pattern`` in ``text`` for which ``hit(match)`` holds."""
+    depth = 0
+    for m in pattern.finditer(text):
+        if hit(m, depth):
+            return text.count("\n", 0, m.start()) + 1
+        tok = m.group(0)
+        depth += 1 if tok in "[{" else -1 if tok in "]}" else 0
+    return 0
+
+
+class _Duplicate(ValueError):
+    """A key given twice in one object: JSON leaves the meaning open, Python keeps the last."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _Duplicate(k)
+        out[k] = v
+    return out
+
+
+_JSON_KEY = re.compile(r'("(?:[^"\\]|\\.)*")\s*:|"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _repeated_key_line(text: str) -> int:
+    """The line of the first key that repeats one of its own object's keys (1 if none is found)."""
+    stack: list[set[str]] = []
+    for m in _JSON_KEY.finditer(text):
+        tok = m.group(0)
+        if tok in "[{":
+            stack.append(set())
+        elif tok in "]}":
+            if stack:
+                stack.pop()
+        elif m.group(1) is not None and stack:
+            key = json.loads(m.group(1))
+            if key in stack[-1]:
+                return text.count("\n", 0, m.start()) + 1
+            stack[-1].add(key)
+    return 1
+
+
+def _loads(text: str, label: str, line: int) -> Any:
+    """One JSON document; NaN and Infinity, a key given twice in one object, and nesting too deep
+    for the reader, refused with the line where they are (``line``: the line ``text`` starts on)."""
+    try:
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique)
+    except _Duplicate as err:
+        raise InvalidInput([Problem(label, line + _repeated_key_line(text) - 1, 0, "",
+                                    f"the key {json.dumps(str(err))} appears twice in one entry; keep one")],
+                           "the JSON file cannot be read") from None
+    except _Constant as err:
+        at = _line_of(text, _JSON_CONSTANT, lambda m, _d: m.group(1) is not None)
+        raise InvalidInput([Problem(label, line + max(at, 1) - 1, 0, "", f"{err} is not a JSON value (JSON "
+                                    "has no NaN or Infinity): write a number, or leave the value out")],
+                           "the JSON file cannot be read") from None
+    except RecursionError:
+        at = _line_of(text, _JSON_BRACKET, lambda m, d: d >= JSON_DEPTH)
+        raise InvalidInput([Problem(label, line + max(at, 1) - 1, 0, "", f"nesting deeper than {JSON_DEPTH} "
+                                    "levels: a list of entries is never nested that deep")],
+                           "the JSON file cannot be read") from None
+
+
 def read_json_list(text: str, label: str, lines: bool) -> Table:
     entries: list[tuple[int, Any]] = []
     dec = json.JSONDecoder()
+    limit = read_limits().max_entries
     try:
         if lines:
             for n, ln in enumerate(text.splitlines(), start=1):
                 if ln.strip():
-                    entries.append((n, json.loads(ln)))
+                    if len(entries) >= limit:
+                        raise too_many(label, n, "entries")
+                    entries.append((n, _loads(ln, label, n)))
         else:
-            data = json.loads(text)
+            data = _loads(text, label, 1)
             items = _entry_list(data, label, "JSON")
+            if len(items) > limit:
+                raise too_many(label, 1, "entries")
             # The line each entry starts on: decode the array item by item.
             starts = []
             idx = text.find("[") + 1

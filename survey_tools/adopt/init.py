@@ -21,28 +21,20 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from survey_tools import slugs
-from survey_tools.adopt.bibtex_list import private_field
-from survey_tools.adopt.csvio import (
-    ImportOptions,
-    plan_import,
-    split_cell,
-    without_invisible,
-    write_import,
-)
+from survey_tools.adopt.csvio import split_cell, without_invisible
 from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
-from survey_tools.adopt.sources import read_source
+from survey_tools.adopt.repair import NOTES_FIELD, NOTES_MAX
 from survey_tools.adopt.table import Table
 from survey_tools.corpus.explain import suggest
-from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.yamlio import dump_yaml
-from survey_tools.errors import InvalidInput, UsageError
+from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
 
 # Column names that mean the same thing in most lists, mapped to the toolkit's usual fields
@@ -55,6 +47,11 @@ _USUAL = {
     "url": "links", "link": "links", "links": "links", "homepage": "links", "paper_url": "links",
     "paper_link": "links",
     "venue": "venue",
+    # where a work appeared, as reference managers and databases name it (Scopus, Zotero's
+    # CSV, CSL-JSON, RIS readers): the venue a reader is meant to see
+    "source_title": "venue", "publication_title": "venue",
+    "container_title": "venue", "secondary_title": "venue", "journal_name": "venue",
+    "conference": "venue", "published_in": "venue", "publication": "venue",
 }
 _ID_NAMES = ("id", "key", "slug", "citekey", "citation_key", "bibtex_key")
 _URL = re.compile(r"^https?://\S+$")
@@ -62,6 +59,22 @@ _URLS = re.compile(r"https?://[^\s,;|<>\"]+")
 _INT = re.compile(r"^-?[0-9]{1,18}$")  # longer digit runs are text: int() of 5000 digits raises
 # Authors joined in one cell, most specific first (";" lists "Last, First" names safely).
 _AUTHOR_SEPARATORS = ("; ", ";", " and ", ", ")
+
+# The fields a reader of the survey is meant to see: what names, dates and places a work, and
+# where to read it. Every other field of a list (an abstract, a reference manager's own, a
+# review sheet's comments, in any language) is imported private: kept in the records, out of
+# the README, the site, papers.bib and the exports. `--controlled` columns (the list's tags),
+# a Markdown list's own fields (the list is a published page) and `--public-field NAME` are
+# published too. An allowlist, not a list of private names: an unknown field stays private.
+PUBLISHED = frozenset([
+    "title", "authors", "year", "venue", "links", "summary", "doi", "arxiv", "identifiers",
+    "entry_type", "date", "month",
+    # BibTeX's bibliographic fields: where a work appeared (papers.bib writes them back)
+    "journal", "journaltitle", "booktitle", "volume", "number", "pages", "publisher", "series",
+    "edition", "address", "location", "editor", "institution", "organization", "school",
+    "howpublished", "type", "chapter", "isbn", "issn", "eprint", "archiveprefix", "eprinttype",
+    "primaryclass", "eprintclass", "url", "subtitle", "booksubtitle", "maintitle", "issue",
+])
 
 
 def slug(text: str, sep: str = "_") -> str:
@@ -111,6 +124,8 @@ class InitOptions:
     toolkit_repository: str | None = None  # where the workflow installs the toolkit from, until
     toolkit_commit: str | None = None  # a release exists (default: this checkout's; pins.py)
     keep_fields: Sequence[str] = ()  # private reference-manager fields imported on request
+    public_fields: Sequence[str] = ()  # source fields published although not on the allowlist
+    list_repository: str = ""  # the source list's repository: its relative links point there
 
 
 @dataclass
@@ -124,6 +139,7 @@ class _Column:
     values: dict[str, str] = dataclasses.field(default_factory=dict)  # CSV string -> id (controlled)
     labels: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> label
     generated: bool = False  # an id column the list does not have: keys made from titles
+    private: bool = False  # kept in the records, out of every output (not on PUBLISHED)
 
 
 def parse_lists(specs: Sequence[str]) -> dict[str, str]:
@@ -242,7 +258,21 @@ def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[s
             continue
         out.append(_plain_column(col, cells, texts, sep, listed, required, used, warnings))
     _add_id_and_title(table, out, warnings)
+    _mark_private(table, opts, out)
     return out, warnings
+
+
+def _mark_private(table: Table, opts: InitOptions, out: list[_Column]) -> None:
+    """Every plain field off the allowlist (:data:`PUBLISHED`) is private, unless the adopter
+    opens it (``--public-field``) or the list is a Markdown page (already published)."""
+    opened = {slug(n) for n in opts.public_fields} | set(opts.public_fields)
+    for c in out:
+        if c.kind != "plain" or table.format == "markdown":
+            continue
+        # a column of addresses is links, whatever its name (adopt.roles folds them into links
+        # but in a CSV file, whose columns survey import reads by name)
+        on_list = c.field in PUBLISHED or c.type in ("url", "url_list")
+        c.private = not on_list and c.field not in opened and c.column not in opened
 
 
 def _check_named_columns(table: Table, opts: InitOptions, header: list[str]) -> None:
@@ -279,14 +309,19 @@ def _controlled_column(
             else [x.strip() for x in (split_cell(cell, sep) if sep else [cell])]
         )
     ]
+    pages: set[str] = set()
     for p in map(without_invisible, seen):
         # the values as the import will read the cells: invisible characters removed (an emoji
         # joined by U+200D in a heading would otherwise name a value no row has)
         if p and p not in c.values:
-            vid = slug(p)
-            # Two values that slug alike ("C++" and "C") still need ids of their own.
-            while vid in c.labels and c.labels[vid] != p:
-                vid += "_"
+            base = vid = slug(p)
+            # Two values that slug alike ("C++" and "C"), or whose ids make the same page name
+            # (naacl_2025_demos and naacl_2025_demos_), get _2, _3... (docs/new-survey.md)
+            n = 1
+            while vid in c.labels or slugs.slug(vid) in pages:
+                n += 1
+                vid = f"{base}_{n}"
+            pages.add(slugs.slug(vid))
             c.values[p] = vid
             c.labels[vid] = p
     return c
@@ -303,7 +338,9 @@ def _plain_column(
     warnings: list[str],
 ) -> _Column:
     flat = [c for c in cells if isinstance(c, str)]
-    plain_required = required and _USUAL.get(slug(col)) in ("title", "links", "year")
+    # only the title is required of an adopted entry (and its key): a row whose year or link
+    # cannot be read keeps its record, the value in import_notes (the import is total)
+    plain_required = required and _USUAL.get(slug(col)) == "title"
     name = _USUAL.get(slug(col), slug(col))
     if name in used or name in _ID_NAMES:
         # A second "link" column, or one named like an id, keeps its own name.
@@ -316,8 +353,11 @@ def _plain_column(
         sep = _inferred_separator(col, name, flat, warnings)
     used.add(name)
     ftype = _column_type(col, name, flat, texts, sep, listed)
-    if name == "links" and ftype not in ("url", "url_list"):
+    if name == "links" and not texts and listed:
+        ftype = "url_list"  # a reader's links column with none yet (BibTeX entries without a url)
+    elif name == "links" and ftype not in ("url", "url_list"):
         # The README links an entry's `links`: a column of other text cannot be them.
+        used.discard("links")  # ... and leaves the name to a column that can
         name = slug(col) if slug(col) not in used else f"{slug(col)}_column"
         used.add(name)
     if name == "authors" and ftype != "string_list":
@@ -492,8 +532,8 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
                 if c.generated
                 else f"The list's {c.column} column.",
                 required=c.required,
-                # a reference manager's own field, imported on request: never published
-                private=c.kind == "plain" and private_field(c.column.lower()),
+                # a field off the allowlist (PUBLISHED): kept in the records, never published
+                private=c.private,
             )
     # Where `survey add` keeps looked-up identifiers and the source note (not CSV columns).
     fields.setdefault(
@@ -501,6 +541,12 @@ def _record_fields(columns: list[_Column]) -> dict[str, Any]:
         _field_spec("identifiers", "Identifiers", "arXiv id, DOI and OpenReview id where known."),
     )
     fields.setdefault("notes", _field_spec("text", "Notes", "Curation notes."))
+    # What a field could not hold at import (a link to another work, a value over a limit),
+    # "field: value" each: kept, never published (adopt/repair.py).
+    notes = _field_spec(
+        "text", "Import notes", "Values of the list no field could hold, kept at import.", private=True
+    )
+    fields.setdefault(NOTES_FIELD, {**notes, "max_length": NOTES_MAX})
     # Two entries with the same title (or link) that are different works say so here.
     fields.setdefault(
         "not_duplicate_of",
@@ -868,8 +914,15 @@ def scaffold(root: Path, opts: InitOptions, table: Table | None = None,
         "taxonomy/readme/intro.md": (opts.description or f"A curated list: {opts.title}.") + "\n",
         "taxonomy/fields/reason.yaml": dump_yaml(_reason_file()),
     }
+    if opts.list_repository and not re.match(r"^https?://[^\s/]+/\S+$", opts.list_repository):
+        raise UsageError(f"--list-repository {opts.list_repository!r}: give the repository's address, "
+                         "https://github.com/OWNER/REPO")
     if table is not None:
+        if opts.list_repository:
+            table = dataclasses.replace(table, prose=tuple(
+                (h, absolute_links(b, opts.list_repository)) for h, b in table.prose))
         files.update(prose_files(table))
+        warnings.extend(relative_links(table))
     for c in columns:
         if c.kind == "controlled":
             files[f"taxonomy/fields/{c.field}.yaml"] = dump_yaml(_field_file(c, collection))
@@ -900,6 +953,44 @@ def prose_files(table: Table) -> dict[str, str]:
     return files
 
 
+_MD_LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)|(?:href|src)=[\"']([^\"']+)[\"']")
+
+
+_RELATIVE_TARGET = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|\.?/?#|//)", re.I)
+
+
+def absolute_links(body: str, repository: str) -> str:
+    """``body`` with each relative link made an address in the list's own repository
+    (``docs/x.md`` -> ``REPO/blob/HEAD/docs/x.md``; an image's -> ``REPO/raw/HEAD/...``)."""
+    base = repository.rstrip("/")
+
+    def one(m: re.Match[str]) -> str:
+        whole, target = m.group(0), m.group(1) or m.group(2) or ""
+        if not target or _RELATIVE_TARGET.match(target):
+            return whole
+        image = whole.startswith("!") or whole.startswith("src")
+        path = target.removeprefix("./").lstrip("/")
+        return whole.replace(target, f"{base}/{'raw' if image else 'blob'}/HEAD/{path}", 1)
+
+    return _MD_LINK.sub(one, body)
+
+
+def relative_links(table: Table) -> list[str]:
+    """A warning for each relative link (``docs/x.md``, ``assets/fig.png``) of the list's own
+    words that init copies into taxonomy/readme/: it points into the source list's repository
+    and resolves nowhere in the new survey's until the file is copied or the link made absolute."""
+    out = []
+    for heading, body in table.prose:
+        for m in _MD_LINK.finditer(body):
+            target = m.group(1) or m.group(2) or ""
+            if target and not _RELATIVE_TARGET.match(target):
+                part = f"the part {heading!r}" if heading else "the introduction"
+                out.append(f"{table.file}: {part} links {target!r}, a path in the list's own repository: "
+                           f"it resolves nowhere here; say --list-repository URL, copy the file or make "
+                           f"the link absolute")
+    return list(dict.fromkeys(out))
+
+
 def describe_columns(table: Table, opts: InitOptions) -> list[str]:
     """The mapping init infers, one line per column (``--dry-run``)."""
     columns, _ = plan_columns(table, opts)
@@ -913,6 +1004,30 @@ def describe_columns(table: Table, opts: InitOptions) -> list[str]:
         made = " (made from the titles)" if c.generated else ""
         req = ", required" if c.required else ""
         lines.append(f"{c.column!r} -> {c.field} ({what}{sep}{req}){made}")
+    return lines
+
+
+def field_report(table: Table, opts: InitOptions, moved: Mapping[str, int]) -> list[str]:
+    """What went where (init prints it): the published fields, the private ones with the
+    column each comes from, the ignored columns, and the values moved to import_notes."""
+    columns, _ = plan_columns(table, opts)
+    named = [c for c in columns if not c.generated]
+
+    def source(c: _Column) -> str:  # the field, and the column it comes from when named otherwise
+        return c.field if slug(c.column) == c.field else f"{c.field} ({c.column})"
+
+    public = [source(c) for c in named if c.kind in ("id", "plain", "controlled") and not c.private]
+    private = [source(c) for c in named if c.private]
+    lines = [f"published fields: {', '.join(public) or 'none'}"]
+    if private:
+        lines.append(f"private fields (kept in the records, out of every output; --public-field NAME "
+                     f"publishes one): {', '.join(private)}")
+    ignored = [c.column for c in columns if c.kind == "ignore"]
+    if ignored:
+        lines.append(f"ignored columns (not imported): {', '.join(ignored)}")
+    if moved:
+        shown = ", ".join(f"{k} ({n})" for k, n in sorted(moved.items()))
+        lines.append(f"values moved to {NOTES_FIELD} (kept, private; the warnings name each row): {shown}")
     return lines
 
 
@@ -939,118 +1054,3 @@ def _empty_columns(opts: InitOptions) -> list[_Column]:
             c.labels[slug(v)] = v
         cols.append(c)
     return cols
-
-
-# --- survey init, the whole flow (the command parses its options and calls run_init) ---------------
-
-
-@dataclass(frozen=True)
-class InitRequest:
-    """What ``survey init`` was asked, as its options give it (before the list is read)."""
-
-    source: Path | None = None
-    fmt: str | None = None
-    id_field: str | None = None
-    controlled: tuple[str, ...] = ()
-    lists: tuple[str, ...] = ()  # FIELD=SEP
-    ignore: tuple[str, ...] = ()
-    distinct_titles: bool = False
-    keep_fields: tuple[str, ...] = ()
-    title: str | None = None
-    description: str = ""
-    awesome: bool = False
-    dry_run: bool = False
-    toolkit_repository: str | None = None
-    toolkit_commit: str | None = None
-
-
-@dataclass(frozen=True)
-class InitResult:
-    """What ``survey init`` made: nothing for a dry run, else the configuration files written and
-    the number of outputs the first build wrote."""
-
-    root: Path
-    dry_run: bool
-    configuration: int = 0
-    outputs: int = 0
-
-
-# (text, to stderr): how run_init reports progress as it goes; the command passes click.echo.
-Say = Callable[[str, bool], None]
-
-
-class _DryRunDone(Exception):
-    """Leaves the staging folder without moving anything into place (a dry run's end)."""
-
-
-def init_options(root: Path, request: InitRequest, table: Table | None) -> InitOptions:
-    """The scaffold's options: what was asked, else what the list says of itself."""
-    keep = frozenset(f.lower() for f in request.keep_fields)
-    name = root.name.replace("-", " ").replace("_", " ").strip().title() or "Survey"
-    return InitOptions(
-        title=request.title or (table.title if table is not None and table.title else name),
-        source=request.source,
-        fmt=request.fmt or (table.format if table is not None else None),
-        id_field=request.id_field,
-        controlled=list(request.controlled),
-        lists=parse_lists(request.lists),
-        ignore=list(request.ignore),
-        description=request.description or (table.description if table is not None else ""),
-        distinct_titles=request.distinct_titles,
-        keep_fields=tuple(keep),
-        entry_order="source" if table is not None and table.format == "markdown" else "",
-        # a list that calls itself awesome keeps the name and the badge
-        awesome=request.awesome or bool(table is not None and table.title.lower().startswith("awesome")),
-        toolkit_repository=request.toolkit_repository,
-        toolkit_commit=request.toolkit_commit,
-    )
-
-
-def run_init(root: Path, request: InitRequest, *, build: Callable[[Path], Any], say: Say) -> InitResult:
-    """``survey init``: read the list, scaffold the survey beside ``root``, import the entries,
-    build it (``build``: the build stage, which this room does not import) and move it in; a dry
-    run prints the mapping and every row's problems and writes nothing. A file that is not a
-    list, or a failing build, leaves ``root`` as it was."""
-    keep = frozenset(f.lower() for f in request.keep_fields)
-    source = request.source
-    table = read_source(source, request.fmt, keep, strict=False) if source is not None else None
-    opts = init_options(root, request, table)
-    if request.dry_run and table is not None:
-        say(f"{table.file}: {table.format}, {len(table.rows)} entries, {len(table.columns)} columns", False)
-        for line in describe_columns(table, opts):
-            say(f"  {line}", False)
-    try:
-        with staged(root, source) as tmp:
-            written, warnings = scaffold(tmp, opts, table)
-            for w in warnings:
-                say(f"warning: {w}", True)
-            if table is not None and source is not None:
-                _import_entries(tmp, source, request, say)
-            elif request.dry_run:
-                say("nothing written (--dry-run)", False)
-                raise _DryRunDone
-            result = build(tmp)
-    except _DryRunDone:
-        return InitResult(root, dry_run=True)
-    return InitResult(root, dry_run=False, configuration=len(written), outputs=len(result.written))
-
-
-def _import_entries(tmp: Path, source: Path, request: InitRequest, say: Say) -> None:
-    """The list's entries into the scaffolded survey (a row's problems as warnings); a dry run
-    stops here, nothing written."""
-    tax = load_taxonomy(tmp)
-    try:
-        plan = plan_import(tax, source, options=ImportOptions(distinct_titles=request.distinct_titles, partial=True))
-    except InvalidInput:
-        if request.dry_run:
-            say("nothing written (--dry-run)", True)
-        raise
-    for w in plan.warnings:
-        say(f"warning: {w}", True)
-    if request.dry_run:
-        n = len(plan.warnings)
-        said = f"{n} warning{'' if n == 1 else 's'} above" if n else "no problems"
-        say(f"{len(plan.files)} entries, {said}; nothing written (--dry-run)", False)
-        raise _DryRunDone
-    write_import(tax, plan)
-    say(f"imported {len(plan.files)} entries from {source.name}", True)

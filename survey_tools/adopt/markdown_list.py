@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -36,7 +37,7 @@ from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
 from survey_tools.adopt.entries import entries_table
-from survey_tools.adopt.table import Row, Table, filled
+from survey_tools.adopt.table import Row, Table, filled, read_limits, too_many
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.errors import InvalidInput, Problem
 
@@ -183,6 +184,13 @@ _LETTER = re.compile(r"[^\W\d_]")
 _SEPARATORS = " \t-–—:|,;."
 # What follows a title when it is only where and when: "Arxiv 2023.", "NeurIPS 2024", "2026."
 _SHORT_VENUE = re.compile(r"^((?:[^\W\d][\w&'+-]*\s){0,5}(?:19|20)\d\d)\.?$")
+_LEADING_VENUE = re.compile(r"^((?:[^\W\d][\w&'+-]*\s){1,5}(?:19|20)\d\d)\.\s+(.+)$")
+_DAY_DATE = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+((?:19|20)\d\d)")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_YEAR_HEADING = re.compile(r"^\W*((?:19|20)\d\d)\b(?:\s+[A-Za-z]+)?\W*$")
+_LABELLED = re.compile(r"^\s*[^\W\d][\w &/-]{0,24}:\s*\S")
+# The labels of the list being read, by their shape (read_markdown sets them, _is_label reads them).
+_SHAPE_LABELS: ContextVar[frozenset[str]] = ContextVar("shape_labels", default=frozenset())
 _ET_AL = re.compile(r"\bet\.?\s*al\.?", re.I)
 _AFFILIATION = re.compile(r"\s*\([^)]*\)")
 
@@ -208,6 +216,7 @@ class _Inline:
     italic: list[str] = field(default_factory=list)
     links: list[_Link] = field(default_factory=list)
     text: str = ""  # everything as plain text
+    lead: str = ""  # the plain text before the first link
 
 
 def inline_text(tokens: Sequence[Token]) -> str:
@@ -257,6 +266,8 @@ def _sort_inline(tokens: Sequence[Token]) -> _Inline:
                 out.italic[-1] += piece
             elif link is None:
                 out.plain.append(piece)
+                if not out.links:
+                    out.lead += piece
     out.italic = [" ".join(i.split()) for i in out.italic if i.strip()]
     out.text = inline_text(tokens)
     return out
@@ -274,7 +285,7 @@ def _label(text: str) -> str:
 
 def _is_label(link: _Link) -> bool:
     name = _label(link.text)
-    return link.badge or not name or name in _LABELS or len(name) <= 2
+    return link.badge or not name or name in _LABELS or len(name) <= 2 or name in _SHAPE_LABELS.get()
 
 
 def _date(text: str) -> tuple[str, str, str]:
@@ -315,15 +326,31 @@ class Entry:
     sections: list[str] = field(default_factory=list)
 
 
+def _anchor(href: str) -> bool:
+    """A link to a place in the list itself (``#part``, ``./#part``): a table of contents' item,
+    never a work."""
+    parts = urlsplit(href)
+    return bool(parts.fragment) and not parts.scheme and not parts.netloc and parts.path in ("", ".", "./")
+
+
 def _title(found: _Inline) -> tuple[str, str]:
     """(title, its link) of an item; ("", "") when it names no work."""
     for text, href in found.bold:
-        if _substantial(text) and not href.startswith("#"):
+        # [**EoH** — Full title](url): the bold part is the link's name, the title all of it
+        whole = next((lk for lk in found.links if text and text in lk.text and lk.text != text), None)
+        if whole is not None and _substantial(whole.text) and _followable(whole.href):
+            return whole.text.strip(" *").rstrip("."), whole.href
+        if _substantial(text) and not _anchor(href):
             return _date(text)[2].strip(_SEPARATORS + "*"), href
+    lead = _date(" ".join(found.lead.split()))[2].strip(_SEPARATORS + "[(")
     for lk in found.links:
+        if _substantial(lead) and len(lead) > len(lk.text) and len(lk.text.split()) <= 4:
+            # "Some Title, Doe et al. [blog in Chinese](url)": the words before a short link
+            # are the title, the link a label by its shape
+            return lead, lk.href if _followable(lk.href) else ""
         if not _is_label(lk) and _substantial(lk.text):
             return (
-                ("", "") if lk.href.startswith("#") else (lk.text.strip(" *").rstrip("."), lk.href)
+                ("", "") if _anchor(lk.href) else (lk.text.strip(" *").rstrip("."), lk.href)
             )
     if any(_is_label(lk) and not lk.badge for lk in found.links):
         lead = _date(re.sub(r"\[\s*\]|\(\s*\)", " ", "".join(found.plain)).strip())[2]
@@ -423,6 +450,15 @@ def _fill_from_rest(entry: Entry, rest: str) -> None:
         r"^\d{1,3}[.)]?(\s+|$)", "", rest.strip(_SEPARATORS + "[]")
     )  # "1. [Title](url)" headings
     rest = _balanced(rest)
+    lead = _LEADING_VENUE.match(rest) if not entry.venue else None
+    if lead:  # "arXiv 2023. 19 Oct 2023": the venue, then the rest of the line
+        entry.venue, rest = lead.group(1).strip(), lead.group(2)
+    day = _DAY_DATE.fullmatch(rest.strip(_SEPARATORS))
+    if day and day.group(2)[:3].lower() in _MONTHS:  # "19 Oct 2023": the work's date
+        month = _MONTHS.index(day.group(2)[:3].lower()) + 1
+        entry.date = entry.date or f"{day.group(3)}-{month:02d}-{int(day.group(1)):02d}"
+        entry.year = entry.year or day.group(3)
+        rest = ""
     short = _SHORT_VENUE.match(rest)
     if short and (not entry.venue or _YEAR.fullmatch(short.group(1))):
         # a year alone ("_Google DeepMind._ 2026.") is the year, not the venue
@@ -646,6 +682,28 @@ def _linked_paragraph(node: SyntaxTreeNode) -> Entry | None:
     return entry_of(found, (node.map or (0, 0))[0] + 1)
 
 
+def _paragraph_entry(node: SyntaxTreeNode) -> Entry | None:
+    """The work a paragraph of its own names: its first line a bold title alone, the lines
+    below (after a line break) its byline, venue and links (the paragraph-per-entry style)."""
+    tokens = _inline_of(node)
+    while tokens and tokens[0].type == "text" and not tokens[0].content.strip():
+        tokens = tokens[1:]
+    if len(tokens) < 4 or tokens[0].type != "strong_open":
+        return None
+    close = next((i for i, t in enumerate(tokens) if t.type == "strong_close"), -1)
+    after = [t for t in tokens[close + 1 :] if not (t.type == "text" and not t.content.strip())]
+    if close < 0 or not after or after[0].type not in ("hardbreak", "softbreak"):
+        return None
+    found = _sort_inline(tokens)
+    if not any(_followable(lk.href) and not lk.badge for lk in found.links):
+        return None
+    entry = entry_of(found, (node.map or (0, 0))[0] + 1)
+    if entry is not None and not entry.authors and found.italic and entry.venue == found.italic[0]:
+        # the italic line under the title is the byline, even of one name ("*Edgar Poe*")
+        entry.authors, entry.venue = [entry.venue], ""
+    return entry
+
+
 def walk_items(
     node: SyntaxTreeNode, inherited: str = "", parent: Entry | None = None
 ) -> Iterator[tuple[Entry | None, str, Entry | None]]:
@@ -655,6 +713,11 @@ def walk_items(
         if item.type != "list_item":
             continue
         found = _sort_inline(_item_inline(item))
+        if parent is not None and _LABELLED.match(found.text) and found.links:
+            # "Code: [official](url)", "Dataset: [X](url)" under a work: that work's links
+            for lk in found.links:
+                _add_link(parent, lk)
+            continue
         entry = entry_of(found, (item.map or (0, 0))[0] + 1, inherited) if found.text else None
         date = entry.date if entry else (_date(found.text)[0] or inherited)
         yield entry, found.text, parent
@@ -684,6 +747,29 @@ def table_entries(node: SyntaxTreeNode) -> Iterator[Entry]:
                 yield entry
 
 
+# a venue by its shape: a name and its year ("ICLR 2024", "NeurIPS'23"); a name alone (a model's,
+# an organisation's: "BERT", "Google") is not one
+_VENUE_CELL = re.compile(r"^[A-Z][A-Za-z&+-]{1,15}[ -]?(?:'\d{2}|(?:19|20)\d\d)(?:\s*\([A-Za-z ]{2,20}\))?$")
+
+
+def _cell_role(name: str, cell: _Inline) -> str:
+    """What a table cell holds: by its column's header where the header says (date, venue,
+    authors), else by the cell's own shape (a date, a venue such as ``ICLR 2024``); "" for
+    anything else (links, notes)."""
+    if any(w in name for w in ("date", "time", "year", "month")):
+        return "date"
+    if any(w in name for w in ("venue", "conference", "journal", "publication", "published", "source")):
+        return "venue"
+    if "author" in name:
+        return "authors"
+    text = " ".join("".join(cell.plain).split()) or ("" if cell.links else cell.text)
+    if _DATE.fullmatch(text) or re.fullmatch(r"(?:19|20)\d\d(?:[./-]\d{1,2}){0,2}", text):
+        return "date"
+    if _VENUE_CELL.match(text) and _label(text) not in _LABELS:
+        return "venue"
+    return ""
+
+
 def _row_entry(names: Sequence[str], cells: Sequence[_Inline], line: int) -> Entry | None:
     order = sorted(
         range(len(cells)),
@@ -704,20 +790,17 @@ def _row_entry(names: Sequence[str], cells: Sequence[_Inline], line: int) -> Ent
         name = names[i] if i < len(names) else ""
         if i == title_at or not cell.text:
             continue
-        if any(w in name for w in ("date", "time", "year", "month")):
+        for lk in cell.links:  # a link in any cell is the work's (a venue cell's own too)
+            _add_link(entry, lk)
+        role = _cell_role(name, cell)
+        if role == "date":
             entry.date, entry.year, _ = _date(f"[{cell.text}]")
-        elif any(
-            w in name
-            for w in ("venue", "conference", "journal", "publication", "published", "source")
-        ):
-            entry.venue = cell.text
-        elif "author" in name:
+        elif role == "venue":
+            entry.venue = entry.venue or cell.text
+        elif role == "authors":
             entry.authors = _people(cell.text + ",")[0]
-        else:
-            for lk in cell.links:
-                _add_link(entry, lk)
-            if not cell.links:
-                entry.description.append(cell.text)
+        elif not cell.links:
+            entry.description.append(cell.text)
     if not entry.year:
         m = _YEAR.search(entry.venue)
         entry.year = m.group(1) if m else ""
@@ -800,6 +883,10 @@ class _Reader:
         return bool(self.path) and self.path[-1].about
 
     def add(self, entry: Entry) -> None:
+        if not entry.year:
+            # a year heading ("### 2024", "## 2023 papers") dates the works under it
+            years = [m.group(1) for s in self.path if (m := _YEAR_HEADING.match(s.heading))]
+            entry.year = years[-1] if years else ""
         if self.path:
             entry.sections.append(self.path[-1].path)
             for s in self.path:
@@ -835,6 +922,10 @@ class _Reader:
         elif node.type == "table":
             for entry in table_entries(node):
                 self.add(entry)
+        elif node.type == "paragraph" and (work := _paragraph_entry(node)) is not None:
+            # a paragraph per work: "**Title** \\", "*Authors* \\", "Venue. [[Paper](url)]"
+            self.add(work)
+            self.under_heading = None
         elif node.type == "paragraph" and (work := _linked_paragraph(node)) is not None:
             # a paragraph that is only a linked title ("[Title](https://...)"), its notes below
             self.add(work)
@@ -848,15 +939,42 @@ class _Reader:
             self.under_heading = None
 
 
+def _repeated_labels(tokens: Sequence[Token]) -> frozenset[str]:
+    """The link texts a list uses as labels, known by their shape: short (at most three words)
+    and written on many links to different addresses (five or more), whatever they say ("blog in Chinese", "Slides",
+    "中文"); a title is written once."""
+    targets: dict[str, set[str]] = {}
+    for t in tokens:
+        link: list[str] | None = None
+        href = ""
+        for c in t.children or []:
+            if c.type == "link_open":
+                link, href = [], str(c.attrs.get("href", ""))
+            elif c.type == "link_close" and link is not None:
+                name = _label("".join(link))
+                if name and len(name.split()) <= 3:
+                    targets.setdefault(name, set()).add(href)
+                link = None
+            elif link is not None and c.type == "text":
+                link.append(c.content)
+    # on five different addresses: a work listed under several headings links the same one
+    return frozenset(n for n, hrefs in targets.items() if len(hrefs) >= 5)
+
+
 def read_markdown(text: str) -> MarkdownList:
     """The entries, sections and prose of a Markdown list (see the module's docstring)."""
-    root = SyntaxTreeNode(_parser().parse(text))
+    tokens = _parser().parse(text)
+    root = SyntaxTreeNode(tokens)
     reader = _Reader(text.splitlines(keepends=True))
-    for node in root.children:
-        if node.type == "heading":
-            reader.heading(node)
-        else:
-            reader.block(node)
+    token = _SHAPE_LABELS.set(_repeated_labels(tokens))
+    try:
+        for node in root.children:
+            if node.type == "heading":
+                reader.heading(node)
+            else:
+                reader.block(node)
+    finally:
+        _SHAPE_LABELS.reset(token)
     for s in reader.sections:
         if s.end < 0:
             s.end = len(reader.lines)
@@ -974,12 +1092,57 @@ __all__ = [
 ]
 
 
+# markdown-it's own bound on nesting (its preset's maxNesting): a block nested deeper is not
+# read, and neither is anything after it, without a word; so such a line is refused first.
+MAX_NESTING = 20
+# The marks the inline parser pairs up (emphasis, code spans, links, autolinks): its time grows
+# with their number on a line (1 MB of `*_` took 35 s and 1.17 GiB), so they are counted first.
+_MARKS = "*_[]`~<"
+_FILE_MARKS = 500  # a file may hold this many times --max-markup (a real list: 10-20 per entry)
+_NESTED_MARKERS = re.compile(r"(?:[ \t]*(?:[-*+]|\d{1,9}[.)]|>)(?=[ \t]|$))+")
+_MARKER = re.compile(r"[-*+>]|\d{1,9}[.)]")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _markup_problems(text: str, label: str) -> list[Problem]:
+    """Lines the Markdown parser would take too long on (more marks than ``--max-markup``, or
+    more in the file than 100 times that) or would drop (nested past MAX_NESTING)."""
+    limit = read_limits().max_markup
+    fenced = ""
+    for n, line in enumerate(text.splitlines(), start=1):
+        fence = _FENCE.match(line)
+        if fence:
+            fenced = "" if fenced and fence.group(1)[0] == fenced else fenced or fence.group(1)[0]
+        if fenced:
+            continue
+        if len(line) > limit and (marks := sum(line.count(c) for c in _MARKS)) > limit:
+            return [Problem(label, n, 0, "", f"{marks:,} emphasis, code and link marks ({_MARKS}) on one line; "
+                            f"the limit is {limit:,} (--max-markup raises it)")]
+        m = _NESTED_MARKERS.match(line)
+        depth = len(_MARKER.findall(m.group(0))) if m else 0
+        indent = len(line) - len(line.lstrip(" "))
+        if depth > MAX_NESTING or (depth and indent > 4 * MAX_NESTING):
+            return [Problem(label, n, 0, "", f"list items or quotes nested deeper than {MAX_NESTING} levels: "
+                            "the Markdown reader would leave this line and the rest of the file unread; "
+                            "nest the entry less deep")]
+    total = sum(text.count(c) for c in _MARKS)
+    if total > _FILE_MARKS * limit:
+        return [Problem(label, 0, 0, "", f"{total:,} emphasis, code and link marks ({_MARKS}) in the file; the "
+                        f"limit is {_FILE_MARKS * limit:,}, {_FILE_MARKS} times --max-markup (--max-markup raises it)")]
+    return []
+
+
 def read_awesome(text: str, label: str) -> Table:
     """A Markdown list (an awesome list, a paper list), read through its token tree by
     :mod:`survey_tools.adopt.markdown_list`: one row per work, its headings as the ``section``
     column (a list where the work is listed under several), the text outside the entries kept
-    in :attr:`Table.prose`."""
+    in :attr:`Table.prose`. A line past the markup limits is refused before it is parsed."""
+    problems = _markup_problems(text, label)
+    if problems:
+        raise InvalidInput(problems, "the Markdown list cannot be read")
     found = read_markdown(text)
+    if len(found.entries) > read_limits().max_entries:
+        raise too_many(label, found.entries[read_limits().max_entries].line, "entries")
     if not found.entries:
         raise InvalidInput([Problem(label, 1, 0, "", "no entries: no list item, table row or heading in the file "
                                     "names a work with a link (a bold or linked title, or a [paper](...) link)")],

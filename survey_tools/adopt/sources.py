@@ -1,7 +1,7 @@
 """Lists as people keep them, read into one shape: a table of named columns and rows.
 
 ``survey init --from`` and ``survey import`` read CSV/TSV, an Excel workbook's first sheet, one
-YAML file of entries, JSON (an array of objects, CSL-JSON, or JSON lines), BibTeX and a Markdown
+YAML file of entries, JSON (an array of objects, CSL-JSON, or JSON lines), BibTeX, RIS and a Markdown
 README (:mod:`survey_tools.adopt.markdown_list`). Each reader returns a
 :class:`Table` whose cells are text or, where the file itself says a value is a list (a YAML or
 JSON array, BibTeX's ``and``-joined authors), a tuple of texts. Every row keeps the line it
@@ -21,13 +21,15 @@ from survey_tools.adopt.delimited import read_delimited
 from survey_tools.adopt.entries import read_json_list, read_yaml_list
 from survey_tools.adopt.excel import read_xlsx
 from survey_tools.adopt.markdown_list import read_awesome
+from survey_tools.adopt.ris import read_ris
+from survey_tools.adopt.roles import with_link_roles
 from survey_tools.adopt.table import Table, read_text
 from survey_tools.errors import UsageError
 
-FORMATS = ("csv", "tsv", "xlsx", "yaml", "json", "jsonl", "bibtex", "markdown")
+FORMATS = ("csv", "tsv", "xlsx", "yaml", "json", "jsonl", "bibtex", "ris", "markdown")
 _SUFFIXES = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".yaml": "yaml", ".yml": "yaml",
-    ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".bib": "bibtex",
+    ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".bib": "bibtex", ".ris": "ris",
     ".md": "markdown", ".markdown": "markdown",
 }
 
@@ -42,8 +44,15 @@ def detect_format(path: Path) -> str:
 
 def read_source(path: Path, fmt: str | None = None, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
     """The list in ``path``, in the format its name says (or ``fmt``); ``keep``: the private
-    BibTeX fields to import all the same."""
+    BibTeX fields to import all the same. Columns of addresses become the entries' links
+    (adopt.roles), except in a CSV file, which `survey import` reads through its layout
+    (csvio.read_csv), not through this function, and in a Markdown list."""
     fmt = fmt or detect_format(path)
+    table = _read(path, fmt, keep, strict)
+    return table if fmt in ("csv", "markdown") else with_link_roles(table)
+
+
+def _read(path: Path, fmt: str, keep: frozenset[str], strict: bool) -> Table:
     label = path.name
     if fmt == "xlsx":
         return read_xlsx(path, label)
@@ -56,6 +65,8 @@ def read_source(path: Path, fmt: str | None = None, keep: frozenset[str] = froze
         return read_json_list(text, label, lines=fmt == "jsonl")
     if fmt == "bibtex":
         return read_bibtex(text, label, keep, strict)
+    if fmt == "ris":
+        return read_ris(text, label)
     if fmt == "markdown":
         return read_awesome(text, label)
     raise UsageError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")

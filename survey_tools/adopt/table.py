@@ -4,7 +4,9 @@ list to (size, columns, cell length), so a wrong file is refused before it costs
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +16,46 @@ from survey_tools.errors import InvalidInput, Problem
 # Limits on what a source list may be: generous for any real list, small enough that a wrong
 # file (a database dump, a binary) is refused before it costs memory.
 MAX_SOURCE_BYTES = 50 * 1024 * 1024
+# What a reader may build from those bytes (a workbook's parts unpacked, rows, Markdown markup):
+# a small file can expand a thousandfold, so the bound is on what is made, not only on what is read.
+MAX_ENTRIES = 100_000
+MAX_MARKUP = 1_000
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """The bounds every list reader holds a list to; ``survey init`` and ``survey import csv``
+    raise them with ``--max-bytes``, ``--max-entries`` and ``--max-markup``."""
+
+    max_bytes: int = MAX_SOURCE_BYTES  # the file, and what a workbook's parts unpack to together
+    max_entries: int = MAX_ENTRIES  # rows, entries, list items
+    max_markup: int = MAX_MARKUP  # per Markdown line: emphasis/bracket delimiters, nesting levels
+
+
+_DEFAULT_LIMITS = ReadLimits()
+_LIMITS: ContextVar[ReadLimits | None] = ContextVar("list_read_limits", default=None)
+
+
+def read_limits() -> ReadLimits:
+    """The limits of the read under way (the defaults unless :func:`limited` set others)."""
+    return _LIMITS.get() or _DEFAULT_LIMITS
+
+
+@contextmanager
+def limited(limits: ReadLimits) -> Iterator[None]:
+    """Read lists under ``limits`` within the block (the command's options)."""
+    token = _LIMITS.set(limits)
+    try:
+        yield
+    finally:
+        _LIMITS.reset(token)
+
+
+def too_many(label: str, line: int, what: str) -> InvalidInput:
+    """The refusal of a list holding more than ``max_entries`` of ``what`` (rows, entries)."""
+    n = read_limits().max_entries
+    return InvalidInput([Problem(label, line, 0, "", f"more than {n:,} {what}; the limit is {n:,} "
+                                 "(--max-entries raises it)")], "the list is too long")
 
 
 MAX_COLUMNS = 500
@@ -97,7 +139,7 @@ def filled(cell: Cell) -> bool:
 def read_text(path: Path, label: str) -> str:
     """A list file's text: refused by its size before it is read, then if binary (a NUL byte),
     not UTF-8 or empty, each with the line where that shows."""
-    raw = read_capped(path, label, MAX_SOURCE_BYTES, "the list is too large to be a list of entries", line=0)
+    raw = read_capped(path, label, read_limits().max_bytes, "the list is too large to be a list of entries", line=0)
     if b"\x00" in raw:
         raise InvalidInput([Problem(label, raw[: raw.index(b"\x00")].count(b"\n") + 1, 0, "",
                                     "contains NUL bytes: a binary file, not a list")], "not a text file")

@@ -19,7 +19,7 @@ import click
 from survey_tools import heap
 from survey_tools._version import __version__
 from survey_tools.cli.common import Context, report_error
-from survey_tools.errors import EXIT_FAULT, SurveyError
+from survey_tools.errors import EXIT_FAULT, EXIT_INVALID, SurveyError
 
 # Each command's module, imported only when that command runs (click's lazy-loading pattern):
 # the trace commands pull in numpy and the contributor commands the arXiv client, which
@@ -106,6 +106,16 @@ class SurveyGroup(click.Group):
             ctx.exit(report_error(err))
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except MemoryError:
+            # The input builds more than the machine (or its limit on this process) holds: not a
+            # bug, and not a traceback either; the readers' own limits name what to lower.
+            click.echo(
+                "error: out of memory: the input expands to more than this process may hold; "
+                "lower the command's limits (--max-bytes, --max-entries, --max-spans) or give it "
+                "a smaller input",
+                err=True,
+            )
+            ctx.exit(EXIT_INVALID)
         except Exception as err:
             # A bug, not bad input: one line and its own exit code (3), so that scripts and CI
             # can tell the two apart; SURVEY_DEBUG=1 shows the traceback for a bug report.

@@ -80,3 +80,4 @@ def report_error(err: SurveyError) -> int:
 def fail(err: SurveyError) -> None:
     """Report ``err`` and exit with its code (for commands that must stop mid-way)."""
     sys.exit(report_error(err))
+

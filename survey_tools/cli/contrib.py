@@ -33,6 +33,10 @@ from survey_tools.review.placement import check_paths
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 
 
+# The default deadline of `survey add` for one work, in seconds (--deadline changes it).
+ADD_DEADLINE = 45.0
+
+
 class _SurveyHelp(click.Command):
     """A command whose help ends with examples built from the survey's own taxonomy."""
 
@@ -92,7 +96,8 @@ def _exclude_examples(root: Path) -> list[str]:
               help="Pause between arXiv requests (default: $SURVEY_ARXIV_DELAY or 3, arXiv's limit).")
 @click.option("--timeout", type=float, metavar="SECONDS", help="Give up on a silent server (30).")
 @click.option("--deadline", type=click.FloatRange(min=0.1), metavar="SECONDS",
-              help="Stop asking the network after this long in all (default: no limit).")
+              help=f"Stop asking the network after this long in all, Retry-After waits included "
+                   f"(default: {ADD_DEADLINE:g} for one work, no limit with --from-file).")
 @click.pass_context
 def add(ctx: click.Context, args: tuple[str, ...], sets: tuple[str, ...], from_file: Path | None,
         key: str | None, summary: str | None, dry_run: bool, day: str | None,
@@ -112,7 +117,10 @@ def add(ctx: click.Context, args: tuple[str, ...], sets: tuple[str, ...], from_f
     request = adding.AddRequest(
         words=(*args, *ctx.args), sets=sets, from_file=from_file, key=key, summary=summary, dry_run=dry_run,
         day=day, not_duplicate_of=distinct, arxiv_url=arxiv_url, crossref_url=crossref_url,
-        openreview_url=openreview_url, delay=delay, timeout=timeout, deadline=deadline,
+        openreview_url=openreview_url, delay=delay, timeout=timeout,
+        # One work is one short conversation: a server asking to wait a minute on every try
+        # (three minutes in all) gets an answer within this, not the whole wait.
+        deadline=deadline if deadline is not None or from_file is not None else ADD_DEADLINE,
     )
     result = adding.add(root_of(ctx), request, _progress)
     if result.plan is None:
@@ -383,6 +391,8 @@ def check_paths_cmd(ctx: click.Context, base: str | None, built: Path | None) ->
     result = check_paths(load_taxonomy(root_of(ctx)), base, built)
     for p in result.report:
         click.echo(p.format())
+    for note in result.notes:  # not a problem: beside the summary, on stderr
+        click.echo(f"note: {note}", err=True)
     n = len(result.report.problems)
     click.echo(f"{len(result.changed)} changed file{'s' if len(result.changed) != 1 else ''} "
                f"compared with {result.base[:12]} ({result.how}): {n} with no place in the survey",

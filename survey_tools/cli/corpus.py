@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from survey_tools.cli.common import output_format, report, root_of
-from survey_tools.corpus.repository import repository_warning
+from survey_tools.corpus.repository import repository_warning, site_url_warning
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.validation import validate_corpus
 from survey_tools.errors import EXIT_INVALID, EXIT_OK, Report
@@ -55,8 +55,8 @@ def validate(
             click.echo(p.format())
         n = len(checked.problems)
         click.echo(f"{checked.checked} files checked, {n} problem{'s' if n != 1 else ''}", err=True)
-        warning = repository_warning(tax) if not paths and maintainer_warnings else None
-        if warning:
+        warnings = [repository_warning(tax), site_url_warning(tax)] if not paths and maintainer_warnings else []
+        for warning in filter(None, warnings):
             click.echo(f"warning: {warning}", err=True)
 
     report(found, fmt, text=text)

@@ -10,6 +10,7 @@ import click
 
 from survey_tools.adopt.csvio import export_csv, plan_import, write_import
 from survey_tools.cli.common import root_of
+from survey_tools.cli.listopts import list_limits
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.loading import load_valid_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
@@ -36,6 +37,7 @@ def import_() -> None:
 @click.option("--dry-run", is_flag=True, help="Check and report, write nothing.")
 @click.option("--edition", metavar="ID",
               help="The published edition the CSVs are (default: the latest in taxonomy/survey.yaml).")
+@list_limits
 @click.pass_context
 def import_csv(
     ctx: click.Context,

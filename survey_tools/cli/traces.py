@@ -6,13 +6,21 @@ Each command parses options and calls the library (:mod:`survey_tools.traces`).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
 from survey_tools.cli.common import report
-from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
+from survey_tools.errors import (
+    EXIT_INVALID,
+    EXIT_OK,
+    InvalidInput,
+    Problem,
+    SurveyError,
+    UsageError,
+)
 from survey_tools.fileio import atomic_write
 from survey_tools.traces.batch import (
     METRICS_FORMATS,
@@ -21,9 +29,9 @@ from survey_tools.traces.batch import (
     parquet_metrics,
     render_json,
 )
-from survey_tools.traces.importers import FORMATS, IMPORTERS
+from survey_tools.traces.importers import FORMATS, IMPORTERS, frameworks
 from survey_tools.traces.importers.convert import import_to
-from survey_tools.traces.limits import Limits, parse_size
+from survey_tools.traces.limits import DEFAULT_MAX_SPANS, Limits, parse_size
 from survey_tools.traces.problems import TraceReport
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
@@ -304,6 +312,27 @@ _IMPORT_HELP = (
     default=None,
     help="Re-validate each written trace (default: for traces of up to 250,000 events).",
 )
+@click.option(
+    "--max-spans",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_SPANS,
+    show_default=True,
+    help="Refuse an input holding more spans than this, before they become records.",
+)
+@click.option(
+    "--rules",
+    "rules_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A file of your own framework rules (the shape of the toolkit's rules.yaml, "
+    "docs/trace-formats.md), tried before the toolkit's; may be given more than once.",
+)
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Say, for each span, what it became (agent, tool call, delegation, folded, "
+    "generic) and by which rule.",
+)
 @_size_options
 def import_cmd(
     fmt: str,
@@ -311,9 +340,53 @@ def import_cmd(
     output: Path | None,
     keep_content: bool,
     check: bool | None,
+    max_spans: int,
+    rules_files: tuple[Path, ...],
+    explain: bool,
     max_bytes: int,
     max_string_bytes: int,
 ) -> None:
+    extra = _user_rules(rules_files)
+    with frameworks.using(extra, explain=explain):
+        failed, paths = _import_all(
+            fmt,
+            inputs,
+            output,
+            keep_content,
+            check,
+            replace(_limits(max_bytes, max_string_bytes), max_spans=max_spans),
+        )
+    sys.exit(EXIT_INVALID if failed else EXIT_OK)
+
+
+def _user_rules(files: tuple[Path, ...]) -> tuple[frameworks.Rule, ...]:
+    """The rows of the --rules files; every problem of every file at once."""
+    rows: list[frameworks.Rule] = []
+    problems: list[Problem] = []
+    for f in files:
+        if not f.is_file():
+            raise UsageError(f"--rules {f}: no such file")
+        try:
+            rows.extend(frameworks.load_rules(f.read_text(encoding="utf-8"), str(f)))
+        except InvalidInput as err:
+            problems.extend(err.problems)
+        except UnicodeDecodeError:
+            problems.append(Problem(str(f), 0, 0, "", "not UTF-8 text"))
+    if problems:
+        for prob in sorted(set(problems)):
+            click.echo(prob.format(), err=True)
+        raise click.exceptions.Exit(EXIT_INVALID)
+    return tuple(rows)
+
+
+def _import_all(
+    fmt: str,
+    inputs: tuple[Path, ...],
+    output: Path | None,
+    keep_content: bool,
+    check: bool | None,
+    limits: Limits,
+) -> tuple[int, list[Path]]:
     paths = [p for p in inputs]
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
@@ -332,7 +405,7 @@ def import_cmd(
                 output,
                 keep_content=keep_content,
                 check=check,
-                limits=_limits(max_bytes, max_string_bytes),
+                limits=limits,
                 folder=folder,
             )
         except SurveyError as err:
@@ -350,7 +423,7 @@ def import_cmd(
             f"import: {len(paths)} input(s), {len(paths) - failed} imported, {failed} failed",
             err=True,
         )
-    sys.exit(EXIT_INVALID if failed else EXIT_OK)
+    return failed, paths
 
 
 @trace.command("export")

@@ -8,12 +8,16 @@ which are then rewritten as messages a contributor can act on, with the nearest 
 from __future__ import annotations
 
 import datetime
+import fnmatch
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import yaml
 
 from survey_tools.corpus.explain import TYPE_NAMES as _TYPE_NAMES
 from survey_tools.corpus.explain import SchemaExplainer, id_words, nearest_words, show
@@ -23,8 +27,13 @@ from survey_tools.corpus.explain import hint as _hint
 from survey_tools.corpus.explain import (
     suggest as suggest,  # re-exported: callers import it from here
 )
-from survey_tools.corpus.identifiers import arxiv_format_problem, arxiv_year, normalize_arxiv
-from survey_tools.corpus.record_schema import record_schema
+from survey_tools.corpus.identifiers import (
+    arxiv_format_problem,
+    arxiv_year,
+    normalize_arxiv,
+    normalize_doi,
+)
+from survey_tools.corpus.record_schema import YEAR_BOUNDS, record_schema
 from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.taxonomy import (
     FORMER_FIELD,
@@ -33,12 +42,14 @@ from survey_tools.corpus.taxonomy import (
     PlainField,
     Taxonomy,
 )
-from survey_tools.corpus.yaml_words import CURLY_QUOTES
+from survey_tools.corpus.yaml_words import CURLY_QUOTES, cleaned
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 from survey_tools.net.addresses import private_url
+from survey_tools.net.hrefs import href_problem
 
 _CURLY = re.compile(f"[{CURLY_QUOTES}]")
+MISSING = "required field is missing"
 _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 # A paper's cited version may appear up to this many years after its arXiv id was issued.
@@ -73,6 +84,9 @@ class _Explainer(SchemaExplainer):
         self.coll = coll
         self.plain = {f.name: f for f in coll.fields}
         self.schema = _validators(tax, coll.name).schema
+        # Fields an unknown key was meant to be (a typo, an invisible character): not also
+        # said to be missing.
+        self.meant: set[str] = set()
 
     def why(self, err: Any) -> str:
         """The condition under which a conditional requirement (``allOf``/``then``) applies."""
@@ -125,7 +139,7 @@ class _Explainer(SchemaExplainer):
             extra = f" (choose {self.choices(cf)})" if cf else ""
             if why:
                 extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
-            out.append(self.problem(path, f"required field is missing: add a line {m}: …{extra}",
+            out.append(self.problem(path, f"{MISSING}: add a line {m}: …{extra}",
                                     field=field))
         return out
 
@@ -137,10 +151,15 @@ class _Explainer(SchemaExplainer):
         cf = self.controlled(path)
         out = []
         for k in extras:
-            if cf is not None and cf.kind == "mapping":
+            placed = self.misplaced_key(str(k), path, allowed)
+            if placed is not None:
+                what = placed
+            elif cf is not None and cf.kind == "mapping":
                 what = f"{k!r} is not a {cf.noun}{_hint(k, allowed)}"
             else:
                 near = suggest(str(k), allowed)
+                if near:
+                    self.meant.add(str(near))
                 what = (f"unknown field: did you mean {near}? (field names are written as in the "
                         f"template, lower-case)") if near else (
                         "unknown field: remove this line (CONTRIBUTING.md lists the fields a "
@@ -148,10 +167,34 @@ class _Explainer(SchemaExplainer):
             out.append(self.problem([*path, k], what, key=True))
         return out
 
+    def misplaced_key(self, key: str, path: list[Any], allowed: list[str]) -> str | None:
+        """A known field written where it does not go: glued to an invisible character, or an
+        identifier's line not indented under the identifiers."""
+        bare = cleaned(key).strip()
+        if bare != key and bare in allowed:
+            self.meant.add(bare)
+            odd = next((c for c in key if cleaned(c) != c), " ")
+            name = unicodedata.name(odd, "FORMAT CHARACTER")
+            return (f"the field name {bare} has an invisible character (U+{ord(odd):04X} {name}) "
+                    f"glued to it: delete the line up to the colon and type {bare}: again")
+        if path and key in self.plain and key not in allowed:
+            self.meant.add(key)
+            return (f"{key} is a field of its own, not part of {_dotted(path)}: remove the spaces "
+                    f"before {key}: so that the line starts at its beginning")
+        if not path and key in self.tax.identifiers and "identifiers" in allowed:
+            return (f"{key} is an identifier: indent this line by two spaces under an "
+                    f"identifiers: line, as   {key}: '…' (the record's other identifiers "
+                    f"go there too)")
+        return None
+
     def not_in_enum(self, err: Any, path: list[Any]) -> list[Problem]:
         inst = err.instance
         cf = self.controlled(path)
         choices = [str(c) for c in err.validator_value]
+        if isinstance(inst, bool) and ("yes" if inst else "no") in choices:
+            word = "yes" if inst else "no"
+            return [self.problem(path, (f"YAML reads {'true' if inst else 'false'} as a truth "
+                                        f"value, not the word {word}: write {path[-1]}: '{word}'"))]
         if inst == self.tax.untagged and cf is not None:
             return [self.problem(path, f"not yet tagged (choose {self.choices(cf)})")]
         pf = self.plain.get(str(path[0])) if path else None
@@ -213,8 +256,7 @@ class _Explainer(SchemaExplainer):
         if pf is not None and pf.type in ("url", "url_list"):
             return url_words(str(inst))
         if pf is not None and pf.type == "date":
-            return (f"{show(repr(inst))} is not a date: write the year, month and day with "
-                    f"hyphens, in quotes, like {name}: '2026-01-31'")
+            return date_words(name, inst)
         if pf is not None and pf.type == "identifiers" and len(path) > 1:
             kind = self.tax.identifiers.get(str(path[1]))
             label = kind.label if kind else str(path[1])
@@ -227,6 +269,10 @@ class _Explainer(SchemaExplainer):
                 n = normalize_arxiv(inst)
                 if n and n != inst:
                     hint = f" (did you mean {n!r}? store the id without version or prefix)"
+            elif kind and str(path[1]) == "doi" and isinstance(inst, str):
+                n = re.sub(r"^\s*(https?://(dx\.)?doi\.org/|doi:\s*)", "", inst, flags=re.I)
+                if normalize_doi(inst) and n != inst:
+                    hint = f": write the DOI alone, without its address: {path[1]}: '{n}'"
             return f"{show(repr(inst))} is not a valid {label}{hint}"
         if len(path) > 2 and path[-1] == "evidence":
             return f"{show(repr(inst))} is not a well-formed http(s) URL"
@@ -267,6 +313,13 @@ class _Explainer(SchemaExplainer):
                 ]
             if cf is not None and inst is None:
                 return [self.problem(path, f"left empty: write {self.expected(cf)}")]
+            if cf is not None and cf.kind == "mapping" and isinstance(inst, list):
+                modes = " or ".join(cf.mode_ids[:3])
+                return [self.problem(path, (
+                    f"write the {cf.noun}s as name: value lines, not a list: under "
+                    f"'{path[-1]}:' one line per {cf.noun}, indented by two spaces, like "
+                    f"  {cf.ids[0]}: {cf.mode_ids[0]} ({', '.join(cf.ids)}; each {modes}); "
+                    f"{path[-1]}: {{}} when the work touches none"))]
             if cf is not None:
                 return [
                     self.problem(path, f"expected {self.expected(cf)}, got {_describe_type(inst)}")
@@ -307,9 +360,58 @@ def _few(values: Sequence[str], sep: str = ", ") -> str:
     return f"{sep.join(values[:3])}{sep}… ({len(values)} in all)"
 
 
-def _noun(name: str) -> str:
+def noun(name: str) -> str:
     """One item of a list field, as a sentence names it (authors -> author, links -> link)."""
     return name[:-1] if name.endswith("s") and len(name) > 3 else "value"
+
+
+# The words people write for yes and no (YAML 1.1's booleans, and quoted true/false): the
+# boolean each one means, so the fix keeps what was written.
+BOOLEAN_WORDS = {
+    **dict.fromkeys(("yes", "y", "on", "true", "1"), True),
+    **dict.fromkeys(("no", "n", "off", "false", "0"), False),
+}
+
+
+_SLASHED_DATE = re.compile(r"^\s*([0-9]{1,2})[/.-]([0-9]{1,2})[/.-]([0-9]{4})\s*$")
+
+
+def date_words(name: str, inst: object) -> str:
+    """A date not written year-month-day, with the date to write where the order can be told
+    from what was written (a day above 12), and both readings where it cannot (01/06/2026)."""
+    head = f"{show(repr(inst))} is not a date: write the year, month and day with hyphens, in quotes"
+    m = _SLASHED_DATE.match(inst) if isinstance(inst, str) else None
+    if m is None:
+        return f"{head}, like {name}: '2026-01-31'"
+    a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
+    readings = [(d, mo) for d, mo in ((a, b), (b, a)) if 1 <= mo <= 12 and 1 <= d <= 31]
+    if len(set(readings)) == 1:
+        d, mo = readings[0]
+        return f"{head}: {name}: '{year}-{mo:02d}-{d:02d}'"
+    if len(readings) == 2:
+        (d1, m1), (d2, m2) = readings
+        return (f"{head}: {name}: '{year}-{m1:02d}-{d1:02d}' if {a:02d} is the day, "
+                f"'{year}-{m2:02d}-{d2:02d}' if it is the month")
+    return f"{head}, like {name}: '2026-01-31'"
+
+
+def _mapping_or_boolean(name: str, wants: list[str], inst: object) -> str | None:
+    """A mapping written as a list or a scalar; a yes/no word where true or false goes (the
+    boolean the word means, so the fix keeps what was written)."""
+    if "object" in wants and isinstance(inst, list) and inst and all(isinstance(i, dict) for i in inst):
+        first = next(iter(inst[0]), "…")
+        return (f"remove the '- ' before {first}: what {name} holds is written as name: value "
+                f"lines indented by two spaces under '{name}:', not as a list")
+    if "object" in wants and not isinstance(inst, dict):
+        return (f"write what {name} holds on the lines below '{name}:', each indented by two "
+                f"spaces (see the template in CONTRIBUTING.md)")
+    if "boolean" in wants:
+        word = str(inst).strip().lower() if isinstance(inst, str | int) else ""
+        if word in BOOLEAN_WORDS:
+            value = "true" if BOOLEAN_WORDS[word] else "false"
+            return f"write {value} (without quotes) for {show(repr(inst))}: {name}: {value}"
+        return f"write true or false (without quotes), like {name}: true"
+    return None
 
 
 def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None = None) -> str:
@@ -318,13 +420,16 @@ def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None
     name = str(path[-1]) if path else "value"
     wants = [want] if isinstance(want, str) else list(want)
     if "array" in wants and not isinstance(inst, list) and inst is not None:
-        noun = _noun(name)
-        return (f"write each {noun} on its own line starting with '- ' ({name}: alone on its "
-                f"line, then one '- ' line per {noun})")
+        item = noun(name)
+        return (f"write each {item} on its own line starting with '- ' ({name}: alone on its "
+                f"line, then one '- ' line per {item})")
     if "integer" in wants and isinstance(inst, str) and inst.strip().isdigit():
         return f"write the {name} as a number, without quotes: {name}: {show(inst.strip(), 12)}"
     if "integer" in wants and isinstance(inst, str):
         return f"write the {name} as a number, without quotes, like {name}: 2025"
+    if "string" in wants and isinstance(inst, int) and not isinstance(inst, bool) and not label:
+        return (f"put the {name} in quotes, so YAML reads it as text, not a number: "
+                f"{name}: '{inst}'")
     if "string" in wants and isinstance(inst, int | float) and not isinstance(inst, bool):
         return (f"put the {label or name} in quotes, like {name}: '…' (without quotes YAML reads "
                 f"it as a number, and drops zeros at the end)")
@@ -332,12 +437,7 @@ def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None
         return f"fill in the {name} after '{name}:' (in quotes: {name}: \"…\"), or remove the line if it is optional"
     if "string" in wants and isinstance(inst, list | dict):
         return f"write the {name} as text on the same line as '{name}:', not as a list or on lines below"
-    if "object" in wants and not isinstance(inst, dict):
-        return (f"write what {name} holds on the lines below '{name}:', each indented by two "
-                f"spaces (see the template in CONTRIBUTING.md)")
-    if "boolean" in wants:
-        return f"write true or false (without quotes): {name}: true"
-    return f"expected {_TYPE_NAMES.get(wants[0], wants[0]) if len(wants) == 1 else ' or '.join(_TYPE_NAMES.get(w, w) for w in wants)}, got {_describe_type(inst)}"
+    return _mapping_or_boolean(name, wants, inst) or f"expected {_TYPE_NAMES.get(wants[0], wants[0]) if len(wants) == 1 else ' or '.join(_TYPE_NAMES.get(w, w) for w in wants)}, got {_describe_type(inst)}"
 
 
 # Names Windows gives to devices, with any extension: a clone there fails on such a file.
@@ -356,13 +456,18 @@ def url_words(link: str) -> str:
     return f"{_clip(link)!r} is not a well-formed http(s) URL"
 
 
-def valid_url(url: str) -> bool:
-    """A well-formed http(s) URL: scheme, host, no spaces (what `survey validate` requires)."""
+def _well_formed(url: str) -> bool:
     try:
         parts = urlsplit(url)
     except ValueError:
         return False
     return parts.scheme in ("http", "https") and bool(parts.hostname) and " " not in url
+
+
+def valid_url(url: str) -> bool:
+    """A well-formed http(s) URL that the href rule lets into a link: scheme, host, no spaces, no
+    credentials (what `survey validate` requires)."""
+    return _well_formed(url) and href_problem(url) is None
 
 
 # Characters no URL or identifier carries unencoded (RFC 3986 leaves them out of URLs). Each can
@@ -416,6 +521,11 @@ def check_record(tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument) -
     problems.extend(_identifier_problems(tax, rel, doc, data))
     problems.extend(_year_problems(coll, rel, doc, data))
     problems.extend(_placement_problems(tax, coll, rel, doc, data))
+    problems.extend(_plausible_problems(coll, rel, doc, data))
+    # A field name glued to an invisible character is said once, as that (not also as text).
+    glued = {(p.line, p.field) for p in problems if p.message.startswith("the field name ")}
+    problems = [p for p in problems
+                if not ((p.line, p.field) in glued and p.message.startswith("contains "))]
     return _dedupe(_one_line_lists(coll, rel, doc, data, problems))
 
 
@@ -468,11 +578,11 @@ def _one_line_lists(
         lines = {doc.position((f.name, i))[0] for i in range(len(value))}
         if len(lines) != 1 or not all(isinstance(v, str) and "," not in v for v in value):
             continue
-        noun = _noun(f.name)
+        item = noun(f.name)
         kept = [p for p in problems if not p.field.startswith(f"{f.name}.")]
         kept.append(_at(rel, doc, (f.name,), (
             f"the {f.name} are written on one line, which splits each name at its comma: write "
-            f"{f.name}: alone on its line, then each {noun} on its own line starting with '- ', "
+            f"{f.name}: alone on its line, then each {item} on its own line starting with '- ', "
             f"as - Last, First")))
         problems = kept
     return problems
@@ -532,7 +642,9 @@ def _schema_problems(
     problems: list[Problem] = []
     for err in vals.full.iter_errors(data):
         problems.extend(explainer.explain(err))
-    return problems
+    said = {p.field for p in problems if p.message.startswith(MISSING)}
+    return [p for p in problems if not (p.field in said and p.field in explainer.meant
+                                        and p.message.startswith(MISSING))]
 
 
 def _field_problems(
@@ -556,6 +668,40 @@ def _field_problems(
     return problems
 
 
+@lru_cache(maxsize=1)
+def _link_rules() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """link_rules.yaml: the hosts that serve https, and the tracking parameters."""
+    rules = yaml.safe_load((Path(__file__).parent / "link_rules.yaml").read_text(encoding="utf-8"))
+    return tuple(rules["https_hosts"]), tuple(rules["tracking_parameters"])
+
+
+def cleaned_link(link: str) -> str:
+    """``link`` with https for a host that serves it and tracking parameters removed
+    (link_rules.yaml); a link needing neither is returned as it is."""
+    hosts, params = _link_rules()
+    parts = urlsplit(link)
+    scheme = parts.scheme
+    host = (parts.hostname or "").lower()
+    if scheme == "http" and any(host == h or host.endswith("." + h) for h in hosts):
+        scheme = "https"
+    kept = [q for q in parts.query.split("&") if q and not any(
+        fnmatch.fnmatchcase(q.split("=", 1)[0].lower(), p) for p in params)]
+    query = "&".join(kept) if len(kept) != len([q for q in parts.query.split("&") if q]) else parts.query
+    if scheme == parts.scheme and query == parts.query:
+        return link
+    return urlunsplit((scheme, parts.netloc, parts.path, query, parts.fragment))
+
+
+def _cleaner_link(link: str) -> str | None:
+    better = cleaned_link(link)
+    if better == link:
+        return None
+    what = []
+    if better.split(":", 1)[0] != link.split(":", 1)[0]:
+        what.append(f"{urlsplit(link).hostname} serves https")
+    if urlsplit(better).query != urlsplit(link).query:
+        what.append("the part after ? only says where the link was clicked")
+    return f"{' and '.join(what)}: write the link as {better}"
 # A reading placed in code names a file (a path with an extension) and the commit it was read at.
 _CODE_PLACE = re.compile(r"[\w./-]+\.\w+\b.*\b(?:at|@|commit)\s*[0-9a-f]{7,40}\b", re.IGNORECASE)
 
@@ -606,10 +752,12 @@ def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[P
         # A published link to this machine or its network would have `survey links`
         # (and every reader) probe it: links must name public hosts.
         msg: str | None
-        if unsafe or not valid_url(link):
-            msg = url_words(link) if not valid_url(link) else f"{_clip(link)!r} {unsafe}"
-        else:
-            msg = private_url(link)
+        if not _well_formed(link):
+            msg = url_words(link)
+        elif unsafe:
+            msg = f"{_clip(link)!r} {unsafe}"
+        else:  # the one href rule (credentials, the host), no local host, then a cleaner form
+            msg = href_problem(link) or private_url(link) or _cleaner_link(link)
         if msg:
             p = (name, i) if isinstance(value, list) else (name,)
             problems.append(_at(rel, doc, p, msg))
@@ -654,6 +802,75 @@ def _year_problems(
         f"(issued {ay}; expected {ay}-{ay + ARXIV_YEAR_SLACK})"
     )
     return [_at(rel, doc, ("year",), message)]
+
+
+def _plausible_problems(
+    coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
+) -> list[Problem]:
+    """A year or date no record can have: a year after this one, before the field's earliest
+    (taxonomy: ``earliest``, ``earliest_by``), written as a fraction; a date after today."""
+    today = datetime.date.today()
+    out: list[Problem] = []
+    for f in coll.fields:
+        value = data.get(f.name)
+        if f.type == "year" and isinstance(value, float) and value.is_integer():
+            out.append(_at(rel, doc, (f.name,), _fraction_words(f, value, data, today.year)))
+        elif f.type == "year" and isinstance(value, int) and not isinstance(value, bool):
+            why = _year_words(f, value, data, today.year)
+            if why:
+                out.append(_at(rel, doc, (f.name,), why))
+        elif f.type == "date" and isinstance(value, str) and _ISO_DATE.match(value):
+            with_date = _future_date(f.name, value, today)
+            if with_date:
+                out.append(_at(rel, doc, (f.name,), with_date))
+    return out
+
+
+def _fraction_words(f: PlainField, value: float, data: Mapping[str, Any], this_year: int) -> str:
+    """A year YAML read as a fraction (2026.0, 2e3): the whole number only where it is a
+    plausible year itself (2e3 is 2000, which no rule may allow)."""
+    whole = int(value) if value.is_integer() and abs(value) < 1e6 else None
+    idents = data.get("identifiers")
+    a = idents.get("arxiv") if isinstance(idents, dict) else None
+    ay = arxiv_year(a) if isinstance(a, str) else None
+    if whole is not None and YEAR_BOUNDS[0] <= whole <= YEAR_BOUNDS[1] and (
+        _year_words(f, whole, data, this_year) is None
+    ) and (ay is None or ay <= whole <= ay + ARXIV_YEAR_SLACK):
+        return f"write the {f.name} as a whole number: {f.name}: {whole}"
+    return (f"write the {f.name} as its four digits, without a point or an exponent, like "
+            f"{f.name}: 2026")
+
+
+def _year_words(f: PlainField, year: int, data: Mapping[str, Any], this_year: int) -> str | None:
+    if not YEAR_BOUNDS[0] <= year <= YEAR_BOUNDS[1]:
+        return None  # the schema's bounds say so
+    if year > this_year:
+        return (f"{year} is after this year: write the year of the version you cite (a work "
+                f"not out yet is added when it is)")
+    idents = data.get("identifiers")
+    if f.earliest is None or (isinstance(idents, dict) and idents.get("arxiv")):
+        return None  # an arXiv id dates the work better (_year_problems)
+    earliest, why = f.earliest, ""
+    for cf, value, allowed in f.earliest_by:
+        if data.get(cf) == value:
+            earliest, why = allowed, f" for {cf} {value}"
+    if year >= earliest:
+        return None
+    older = [f"{cf} {v} from {y}" for cf, v, y in f.earliest_by if y <= year]
+    also = f"; older works are {', '.join(older)}" if older and not why else ""
+    return (f"{year} is earlier than any work of this survey{why} (from {earliest}): check the "
+            f"year of the version you cite{also}")
+
+
+def _future_date(name: str, value: str, today: datetime.date) -> str | None:
+    try:
+        day = datetime.date.fromisoformat(value)
+    except ValueError:
+        return None  # the calendar check says so
+    if day <= today:
+        return None
+    return (f"{value} is after today: write the day you add the record, year, month and day, "
+            f"like {name}: '2026-01-31'")
 
 
 def _waived(coll: Collection, data: Mapping[str, Any], check: str) -> bool:
@@ -797,9 +1014,53 @@ def _bibtex_text_problems(value: Any, path: tuple[Any, ...]) -> Iterable[tuple[t
             yield p, why
 
 
-def _author_problem(name: str, org_field: str) -> str | None:
+# Footnote marks a name copied from a paper's first page carries: equal contribution (*),
+# corresponding author (†), affiliations (1, ¹).
+_FOOTNOTE = re.compile(r"(?<=\w)\s?([*∗†‡§¶#]+|[0-9]+|[¹²³⁰-⁹]+)(,[0-9¹²³⁰-⁹]+)*$")
+_ET_AL = re.compile(r"(^|[\s,])(et\.?\s*al\.?|and others)$", re.IGNORECASE)
+
+
+def _marked_name(name: str, complete_field: str) -> str | None:
+    """'et al.' or a footnote mark in an author item: what to write instead."""
+    m = _ET_AL.search(name.strip())
+    if m is not None:
+        rest = name.strip()[: m.start()].strip(" ,")
+        keep = f"write - {rest} for this author, then " if rest else ""
+        end = (f"or remove it and add a line {complete_field}: false" if complete_field
+               else "or remove it")
+        head = f"{show(repr(name))}: 'et al.'" if rest else "'et al.'"
+        return f"{head} is not an author: {keep}list every author, one '- ' line each, {end}"
+    m = _FOOTNOTE.search(name.strip())
+    if m is not None:
+        return (f"{show(repr(name))} ends with a footnote mark ({m.group(0).strip()}) copied from "
+                f"the paper: write - {name.strip()[: m.start()].strip()}")
+    return None
+
+
+def _two_word_name(name: str, hint: str) -> str:
+    """A name without a comma: which word is the family name is not known from the order
+    (Tan Weiting puts it first), unless one word is in capitals (TAN Weiting)."""
+    words = name.split()
+    caps = [w for w in words if len(w) > 1 and w.isupper()]
+    if len(caps) == 1:
+        family = caps[0]
+        given = " ".join(w for w in words if w is not family)
+        return f"{show(repr(name))} is not written as 'Last, First': write {family}, {given}{hint}"
+    if len(words) == 2:
+        a, b = words
+        return (f"{show(repr(name))} is not written as 'Last, First': write the family name "
+                f"first, then a comma: {b}, {a} if {b} is the family name, {a}, {b} if it is "
+                f"{a}{hint}")
+    return (f"{show(repr(name))} is not written as 'Last, First': write the family name first, "
+            f"then a comma, like {words[-1]}, {' '.join(words[:-1])}{hint}")
+
+
+def _author_problem(name: str, org_field: str, complete_field: str = "") -> str | None:
     if name.strip() == TEMPLATE_PERSON:  # the blank record's line, left as it was
         return f"{name!r} is the template's example: write the author's name, as Last, First"
+    marked = _marked_name(name, complete_field)
+    if marked is not None:
+        return marked
     parts = name.split(",")
     if name.count(",") > 1 or (len(parts) == 2 and _MERGED.search(name)):
         return f"{show(repr(name))} looks like several authors merged into one item (write one 'Last, First' per item)"
@@ -807,8 +1068,8 @@ def _author_problem(name: str, org_field: str) -> str | None:
         hint = f" (for an organisation, set {org_field}: true)" if org_field else ""
         words = name.split()
         if len(parts) == 1 and len(words) >= 2:
-            hint = f": write {words[-1]}, {' '.join(words[:-1])}" + hint
-        elif len(words) == 1:  # `authors: [Doe, Jane, Roe, Richard]`: the names split at the commas
+            return _two_word_name(name, hint)
+        if len(words) == 1:  # `authors: [Doe, Jane, Roe, Richard]`: the names split at the commas
             hint = (": a name of one word; write each author on its own line starting with '- ', "
                     "as - Last, First" + hint)
         return f"{show(repr(name))} is not written as 'Last, First'{hint}"
@@ -852,7 +1113,10 @@ def _merged_authors(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str,
     if not isinstance(value, list) or (f.organisation_field and data.get(f.organisation_field) is True):
         return
     for i, person in enumerate(value):
-        why = _author_problem(person, f.organisation_field) if isinstance(person, str) else None
+        # `authors_complete: false` says the list ends with "and others": the field named so.
+        complete = next((g.name for c in tax.collections.values() for g in c.fields
+                         if g.name == f"{f.name}_complete" and g.type == "boolean"), "")
+        why = _author_problem(person, f.organisation_field, complete) if isinstance(person, str) else None
         if why:
             yield (i,), why
 

@@ -26,6 +26,7 @@ from survey_tools.corpus.explain import SchemaExplainer
 from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file, xml_illegal_problems
 from survey_tools.errors import Problem
+from survey_tools.net.hrefs import href_problem
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,42 @@ def checked(name: str, doc: YamlDocument, rel: str) -> tuple[YamlDocument, list[
     """``doc`` (already read) and its problems: unreadable YAML, else every schema mistake."""
     if doc.problems:
         return doc, list(doc.problems)
-    return doc, check_document(name, doc, rel) + xml_illegal_problems(doc, rel)
+    problems = check_document(name, doc, rel) + xml_illegal_problems(doc, rel)
+    schema = config_schemas()[name].schema
+    return doc, problems + href_problems(schema, doc, rel)
+
+
+def href_problems(schema: Mapping[str, Any], doc: YamlDocument, rel: str) -> list[Problem]:
+    """Every value of ``doc`` that its schema marks ``x-href: true`` (it becomes a link on a
+    page, in a feed, in CITATION.cff or README.md) and that is no public web address: the one
+    href rule (net/hrefs.py), with the value's file and line. An empty value is unset."""
+    out: list[Problem] = []
+    stack: list[tuple[Mapping[str, Any], tuple[Any, ...], Any]] = [(schema, (), doc.data)]
+    while stack:
+        node, path, value = stack.pop()
+        node = _resolve(node, schema)
+        if node.get("x-href") and isinstance(value, str) and value:
+            # An identifier kind's url is a template: `{id}` stands for the id.
+            url = value.replace("{id}", "id")
+            why = href_problem(url)
+            if why:
+                line, col = doc.position(path)
+                out.append(Problem(rel, line, col, ".".join(map(str, path)), why.replace(repr(url), repr(value))))
+        elif isinstance(value, dict):
+            for keys in node.get("x-href-paths") or ():
+                inner: Any = value
+                for k in keys:
+                    inner = inner.get(k) if isinstance(inner, dict) else None
+                stack.append(({"x-href": True}, (*path, *keys), inner))
+            props = node.get("properties") or {}
+            extra = node.get("additionalProperties")
+            for k, v in value.items():
+                sub = props.get(k, extra if isinstance(extra, dict) else None)
+                if isinstance(sub, dict):
+                    stack.append((sub, (*path, k), v))
+        elif isinstance(value, list) and isinstance(node.get("items"), dict):
+            stack.extend((node["items"], (*path, i), v) for i, v in enumerate(value))
+    return sorted(out)
 
 
 @dataclass(frozen=True)

@@ -127,7 +127,7 @@ def cross_check(corpus: Corpus) -> list[Problem]:
             msg = f"{what} is both retained and excluded (also in {names})"
         else:
             msg = f"{what} is also used by {names}"
-        problems.append(Problem(rec.path, line, col, field, msg))
+        problems.append(Problem(rec.path, line, col, field, msg + what_to_do(tax, rec, others[0])))
 
     # Records that declare each other distinct (either one naming the other) share a title or
     # an identifier knowingly: one row per study of the same work, say.
@@ -242,6 +242,21 @@ def near_pairs(texts: Sequence[str], cutoff: float) -> dict[tuple[int, int], flo
     return pairs
 
 
+def what_to_do(tax: Taxonomy, rec: Record, other: Record) -> str:
+    """What a contributor does about a record that collides with ``other``: keep one if they
+    are the same work; else say they differ (a field of type ``key_reasons``), when there is one."""
+    coll = tax.collections.get(rec.collection)
+    declare = next((f.name for f in coll.fields if f.type == "key_reasons"), None) if coll else None
+    if other.collection != rec.collection:
+        same = (f"if it is the same work, it is already in {other.path}: keep only one (an "
+                f"exclusion says why the work was left out)")
+    else:
+        same = f"if it is the same work, keep one record (edit {other.path}, delete the other)"
+    if declare is None:
+        return f"; {same}"
+    return f"; {same}; if not, add to this record {declare}: {{{other.id}: how the two differ}}"
+
+
 def declared_distinct(tax: Taxonomy, rec: Record | Mapping[str, Any], collection: str | None = None) -> dict[str, str]:
     """``{key: reason}`` of the records this one declares it is not a duplicate of (the fields
     of type ``key_reasons`` of its collection, e.g. ``not_duplicate_of``)."""
@@ -326,7 +341,8 @@ def fuzzy_title_problems(corpus: Corpus) -> list[Problem]:
                 line,
                 col,
                 "title",
-                f"a title {score:.0f}% similar to {b.path} ({b.title!r}): the same work twice?",
+                f"a title {score:.0f}% similar to {b.path} ({b.title!r}): the same work "
+                f"twice?{what_to_do(corpus.taxonomy, a, b)}",
             )
         )
     return problems

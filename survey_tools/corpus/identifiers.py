@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from survey_tools.net.hrefs import host_is, href_problem
+
 _NEW_ARXIV = re.compile(r"^(\d{4})\.(\d{4,5})(v\d+)?$")
 _OLD_ARXIV = re.compile(r"^([a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$")
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/([^?#]+?)(?:\.pdf)?/?$", re.I)
@@ -17,6 +19,10 @@ def normalize_arxiv(value: str) -> str | None:
     v = value.strip()
     m = _ARXIV_URL.search(v)
     if m:
+        if "://" in v and not host_is(v, "arxiv.org"):
+            # `https://arxiv.org@evil.example/abs/...` or `https://evil.example/arxiv.org/abs/...`
+            # names another host: not an arXiv page.
+            return None
         v = m.group(1)
     if v.lower().startswith("arxiv:"):
         v = v[6:]
@@ -64,12 +70,13 @@ def ids_from_url(url: str) -> dict[str, str]:
         parts = urlsplit(url.strip())
     except ValueError:
         return out
-    host = (parts.hostname or "").lower()
-    if host.endswith("arxiv.org"):
+    if href_problem(url.strip()) is not None:  # credentials, another scheme: names no work
+        return out
+    if host_is(url, "arxiv.org"):
         a = normalize_arxiv(url)
         if a:
             out["arxiv"] = a
-    elif host.endswith("doi.org"):
+    elif host_is(url, "doi.org"):
         d = normalize_doi(parts.path.lstrip("/"))
         if d:
             out["doi"] = d
@@ -77,7 +84,7 @@ def ids_from_url(url: str) -> dict[str, str]:
         d = normalize_doi(parts.path.split("/doi/", 1)[1])
         if d:
             out["doi"] = d
-    if host.endswith("openreview.net"):
+    if host_is(url, "openreview.net"):
         q = parse_qs(parts.query).get("id")
         if q:
             out["openreview"] = q[0]

@@ -24,14 +24,15 @@ from survey_tools import heap
 from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base
 from survey_tools.corpus.checks import WRONG_FOLDER, check_record
+from survey_tools.corpus.readback import readback_problems
 from survey_tools.corpus.records import Corpus, Record, one_copy
 from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
-from survey_tools.corpus.yamlio import MAX_FILE_BYTES, parse_yaml_bytes
+from survey_tools.corpus.yamlio import MAX_FILE_BYTES, YamlDocument, parse_yaml_bytes
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.hashing import content_digest, content_hasher, hex_of, source_digest
 
-_CACHE_FORMAT = 5  # 4: entries hashed with SHA-256 (survey_tools.hashing); 5: messages in plain words, blank ids read as absent
+_CACHE_FORMAT = 6  # 4: entries hashed with SHA-256 (survey_tools.hashing); 5: messages in plain words, blank ids read as absent; 6: values read back against their lines
 
 # (collection name, relative path) of one file
 FileRef = tuple[str, str]
@@ -170,7 +171,7 @@ def _shared_positions(positions: Mapping[str, tuple[int, int]]) -> dict[str, tup
 def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Result:
     # One parse with line numbers: problems found now and across records later point from it.
     doc = parse_yaml_bytes(raw, rel, positions=True)
-    problems = list(doc.problems) or check_record(tax, coll, rel, doc)
+    problems = list(doc.problems) or _checked(tax, coll, rel, raw, doc)
     if len(problems) == 1 and problems[0].message.startswith(WRONG_FOLDER):
         doc.data = None  # another folder's record: not one of this collection's (one line says so)
     # Shared as they are made (see _shared_positions): a cold build's 10,000 records need no
@@ -181,6 +182,17 @@ def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Resul
         if 0 < len(path) <= 2
     }
     return doc.data, [(p.file, p.line, p.col, p.field, p.message) for p in problems], positions
+
+
+def _checked(tax: Taxonomy, coll: Collection, rel: str, raw: bytes, doc: YamlDocument) -> list[Problem]:
+    """The record's problems, each value read back against its line first: where the text read
+    is not what was written (readback.py), that line replaces the check's own on the value."""
+    problems = check_record(tax, coll, rel, doc)
+    back = readback_problems(tax, coll, rel, raw.decode("utf-8", "replace"), doc)
+    if back:
+        said = {(p.line, p.field) for p in back}
+        problems = [p for p in problems if (p.line, p.field) not in said] + back
+    return problems
 
 
 def _read(root: Path, rel: str) -> bytes | Problem:

@@ -30,6 +30,9 @@ MAX_REASON = 2_000
 MAX_IDENTIFIER = 256
 MAX_ITEMS = 5_000  # authors of the largest collaborations stay well below this
 
+# The years a year field may hold at all; checks.py holds a record to the taxonomy's narrower ones.
+YEAR_BOUNDS = (1900, 2100)
+
 
 def _url() -> dict[str, Any]:
     return {"type": "string", "pattern": _URL_PATTERN, "maxLength": MAX_URL}
@@ -69,7 +72,7 @@ def _plain_schema(f: PlainField, tax: Taxonomy) -> dict[str, Any]:
     if t == "integer":
         return {"type": "integer"}
     if t == "year":
-        return {"type": "integer", "minimum": 1900, "maximum": 2100}
+        return {"type": "integer", "minimum": YEAR_BOUNDS[0], "maximum": YEAR_BOUNDS[1]}
     if t == "boolean":
         return {"type": "boolean"}
     if t == "date":

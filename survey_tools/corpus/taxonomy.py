@@ -133,6 +133,10 @@ class PlainField:
     organisation_field: str = ""
     default: Any = None  # what `survey add` writes when its source has no value
     private: bool = False  # kept in the records, left out of every output
+    # year: the earliest plausible year, and earlier ones allowed by a controlled field's value
+    # ((field, value, year), ...): a work with no arXiv id has nothing else to check its year by.
+    earliest: int | None = None
+    earliest_by: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -706,6 +710,12 @@ def _plain_fields(c: Mapping[str, Any]) -> list[PlainField]:
                 organisation_field=str(spec.get("organisation_field", "")),
                 default=spec.get("default"),
                 private=bool(spec.get("private", False)),
+                earliest=spec.get("earliest"),
+                earliest_by=tuple(
+                    (str(cf), str(v), int(y))
+                    for cf, by in (spec.get("earliest_by") or {}).items()
+                    for v, y in (by or {}).items()
+                ),
             )
         )
     return out

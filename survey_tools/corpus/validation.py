@@ -26,7 +26,7 @@ from survey_tools.corpus.duplicates import (
 from survey_tools.corpus.identifiers import ids_from_url, normalize
 from survey_tools.corpus.loading import discover, load_corpus
 from survey_tools.corpus.records import Corpus, Record
-from survey_tools.corpus.taxonomy import Collection, Edition, Taxonomy, load_taxonomy
+from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Edition, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import dump_yaml, load_yaml_file
 from survey_tools.errors import Problem, Report, UsageError
 from survey_tools.hashing import content_hexdigest
@@ -167,10 +167,21 @@ def closed_edition_problems(corpus: Corpus) -> list[Problem]:
         members, facts = loaded
         for name in tax.collections:
             listed = members.get(name, {})
+            renamed = _renamed_members(corpus, name, listed)
+            out.extend(_missing_members(corpus, edition, name, listed, renamed))
             for rec in corpus.of(name):
                 if str(rec.get(field)) != edition.id:
                     continue
                 line, col = rec.where((field,))
+                if rec.id in renamed:
+                    out.append(Problem(rec.path, *rec.where((tax.collections[name].id_field,)),
+                                       tax.collections[name].id_field, (
+                        f"this is {renamed[rec.id]!r} of {edition.label} ({edition.id}) renamed: a "
+                        f"published edition's records keep their keys: rename the file back to "
+                        f"{renamed[rec.id]}.yaml and write {tax.collections[name].id_field}: "
+                        f"{renamed[rec.id]}; to amend the record, propose the change in "
+                        f"{tax.data_file('corrections')}")))
+                    continue
                 if rec.id not in listed:
                     out.append(Problem(rec.path, line, col, field, (
                         f"{edition.id!r} ({edition.label}) is a published edition and closed: "
@@ -191,6 +202,50 @@ def closed_edition_problems(corpus: Corpus) -> list[Problem]:
                             f"{tax.data_file('corrections')} (kind: metadata, "
                             f"with the page you read as evidence), then run `survey corrections`")))
     return out
+
+
+def _kept_ids(corpus: Corpus, name: str) -> set[str]:
+    """The ids of a collection's records, and of those kept whole in another collection (a
+    paper moved to the exclusion log by a correction keeps its record there)."""
+    ids = {r.id for r in corpus.of(name)}
+    id_field = corpus.taxonomy.collections[name].id_field
+    for other in corpus.taxonomy.collections.values():
+        for rec in corpus.of(other.name):
+            former = rec.get(FORMER_FIELD)
+            if isinstance(former, dict) and isinstance(former.get(id_field), str):
+                ids.add(former[id_field])
+    return ids
+
+
+def _renamed_members(
+    corpus: Corpus, name: str, listed: Mapping[str, Mapping[str, str]]
+) -> dict[str, str]:
+    """New id -> listed id, for a record of the edition saved under another key: not listed
+    itself, its title's fingerprint that of a listed record no record has any more."""
+    title = corpus.taxonomy.collections[name].title_field
+    present = _kept_ids(corpus, name)
+    gone = {facts.get(title): rid for rid, facts in listed.items() if rid not in present}
+    out = {}
+    for rec in corpus.of(name):
+        value = rec.get(title)
+        if rec.id not in listed and value is not None and _fingerprint(value) in gone:
+            out[rec.id] = gone[_fingerprint(value)]
+    return out
+
+
+def _missing_members(
+    corpus: Corpus, edition: Edition, name: str, listed: Mapping[str, Mapping[str, str]],
+    renamed: Mapping[str, str],
+) -> list[Problem]:
+    """A record the edition lists that no file holds (deleted, not renamed)."""
+    tax = corpus.taxonomy
+    folder = tax.collections[name].folder
+    present = _kept_ids(corpus, name) | set(renamed.values())
+    return [Problem(f"{folder}/{rid}.yaml", 0, 0, "", (
+        f"is a record of {edition.label} ({edition.id}), a published edition, and is missing: its "
+        f"records are never deleted or renamed: restore the file; to remove or amend it, propose "
+        f"the change in {tax.data_file('corrections')} (then run `survey corrections`)"))
+        for rid in sorted(listed) if rid not in present]
 
 
 # --- links, summaries and evidence against other records -------------------------------------

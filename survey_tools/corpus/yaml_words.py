@@ -12,11 +12,13 @@ own words stay below, on a second indented line, for whoever wants them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from survey_tools.errors import Problem
+from survey_tools.latex import plain_text
 
 # The quotes word processors, phones and some keyboards type instead of ' and ".
 CURLY_QUOTES = "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2033\u2032"
@@ -31,6 +33,26 @@ _NO_SPACE_COLON = re.compile(
 )
 _NO_SPACE_DASH = re.compile(r"^[ \t]*-(?P<value>[^\s-][^\n]*)$")
 PARSER_LINE = "    YAML parser: "
+
+# Spaces that look like a space and are not one: YAML does not separate with them, and a title
+# holding one breaks (or refuses to break) where no plain space would, and compares unequal.
+LOOKALIKE_SPACES = {
+    "\u00a0": "a no-break space",
+    "\u202f": "a narrow no-break space",
+    "\u2007": "a figure space",
+    "\u2009": "a thin space",
+    "\u3000": "an ideographic space",
+}
+# Invisible characters a pasted text carries (zero-width spaces and joiners, soft hyphens, the
+# word joiner, a BOM, bidirectional controls): removed, the text reads the same.
+INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def cleaned(value: str) -> str:
+    """``value`` with look-alike spaces made spaces, invisible characters dropped, composed."""
+    for ch in LOOKALIKE_SPACES:
+        value = value.replace(ch, " ")
+    return unicodedata.normalize("NFC", INVISIBLE.sub("", value))
 
 
 @dataclass(frozen=True)
@@ -88,9 +110,30 @@ def _tab(lines: list[str], upto: int) -> _Found | None:
                 lead.index("\t") + 1,
                 key,
                 "this line is indented with a tab: indent with spaces, not tabs "
-                "(delete the tab and type two spaces)",
+                f"({_tab_fix(lines, i, text[len(lead) :])})",
             )
     return None
+
+
+def _tab_fix(lines: list[str], index: int, rest: str) -> str:
+    """What to type instead of the tab: the indentation of the line above when that line is
+    of the same kind (another '- ' item, another field), else two spaces."""
+    above = next((lines[j] for j in range(index - 1, -1, -1) if lines[j].strip()), "")
+    if "\t" in above[: len(above) - len(above.lstrip())]:
+        return "delete the tab and type two spaces"
+    n = len(above) - len(above.lstrip(" "))
+    if _strip_comment(above).rstrip().endswith(":"):  # the line opens what this one is in
+        if n == 0:
+            return "delete the tab and type two spaces"
+        return f"delete the tab and type {_spaces(n + 2)}, two more than the line above"
+    if above.lstrip().startswith("- ") == rest.startswith("- "):
+        line = " " * n + rest
+        return (
+            f"delete the tab and start the line like the one above: {line.strip()}"
+            if n == 0
+            else f"delete the tab and type {_spaces(n)}, as on the line above"
+        )
+    return "delete the tab and type two spaces"
 
 
 def _curly(lines: list[str], indices: list[int]) -> _Found | None:
@@ -421,6 +464,103 @@ _RULES: tuple[tuple[tuple[str, ...], str, Callable[[_Err], _Found | None]], ...]
 )
 
 
+def _lookalike_after_colon(lines: list[str], indices: list[int]) -> _Found | None:
+    """``title:`` followed by a no-break (or other look-alike) space: YAML needs a plain one
+    after the colon, so the whole line is read as one key with no value."""
+    for i in indices:
+        if not 0 <= i < len(lines):
+            continue
+        m = re.match(
+            r"^(?P<indent>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w-]*):(?P<odd>[^\S\n]?)", lines[i]
+        )
+        odd = m.group("odd") if m else ""
+        if m and odd in LOOKALIKE_SPACES:
+            fixed = lines[i][: m.end("key") + 1] + " " + lines[i][m.end() :].lstrip()
+            return _Found(
+                i + 1,
+                m.end("key") + 1,
+                m.group("key"),
+                (
+                    f"the space after '{m.group('key')}:' is {LOOKALIKE_SPACES[odd]} "
+                    f"(U+{ord(odd):04X}), which YAML does not read as a space: retype it as a plain "
+                    f"space: {fixed.strip()}"
+                ),
+            )
+    return None
+
+
+# Colons an input method types instead of ':' (full-width, ratio, modifier letter).
+LOOKALIKE_COLONS = {
+    "\uff1a": "a full-width colon",
+    "\u2236": "a ratio sign",
+    "\ua789": "a modifier letter colon",
+    "\ufe55": "a small colon",
+}
+
+
+def _lookalike_colon(lines: list[str], indices: list[int]) -> _Found | None:
+    """``title：`` (an input method's colon): YAML sees no field name on the line."""
+    for i in indices:
+        if not 0 <= i < len(lines):
+            continue
+        m = re.match(
+            r"^(?P<indent>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w-]*)[ \t]*(?P<odd>\S)", lines[i]
+        )
+        if m and m.group("odd") in LOOKALIKE_COLONS:
+            odd = m.group("odd")
+            fixed = lines[i][: m.end("key")] + ": " + lines[i][m.end() :].lstrip()
+            return _Found(
+                i + 1,
+                m.start("odd") + 1,
+                m.group("key"),
+                (
+                    f"the colon after '{m.group('key')}' is {LOOKALIKE_COLONS[odd]} ({odd}, "
+                    f"U+{ord(odd):04X}), which YAML does not read as one: type a plain colon and a "
+                    f"space: {fixed.strip()}"
+                ),
+            )
+    return None
+
+
+def _folded_start(lines: list[str], index: int) -> _Found | None:
+    """``title: >Relay``: a value starting with > or | is read as the start of a block."""
+    if not 0 <= index < len(lines):
+        return None
+    m = _KEY_LINE.match(lines[index])
+    rest = m.group("rest").strip() if m else ""
+    if not m or rest[:1] not in (">", "|") or len(rest) < 2 or rest[1:2] in " -+":
+        return None
+    value = rest.replace("\\", "\\\\").replace('"', '\\"')
+    return _Found(
+        index + 1,
+        len(m.group("indent")) + 1,
+        m.group("key"),
+        (
+            f"a value starting with {rest[0]} must be in quotes (YAML reads {rest[0]} as the start "
+            f'of a block of lines): {m.group("key")}: "{value}"'
+        ),
+    )
+
+
+def _tex_in_single_quotes(lines: list[str], index: int, col: int) -> _Found | None:
+    """``'Caf{\\'e}'``: a TeX accent's apostrophe ends a value in single quotes."""
+    if not 0 <= index < len(lines) or "\\'" not in lines[index]:
+        return None
+    m = _KEY_LINE.match(lines[index])
+    if not m or not m.group("rest").strip().startswith("'"):
+        return None
+    from_tex = plain_text(m.group("rest").strip()[1:].rsplit("'", 1)[0].replace("''", "'"))
+    return _Found(
+        index + 1,
+        col,
+        m.group("key"),
+        (
+            f"\\' is TeX's acute accent, and its apostrophe ends a value in single quotes: write "
+            f'the accented letter itself: {m.group("key")}: "{from_tex}"'
+        ),
+    )
+
+
 def _explain(err: Any, lines: list[str]) -> _Found | None:
     pm = err.problem_mark
     pi = pm.line if pm is not None else 0
@@ -437,6 +577,14 @@ def _explain(err: Any, lines: list[str]) -> _Found | None:
     # Tabs and curly quotes first: they are what the parser trips over, whatever it says.
     found = (
         _tab(lines, max(e.pi, e.ci)) or _tab_at_problem(e) or _curly(lines, sorted({e.ci, e.pi}))
+    )
+    if found is not None:
+        return found
+    found = (
+        _lookalike_after_colon(lines, sorted({e.ci, e.pi, e.ci - 1}))
+        or _lookalike_colon(lines, sorted({e.ci, e.pi, e.ci - 1}))
+        or _folded_start(lines, e.pi)
+        or _tex_in_single_quotes(lines, e.pi, e.pcol)
     )
     if found is not None:
         return found

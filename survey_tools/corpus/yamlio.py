@@ -397,7 +397,8 @@ def _parse_into(doc: YamlDocument, text: str, positions: bool) -> YamlDocument:
                     line,
                     col,
                     "",
-                    "more than one YAML document in the file (one record per file)",
+                    "this file holds a second record after a '---' line: one record per file, "
+                    "so move what follows the '---' to a file of its own and delete that line",
                 )
             )
             return doc

@@ -46,6 +46,7 @@ from survey_tools.csvcells import read_csv_rows
 from survey_tools.curate import ranking, screening
 from survey_tools.curate.search import RunPlan, index_of, scored_queue, sort_found
 from survey_tools.errors import InvalidInput, Problem, UsageError
+from survey_tools.net.hrefs import href_problem
 from survey_tools.scholarly.arxiv_client import ArxivPaper
 
 COLUMNS = ("id", "title", "url", "authors", "published", "family", "note")
@@ -189,6 +190,13 @@ def _text(row: Mapping[str, Any], name: str) -> str:
     return str(v).strip()
 
 
+def _url_problem(url: str) -> str | None:
+    """Why a found page's address is refused (it becomes the record's found_at link), or None."""
+    if not _URL.match(url):
+        return f"{url!r} is not an http(s) address of the page the candidate was found on"
+    return href_problem(url)  # the one href rule: no credentials, a host as a resolver reads it
+
+
 def _check_row(
     rel: str, line: int, row: Mapping[str, Any], protocol: Protocol
 ) -> tuple[Found | None, list[Problem]]:
@@ -208,8 +216,8 @@ def _check_row(
     if raw_id and aid is None:
         bad("id", f"{raw_id!r} is not an arXiv id or abs/pdf URL (e.g. 2607.01234)")
     url = _text(row, "url")
-    if url and not _URL.match(url):
-        bad("url", f"{url!r} is not an http(s) address of the page the candidate was found on")
+    if url and (why := _url_problem(url)):
+        bad("url", why)
     published = _text(row, "published")
     if published:
         try:

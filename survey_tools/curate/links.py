@@ -54,6 +54,7 @@ from survey_tools.net.client import (
     send_once,
 )
 from survey_tools.net.client import retry_after as retry_after  # re-exported (tests, callers)
+from survey_tools.net.hrefs import redacted
 from survey_tools.reports.corrections import load_corrections
 from survey_tools.reports.tables import md_autolink, md_cell, md_code, md_inert, md_table
 
@@ -230,7 +231,7 @@ def collect(
         if _well_formed(url):
             uses.setdefault(url, []).append(use)
         else:
-            malformed.append(Malformed(url, use))
+            malformed.append(Malformed(redacted(url), use))  # a credential is not repeated
 
     by_id: dict[str, tuple[str, str]] = {}
     for rec in corpus:

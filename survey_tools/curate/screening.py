@@ -40,7 +40,6 @@ from survey_tools.csvcells import from_spreadsheet_safe, read_csv_rows, spreadsh
 from survey_tools.curate import adding, exclusions
 from survey_tools.curate.ranking import record_text
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
-from survey_tools.extras import require_extra
 from survey_tools.fileio import atomic_write
 from survey_tools.latex import plain_text
 from survey_tools.scholarly.arxiv_client import ArxivPaper
@@ -409,8 +408,10 @@ def asreview_csv(corpus: Corpus, queue: Sequence[Candidate]) -> str:
 
 
 def _rispy() -> Any:
-    # rispy, the RIS library ASReview uses, is the [screening] extra (RIS export and import only).
-    return require_extra("screening", "rispy")
+    # rispy, the RIS library ASReview uses, is core (survey init reads RIS lists); loaded for RIS only
+    import rispy
+
+    return rispy
 
 
 def ris_text(queue: Sequence[Candidate]) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from survey_tools.errors import UsageError
+from survey_tools.net.hrefs import normal_host
 
 ENV_ALLOW = "SURVEY_NET_ALLOW"
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -78,8 +79,14 @@ def literal_ip(host: str) -> IPAddress | None:
 
 def why_private(ip: IPAddress) -> str | None:
     """Why ``ip`` is not a public address (None when it is one)."""
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        # IPv4 inside IPv6: mapped (::ffff:127.0.0.1), NAT64 (64:ff9b::7f00:1), the deprecated
+        # compatible form (::127.0.0.1), 6to4 (2002:7f00:1::) all reach the IPv4 address.
+        inner = ip.ipv4_mapped or ip.sixtofour
+        if inner is None and int(ip) >> 32 in (0, 0x64FF9B << 64) and int(ip) & 0xFFFFFFFF > 1:
+            inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if inner is not None:
+            ip = inner
     if ip.is_loopback:
         return "a loopback address"
     if ip.is_link_local:
@@ -114,8 +121,10 @@ def private_url(url: str) -> str | None:
         return None
     if not host:
         return None
-    why = private_host(host)
-    return f"points to {why} ({host}); links must be public" if why else None
+    # As a resolver reads it: fullwidth digits, circled letters and %-escapes are ASCII there.
+    shown = normal_host(host) or host
+    why = private_host(shown)
+    return f"points to {why} ({shown}); links must be public" if why else None
 
 
 def check_addresses(host: str, addresses: Iterable[IPAddress], allow: Allowance) -> str | None:

@@ -277,6 +277,10 @@ async def _send(client: httpx.AsyncClient, method: str, url: str, limits: Limits
         raise Refused(f"not a usable URL ({err})", url) from None
     if target.scheme not in ("http", "https") or not target.host:
         raise Refused("not an http(s) URL", url)
+    if target.userinfo:
+        # httpx would send `user:secret@` as a Basic credential to whoever answers: a link's
+        # credentials are never sent (the href rule refuses them in every record too).
+        raise Refused("the URL holds a user name or password; credentials are never sent", url)
     port = target.port or (443 if target.scheme == "https" else 80)
     ip = await _resolve(target.host, port, url, limits.allow)
     # Sent to the address just checked: the name is not resolved a second time.

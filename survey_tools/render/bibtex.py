@@ -25,6 +25,7 @@ from bibtexparser.model import Entry, Field
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy, commands_config
 from survey_tools.errors import SurveyError
+from survey_tools.net.hrefs import safe_href
 
 OUTPUT = "reports/papers.bib"
 
@@ -236,7 +237,7 @@ def _fields(
         fields += [("eprint", verbatim(str(ids["arxiv"]))), ("archiveprefix", "arXiv")]
     if ids.get("doi"):
         fields.append(("doi", verbatim(str(ids["doi"]))))
-    if links:
+    if links and safe_href(links[0]):  # the href rule (net/hrefs.py): validate refuses the rest
         fields.append(("url", verbatim(links[0])))
     return fields
 

@@ -27,6 +27,7 @@ from typing import Any
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.net.hrefs import safe_href
 
 OUTPUT = "CITATION.cff"
 SOURCE = "taxonomy/survey.yaml"
@@ -76,6 +77,7 @@ def citation_cff(tax: Taxonomy) -> str | None:
     # doi). So the arXiv id goes into the journal as arXiv's own BibTeX spells it
     # ("arXiv preprint arXiv:ID"), the survey's page into url, and both also at the top level.
     url = str(s.get("url") or (f"https://arxiv.org/abs/{s['arxiv']}" if s.get("arxiv") else ""))
+    url = safe_href(url)  # the href rule once more: validate refuses any other value
     ids: list[dict[str, str]] = []
     if s.get("arxiv"):
         paper["journal"] = f"arXiv preprint arXiv:{s['arxiv']}"
@@ -96,7 +98,7 @@ def citation_cff(tax: Taxonomy) -> str | None:
     if s.get("description"):
         doc["abstract"] = " ".join(str(s["description"]).split())
     for key in _SOFTWARE_KEYS:
-        if sw.get(key):
+        if sw.get(key) and (key not in ("url", "repository-code") or safe_href(sw[key])):
             doc[key] = list(sw[key]) if key == "keywords" else str(sw[key])
     if ids:
         # cffconvert ignores preferred-citation: the survey's page and id at the top level too,

@@ -50,12 +50,12 @@ from survey_tools.render.registry import (
     register,
     selected,
 )
-from survey_tools.render.site import FIGURES_DIR, site_files
+from survey_tools.render.site import CARD_FILE, FIGURES_DIR, site_files
 from survey_tools.reports.agreement import agreement_outputs
 from survey_tools.reports.claims_output import claims_markdown
 from survey_tools.reports.corrections import corrections_outputs
 from survey_tools.reports.gaps import gaps_outputs
-from survey_tools.reports.plots import figure_paths, figures
+from survey_tools.reports.plots import Card, figure_paths, figures
 from survey_tools.reports.stats_output import stats_outputs
 
 
@@ -125,7 +125,23 @@ def _plots(ctx: BuildContext) -> Parts:
             # folder alone, so a figure outside it is a broken image there.
             copy = f"{site}{FIGURES_DIR}/{f.name}.svg"
             parts[f.name] = Part((*paths, copy), f.inputs(), partial(_with_site_copy, f.draw))
+    if site is not None:
+        c = _card(ctx)
+        parts["card"] = Part((f"{site}{CARD_FILE}",), c.inputs(), c.draw)
     return Parts(parts)
+
+
+def _card(ctx: BuildContext) -> Card:
+    """The site's social card: the list's title, its description's first sentence, the headline."""
+    tax = ctx.taxonomy
+    survey = tax.survey
+    description = str(survey.get("description", ""))
+    first = description.split(". ", 1)[0].rstrip(".") + "." if description else ""
+    ret, ex = tax.retained, tax.excluded
+    counts = [f"{len(ctx.corpus.retained)} {ret.label.lower()}"]
+    if ex is not None:  # worded as the README's first paragraph words it
+        counts.append(f"{len(ctx.corpus.excluded)} records in the {ex.label.lower()}")
+    return Card(str(survey.get("list_title") or survey.get("title", "")), first, tuple(counts))
 
 
 def _with_site_copy(draw: Callable[[], Sequence[Output]]) -> tuple[Output, ...]:
@@ -185,7 +201,8 @@ def site(ctx: BuildContext) -> Mapping[str, Output]:
     bib = (lambda rec, _tax: _bibliography(ctx).texts[rec.id]) if "bib" in on else None
     figures = _figures(ctx) if "figures" in on else []
     claims = [r.claim.where for r in ctx.claims.results]
-    files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib, ctx.corrections, figures, claims=claims)
+    files = site_files(ctx.taxonomy, ctx.display, ctx.stats, bib, ctx.corrections, figures, claims=claims,
+                       card="figures" in on)
     return Lazy({folder + rel: files.renderer(rel) for rel in files})
 
 

@@ -18,7 +18,7 @@ from survey_tools.corpus.configs import reference
 from survey_tools.corpus.examples import add_example, exclude_example, key_rule, record_template
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus, Record
-from survey_tools.corpus.repository import repository
+from survey_tools.corpus.repository import repository, site_url
 from survey_tools.corpus.taxonomy import (
     CONTRIBUTING_PARTS,
     FORMER_FIELD,
@@ -29,18 +29,26 @@ from survey_tools.corpus.taxonomy import (
 )
 from survey_tools.corpus.views import added_since
 from survey_tools.csvcells import read_csv_rows
+from survey_tools.net.hrefs import safe_href
 from survey_tools.render import model
+from survey_tools.render.dataset import CROISSANT_FILE, DATAPACKAGE_FILE, load_lines
+from survey_tools.render.dataset import CSV_FILE as DATA_CSV
 from survey_tools.render.templating import make_environment
 from survey_tools.reports.gaps import Count, GapReport
 from survey_tools.reports.stats import Stats
 from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
+_HAS_SCHEME = re.compile(r"^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.\t\n\r-]*:")
 _URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "|": "%7C", "`": "%60"}
 
 
 def md_url(url: Any) -> str:
-    """A link destination that cannot end the link early."""
-    return "".join(_URL_UNSAFE.get(ch, ch) for ch in str(url).strip())
+    """A link destination that cannot end the link early; an address with a scheme (or ``//``)
+    that the href rule refuses (``javascript:``, credentials) becomes empty."""
+    text = "".join(_URL_UNSAFE.get(ch, ch) for ch in str(url).strip())
+    if (_HAS_SCHEME.match(text) or text.startswith("//")) and not safe_href(text):
+        return ""
+    return text
 
 
 def md_sentence(text: Any) -> str:
@@ -375,6 +383,8 @@ def readme_context(
         "exclusion_columns": ex_cols,
         "exclusions": [list(r.cells) for r in ex_rows],
         "site_path": site_path,
+        "site_address": _page_address(tax, site_path) if site_url(tax) else "",
+        "data": _data_addresses(tax) if site_path else None,
         "protocol": stats.protocol,  # computed with the statistics: the renderer reads no file
         "living": stats.living.to_dict() if stats.living else None,
     }
@@ -406,8 +416,23 @@ def _page_address(tax: Taxonomy, site_path: str) -> str:
     """Where README links reach the page: survey.site.url when configured, else its path."""
     if not site_path:
         return ""
-    url = str(model.presentation(tax, "site").get("url") or "").rstrip("/")
-    return f"{url}/{site_path.rsplit('/', 1)[-1]}" if url else site_path
+    url = site_url(tax)
+    if not url:
+        return site_path
+    name = site_path.rsplit("/", 1)[-1]
+    # Pages serves a folder's index.html at the folder's own address, the one readers share.
+    return f"{url}/" if name == "index.html" else f"{url}/{name}"
+
+
+def _data_addresses(tax: Taxonomy) -> dict[str, Any] | None:
+    """Where the published dataset's files are (None while the site has no address): the README
+    names them and shows the line that loads the CSV."""
+    url = site_url(tax)
+    if not url:
+        return None
+    csv = f"{url}/{DATA_CSV}"
+    return {"csv": csv, "datapackage": f"{url}/{DATAPACKAGE_FILE}", "croissant": f"{url}/{CROISSANT_FILE}",
+            "load": load_lines(csv)}
 
 
 def render_readme(

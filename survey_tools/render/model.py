@@ -18,6 +18,7 @@ from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.latex import plain_text
+from survey_tools.net.hrefs import safe_href
 from survey_tools.reports.axes import Axis, get_path, mode_of, resolve_axis
 from survey_tools.reports.stats import Stats
 
@@ -87,12 +88,10 @@ def display_authors(rec: Record) -> list[str]:
 def primary_link(rec: Record) -> str:
     links = rec.get("links") or []
     if links:
-        return str(links[0])
+        return safe_href(str(links[0]))
     # A list's own `url` column may hold paths into that list's web site ('/assets/x.pdf'): only
     # an absolute http(s) address is a link a reader of this list can follow.
-    url = str(rec.get("url") or "")
-    parts = urlsplit(url)
-    return url if parts.scheme in ("http", "https") and parts.netloc else ""
+    return safe_href(str(rec.get("url") or ""))
 
 
 def link_label(url: str) -> str:
@@ -105,7 +104,8 @@ def secondary_links(rec: Record, tax: Taxonomy | None = None) -> list[dict[str, 
     """The record's links after the first; with ``tax``, also where each of its identifiers
     resolves (the identifier kind's ``url`` in survey.yaml) when no link points there already."""
     links = [str(u) for u in (rec.get("links") or [])]
-    out = [{"url": u, "label": link_label(u)} for u in links[1:]]
+    # The one href rule once more (net/hrefs.py): a link validate refuses is never written.
+    out = [{"url": u, "label": link_label(u)} for u in links[1:] if safe_href(u)]
     for url in identifier_urls(rec, tax, links) if tax is not None else ():
         out.append({"url": url, "label": link_label(url)})
     return out

@@ -29,13 +29,20 @@ from markupsafe import Markup, escape
 
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.repository import repository as configured_repository
+from survey_tools.corpus.repository import site_url
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.views import added_since
+from survey_tools.net.hrefs import safe_href
 from survey_tools.render import model
 from survey_tools.render.bibtex import record_entry_type, venue_text
+from survey_tools.render.dataset import CARD_FILE as DATA_CARD
+from survey_tools.render.dataset import CROISSANT_FILE, DATAPACKAGE_FILE, dataset_files
+from survey_tools.render.dataset import CSV_FILE as DATA_CSV
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
+from survey_tools.render.searchwords import identifier_texts, taxonomy_words
 from survey_tools.render.sitelinks import checked
+from survey_tools.render.sitemap import robots_txt, sitemap_xml
 from survey_tools.render.templating import make_environment
 from survey_tools.reports.axes import Axis, get_path, mode_of
 from survey_tools.reports.corrections import Correction, CorrectionsReport
@@ -59,6 +66,14 @@ FEED_FILE = "feed.xml"
 # The site's own copy of the bibliography (the published folder must hold what it links).
 BIBFILE_FILE = "papers.bib"
 FIGURES_DIR = "figures"
+# The social card the figures generator draws (og:image), and the files a published site has for
+# crawlers and lost readers.
+CARD_FILE = "card.png"
+SITEMAP_FILE = "sitemap.xml"
+ROBOTS_FILE = "robots.txt"
+NOT_FOUND_FILE = "404.html"
+# The exclusion log's own page (the index shows it in a tab, which needs the script).
+EXCLUSIONS_FILE = "exclusions.html"
 # Up to this many records the list puts every row in the page (find-in-page and screen readers
 # reach every paper; CSS content-visibility spares the browser the work off screen). Beyond it
 # the script draws a window of rows, which keeps 100,000 records usable.
@@ -315,7 +330,7 @@ def _text(value: Any) -> str:
 
 
 def _is_url(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith(("https://", "http://"))
+    return isinstance(value, str) and value.startswith(("https://", "http://")) and bool(safe_href(value))
 
 
 def _detail_value(value: Any) -> list[dict[str, str]]:
@@ -346,8 +361,10 @@ class _Site:
         figures: Sequence[Mapping[str, str]] = (),
         all_rows_limit: int = ALL_ROWS_LIMIT,
         claims: Sequence[Any] = (),
+        card: bool = False,
     ):
         self.tax, self.corpus, self.stats, self.bibtex = tax, corpus, stats, bibtex
+        self.card = card
         # The facet values the survey's claims name (its headline, O5 learned, among them).
         self.claimed = set().union(*(claimed_values(w) for w in claims))
         self.all_rows_limit = all_rows_limit
@@ -359,7 +376,7 @@ class _Site:
         self.folder = self.path.rsplit("/", 1)[0] if "/" in self.path else ""
         self.index_name = self.path.rsplit("/", 1)[-1]
         # The configured public address of the index's folder (canonical URLs, cards, the feed).
-        self.url = str(self.conf.get("url") or "").rstrip("/")
+        self.url = site_url(tax)
         self.order = str(self.conf.get("order") or "newest")
         self.feed_entries = int(self.conf["feed_entries"])  # the schema gives its default
         self.records = sorted(corpus.retained, key=lambda r: (r.title.lower(), r.id))
@@ -390,7 +407,10 @@ class _Site:
 
     def abs_url(self, rel: str) -> str:
         """``rel`` (relative to the index's folder) at the configured address; "" when none is set."""
-        return f"{self.url}/{rel}" if self.url else ""
+        if not self.url:
+            return ""
+        # A folder's index.html is served at the folder's own address: the one to share.
+        return f"{self.url}/{rel.removesuffix('index.html')}" if rel == "index.html" or rel.endswith("/index.html") else f"{self.url}/{rel}"
 
     def kind(self, spec: str) -> str:
         if spec not in self._kinds:
@@ -475,6 +495,9 @@ class _Site:
         recs, tax = self.records, self.tax
         links = [[[model.primary_link(r)]] + [[lk["url"], lk["label"]] for lk in model.secondary_links(r, tax)] for r in recs]
         out: dict[str, list[Any]] = {**self._column_data(), "_f": fvals, "_c": cells, "_l": links}
+        # What the search reads besides the fields: identifiers and links, the tags' definitions.
+        out["_i"] = identifier_texts(tax, recs)
+        out["_w"] = self._words[1]
         if self.latest is not None:
             out["_a"] = [self.added(r) for r in recs]
             out["_n"] = [1 if r.id in self.new else 0 for r in recs]
@@ -511,8 +534,14 @@ class _Site:
             "papers": PAPERS_DIR + "/",
             "repo": self.repo,
             "n": len(self.records),
+            "words": self._words[0],
             "rec": rec_data,
         }
+
+    @cached_property
+    def _words(self) -> tuple[list[str], list[list[int]]]:
+        """The definitions of the facets' values, once, and each record's by position."""
+        return taxonomy_words(self.tax, [ax for f in self.facets for ax in f.axes], self.records)
 
     def _facets_view(self, counts: list[list[int]]) -> list[dict[str, Any]]:
         """The facets as the sidebar's HTML shows them, each value with its count."""
@@ -550,6 +579,7 @@ class _Site:
             "project_links": _project_links(tax, "", self.bibtex is not None),
             "exclusion_columns": ex_cols,
             "exclusions": exclusions,
+            "exclusions_href": EXCLUSIONS_FILE if ex is not None else "",
             "data": script_json(data),
             "css": Markup(_asset("page.css")),
             "js": Markup(bundle("list.mjs")),
@@ -578,13 +608,29 @@ class _Site:
 
     def _nav(self, up: str) -> list[dict[str, str]]:
         """Links between the site's pages, relative to a page ``up`` levels below the index."""
-        return [
+        out = [
             {"label": "List", "url": up + self.index_name},
             {"label": "Statistics", "url": up + STATS_FILE},
             {"label": "Browse by tag", "url": f"{up}{TAGS_DIR}/index.html"},
             {"label": "All titles", "url": f"{up}{PAPERS_DIR}/index.html"},
-            {"label": "Feed of additions", "url": up + FEED_FILE},
         ]
+        if self.tax.excluded is not None:
+            out.append({"label": self.tax.excluded.label, "url": up + EXCLUSIONS_FILE})
+        return [*out, {"label": "Feed of additions", "url": up + FEED_FILE}]
+
+    def exclusions_page(self) -> str:
+        """The exclusion log as a page of its own (every reader reaches it, script or none)."""
+        ex = self.tax.excluded
+        assert ex is not None
+        ex_cols, exclusions = model.exclusion_table(self.tax, self.corpus)
+        ctx = {
+            "survey": self.tax.survey, "excluded_label": ex.label, "excluded_title_field": ex.title_field,
+            "exclusion_columns": ex_cols, "exclusions": exclusions, "index_href": self.index_name,
+            "css_href": CSS_FILE, "nav": self._nav(""), "head_js": Markup(_asset("head.js")),
+            "meta": self._page_meta(EXCLUSIONS_FILE, f"{ex.label} · {self.tax.survey.get('short_title', '')}"),
+            "paper_js_href": PAPER_JS_FILE, "icon_href": self.icon,
+        }
+        return self.env.get_template("site/exclusions.html.j2").render(**ctx).strip("\n") + "\n"
 
     def _index_meta(self, n: int) -> dict[str, Any]:
         """Canonical address, Open Graph / Twitter card and JSON-LD ``Dataset`` of the index."""
@@ -601,9 +647,11 @@ class _Site:
         }
         if url:
             ld["url"] = url
+        if self.url:
+            ld["distribution"] = [{"@type": "DataDownload", "encodingFormat": "text/csv", "contentUrl": self.abs_url(DATA_CSV)}]
         if self.bibtex is not None and self.url:
-            ld["distribution"] = [{"@type": "DataDownload", "encodingFormat": "application/x-bibtex", "contentUrl": self.abs_url(BIB_FILE)}]
-        return {"canonical": url, "type": "website", "title": str(survey.get("list_title", "")),
+            ld["distribution"].append({"@type": "DataDownload", "encodingFormat": "application/x-bibtex", "contentUrl": self.abs_url(BIB_FILE)})
+        return {"canonical": url, "image": self.image, "type": "website", "title": str(survey.get("list_title", "")),
                 "description": str(survey.get("description", "")), "jsonld": script_json(ld)}
 
     def index(self) -> str:
@@ -787,7 +835,7 @@ class _Site:
             "new_label": self.new_label,
             "added": self.added(rec),
             "edition": e.label if e else edition,
-            "edition_url": e.url if e else "",
+            "edition_url": safe_href(e.url) if e else "",
             "pending": pending,
             "applied": applied,
         }
@@ -831,7 +879,7 @@ class _Site:
             ld[prop] = [where, ld[prop]] if prop in ld else where
         if url:
             ld["url"] = url
-        return {"canonical": url, "type": "article", "title": rec.title, "description": str(rec.get("summary", "")),
+        return {"canonical": url, "image": self.image, "type": "article", "title": rec.title, "description": str(rec.get("summary", "")),
                 "citation": citation, "jsonld": script_json(ld)}
 
     @cached_property
@@ -934,6 +982,7 @@ class _Site:
             "additions": self._additions(),
             "facets": self._tag_values,
             "figures": figs,
+            "data": {"csv": DATA_CSV, "card": DATA_CARD, "datapackage": DATAPACKAGE_FILE, "croissant": CROISSANT_FILE},
             "index_href": self.index_name,
             "css_href": CSS_FILE,
             "nav": self._nav(""),
@@ -983,8 +1032,30 @@ class _Site:
         return out
 
     def _page_meta(self, rel: str, title: str) -> dict[str, Any]:
-        return {"canonical": self.abs_url(rel), "type": "website", "title": title,
+        return {"canonical": self.abs_url(rel), "image": self.image, "type": "website", "title": title,
                 "description": str(self.tax.survey.get("description", "")), "jsonld": ""}
+
+    @property
+    def image(self) -> str:
+        """The card's address for og:image ("" without an address or a card: a card must be absolute)."""
+        return self.abs_url(CARD_FILE) if self.card else ""
+
+    def pages(self, files: Sequence[str]) -> list[str]:
+        """Every page's address for the sitemap, the index first (none without an address)."""
+        if not self.url:
+            return []
+        rels = [r for r in files if r.endswith(".html") and r != NOT_FOUND_FILE]
+        rels.sort(key=lambda r: (r != self.index_name, r))
+        return [self.abs_url(r) for r in rels]
+
+    def not_found(self) -> str:
+        """The page Pages shows for a missing address: served at any depth, so its links are
+        absolute when the site has an address (else relative to the folder's top)."""
+        top = f"{self.url}/" if self.url else ""
+        ctx = {"survey": self.tax.survey, "list_href": top or self.index_name, "css": Markup(_asset("page.css")),
+               "stats_href": top + STATS_FILE, "tags_href": f"{top}{TAGS_DIR}/index.html",
+               "papers_href": f"{top}{PAPERS_DIR}/index.html", "icon_href": self.icon}
+        return self.env.get_template("site/404.html.j2").render(**ctx).strip("\n") + "\n"
 
     def feed(self) -> str:
         """An Atom feed of the newest additions (``site.feed_entries`` of them), newest first.
@@ -1045,14 +1116,16 @@ def site_files(
     figures: Sequence[Mapping[str, str]] = (),
     all_rows_limit: int = ALL_ROWS_LIMIT,
     claims: Sequence[Any] = (),
+    card: bool = False,
 ) -> Lazy:
     """Every file of the site, keyed by its path relative to the index's folder, each rendered
     when it is read (:class:`~survey_tools.render.registry.Lazy`: the paper pages are never all
     held at once). ``figures`` are
     the report figures ({title, path} with repository-relative paths) the statistics page shows;
     above ``all_rows_limit`` records the list draws a window of rows; ``claims`` are the filters
-    (``where:``) of the survey's claims, whose values the list never folds away."""
-    s = _Site(tax, corpus, stats, bibtex, corrections, figures, all_rows_limit, claims)
+    (``where:``) of the survey's claims, whose values the list never folds away; ``card``: the
+    figures generator draws the social card (og:image)."""
+    s = _Site(tax, corpus, stats, bibtex, corrections, figures, all_rows_limit, claims, card)
     out: dict[str, Callable[[], str]] = {
         s.index_name: s.index, CSS_FILE: partial(_asset, "page.css"), PAPER_JS_FILE: partial(bundle, "paper.mjs"),
 f"{PAPERS_DIR}/index.html": s.paper_list}
@@ -1062,11 +1135,21 @@ f"{PAPERS_DIR}/index.html": s.paper_list}
         out[BIB_FILE] = s.bib_js
         out[BIBFILE_FILE] = s.papers_bib
     out[STATS_FILE] = s.stats_page
+    if tax.excluded is not None:
+        out[EXCLUSIONS_FILE] = s.exclusions_page
     out.update(s.tag_pages())
     out[FEED_FILE] = s.feed
+    out[NOT_FOUND_FILE] = s.not_found
+    # The list as a dataset: the records' CSV, its Frictionless and Croissant descriptions, its card.
+    data = dataset_files(tax, s.records, s.url)
+    out.update({rel: partial(str, text) for rel, text in data.items()})
+    if s.url:  # crawlers' files name absolute addresses: none without one
+        pages = s.pages(list(out))
+        out[SITEMAP_FILE] = partial(sitemap_xml, pages)
+        out[ROBOTS_FILE] = partial(robots_txt, s.abs_url(SITEMAP_FILE))
     # Every page is checked, as it is rendered, to link only within the folder: the files above
     # and the figures' copies (written there by the figures generator).
-    files = frozenset(out) | {f["src"] for f in s.site_figures}
+    files = frozenset(out) | {f["src"] for f in s.site_figures} | ({CARD_FILE} if card else set())
     return Lazy({
         rel: partial(checked, rel, render, files, s.folder) if rel.endswith((".html", ".xml")) else render
         for rel, render in out.items()

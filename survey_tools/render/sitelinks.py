@@ -18,6 +18,7 @@ from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
 from survey_tools.errors import SurveyError
+from survey_tools.net.hrefs import href_problem, safe_href
 
 # The site's templates write every address in double quotes (jinja2 escapes quotes inside).
 # Found with str.find, not a regular expression: three times faster on a paper page.
@@ -69,14 +70,26 @@ def _target(folder: str, ref: str) -> str | None:
     return joined
 
 
+# The site's own icon (render/site.py) is the one data: URI a page writes: an SVG shown as an
+# image runs no script.
+_OWN_DATA = "data:image/svg+xml,"
+
+
 def check_page(page: str, text: str, files: Collection[str]) -> list[str]:
     """What is wrong with the links of ``page`` (its path in the site folder), given the site's
-    ``files``: one message per bad link."""
+    ``files``: one message per bad link. An address to another site must pass the href rule
+    (net/hrefs.py): the last line of defence, should a value validate refuses reach a page."""
     out = []
     folder = posixpath.dirname(page)
     for ref in references(text):
         where = _target(folder, ref)
         if where is None:
+            if (ref.startswith("//") or _SCHEME.match(ref.lstrip("\x00 \t\n\r"))) and not (
+                ref.startswith(_OWN_DATA) or safe_href(ref)
+            ):
+                out.append(
+                    f"{page}: {ref!r} is not a web address a page may link to ({href_problem(ref)})"
+                )
             continue
         if where.startswith("/"):
             out.append(f"{page}: {ref!r} starts at the server's root, outside the site's folder")

@@ -153,7 +153,10 @@ def _key_problems(key: str, lineno: int, id_col: str, rel: str, seen: set[str],
                   known: Collection[str] | None) -> list[Problem]:
     out = []
     if known is not None and key not in known:
-        out.append(Problem(rel, lineno, 0, id_col, f"unknown record key {key!r}"))
+        # Most often the consequence of a change elsewhere: a record deleted or renamed.
+        out.append(Problem(rel, lineno, 0, id_col, (
+            f"unknown record key {key!r}: no record has it; if this change deleted or renamed "
+            f"that record, this line is the consequence: restore the record, not this file")))
     if key in seen:
         out.append(Problem(rel, lineno, 0, id_col, f"{key!r} appears twice"))
     seen.add(key)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import textwrap
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -59,6 +60,11 @@ def _figure(width: float, height: float) -> Any:
         }
     )
     return plt.figure(figsize=(width, height), dpi=100)
+
+
+def _wrap(text: str, width: int) -> str:
+    """Each line of ``text`` wrapped at ``width`` characters (a long label never leaves its box)."""
+    return "\n".join(w for line in text.split("\n") for w in (textwrap.wrap(line, width) or [""]))
 
 
 def _box(ax: Any, xy: tuple[float, float], w: float, h: float, colour: str) -> None:
@@ -135,20 +141,14 @@ def _stacked_data(t: Table) -> dict[str, Any]:
 
 
 def _flow_data(stats: Stats, corpus: Corpus, field: str, total_key: str) -> dict[str, Any]:
-    """A PRISMA-style flow: screened → excluded at each stage in order → retained."""
+    """A PRISMA-style flow: screened → excluded at each stage in order → retained. Every number
+    is one the pages print: the headline counts (retained, the total) and the statistics' table
+    of the stage field, so the figure and the text cannot disagree."""
     tax = corpus.taxonomy
     t = stats.table(field)
-    retained = len(corpus.retained)
+    retained = stats.headline.get(tax.retained.name, len(corpus.retained))
     screened = stats.headline.get(total_key, retained + len(corpus.excluded))
     stages = [(t.rows.label_of(v), t.count(v)) for v in t.row_values if v in t.rows.values and t.count(v) >= 0]
-    living = stats.living.records if stats.living else frozenset()
-    if living:
-        # The edition keeps its own flow: records decided from the screening queue are left out.
-        retained = sum(r.path not in living for r in corpus.retained)
-        edition = [r for r in corpus.excluded if r.path not in living]
-        screened = retained + len(edition)
-        stages = [(t.rows.label_of(v), sum(str(r.get(field)) == v for r in edition)) for v in t.row_values
-                  if v in t.rows.values]
     return {
         "screened": screened,
         "stages": [[lab, n] for lab, n in stages if lab not in (tax.na, tax.untagged)],
@@ -172,7 +172,7 @@ def _prisma_data(stats: Stats, corpus: Corpus, field: str) -> dict[str, Any]:
             "identified": f"Records identified from {flow.source}\n{flow.runs} runs, {flow.first_run} to "
                           f"{flow.last_run}\nn = {flow.identified}",
             "hits": "Hits per query family\n" + "\n".join(f"{fams.get(k, k)}: {n}" for k, n in flow.per_family.items()),
-            "duplicates": f"Duplicates removed (already retained,\nexcluded or queued): n = {flow.duplicates}",
+            "duplicates": f"Duplicates removed (already retained, excluded or queued): n = {flow.duplicates}",
             "screened": f"Records screened\nn = {flow.screened}",
             "excluded": f"Records excluded: n = {flow.excluded}\n" + ("\n".join([*stage_lines, *reason_lines]) or "none"),
             "included": f"{tax.retained.label} (included)\nn = {flow.included}",
@@ -190,8 +190,8 @@ def _heatmap(d: Mapping[str, Any]) -> Any:
     ax = fig.add_subplot()
     top = max((max(r) for r in data), default=0) or 1
     im = ax.imshow(data, cmap="cividis", vmin=0, vmax=top, aspect="auto")
-    ax.set_xticks(range(len(cols)), cols, rotation=35, ha="right")
-    ax.set_yticks(range(len(rows)), rows)
+    ax.set_xticks(range(len(cols)), [_wrap(c, 18) for c in cols], rotation=35, ha="right")
+    ax.set_yticks(range(len(rows)), [_wrap(r, 28) for r in rows])
     for i, row in enumerate(data):
         for j, n in enumerate(row):
             ax.text(j, i, str(n) if n else "·", ha="center", va="center", color="white" if n < top * 0.55 else "black")
@@ -209,7 +209,7 @@ def _ladder(d: Mapping[str, Any]) -> Any:
     ax = fig.add_subplot()
     ys = list(range(len(labels)))
     ax.barh(ys, counts, color=OKABE_ITO[0])
-    ax.set_yticks(ys, labels)
+    ax.set_yticks(ys, [_wrap(lab, 28) for lab in labels])  # a long label on two lines
     ax.invert_yaxis()  # finest unit on top, coarsest at the bottom
     for y, n in zip(ys, counts, strict=True):
         ax.text(n + 0.3, y, str(n), va="center")
@@ -230,7 +230,7 @@ def _modes(d: Mapping[str, Any]) -> Any:
             if n:
                 ax.text(x0 + n / 2, y, str(n), ha="center", va="center", color="white" if k == 0 else "black")
         left = [a + b for a, b in zip(left, vals, strict=True)]
-    ax.set_yticks(ys, rows)
+    ax.set_yticks(ys, [_wrap(r, 28) for r in rows])
     ax.invert_yaxis()
     ax.set_xlabel("records")
     ax.set_title(d["title"])
@@ -249,7 +249,7 @@ def _stacked(d: Mapping[str, Any]) -> Any:
         bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
     for x, n in zip(pos, bottom, strict=True):
         ax.text(x, n + 0.3, str(n), ha="center")
-    ax.set_xticks(pos, xs, rotation=45, ha="right")
+    ax.set_xticks(pos, [_wrap(str(x), 18) for x in xs], rotation=45, ha="right")
     ax.set_ylabel("records")
     ax.set_xlabel(d["xlabel"])
     ax.set_title(d["title"])
@@ -270,7 +270,7 @@ def _flow(d: Mapping[str, Any]) -> Any:
 
     def box(x: float, y: float, w: float, text: str, colour: str) -> None:
         _box(ax, (x, y - 0.35), w, 0.7, colour)
-        ax.text(x + w / 2, y, text, ha="center", va="center", fontsize=10)
+        ax.text(x + w / 2, y, _wrap(text, 40 if w > 4.5 else 34), ha="center", va="center", fontsize=10)
 
     remaining = d["screened"]
     box(0.3, 0.3, 4.6, f"Records screened\nn = {remaining}", "#D9EAF7")
@@ -290,38 +290,51 @@ def _flow(d: Mapping[str, Any]) -> Any:
     return fig
 
 
+# The living flow as one column of boxes, top to bottom (a side box indented under the step it
+# leaves), every line wrapped to the box: drawn 4.5 inches wide (324 pt, less than a phone's
+# column), its 10 pt text is shown at 10 px or more even in a 375 px window.
+# (Identified less the duplicates is what was screened plus what still waits in the queue.)
+_PRISMA_STEPS = (("identified", 0, "#D9EAF7"), ("hits", 1, "#F3F3F3"), ("duplicates", 1, "#FBE3D6"),
+                 ("awaiting", 1, "#FFF4CE"), ("screened", 0, "#EEEEEE"), ("excluded", 1, "#FBE3D6"),
+                 ("included", 0, "#D4EDDA"))
+_LINE = 0.175  # a line of 10 pt text, in the figure's data units (inches)
+_TITLE = 0.6  # room above the boxes for the two-line title
+_PRISMA_WIDTH = 4.5
+
+
 def _prisma(d: Mapping[str, Any]) -> Any:
-
-    fig = _figure(9, 6.2)
-    ax = fig.add_subplot()
-    ax.set_xlim(0, 10)
-    ax.set_ylim(-5.6, 0.9)
-    ax.axis("off")
-
-    def box(x: float, y: float, w: float, h: float, text: str, colour: str) -> None:
-        _box(ax, (x, y - h / 2), w, h, colour)
-        ax.text(x + w / 2, y, text, ha="center", va="center", fontsize=9)
-
-    def arrow(x0: float, y0: float, x1: float, y1: float) -> None:
-        ax.annotate("", xy=(x1, y1), xytext=(x0, y0), arrowprops={"arrowstyle": "->", "color": "#333333"})
-
     flow = d["flow"]
+    title = "Living list: PRISMA 2020 flow\n(search runs and screening decisions)"
     if flow is None:
-        ax.text(5, -2.4, "No search has run yet (survey search)", ha="center", va="center", fontsize=11)
-        ax.set_title("Living list: PRISMA 2020 flow")
+        fig = _figure(_PRISMA_WIDTH, 1.6)
+        ax = fig.add_axes((0, 0, 1, 0.8))
+        ax.axis("off")
+        ax.text(0.5, 0.5, "No search has run yet (survey search)", ha="center", va="center", fontsize=11)
+        fig.suptitle(title, fontsize=11)
         return fig
-    box(0.2, 0.0, 4.4, 0.9, flow["identified"], "#D9EAF7")
-    box(5.3, 0.0, 4.5, 1.5, flow["hits"], "#F3F3F3")
-    arrow(2.4, -0.5, 2.4, -1.1)
-    arrow(2.4, -0.8, 5.3, -0.8)
-    box(5.3, -1.15, 4.5, 0.55, flow["duplicates"], "#FBE3D6")
-    box(0.2, -1.5, 4.4, 0.7, flow["screened"], "#EEEEEE")
-    arrow(4.6, -1.5, 5.3, -2.3)
-    box(5.3, -2.6, 4.5, 1.6, flow["excluded"], "#FBE3D6")
-    arrow(2.4, -1.9, 2.4, -3.6)
-    box(0.2, -4.0, 4.4, 0.7, flow["included"], "#D4EDDA")
-    box(5.3, -4.4, 4.5, 0.6, flow["awaiting"], "#FFF4CE")
-    ax.set_title("Living list: PRISMA 2020 flow (search runs and screening decisions)")
+    boxes = [(_wrap(flow[key], 36 if indent else 41), indent, colour) for key, indent, colour in _PRISMA_STEPS]
+    heights = [_LINE * (text.count("\n") + 1) + 0.2 for text, _i, _c in boxes]
+    gap = 0.3
+    total = sum(heights) + gap * (len(boxes) - 1)
+    fig = _figure(_PRISMA_WIDTH, total + _TITLE)
+    ax = fig.add_axes((0, 0, 1, total / (total + _TITLE)))
+    ax.set_xlim(0, _PRISMA_WIDTH)
+    ax.set_ylim(-total, 0)
+    ax.axis("off")
+    y = 0.0
+    spine: list[tuple[float, float]] = []  # the main steps' top and bottom
+    for (text, indent, colour), h in zip(boxes, heights, strict=True):
+        x = 0.6 if indent else 0.05
+        _box(ax, (x, y - h + 0.05), _PRISMA_WIDTH - 0.1 - x, h - 0.1, colour)
+        ax.text(x + 0.1, y - h / 2, text, ha="left", va="center", fontsize=10)
+        if indent:  # from the main line into the side box
+            ax.annotate("", xy=(x, y - h / 2), xytext=(0.3, y - h / 2), arrowprops={"arrowstyle": "->", "color": "#333333"})
+        else:
+            spine.append((y, y - h))
+        y -= h + gap
+    for (_top, bottom), (top, _bottom) in zip(spine, spine[1:], strict=False):
+        ax.annotate("", xy=(0.3, top), xytext=(0.3, bottom), arrowprops={"arrowstyle": "->", "color": "#333333"})
+    fig.suptitle(title, fontsize=11)
     return fig
 
 
@@ -345,6 +358,36 @@ class Figure:
     def draw(self) -> tuple[bytes, bytes]:
         """The figure's SVG and PNG bytes."""
         return _save(_DRAW[self.kind](self.data))
+
+
+@dataclass(frozen=True)
+class Card:
+    """The site's social card (``og:image``): the list's title, one line of what it is and its
+    headline counts, drawn as a 1200 x 630 PNG (the size link previews crop to)."""
+
+    title: str
+    subtitle: str
+    counts: tuple[str, ...]  # e.g. "131 retained papers"
+
+    def inputs(self) -> bytes:
+        return json.dumps(["card", self.title, self.subtitle, self.counts], ensure_ascii=False).encode("utf-8")
+
+    def draw(self) -> tuple[bytes]:
+        fig = _figure(12, 6.3)
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, 12)
+        ax.set_ylim(0, 6.3)
+        ax.axis("off")
+        ax.add_patch(_pyplot().matplotlib.patches.Rectangle((0, 0), 12, 0.35, fc=OKABE_ITO[0], ec="none"))
+        ax.text(0.7, 5.5, "\n".join(textwrap.wrap(self.title, 34)[:3]), fontsize=40, weight="bold", va="top", color="#111111")
+        ax.text(0.7, 3.1, "\n".join(textwrap.wrap(self.subtitle, 72)[:3]), fontsize=20, va="top", color="#444444")
+        counts = "   ·   ".join(self.counts)
+        ax.text(0.7, 1.0, counts, fontsize=24, va="center", color=OKABE_ITO[0], weight="bold")
+        png = io.BytesIO()
+        # Exactly 1200 x 630 pixels: no tight box, the figure's own size at 100 dpi.
+        fig.savefig(png, format="png", metadata={"Software": None}, dpi=100)
+        _pyplot().close(fig)
+        return (png.getvalue(),)
 
 
 def _bad(config: ReportConfig, i: int, key: str, msg: str) -> Problem:

@@ -14,6 +14,7 @@ of ``HEAD``.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tarfile
 import tempfile
@@ -27,6 +28,7 @@ from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField
 from survey_tools.errors import SurveyError, UsageError
+from survey_tools.net.hrefs import safe_href
 from survey_tools.reports.axes import mode_of, plain_str
 from survey_tools.reports.claims import ClaimsReport
 from survey_tools.reports.compute import survey_of
@@ -428,12 +430,24 @@ def diff_revision(root: Path, base: str | None = None) -> tuple[str, CorpusDiff]
 # --- Markdown ----------------------------------------------------------------------------------
 
 
+# Characters that change how the text around them reads without showing themselves: controls
+# (C0, DEL, C1) and the bidirectional and zero-width formatting marks (U+202E turns
+# "txt.exe" into "exe.txt" on screen). A stranger's text reaches the comment without them.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def visible(text: str) -> str:
+    """``text`` without control, bidirectional and zero-width characters."""
+    return _HIDDEN.sub("", text)
+
+
 def _md(v: Any, limit: int = 120) -> str:
     """Free text as one escaped table cell or note, cut to ``limit`` characters of text.
 
     The report is posted as a pull-request comment: record text is inert there (no @mention,
-    bare link or e-mail link a contributor could slip in through a title or a summary)."""
-    text = "—" if v is None or v == "" else " ".join(str(v).split())
+    bare link or e-mail link a contributor could slip in through a title or a summary), and
+    shows what it says (no bidirectional or control characters)."""
+    text = "—" if v is None or v == "" else " ".join(visible(str(v)).split())
     return md_inert(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
@@ -444,10 +458,11 @@ def _paper_cell(p: Paper) -> str:
 def _link(p: Paper) -> str:
     # A link shows its own address (an autolink, percent-encoded so it cannot close early):
     # no text of the record's can label it.
+    # Only an address the href rule lets into a link (net/hrefs.py) is one; the rest is text.
     url = p.link
-    if url.startswith(("https://", "http://")) and len(url) <= 2000:
+    if safe_href(url) and len(url) <= 2000:
         return md_cell(md_autolink(url))
-    return _md(url)
+    return _md("(not a web address; left out)" if url else url)
 
 
 def _table(lines: list[str], headers: Sequence[str], rows: Iterable[Sequence[Any]], limit: int,

@@ -18,7 +18,15 @@ from importlib import resources
 from typing import Any
 
 from survey_tools.errors import SurveyError
-from survey_tools.review.diff import ClaimChange, CorpusDiff, Moved, Paper, Retag, to_markdown
+from survey_tools.review.diff import (
+    ClaimChange,
+    CorpusDiff,
+    Moved,
+    Paper,
+    Retag,
+    to_markdown,
+    visible,
+)
 
 FORMAT = "survey-diff-report/1"
 # The artifact is read whole: a bound far above any real report (a 5,000-paper change is about
@@ -91,6 +99,18 @@ def _problems(data: Any) -> list[str]:
     ]
 
 
+def _visible(value: Any) -> Any:
+    """Every string of the artifact without control, bidirectional and zero-width characters
+    (a stranger's text: what the comment shows is what it says)."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, list):
+        return [_visible(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _visible(v) for k, v in value.items()}
+    return value
+
+
 def read_report(raw: bytes) -> tuple[str, CorpusDiff]:
     """An artifact's bytes -> (revision, report), or ReportError saying what is wrong."""
     if len(raw) > MAX_BYTES:
@@ -102,6 +122,7 @@ def read_report(raw: bytes) -> tuple[str, CorpusDiff]:
     problems = _problems(data)
     if problems:
         raise ReportError("the report does not match its schema: " + "; ".join(problems))
+    data = _visible(data)
 
     def paper(p: dict[str, Any]) -> Paper:
         return Paper(**{**p, "tags": tuple((a, b) for a, b in p["tags"])})

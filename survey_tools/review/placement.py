@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from survey_tools.corpus.taxonomy import Collection, Taxonomy
+from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Taxonomy
 from survey_tools.corpus.yamlio import parse_yaml_bytes
 from survey_tools.errors import Problem, Report, UsageError
 from survey_tools.review.diff import _git, resolve_base
@@ -51,12 +51,26 @@ _RECORD_LIKE = (".yaml", ".yml", ".txt", ".md", ".json", "")
 
 @dataclass(frozen=True)
 class PathCheck:
-    """The result: the base compared with, the files looked at and every misplaced one."""
+    """The result: the base compared with, the files looked at and every misplaced one; notes
+    say what a maintainer checks in a change that has its place (the taxonomy)."""
 
     base: str
     how: str
     changed: tuple[str, ...]
     report: Report
+    notes: tuple[str, ...] = ()
+
+
+# The taxonomy's fields, values and rules (not its own texts, taxonomy/readme/ and the like).
+TAXONOMY_PATHS = ("taxonomy/fields/", "taxonomy/survey.yaml")
+# What a pull request that changes the taxonomy is told: it has its place (the maintainer's
+# changes are made so), and what the maintainer who merges it checks.
+TAXONOMY_NOTE = (
+    "changes the survey's taxonomy (its fields, values or rules): a contributor proposes a new "
+    "value in an issue first, and a pull request adds records only (CONTRIBUTING.md); a "
+    "maintainer merging this checks that every record still validates and that the records the "
+    "change concerns are tagged again"
+)
 
 
 def documented_paths(tax: Taxonomy) -> list[str]:
@@ -85,6 +99,95 @@ def changed_files(root: Path, base: str) -> list[str]:
     )
     top = [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
     return sorted(p[len(prefix) :] for p in top if p.startswith(prefix))
+
+
+def deleted_files(root: Path, base: str) -> list[str]:
+    """Files the index deletes against ``base``, relative to the survey folder."""
+    prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
+    raw = _git(
+        root,
+        "diff",
+        "--cached",
+        "--name-only",
+        "--no-renames",
+        "-z",
+        "--diff-filter=D",
+        base,
+        "--",
+        ".",
+    )
+    top = [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
+    return sorted(p[len(prefix) :] for p in top if p.startswith(prefix))
+
+
+def _base_record(root: Path, base: str, rel: str) -> dict[str, Any]:
+    try:
+        raw = _git(root, "show", f"{base}:./{rel}")
+    except UsageError:
+        return {}
+    data = parse_yaml_bytes(raw, rel, positions=False).data
+    return data if isinstance(data, dict) else {}
+
+
+def removal_problems(
+    tax: Taxonomy,
+    deleted: Iterable[str],
+    before: dict[str, dict[str, Any]],
+    staged: dict[str, Any],
+) -> list[Problem]:
+    """A record the branch deletes: re-keyed (its title now in another added file) or removed
+    (not moved to another collection, as `survey exclude` does). Keys are stable: links, claims
+    and the audit file name them."""
+    folders = {c.folder: c for c in tax.collections.values()}
+    added_titles: dict[str, str] = {}
+    former: list[dict[str, Any]] = []
+    for rel, raw in staged.items():
+        coll = folders.get(str(PurePosixPath(rel).parent))
+        data = parse_yaml_bytes(raw, rel, positions=False).data if coll and raw else None
+        if isinstance(data, dict):
+            added_titles.setdefault(str(data.get(coll.title_field)), rel)  # type: ignore[union-attr]
+            whole = data.get(FORMER_FIELD)
+            if isinstance(whole, dict):
+                former.append(whole)
+    out = []
+    for rel in deleted:
+        coll = folders.get(str(PurePosixPath(rel).parent))
+        if coll is None or not rel.endswith(".yaml"):
+            continue
+        old = before.get(rel, {})
+        key = str(old.get(coll.id_field) or PurePosixPath(rel).stem)
+        if any(f.get(coll.id_field) == key for f in former):
+            continue  # moved to another collection whole (survey exclude)
+        moved_to = added_titles.get(str(old.get(coll.title_field)))
+        if moved_to is not None:
+            out.append(
+                Problem(
+                    moved_to,
+                    0,
+                    0,
+                    "",
+                    (
+                        f"is the record {key!r} ({rel}) under a new key: a record's key never changes "
+                        f"(links, claims and the audit file name it): keep the file {rel} and its "
+                        f"{coll.id_field}: {key}, and make the change there"
+                    ),
+                )
+            )
+        else:
+            out.append(
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    (
+                        f"this pull request deletes the record {key!r}: a record leaves the list through "
+                        f"`survey exclude {key}` (the reason kept in the exclusion log), not by deleting "
+                        f"its file; restore it, or propose the removal in an issue"
+                    ),
+                )
+            )
+    return out
 
 
 def _generated(rel: str, listed: frozenset[str]) -> bool:
@@ -122,10 +225,13 @@ def _looks_like_record(tax: Taxonomy, raw: bytes, rel: str) -> bool:
 
 
 def _stem(name: str) -> str:
+    """The name without its wrong extension, and without trailing dots and spaces (``paper.``
+    becomes ``paper``, not ``paper..yaml``: Windows drops them, and no key ends in one)."""
     for ext in (".yaml.txt", ".yml.txt", ".yaml", ".yml", ".txt", ".md", ".json"):
         if name.lower().endswith(ext):
-            return name[: -len(ext)]
-    return name
+            name = name[: -len(ext)]
+            break
+    return name.rstrip(". ") or "KEY"
 
 
 def _misplaced(tax: Taxonomy, rel: str, raw: bytes | None) -> str:
@@ -228,4 +334,8 @@ def check_paths(tax: Taxonomy, base: str | None = None, built: Path | None = Non
     staged: dict[str, Any] = {rel: _staged_bytes(root, rel) for rel in changed}
     report = Report(checked=len(changed))
     report.extend(placement_problems(tax, changed, staged, built, documented_paths(tax)))
-    return PathCheck(chosen.rev, chosen.how, tuple(changed), report)
+    deleted = deleted_files(root, chosen.rev)
+    before = {rel: _base_record(root, chosen.rev, rel) for rel in deleted if rel.endswith(".yaml")}
+    report.extend(removal_problems(tax, deleted, before, staged))
+    notes = tuple(f"{rel}: {TAXONOMY_NOTE}" for rel in changed if rel.startswith(TAXONOMY_PATHS))
+    return PathCheck(chosen.rev, chosen.how, tuple(changed), report, notes)

@@ -174,9 +174,11 @@ class ArxivClient:
             detail = _error_summary(ans.body)
             if detail:
                 raise ArxivFetchError(f"arXiv refused the id {what!r} (HTTP {ans.status}: {detail})")
+            # A wait it asked for and the command's deadline (or the longest wait) did not allow.
+            asked = f" (it asked to wait {ans.retry_after:g} s)" if ans.retry_after is not None else ""
             raise ArxivFetchError(
                 f"arXiv answered HTTP {ans.status} for {what} after {ans.tries} "
-                f"{'try' if ans.tries == 1 else 'tries'}; try again later")
+                f"{'try' if ans.tries == 1 else 'tries'}; try again later{asked}")
         return parse_feed(ans, what)
 
     def fetch(self, arxiv_id: str) -> ArxivPaper:

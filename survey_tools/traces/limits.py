@@ -21,12 +21,16 @@ RFC 8259 section 8.1 allows parsers to do; a UTF-16 mark gets its own message.
 from __future__ import annotations
 
 import mmap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
 
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 DEFAULT_MAX_STRING_BYTES = 16 * 1024 * 1024
+DEFAULT_MAX_SPANS = 1_000_000
 UTF8_BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
@@ -38,6 +42,50 @@ Buffer = bytes | mmap.mmap
 class Limits:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_string_bytes: int = DEFAULT_MAX_STRING_BYTES
+    # Spans an importer turns into records: counted before it builds them (2.8 million tiny
+    # spans fit in the size limit and need gigabytes as records).
+    max_spans: int = DEFAULT_MAX_SPANS
+
+
+_SPAN_LIMIT: ContextVar[int | None] = ContextVar("max_spans", default=None)
+
+
+def span_limit() -> int:
+    """The spans an import may build (``--max-spans``; the default outside an import)."""
+    return _SPAN_LIMIT.get() or DEFAULT_MAX_SPANS
+
+
+# Spans built so far by the import under way (one list per import: a counter the importers of
+# span files bump through count_span).
+_SPANS_BUILT: ContextVar[list[int] | None] = ContextVar("spans_built", default=None)
+
+
+@contextmanager
+def spans_limited(n: int) -> Iterator[None]:
+    token = _SPAN_LIMIT.set(n)
+    built = _SPANS_BUILT.set([0])
+    try:
+        yield
+    finally:
+        _SPANS_BUILT.reset(built)
+        _SPAN_LIMIT.reset(token)
+
+
+def count_span() -> str | None:
+    """Count one more span built by the import under way; the refusal once past the limit."""
+    built = _SPANS_BUILT.get()
+    if built is None:
+        return None
+    built[0] += 1
+    return span_count_problem(built[0], "spans or more") if built[0] > span_limit() else None
+
+
+def span_count_problem(n: int, what: str = "spans") -> str | None:
+    """The refusal of an input holding ``n`` spans (or ``what`` counts them), or None."""
+    limit = span_limit()
+    if n <= limit:
+        return None
+    return f"the input holds {n:,} {what}, over the {limit:,} spans limit (--max-spans raises it)"
 
 
 DEFAULT_LIMITS = Limits()

@@ -14,6 +14,11 @@ One case file per mistake::
     expected: [exact output lines]          # `survey validate`'s lines, or check-paths' lines
     tells_what_to_type: true                # read as someone who does not program would
     reading: how that reader takes the message
+    grade: valid | fixable | partly | wrong fix | silent   # round 5 on
+    fixed: |-                               # the record with the message's fix applied
+      ...                                   # (must validate), or
+    fixed_deletes: true                     # the fix is to delete the file
+    also: {corpus/other.yaml: text}         # records the survey already holds
 
 The record is written as GitHub's web editor saves it: LF line ends and no final newline by
 default, with cases for CRLF, a byte-order mark and a final newline.
@@ -54,20 +59,26 @@ class Case:
         return (b"\xef\xbb\xbf" + raw) if saved.get("bom") else raw
 
 
-def cases() -> list[Case]:
+def cases(folder: Path = CASES) -> list[Case]:
     return [
         Case(p.stem, yaml.safe_load(p.read_text(encoding="utf-8")))
-        for p in sorted(CASES.glob("*.yaml"))
+        for p in sorted(folder.glob("*.yaml"))
     ]
 
 
 def outcome(case: Case, root: Path) -> tuple[int, list[str], int]:
     """Put the case's file in the survey at ``root`` and check it as the case says: the exit
     code and lines of the check, and `survey validate`'s exit code."""
+    for rel, text in (case.spec.get("also") or {}).items():  # records already in the survey
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
     target = root / case.path
     target.parent.mkdir(parents=True, exist_ok=True)
     raw = case.data()
-    target.write_bytes(raw)
+    if case.spec.get("deleted"):  # the fix is to remove the file (the other record is the one)
+        target.unlink(missing_ok=True)
+    else:
+        target.write_bytes(raw)
     res = run(root, "validate", env={"SURVEY_MAINTAINER_WARNINGS": "0"})
     assert "warning:" not in res.stderr, res.stderr  # no maintainer-only warning for contributors
     if case.spec["check"] == "validate":

@@ -53,6 +53,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "traces": ("in/{file}", "trace validate {input}"),
     "importers": ("in/{file}", "trace import otel {input} -o {tmp}/out/trace.json"),
     "render": ("corpus/{name}.yaml", "build"),
+    "lists": ("in/{file}", "init new --from {input} --dry-run"),
 }
 
 

@@ -18,6 +18,7 @@ from survey_tools.traces.limits import (
     DEFAULT_LIMITS,
     Limits,
     size_problem,
+    spans_limited,
     string_problem,
     strip_bom,
 )
@@ -102,7 +103,8 @@ def _import_to(
             raise ImportFailed(f"line {line}, column {col}: {msg}")
         return data
 
-    results = run_import(fmt, str(src), read, keep_content=keep_content)
+    with spans_limited(limits.max_spans):
+        results = run_import(fmt, str(src), read, keep_content=keep_content)
     if len(results) > 1 and not folder:
         shown = ", ".join(r.key for r in results[:3])
         raise ImportFailed(

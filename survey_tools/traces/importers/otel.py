@@ -42,6 +42,7 @@ from survey_tools.traces.importers.spans import (
     SpanSummary,
     build,
 )
+from survey_tools.traces.limits import count_span, span_count_problem
 
 AGENT_OPS = {"invoke_agent", "create_agent", "invoke_workflow"}
 MODEL_OPS = {"chat", "generate_content", "text_completion", "embeddings"}
@@ -135,9 +136,10 @@ _OUT_TOKENS = (
 )
 # A tool call's arguments (hashed into content_ref, never copied).
 _ARGUMENTS = frameworks.ARGUMENT_KEYS
-WANTED = frozenset(
+# The same set as frameworks.WANTED (a user's rules add to it while they are used).
+WANTED = frameworks.WANTED
+WANTED.update(
     {
-        *frameworks.ATTRIBUTES,
         "gen_ai.operation.name",
         "gen_ai.agent.name",
         "gen_ai.agent.id",
@@ -327,15 +329,22 @@ def span_record(
     agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
     target = name if kind == HANDOFF else ""
     mapped = frameworks.apply(kind, name, span_name, a)
+    in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
+    rule = ""
     if mapped is not None:
-        kind, target = mapped.kind, mapped.target or target
+        kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
         agent = mapped.agent or agent
         if kind in (AGENT, frameworks.WORKFLOW) and mapped.agent:
             name = mapped.agent
         elif kind == frameworks.RUNTIME:
             name = span_name[:256]  # kept in the attributes of the events run inside it
             op = op if op else " ".join(span_name.split()[:2])
-    in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
+        elif kind == TOOL and mapped.tool:
+            name = mapped.tool
+        elif kind in (MODEL, STEP) and name == op and not op:
+            name = span_name[:256]
+        in_tok = in_tok or mapped.tokens_in or 0
+        out_tok = out_tok or mapped.tokens_out or 0
     ref = ""
     if kind == TOOL:
         args = next((a[k] for k in _ARGUMENTS if isinstance(a.get(k), str)), None)
@@ -361,6 +370,10 @@ def span_record(
         RANK_MODEL if kind == MODEL else RANK_OTHER,
         ref,
         error,
+        (),
+        False,
+        intern(span_name, span_name)[:256],
+        rule,
     )
 
 
@@ -383,6 +396,9 @@ def span_record_at(
 ) -> SpanRec:
     """:func:`span_record`, a span it refuses reported as ``<where>: span <sid>: why`` (the
     importers of span files name a span by its line, row or trace)."""
+    too_many = count_span()  # the console, MLflow and Phoenix formats: counted as they are built
+    if too_many:
+        raise ImportFailed(too_many)
     try:
         return span_record(sid, pid, start, end, span_name, a, error, names)
     except BadSpan as err:
@@ -490,6 +506,11 @@ def import_otlp(
     # Read here, not by the caller, so the only reference to the input is ours and
     # the buffer is freed as soon as the spans are decoded.
     data = read()
+    # Counted before anything is decoded (a document a line costs more than its bytes): every
+    # span has one "spanId" key, a span link another, so this bounds the spans from above.
+    too_many = span_count_problem(data.count(b'"spanId"'), '"spanId" keys (spans and span links)')
+    if too_many:
+        raise ImportFailed(too_many)
     docs, lines = _documents(data)
     del data
     if not any(doc.resourceSpans is not None for _, doc in docs):
@@ -506,6 +527,9 @@ def import_otlp(
     ]
     # Every Raw slice keeps the whole input alive: only the chunks hold them now.
     del docs
+    too_many = span_count_problem(sum(len(c) for _, c in chunks))
+    if too_many:
+        raise ImportFailed(too_many)
     by_trace = _records(chunks, summary, names, lines)
     del chunks
     results = span_traces(

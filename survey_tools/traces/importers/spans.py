@@ -35,6 +35,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
+from survey_tools.traces.importers import frameworks
 from survey_tools.traces.importers.common import ImportFailed
 
 AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
@@ -55,6 +56,7 @@ UNNAMED = "?"
 NODE = "node"  # an agent node of a graph (frameworks.NODE)
 MARKER = "marker"  # an invocation marker beside its run's span (frameworks.MARKER)
 SPEAKER = "speaker"  # a step saying whose turn starts (frameworks.SPEAKER)
+GROUP, EXECUTOR = "group", "executor"  # a group chat's manager, its tool runner
 
 
 @dataclass(slots=True)
@@ -77,6 +79,8 @@ class SpanRec:
     error: str = ""  # why the span failed, when it did
     links: tuple[tuple[str, str], ...] = ()  # (trace id, span id) of its span links
     follows: bool = False  # its parent is a linked span: it may start and end after it
+    span: str = ""  # the span's own name (the summary names generic spans by it)
+    rule: str = ""  # the framework row that mapped it (--explain)
 
 
 @dataclass
@@ -92,6 +96,8 @@ class SpanSummary:
     failed: int = 0
     runtime: Counter[str] = field(default_factory=Counter)
     joined: int = 0  # traces joined into this one by span links
+    lacks: list[str] = field(default_factory=list)  # what the file has none of
+    explained: list[str] = field(default_factory=list)  # --explain: one line per span
 
     def notes(self) -> list[str]:
         out = [f"{self.spans} span(s) imported"]
@@ -127,6 +133,10 @@ class SpanSummary:
         if self.generic:
             ops = ", ".join(f"{k} ({v})" for k, v in sorted(self.generic.items()))
             out.append(f"unknown operations kept as generic events: {ops}")
+        out.extend(
+            f"the file has no {what}: nothing is invented in their place" for what in self.lacks
+        )
+        out.extend(f"explain: {line}" for line in self.explained)
         if self.skipped:
             shown = "; ".join(self.skipped[:5])
             more = f" (and {len(self.skipped) - 5} more)" if len(self.skipped) > 5 else ""
@@ -168,17 +178,23 @@ def build(
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
     _speakers(recs, by_id)
+    _group_turns(recs)
+    _owners_of_model_calls(recs, root, by_id)
+    # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
+    # are whole milliseconds) a child starting with its parent but ending first would
+    # be clamped against its parent's end before that end is clamped itself.
+    _parents_first(recs, root, by_id)
     _clamp(recs, root, by_id, summary)
     _parents_first(recs, root, by_id)
 
-    events = _Events(recs, root, root_agent, summary)
+    events = _Events(recs, root, root_agent, summary, by_id)
     for r in recs:
         events.emit(r)
     b = events.finish()
     usage_rank = min((r.usage_rank for r in recs if r.input_tokens or r.output_tokens), default=-1)
-    tokens_in = sum(r.input_tokens for r in recs if r.usage_rank == usage_rank)
-    tokens_out = sum(r.output_tokens for r in recs if r.usage_rank == usage_rank)
+    tokens_in, tokens_out = _usage(recs, usage_rank, root, by_id)
     summary.failed += sum(1 for r in recs if r.error)
+    summary.lacks.extend(_lacks(recs, usage_rank))
     costs = {
         "tokens": tokens_in + tokens_out,
         "input_tokens": tokens_in,
@@ -188,6 +204,54 @@ def build(
         "messages": b.type.count("message"),
     }
     return b, costs
+
+
+def _usage(
+    recs: list[SpanRec], rank: int, root: SpanRec, by_id: dict[str, SpanRec]
+) -> tuple[int, int]:
+    """Input and output tokens of one level of spans. A span of the level nested in
+    another of it (an agent run as a tool inside a turn) is counted once: when the outer
+    span's usage holds at least the sum of the nested ones' (the framework rolled them up,
+    as the Agents SDK's turns do) the outer one counts for them, else each counts its own."""
+    level = [r for r in recs if r.usage_rank == rank and (r.input_tokens or r.output_tokens)]
+    if len(level) < 2:
+        return sum(r.input_tokens for r in level), sum(r.output_tokens for r in level)
+    ids = {r.span_id for r in level}
+    nested: dict[str, list[SpanRec]] = {}
+    tops: list[SpanRec] = []
+    for r in level:
+        cur = by_id.get(r.parent_id) if r is not root else None
+        while cur is not None and cur.span_id not in ids:
+            cur = by_id.get(cur.parent_id) if cur is not root else None
+        if cur is None:
+            tops.append(r)
+        else:
+            nested.setdefault(cur.span_id, []).append(r)
+    if not nested:
+        return sum(r.input_tokens for r in level), sum(r.output_tokens for r in level)
+    total_in = total_out = 0
+    todo = list(tops)
+    while todo:
+        r = todo.pop()
+        inner = nested.get(r.span_id, [])
+        total_in, total_out = total_in + r.input_tokens, total_out + r.output_tokens
+        if r.input_tokens < sum(c.input_tokens for c in inner) or r.output_tokens < sum(
+            c.output_tokens for c in inner
+        ):
+            todo.extend(inner)  # not rolled up: the nested spans count their own
+    return total_in, total_out
+
+
+def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
+    """What an instrumentor did not write at all, for the summary (it is not invented)."""
+    out = []
+    if usage_rank < 0:
+        out.append("token counts (no span reports usage; the trace's tokens are 0)")
+    if not any(r.kind == MODEL for r in recs):
+        out.append("model-call spans")
+    if not any(r.kind in (TOOL, HANDOFF) for r in recs):
+        out.append("tool spans")
+    return out
 
 
 def _graph_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -263,6 +327,88 @@ def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
                 r.parent_id = turn.span_id
                 turn.end = max(turn.end, r.end)
     recs.extend(turns)
+
+
+# What a framework appends to the name of a scope's span (DSPy's Module.forward and
+# __call__, acall, a run's .run): not part of the agent's name.
+_SUFFIXES = (".forward", ".aforward", ".__call__", ".acall", ".arun", ".run", ".invoke", ".ainvoke")
+# The scopes that can name an agent: a step (a chain, a workflow) or a span of no convention.
+_SCOPES = (STEP, WORKFLOW, GENERIC)
+INFERRED = "structure: the nearest named scope holding model calls owns them (an agent)"
+
+
+def scope_name(r: SpanRec) -> str:
+    """The agent a scope names: a name a rule or an attribute gave it, else its span's
+    name, framework suffixes stripped ('' when it names nothing)."""
+    name = r.agent or r.span or (r.name if r.kind != GENERIC else "")
+    for suffix in _SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+            break
+    return "" if name.startswith("__") or name == "(none)" else name
+
+
+def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """Agents from the shape of the run, where no span says it is an agent's: a model
+    call outside every agent span is owned by the nearest enclosing named scope (a step,
+    a workflow, a span of no convention; the framework's own scopes, runtime, are passed
+    over), which becomes that agent's span. A model call inside a tool span, with no
+    scope between, is the tool's: its agent is the one holding the tool."""
+    parent = by_id.get
+    in_agent: dict[str, bool] = {root.span_id: root.kind == AGENT}
+
+    def under_agent(r: SpanRec) -> bool:
+        path: list[str] = []
+        cur: SpanRec | None = r
+        found = False
+        while cur is not None and cur.span_id not in in_agent:
+            if cur.kind == AGENT:
+                found = True
+                break
+            path.append(cur.span_id)
+            cur = parent(cur.parent_id) if cur is not root else None
+        found = found or (cur is not None and in_agent.get(cur.span_id, False))
+        for sid in path:
+            in_agent[sid] = found
+        return found
+
+    models = [r for r in recs if r.kind == MODEL and not under_agent(r)]
+    for m in models:
+        cur = parent(m.parent_id) if m is not root else None
+        while cur is not None and cur.kind not in (AGENT, TOOL):
+            name = scope_name(cur) if cur.kind in _SCOPES else ""
+            if name:
+                cur.kind, cur.name, cur.agent = AGENT, name, name
+                cur.rule = INFERRED
+                break
+            cur = parent(cur.parent_id) if cur is not root else None
+
+
+def _group_turns(recs: list[SpanRec]) -> None:
+    """A group chat (AG2's GroupChatManager) runs its agents in turn, each agent span a
+    child of the manager's: the manager is bookkeeping, and each turn is passed on by the
+    speaker before it, so each agent span becomes a child of the previous speaker's span
+    that follows it (a delegation from that speaker, which does not wait for it). A tool
+    runner among them (kind executor) is bookkeeping of the speaker before it: the tools it
+    runs are that speaker's calls."""
+    groups = {r.span_id for r in recs if r.kind == GROUP}
+    if not groups:
+        return
+    turns: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.span_id in groups:
+            r.kind = RUNTIME
+        elif r.parent_id in groups and r.kind in (AGENT, EXECUTOR):
+            turns.setdefault(r.parent_id, []).append(r)
+    for kids in turns.values():
+        prev: SpanRec | None = None
+        for r in sorted(kids, key=_SORT_KEY):
+            if r.kind == EXECUTOR:
+                r.kind = RUNTIME
+            if prev is not None:
+                r.parent_id, r.follows = prev.span_id, True
+            if r.kind == AGENT:
+                prev = r
 
 
 def _parents_first(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -367,9 +513,15 @@ class _Events:
     """The events of span records taken in time order (the body of :func:`build`)."""
 
     def __init__(
-        self, recs: list[SpanRec], root: SpanRec, root_agent: str, summary: SpanSummary
+        self,
+        recs: list[SpanRec],
+        root: SpanRec,
+        root_agent: str,
+        summary: SpanSummary,
+        by_id: dict[str, SpanRec] | None = None,
     ) -> None:
         self.b = SpanBuilder()
+        self.by_id = by_id or {}
         self.push = self.b.push
         self.root = root
         self.root_agent = root_agent
@@ -406,6 +558,30 @@ class _Events:
             and min(map(attrgetter("start"), recs)) - t0 > -_EXACT_NS
         )
         self.root_name = self.agent_of(root)
+        self.explain = frameworks.explaining()
+
+    def _explained(self, r: SpanRec, me: str) -> str:
+        """--explain: what span ``r`` became, and which row or convention said so."""
+        holder = self.owner.get(r.parent_id, self.root_name)
+        kind = r.kind
+        if r is self.root:
+            what = f"the run's root: agent {me}"
+        elif kind == AGENT:
+            what = f"agent {me}'s span" + ("" if holder == me else f", delegated to by {holder}")
+        elif kind == TOOL:
+            what = f"tool call {r.name} of {me}" + (
+                f", a hand-off to {r.target}" if r.target else ""
+            )
+        elif kind == HANDOFF:
+            what = f"a hand-off from {me} to {r.target or 'agent'}"
+        elif kind == RUNTIME:
+            what = f"folded into {me}'s events (the framework's bookkeeping)"
+        elif kind == GENERIC:
+            what = f"generic event of {me} (no row, no convention)"
+        else:
+            what = {MODEL: "model call", GUARD: "guardrail"}.get(kind, "step") + f" of {me}"
+        why = r.rule or ("the span's convention" if kind != GENERIC else "nothing matched")
+        return f"span {r.span_id} {r.span or r.name!r}: {what} [{why}]"
 
     def agent_of(self, r: SpanRec) -> str:
         if r.kind == AGENT:
@@ -435,6 +611,8 @@ class _Events:
         if r.kind != AGENT and (r.follows or self.passed.get(r.parent_id, False)):
             self.passed[r.span_id] = True
         attrs = self._attrs(r)
+        if self.explain:
+            self.summary.explained.append(self._explained(r, me))
         t0 = self.t0
         if self.exact:
             ts = (r.start - t0) / 1e9
@@ -468,7 +646,14 @@ class _Events:
         # caused it and went on, nobody waits for its end.
         passed = r.follows or self.passed.get(r.parent_id, False)
         source = self.handed.pop(me, "")
-        if source:
+        senders = self._linked_senders(r, holder, me)
+        for sender in senders:
+            # Control passed by a message the span links to (a workflow's executors are
+            # siblings; only their links say who sent work to whom).
+            self._pass(sender, me, "message", ts, attrs)
+        if senders:
+            pass
+        elif source:
             self.handed_by[me] = source  # the hand-off was the delegation
         elif me not in self.active:
             push(_SPAWN("", ts, "spawn", holder, me, attrs))
@@ -487,6 +672,21 @@ class _Events:
         # Its holder waits for it (a call, a tool, a node): it returns there at its end.
         ret = self._return(me, holder, te, attrs)
         self.returns_to.setdefault(parent_span, []).append(ret)
+
+    def _linked_senders(self, r: SpanRec, holder: str, me: str) -> list[str]:
+        """The agents whose spans sent what an agent span links to, on it or on the
+        bookkeeping spans between it and its holder's span (the agent's holder and the
+        application excluded: those are the ordinary start)."""
+        out: list[str] = []
+        cur: SpanRec | None = r
+        while cur is not None:
+            for _, linked in cur.links:
+                who = self.owner.get(linked)
+                if who and who not in (holder, me, self.root_name) and who not in out:
+                    out.append(who)
+            up = self.by_id.get(cur.parent_id) if cur is not self.root else None
+            cur = up if up is not None and up.kind == RUNTIME else None
+        return out
 
     def _return(self, me: str, to: str, t: float, attrs: SpanAttrs) -> int:
         spawner = self.spawner.get(me)
@@ -564,7 +764,9 @@ class _Events:
             return  # a guardrail makes no agent active
         else:
             if kind == GENERIC:
-                self.summary.generic[r.operation or "(none)"] += 1
+                # Named by its operation, else by the span's own name.
+                op = r.operation if r.operation not in ("", "(none)") else ""
+                self.summary.generic[op or r.span or "(none)"] += 1
             if kind == STEP:
                 role = r.operation or "step"
             elif kind == WORKFLOW:

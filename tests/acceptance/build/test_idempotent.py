@@ -46,7 +46,8 @@ def _retag(root: Path) -> None:
 
 
 def _remove(root: Path) -> None:
-    (root / "corpus" / "browsecomp2025.yaml").unlink()
+    # a living record: a Survey v1 record deleted is refused (its manifest lists it)
+    (root / "corpus" / "agentflow2025.yaml").unlink()
 
 
 MUTATIONS: dict[str, Callable[[Path], None]] = {

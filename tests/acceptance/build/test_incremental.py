@@ -79,7 +79,8 @@ def test_incremental_builds_write_what_a_full_build_writes(
     assert build(survey, check=True).ok
 
 
-NAMES = ["credit-ladder", "living-flow", "papers-per-year", "reward-credit-heatmap", "screening-flow",
+# The figures, and the site's social card (drawn in the same generator, keyed by its title and counts).
+NAMES = ["card", "credit-ladder", "living-flow", "papers-per-year", "reward-credit-heatmap", "screening-flow",
          "subdecision-coverage"]
 
 

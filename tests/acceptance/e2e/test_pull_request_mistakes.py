@@ -10,6 +10,7 @@ Contributors never see the maintainers' repository warning."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -152,3 +153,100 @@ def test_a_record_in_the_folder_but_not_read_fails_and_names_corpus(repo: Repo, 
     assert res.returncode == 1, out
     assert "== validate" in res.stdout and "== pr-build" not in res.stdout  # validate reports it
     assert "records live" in res.stdout and "corpus/KEY.yaml" in res.stdout
+
+
+def branch_change(repo: Repo, name: str, change) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+    """A branch off main whose one commit is ``change(root)`` (deleting, renaming, editing
+    files), checked by `tools/ci.sh pull-request` as the workflow checks it."""
+    base = repo.git("rev-parse", "main")
+    repo.git("checkout", "-q", "-b", f"pr-{name}", "main")
+    change(repo.root)
+    repo.git("add", "-A")
+    repo.git("commit", "-qm", name)
+    try:
+        res = repo.run("bash", "tools/ci.sh", "pull-request", env={"BASE_SHA": base})
+    finally:
+        repo.git("checkout", "-q", "-f", "main")
+    assert "Traceback" not in res.stderr, res.stderr
+    return res
+
+
+def _rekey(root: Path, old: str, new: str) -> None:
+    text = (root / f"corpus/{old}.yaml").read_text(encoding="utf-8")
+    (root / f"corpus/{old}.yaml").unlink()
+    (root / f"corpus/{new}.yaml").write_text(
+        re.sub(rf"^key: {old}\b", f"key: {new}", text, count=1, flags=re.M), encoding="utf-8"
+    )
+
+
+def test_a_survey_v1_record_deleted_fails_naming_the_edition_and_corrections(repo: Repo) -> None:
+    res = branch_change(repo, "delete-v1", lambda r: (r / "corpus/agent-lightning.yaml").unlink())
+    assert res.returncode == 1
+    assert (
+        "corpus/agent-lightning.yaml: is a record of Survey v1 (2605.02801v1), a published "
+        "edition, and is missing: its records are never deleted or renamed: restore the file; "
+        "to remove or amend it, propose the change in data/corrections.yaml"
+    ) in res.stdout
+
+
+def test_a_survey_v1_record_renamed_is_told_to_go_back_to_its_key(repo: Repo) -> None:
+    res = branch_change(repo, "rename-v1", lambda r: _rekey(r, "agent-qmix2026", "qmix-agents"))
+    assert res.returncode == 1
+    assert (
+        "corpus/qmix-agents.yaml:1:6: key: this is 'agent-qmix2026' of Survey v1 (2605.02801v1) "
+        "renamed: a published edition's records keep their keys: rename the file back to "
+        "agent-qmix2026.yaml"
+    ) in res.stdout
+    assert "write `edition: living`" not in res.stdout  # the wrong fix of round 4
+
+
+@pytest.fixture(scope="module")
+def living(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    """The survey with one living record on main (the good case's, corpus/relay-credit.yaml)."""
+    tmp = tmp_path_factory.mktemp("pr-living")
+    root = copy_edition(tmp / "survey")
+    (root / "tools").mkdir()
+    shutil.copy2(REPO / "tools" / "ci.sh", root / "tools" / "ci.sh")
+    (root / "corpus/relay-credit.yaml").write_bytes(CASES["good-record"].data())
+    r = Repo(root, tmp)
+    r.git("init", "-q", "-b", "main")
+    r.git("add", "-A")
+    r.git("commit", "-qm", "the survey and one living record")
+    return r
+
+
+def test_a_living_record_deleted_is_named_by_the_pull_request_check(living: Repo) -> None:
+    res = branch_change(
+        living, "delete-living", lambda r: (r / "corpus/relay-credit.yaml").unlink()
+    )
+    assert res.returncode == 1
+    assert "== check-paths" in res.stdout
+    assert (
+        "corpus/relay-credit.yaml: this pull request deletes the record 'relay-credit': a "
+        "record leaves the list through `survey exclude relay-credit`"
+    ) in res.stdout
+
+
+def test_a_living_record_rekeyed_is_named_by_the_pull_request_check(living: Repo) -> None:
+    res = branch_change(living, "rekey-living", lambda r: _rekey(r, "relay-credit", "relay"))
+    assert res.returncode == 1
+    assert (
+        "corpus/relay.yaml: is the record 'relay-credit' (corpus/relay-credit.yaml) under a new "
+        "key: a record's key never changes"
+    ) in res.stdout
+
+
+def test_a_taxonomy_value_added_gets_a_word_on_what_the_maintainer_checks(repo: Repo) -> None:
+    def add_value(root: Path) -> None:
+        path = root / "taxonomy/fields/scenario.yaml"
+        path.write_text(
+            path.read_text(encoding="utf-8") + "\n  - {id: robotics, label: Robotics, "
+            "description: Embodied agents.}\n",
+            encoding="utf-8",
+        )
+
+    res = branch_change(repo, "taxonomy-value", add_value)
+    assert (
+        "note: taxonomy/fields/scenario.yaml: changes the survey's taxonomy (its fields, values "
+        "or rules): a contributor proposes a new value in an issue first"
+    ) in res.stderr

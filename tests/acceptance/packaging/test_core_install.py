@@ -28,13 +28,13 @@ from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parents[3]
 MAX_DISTRIBUTIONS = 45
-# What only an extra may bring: screening (scikit-learn and its SciPy, openpyxl, rispy),
-# analysis (pandas), scale (pyarrow, ray), interop (OpenTelemetry).
+# What only an extra may bring: screening (scikit-learn and its SciPy, openpyxl), spreadsheets
+# (openpyxl), analysis (pandas), scale (pyarrow, ray), interop (OpenTelemetry). RIS (rispy) is
+# core: survey init reads RIS lists.
 NOT_IN_CORE = (
     "scikit-learn",
     "scipy",
     "openpyxl",
-    "rispy",
     "pandas",
     "pyarrow",
     "ray",
@@ -179,17 +179,19 @@ def test_the_core_validates_and_checks_the_build(core: tuple[Path, Path, dict[st
 def test_a_command_needing_an_extra_says_how_to_install_it(
     core: tuple[Path, Path, dict[str, str]],
 ) -> None:
+    """An Excel list on the core install: one line naming the extra that reads it."""
     venv, survey, env = core
     res = subprocess.run(
         [
             str(venv / "bin" / "survey"),
-            "screen",
-            "export",
-            "--format",
-            "ris",
-            str(survey.parent / "queue.ris"),
+            "init",
+            str(survey.parent / "from-excel"),
+            "--from",
+            str(REPO / "tests" / "fixtures" / "lists" / "asreview-baseline.xlsx"),
+            "--title",
+            "Synthetic Adoption",
         ],
-        cwd=survey,
+        cwd=survey.parent,
         env=env,
         capture_output=True,
         text=True,
@@ -198,7 +200,32 @@ def test_a_command_needing_an_extra_says_how_to_install_it(
     )
     assert res.returncode != 0
     assert res.stdout == ""
-    assert res.stderr.splitlines() == [
-        "error: rispy is not installed: the living search's screening (survey search, survey "
-        "screen) needs the [screening] extra: pip install 'survey-corpus-tools[screening]'"
+    assert res.stderr.splitlines()[-1:] == [
+        "error: openpyxl is not installed: Excel workbooks as lists (survey init --from, survey "
+        "import) needs the [spreadsheets] extra: pip install 'survey-corpus-tools[spreadsheets]'"
     ]
+    assert not (survey.parent / "from-excel").exists()
+
+
+def test_a_ris_list_is_adopted_on_the_core(core: tuple[Path, Path, dict[str, str]]) -> None:
+    venv, survey, env = core
+    target = survey.parent / "from-ris"
+    res = subprocess.run(
+        [
+            str(venv / "bin" / "survey"),
+            "init",
+            str(target),
+            "--from",
+            str(REPO / "tests" / "fixtures" / "lists" / "asreview-zotero.ris"),
+            "--title",
+            "Synthetic Adoption",
+        ],
+        cwd=survey.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert res.returncode == 0, res.stderr
+    assert len(list((target / "corpus").glob("*.yaml"))) == 10

@@ -385,8 +385,10 @@ def test_search_equivalences(browser: Any, site: Path, real: Built, pages: list[
 
     rl = search("rl")
     assert rl and all(re.search(r"(?<![a-z0-9])rl", text(k), re.I) for k in rl)
-    # Inside a word is no match: "orld" finds nothing though "world" is in the list.
-    assert search("world") and search("orld") == {k for k in by_id if re.search(r"(?<![a-z0-9])orld", text(k), re.I)}
+    # Inside a word is no match: "ork" finds nothing though "framework" and "work" are in the
+    # list (from four letters on, a word forgives one edit: "orld" is "world" mistyped, issue 56).
+    assert search("work") and search("ork") == {k for k in by_id if re.search(r"(?<![a-z0-9])ork", text(k), re.I)}
+    assert search("world") and search("orld")
     # Keys and venues are searched; a key match ranks first.
     assert keys(pg)[0] if search("puppeteer") else False
     assert keys(pg)[0] == "puppeteer"
@@ -394,7 +396,9 @@ def test_search_equivalences(browser: Any, site: Path, real: Built, pages: list[
     assert neurips == {k for k in by_id if "neurips" in text(k).lower()}
     # A two-word query that is no compound word means both words, anywhere.
     both = search("credit assignment")
-    assert both == {k for k in by_id if re.search(r"\bcredit", text(k), re.I) and re.search(r"\bassignment", text(k), re.I)}
+    exact = {k for k in by_id if re.search(r"\bcredit", text(k), re.I) and re.search(r"\bassignment", text(k), re.I)}
+    # every exact match, first; words within an edit or two ("alignment") follow them
+    assert exact <= both and set(keys(pg)[: len(exact)]) == exact
 
 
 def tags_shown(b: Built) -> dict[str, str]:

@@ -40,6 +40,17 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.send_error(404)
             return
         self.path = "/" + self.path[len(SUB) :]
+        local = Path(self.translate_path(self.path))
+        lost = Path(self.directory) / "404.html"
+        if not (local.is_file() or (local / "index.html").is_file()) and lost.is_file():
+            # As Pages does: a missing address gets the site's own 404.html, with status 404.
+            body = lost.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         super().do_GET()
 
     def log_message(self, *args: object) -> None:
@@ -124,7 +135,7 @@ def _get(url: str) -> tuple[int, str, bytes]:
         with urlopen(url, timeout=10) as res:  # noqa: S310 (the loopback server of the test)
             return res.status, res.headers.get_content_type(), res.read()
     except HTTPError as err:
-        return err.code, "", b""
+        return err.code, "", err.read()
 
 
 @dataclass
@@ -177,9 +188,12 @@ def test_every_internal_link_of_the_published_folder_resolves(served: Served) ->
         for p in served.folder.rglob("*")
         if p.is_file()
     }
-    pages = {u for u in files if u.endswith((".html", ".xml"))}
+    # Files for crawlers and lost readers, which no page links: the 404 page, the sitemap,
+    # robots.txt and the social card (named by og:image's absolute address).
+    unlinked = {served.url + name for name in ("404.html", "sitemap.xml", "robots.txt", "card.png")}
+    pages = {u for u in files if u.endswith((".html", ".xml"))} - unlinked
     assert pages <= result.pages, sorted(pages - result.pages)[:5]
-    assert files - set(result.targets) <= {served.url + "bibtex.js"}, sorted(
+    assert files - set(result.targets) <= {served.url + "bibtex.js"} | unlinked, sorted(
         files - set(result.targets)
     )[:5]
     assert len(result.pages) > 5 and result.links > len(result.pages)
@@ -187,6 +201,25 @@ def test_every_internal_link_of_the_published_folder_resolves(served: Served) ->
         f"\n{served.name}: {len(result.pages)} pages, {result.links} internal links to "
         f"{len(result.targets)} files, {len(result.dead)} dead"
     )
+
+
+def test_a_missing_address_gets_the_404_page_and_the_sitemap_names_every_page(
+    served: Served,
+) -> None:
+    status, _kind, body = _get(served.url + "papers/no-such-paper.html")
+    assert status == 404 and b"Page not found" in body
+    sitemap = served.folder / "sitemap.xml"
+    if served.name == "init":  # a list made by `survey init` has no address yet: no sitemap
+        assert not sitemap.exists() and not (served.folder / "robots.txt").exists()
+        return
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = [e.text or "" for e in ET.fromstring(sitemap.read_bytes()).findall("s:url/s:loc", ns)]
+    base = locs[0]
+    assert base.startswith("https://") and base.endswith("/")
+    for loc in locs:  # each address, served from here, is a page
+        assert loc.startswith(base) and _get(served.url + loc[len(base) :])[0] == 200, loc
+    pages = [p for p in served.folder.rglob("*.html") if p.name != "404.html"]
+    assert len(locs) == len(pages)
 
 
 def _open(browser: Any, url: str) -> Any:

@@ -26,14 +26,18 @@ def _retitle(root: Path, rel: str, title: str) -> None:
     [
         # The same title after normalisation: case, punctuation, braces, accents.
         ([("corpus/marft.yaml", "'{LLM} Collaboration with Multi-Agent Reinforcement Learning!'")],
-         ["corpus/magrpo.yaml:2:8: title: the same title is also used by corpus/marft.yaml",
-          "corpus/marft.yaml:2:8: title: the same title is also used by corpus/magrpo.yaml"]),
+         ["corpus/magrpo.yaml:2:8: title: the same title is also used by corpus/marft.yaml"
+          "; if it is the same work, keep one record (edit corpus/marft.yaml, delete the other); if not, add to this record not_duplicate_of: {marft: how the two differ}",
+          "corpus/marft.yaml:2:8: title: the same title is also used by corpus/magrpo.yaml"
+          "; if it is the same work, keep one record (edit corpus/magrpo.yaml, delete the other); if not, add to this record not_duplicate_of: {magrpo: how the two differ}"]),
         # A near title, retained against excluded.
         ([("exclusions/E028.yaml", "LLM Collaboration With Multi-Agent Reinforcment Learning")],
          ["corpus/magrpo.yaml:2:8: title: a title 99% similar to exclusions/E028.yaml "
-          "('LLM Collaboration With Multi-Agent Reinforcment Learning'): the same work twice?",
+          "('LLM Collaboration With Multi-Agent Reinforcment Learning'): the same work twice?"
+          "; if it is the same work, it is already in exclusions/E028.yaml: keep only one (an exclusion says why the work was left out); if not, add to this record not_duplicate_of: {E028: how the two differ}",
           "exclusions/E028.yaml:2:8: title: a title 99% similar to corpus/magrpo.yaml "
-          "('LLM Collaboration With Multi-Agent Reinforcement Learning'): the same work twice?"]),
+          "('LLM Collaboration With Multi-Agent Reinforcement Learning'): the same work twice?"
+          "; if it is the same work, it is already in corpus/magrpo.yaml: keep only one (an exclusion says why the work was left out)"]),
     ],
 )
 def test_duplicates_found(survey: Path, edits: list[tuple[str, str]], expected: list[str]) -> None:
@@ -50,9 +54,11 @@ def test_fuzzy_pair(survey: Path) -> None:
     assert code == 1
     assert out.splitlines() == [
         "corpus/magrpo.yaml:2:8: title: a title 99% similar to corpus/marft.yaml "
-        "('LLM Collaboration with Multi-Agent Reinforcement Learnin'): the same work twice?",
+        "('LLM Collaboration with Multi-Agent Reinforcement Learnin'): the same work twice?"
+        "; if it is the same work, keep one record (edit corpus/marft.yaml, delete the other); if not, add to this record not_duplicate_of: {marft: how the two differ}",
         "corpus/marft.yaml:2:8: title: a title 99% similar to corpus/magrpo.yaml "
-        "('LLM Collaboration With Multi-Agent Reinforcement Learning'): the same work twice?",
+        "('LLM Collaboration With Multi-Agent Reinforcement Learning'): the same work twice?"
+        "; if it is the same work, keep one record (edit corpus/magrpo.yaml, delete the other); if not, add to this record not_duplicate_of: {magrpo: how the two differ}",
     ]
     # ... and validation reports the same problems.
     code, vout, _ = run(survey, "validate")

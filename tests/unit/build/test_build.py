@@ -131,7 +131,8 @@ def test_bad_audit_values_and_keys(survey: Path, tmp_path: Path) -> None:
         compute_agreement(load_taxonomy(survey), path, "audit.csv", {"c3"})
     assert [p.format() for p in info.value.problems] == [
         "audit.csv:2: ann_category: unknown value 'rl_methods' (known: benchmark, classical_marl, framework, industry, rl_method, survey)",
-        "audit.csv:3: key: unknown record key 'nosuchpaper'",
+        "audit.csv:3: key: unknown record key 'nosuchpaper'"
+        ": no record has it; if this change deleted or renamed that record, this line is the consequence: restore the record, not this file",
     ]
 
 

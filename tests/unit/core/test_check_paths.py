@@ -167,3 +167,36 @@ def test_validate_given_a_file_outside_the_records_folders_says_where_records_li
     assert (
         "records live in corpus/KEY.yaml or exclusions/RECORD_ID.yaml; move it there" in res.stderr
     )
+
+
+def test_a_deleted_record_is_named_and_a_rekeyed_one_told_to_keep_its_key(repo: Path) -> None:
+    add(repo, {"corpus/demo-paper.yaml": RECORD})
+    git(repo, "commit", "-qm", "a record")
+    base = git(repo, "rev-parse", "HEAD")
+    git(repo, "rm", "-q", "corpus/demo-paper.yaml")
+    code, lines, _ = check(repo, "--base", base)
+    assert code == 1
+    assert lines == [
+        "corpus/demo-paper.yaml: this pull request deletes the record 'demo-paper': a record "
+        "leaves the list through `survey exclude demo-paper` (the reason kept in the exclusion "
+        "log), not by deleting its file; restore it, or propose the removal in an issue"
+    ]
+    add(repo, {"corpus/demo.yaml": RECORD.replace("key: demo-paper", "key: demo", 1)})
+    code, lines, _ = check(repo, "--base", base)
+    assert (code, lines) == (
+        1,
+        [
+            "corpus/demo.yaml: is the record 'demo-paper' (corpus/demo-paper.yaml) under a new key: "
+            "a record's key never changes (links, claims and the audit file name it): keep the file "
+            "corpus/demo-paper.yaml and its key: demo-paper, and make the change there"
+        ],
+    )
+
+
+def test_a_taxonomy_change_passes_with_a_note_on_what_the_maintainer_checks(repo: Path) -> None:
+    path = repo / "taxonomy/fields/scenario.yaml"
+    add(repo, {"taxonomy/fields/scenario.yaml": path.read_text(encoding="utf-8") + "\n"})
+    code, lines, err = check(repo)
+    assert (code, lines) == (0, [])
+    assert "note: taxonomy/fields/scenario.yaml: changes the survey's taxonomy" in err
+    assert "proposes a new value in an issue first" in err

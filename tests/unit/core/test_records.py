@@ -107,9 +107,11 @@ def test_declared_non_duplicates_pass_and_unknown_keys_are_named(survey_dir: Pat
     got = [p.format() for p in validate_corpus(survey_dir)]
     assert got == [
         "corpus/kimi-k2-5.yaml:3:8: title: a title 99% similar to corpus/kimi-k2-7.yaml "
-        "('Kimi K2.5: Visual Agentic Intelligences'): the same work twice?",
+        "('Kimi K2.5: Visual Agentic Intelligences'): the same work twice?"
+        "; if it is the same work, keep one record (edit corpus/kimi-k2-7.yaml, delete the other); if not, add to this record not_duplicate_of: {kimi-k2-7: how the two differ}",
         "corpus/kimi-k2-7.yaml:3:8: title: a title 99% similar to corpus/kimi-k2-5.yaml "
-        "('Kimi K2.5: Visual Agentic Intelligence'): the same work twice?",
+        "('Kimi K2.5: Visual Agentic Intelligence'): the same work twice?"
+        "; if it is the same work, keep one record (edit corpus/kimi-k2-5.yaml, delete the other); if not, add to this record not_duplicate_of: {kimi-k2-5: how the two differ}",
     ]
     _variant(survey_dir, "kimi-k2-7", "Kimi K2.5: Visual Agentic Intelligences", "2501.00012",
              "not_duplicate_of:\n  kimi-k2-5: A later model with its own report.\n  kimi-k3: Not yet out.\n")

@@ -84,8 +84,9 @@ def test_a_five_thousand_digit_year(tmp_path: Path) -> None:
     assert code == 0, out
     line = next(ln for ln in out.splitlines() if ln.startswith("warning: years.csv:4:"))
     assert "year" in line and len(line) < 300  # named, not printed whole
-    assert "years.csv:4: the row is left out" in out  # the year is required: every other row has one
-    assert len(list((root / "corpus").glob("*.yaml"))) == 2
+    # the row is kept, its year moved to the record's private import_notes
+    assert "moved to import_notes" in line
+    assert len(list((root / "corpus").glob("*.yaml"))) == 3
     assert run(root, "validate").exit_code == 0
 
 
@@ -99,9 +100,10 @@ def test_every_problem_of_every_row_at_once(tmp_path: Path) -> None:
     root, out, code = _init(tmp_path, source)
     assert code == 0, out  # init never refuses the list for its rows: it says what it left out
     assert "bad.csv:3: id: 'a 2' cannot name a file; imported as 'a-2'" in out
-    assert "bad.csv:5: id: 'a1' appears twice (first on line 2)" in out
+    assert "bad.csv:5: id: 'a1' appears twice (first on line 2); imported as 'a1-2'" in out
     assert "bad.csv:3: year:" in out and "bad.csv:4: year: year 1850 is not plausible" in out
-    assert sorted(p.stem for p in (root / "corpus").glob("*.yaml")) == ["a1"]
+    # every row a record: the years no field can hold are in import_notes, the repeated key renamed
+    assert sorted(p.stem for p in (root / "corpus").glob("*.yaml")) == ["a-2", "a1", "a1-2", "a3"]
     assert run(root, "validate").exit_code == 0
 
 
@@ -151,7 +153,7 @@ def test_dry_run_prints_the_mapping_and_writes_nothing(tmp_path: Path) -> None:
     assert "messy.csv: csv, 12 entries, 9 columns" in out
     assert "'column 1' -> column_1 (integer)" in out
     assert "'Authors' -> authors (string_list, list split on '; ')" in out
-    assert "'Links' -> links (url_list, list split on '\\n', required)" in out
+    assert "'Links' -> links (url_list, list split on '\\n')" in out
     assert "'Quantitative (separable conditions, Y/N)' -> quantitative_separable_conditions_y_n (controlled, 2 values" in out
     assert "'key' -> key (key, required) (made from the titles)" in out
     assert "warning: column 1 has no header: it is named 'column 1'" in out

@@ -116,7 +116,12 @@ def test_the_other_pages_load_one_paper_js_beside_them(site: Path) -> None:
     folder = site.parent
     assert (folder / "paper.js").read_text(encoding="utf-8") == bundle("paper.mjs")
     # not the list (site) nor papers/index.html, the no-JavaScript list of titles
-    pages = [p for p in folder.rglob("*.html") if p.name != "index.html" or p.parent.name == "tags"]
+    # nor 404.html, served at any depth (absolute links, no script)
+    pages = [
+        p
+        for p in folder.rglob("*.html")
+        if (p.name != "index.html" or p.parent.name == "tags") and p.name != "404.html"
+    ]
     assert len(pages) > 100  # every paper, the statistics, the tag index and the tag pages
     for page in pages:
         html = page.read_text(encoding="utf-8")
@@ -193,11 +198,11 @@ def test_json_ld_and_cards_read_by_extruct(site: Path, ctx: Any) -> None:
     ds = index["json-ld"][0]
     assert (
         ds["@type"] == "Dataset"
-        and ds["url"] == SITE_URL + "/index.html"
+        and ds["url"] == SITE_URL + "/"  # the folder's own address, as Pages serves it
         and ds["name"] == ctx.taxonomy.survey["list_title"]
     )
     og = dict(index["opengraph"][0]["properties"])
-    assert og["og:url"] == SITE_URL + "/index.html" and og["og:type"] == "website"
+    assert og["og:url"] == SITE_URL + "/" and og["og:type"] == "website"
     paper = extruct.extract(
         (site.parent / "papers" / "c3.html").read_text(encoding="utf-8"), syntaxes=["json-ld"]
     )
@@ -209,10 +214,23 @@ def test_json_ld_and_cards_read_by_extruct(site: Path, ctx: Any) -> None:
 
 
 def test_no_canonical_without_a_site_address(real: Built) -> None:
+    from dataclasses import replace
+
     from survey_tools.render.site import site_files
 
-    files = site_files(real.tax, real.corpus, real.stats)
+    survey = real.tax.survey
+    tax = replace(
+        real.tax, survey={**survey, "site": {k: v for k, v in survey["site"].items() if k != "url"}}
+    )
+    files = site_files(tax, real.corpus, real.stats, card=True)
     assert 'rel="canonical"' not in files["index.html"] and "og:url" not in files["papers/c3.html"]
+    # a card's address must be absolute, and crawlers' files name absolute addresses: none
+    assert (
+        "og:image" not in files["index.html"]
+        and "sitemap.xml" not in files
+        and "robots.txt" not in files
+    )
+    assert 'href="index.html"' in files["404.html"]
     assert (
         json.loads(
             files["index.html"]

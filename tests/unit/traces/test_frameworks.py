@@ -55,6 +55,18 @@ NOT_WRITTEN = {
     # (SimpleTool.__call__), and has no span of an agent's own work but its tools, so
     # the trace's durations cannot show the delegates' concurrency.
     "mlflow": ("model_calls", "tokens", "tools", "speedup"),
+    # openinference-instrumentation-dspy 0.1.48 writes no token count on any span.
+    "dspy": ("tokens",),
+    # The OpenAI Agents SDK writes no model-call span for a Model of one's own (its OpenAI
+    # models write them), through Logfire as through its own export; a hand-off is a
+    # handoff span, with no tool span for the transfer tool.
+    "logfire-openai-agents": ("model_calls",),
+    "logfire-openai-agents/handoff.otlp.jsonl": ("model_calls", "tool_calls", "tools"),
+    "openai-agents-js": ("model_calls",),
+    "openai-agents-js/handoff.agents-export.jsonl": ("model_calls", "tool_calls", "tools"),
+    # opentelemetry-instrumentation-crewai 0.62.4 writes the crew, its tasks and agents
+    # only: no tool span, and no model call for a BaseLLM of one's own.
+    "crewai-openllmetry": ("tool_calls", "tools", "model_calls", "tokens"),
     # Without its event listener it writes the crew and the manager's two task runs
     # only: no coworker, no delegation, no tool.
     "crewai/hierarchical.otlp.jsonl": (
@@ -69,7 +81,33 @@ NOT_WRITTEN = {
 }
 
 
-_NOT_TRACES = ("EXPECTED.yaml", "pip-freeze.txt")
+# Runs the framework's tracing writes as several unconnected traces, nothing in the file
+# joining them (no shared id, no link): checked to import as that many, each valid, so a
+# version that keeps the run together fails here and the entry goes. A failure of the
+# framework's tracing, counted as a failed run in docs/trace-formats.md.
+SPLIT = {
+    # dspy.Parallel runs each module on a thread without the caller's OpenTelemetry
+    # context: the coordinator and each of its two researchers are traces of their own.
+    "dspy/parallel.otlp.jsonl": 3,
+}
+
+
+# Runs the importer reads wrongly, with why: checked to be still wrong (the program's
+# agents are not all found), so a fix fails here and the entry goes. Counted as failed
+# runs in docs/trace-formats.md.
+KNOWN_WRONG = {
+    # OpenLLMetry's LlamaIndex instrumentation (0.62.4) names every workflow step
+    # AgentWorkflow.task and every tool FunctionTool.task: the agents' names are only in
+    # their system prompts' text, and the hand-offs' targets nowhere.
+    "llamaindex-openllmetry/handoff.otlp.jsonl",
+    # OpenInference's Haystack instrumentor (0.1.46) names every agent's span Agent.run (a
+    # Haystack Agent has no name; the pipeline's component name is not written) and writes
+    # no tool span: the three agents, nested, read as one.
+    "haystack/agents-as-tools.otlp.jsonl",
+}
+
+
+_NOT_TRACES = ("EXPECTED.yaml", "pip-freeze.txt", "npm-freeze.txt")
 
 
 def _trace_files(d: Path) -> set[str]:
@@ -200,12 +238,20 @@ def test_framework_run_imports_as_the_program_ran(
     code, _, err = run(None, "trace", "import", "auto", str(folder / name), "-o", str(out))
     assert code == 0, err
     written = sorted(out.iterdir())
+    split = SPLIT.get(f"{_key(folder)}/{name}")
+    if split is not None:
+        assert len(written) == split, f"{len(written)} traces: {err}"
+        assert all(check_file(p)[0].ok for p in written)
+        return
     assert len(written) == run_["traces"], f"{len(written)} traces: {err}"
     report, trace = check_file(written[0])
     assert report.ok and trace is not None
     doc = json.loads(written[0].read_text(encoding="utf-8"))
     got = graph(doc, set(run_["agents"]))
     want = expected_graph(run_)
+    if f"{_key(folder)}/{name}" in KNOWN_WRONG:
+        assert not set(run_["agents"]) <= got["agents"], "now read right: remove from KNOWN_WRONG"
+        return
     assert len(got["extra"]) <= 1 and got["extra"] <= {got["app"]}, got["extra"]
     absent = NOT_WRITTEN.get(f"{_key(folder)}/{name}", NOT_WRITTEN.get(_key(folder), ()))
     if "agents" not in absent:

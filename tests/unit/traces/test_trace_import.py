@@ -198,7 +198,7 @@ def test_otlp_fixture(tmp_path: Path) -> None:
     assert doc["events"][-1]["type"] == "stop" and doc["events"][-1]["t"] == 10.0
     assert "1 orphan span(s) (parent not in the file) re-parented under the trace root" in err
     assert "clock skew: 1 span(s) started before their parent" in err
-    assert "unknown operations kept as generic events: (none) (1), retrieval (1)" in err
+    assert "unknown operations kept as generic events: db.query (1), retrieval (1)" in err
     fetch = next(e for e in doc["events"] if e.get("tool") == "fetch_page")
     assert fetch["t"] == 2.1  # clamped to its parent's start
 

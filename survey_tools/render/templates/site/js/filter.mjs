@@ -6,6 +6,8 @@
 export function searchColumns(data) {
   const R = data.rec, n = data.n, fs = data.facets, cs = data.columns, NEWS = R._n;
   const columns = data.search.map(function (s) { return R[s[0]] || []; });
+  // identifiers and links, after the configured fields; the tags' definitions last
+  if (R._i) columns.push(R._i);
   const tags = new Array(n);
   for (let i = 0; i < n; i++) {
     const parts = [];
@@ -18,6 +20,8 @@ export function searchColumns(data) {
     tags[i] = parts.join(" · ");
   }
   columns.push(tags);
+  const words = data.words, W = R._w;
+  if (words && W) columns.push(W.map(function (ws) { return ws.map(function (k) { return words[k]; }).join(" · "); }));
   return columns;
 }
 

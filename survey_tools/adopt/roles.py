@@ -1,0 +1,107 @@
+"""Column roles read from the values, not the names: a column whose every value is an address
+(a URL, a DOI, an arXiv id) holds the entries' links, whatever the list calls it (``pdf``,
+``DOI/URL``, al-folio's ``arxiv`` and ``html``, Scopus's ``Link``).
+
+:func:`with_link_roles` folds those columns into one ``links`` column of the table (each DOI as
+its doi.org page, each arXiv id as its abstract page), after the links the reader already made;
+a column of DOIs stays too (the entries' DOI). Every reader's table but a Markdown list's (whose
+reader reads each link's role itself) goes through it, for ``survey init`` and ``survey import``
+alike, so a list imported again gives the same records.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from survey_tools.adopt.table import Cell, Row, Table
+from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
+
+LINKS = "links"
+_URL = re.compile(r"^https?://[^\s<>\"]+$")
+_DOI = re.compile(r"^(?:doi:\s*)?(10\.\d{4,9}/\S+)$", re.I)
+_ARXIV = re.compile(r"^(?:arxiv:\s*)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7})$", re.I)
+_RESOLVER = re.compile(r"^https?://(?:dx\.)?doi\.[a-z.]+/(10\.\d{4,9}/\S+)$", re.I)
+_RELATIVE = re.compile(
+    r"^(?:\.{0,2}/)?[\w.~%-]+(?:/[\w.~%-]+)*\.[A-Za-z0-9]{2,5}$|^(?:\.{0,2}/)[\w.~%/-]+$"
+)
+_SPLIT = re.compile(r"\s*[;|]\s*|\s+")
+# Columns a reader fills with what it knows the role of already: the key and the links.
+_SKIP = frozenset(["key", "id", LINKS, "entry type"])
+
+
+def _address(text: str) -> tuple[str, str] | None:
+    """(kind, the page it gives) of one value: url, doi or arxiv; None for anything else."""
+    text = text.strip()
+    resolver = _RESOLVER.match(text)
+    if resolver and (found := normalize_doi(resolver.group(1))):
+        return "url", f"https://doi.org/{found}"  # a DOI resolver's URL (doi.acm.org) is the DOI
+    if _URL.match(text):
+        return "url", text
+    doi = _DOI.match(text)
+    if doi and (found := normalize_doi(doi.group(1))):
+        return "doi", f"https://doi.org/{found}"
+    arxiv = _ARXIV.match(text)
+    if arxiv and (found := normalize_arxiv(arxiv.group(1))):
+        return "arxiv", f"https://arxiv.org/abs/{found}"
+    return None
+
+
+def _parts(cell: Cell) -> list[str]:
+    items = list(cell) if isinstance(cell, tuple) else [cell]
+    return [p for item in items for p in _SPLIT.split(item.strip()) if p]
+
+
+def _kinds(table: Table, column: str) -> set[str] | None:
+    """The kinds of address the column holds when every value it has is one or a relative path
+    (``/assets/x.pdf``: the list's own site), with one address at least; else None."""
+    kinds: set[str] = set()
+    for row in table.rows:
+        for part in _parts(row.cells.get(column, "")):
+            found = _address(part)
+            if found is None and not _RELATIVE.match(part):
+                return None
+            kinds.add(found[0] if found else "relative")
+    return kinds if kinds - {"relative"} else None
+
+
+def with_link_roles(table: Table) -> Table:
+    """The table with its address columns folded into ``links`` (see the module's docstring)."""
+    roles = {c: k for c in table.columns if c.lower() not in _SKIP and (k := _kinds(table, c))}
+    if not roles:
+        return table
+    # a DOI column stays the DOI; a column that also holds relative paths stays, with them
+    folded = [c for c, kinds in roles.items() if kinds != {"doi"} and "relative" not in kinds]
+    rows = []
+    for row in table.rows:
+        links = list(_parts(row.cells.get(LINKS, ""))) if LINKS in table.columns else []
+        for column in roles:
+            links += [a[1] for p in _parts(row.cells.get(column, "")) if (a := _address(p))]
+        cells = {k: v for k, v in row.cells.items() if k not in folded}
+        for column in roles.keys() - set(folded):  # what stays of a kept column: its relative paths
+            if column in cells and roles[column] != {"doi"}:
+                kept = [p for p in _parts(cells[column]) if _address(p) is None]
+                cells[column] = tuple(kept) if isinstance(cells[column], tuple) else " ".join(kept)
+        cells[LINKS] = tuple(dict.fromkeys(links))
+        rows.append(Row(row.line, cells))
+    columns = tuple(c for c in table.columns if c not in folded)
+    columns = columns if LINKS in columns else (*columns, LINKS)
+    if not folded and all(c.lower() == "doi" for c in roles):
+        return replace(
+            table,
+            rows=tuple(rows),
+            list_columns=table.list_columns | {LINKS},
+            columns=table.columns if LINKS in table.columns else (*table.columns, LINKS),
+        )
+    said = ", ".join(repr(c) for c in roles)
+    warning = (
+        f"{table.file}: the columns {said} hold addresses (URLs, DOIs, arXiv ids): they are the "
+        f"entries' links" + (f" (folded into links: {', '.join(folded)})" if folded else "")
+    )
+    return replace(
+        table,
+        columns=columns,
+        rows=tuple(rows),
+        warnings=(*table.warnings, warning),
+        list_columns=table.list_columns | {LINKS},
+    )

@@ -1,0 +1,173 @@
+"""What was written, read back: each text value YAML produced, compared with its source line.
+
+The parser's value is not always what the contributor typed: `` #`` after a space starts a
+comment and cuts an unquoted title; ``\\"`` inside double quotes is an escaped quote, so
+``G\\"odel`` (TeX's umlaut) is read as ``G"odel``; a no-break space, a zero-width character or a
+decomposed accent looks like ordinary text and is not. Every such value is named at its line,
+with the line to write instead: the fix comes from what was written, not from the field's type.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from typing import Any
+
+from survey_tools.corpus.checks import noun as _noun
+from survey_tools.corpus.examples import record_template
+from survey_tools.corpus.explain import dotted
+from survey_tools.corpus.taxonomy import Collection, Taxonomy
+from survey_tools.corpus.yaml_words import INVISIBLE, LOOKALIKE_SPACES, cleaned
+from survey_tools.corpus.yamlio import YamlDocument
+from survey_tools.errors import Problem
+from survey_tools.latex import plain_text
+
+# BibTeX's umlaut without its backslash (babel's "o), or with a backslash YAML's double quotes
+# consumed: a double quote glued between two letters.
+_GLUED_QUOTE = re.compile(r'(?<=[A-Za-z])"(?=[A-Za-z])')
+# Field types whose values are prose a person reads (not ids, dates or tags).
+_PROSE_TYPES = ("string", "text", "person_list", "string_list")
+
+
+_COMMENTS: dict[str, frozenset[str]] = {}
+
+
+def _template_comments(tax: Taxonomy) -> frozenset[str]:
+    """The comments the blank record writes after its values: left in place, they cut nothing."""
+    kept = _COMMENTS.get(tax.digest)
+    if kept is not None:
+        return kept
+    out = set()
+    for line in record_template(tax).splitlines():
+        if "  # " in line:
+            out.add(line.split("  # ", 1)[1].strip())
+    _COMMENTS[tax.digest] = frozenset(out)
+    return _COMMENTS[tax.digest]
+
+
+def _strings(data: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    if isinstance(data, str):
+        yield path, data
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield from _strings(v, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _strings(v, (*path, i))
+
+
+def quoted(value: str, style: str) -> str:
+    """``value`` written as YAML in the style the contributor used (or double quotes)."""
+    if style == "'":
+        return "'" + value.replace("'", "''") + "'"
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# What an unquoted value may not hold or start with and stay the text it is.
+_NEEDS_QUOTES = re.compile(r"^[-?:,\[\]{}#&*!|>'\"%@`\s]|: | #|:$|\s$")
+
+
+def _line_with(line: str, col: int, value: str, style: str) -> str:
+    """The source line with its value (starting at ``col``) replaced by ``value``, written in
+    the contributor's style (unquoted stays unquoted where YAML reads it as the same text)."""
+    if style not in ("'", '"') and not _NEEDS_QUOTES.search(value):
+        return (line[: col - 1] + value).strip()
+    return (line[: col - 1] + quoted(value, style)).strip()
+
+
+def _character_words(value: str, line: str) -> str | None:
+    """What is hidden in ``value``, pasted as it is into ``line``, in words, or None when it
+    is plain text. A character written as an escape (``\\u202f`` in double quotes) was meant."""
+    for ch, words in LOOKALIKE_SPACES.items():
+        if ch in value and ch in line:
+            return f"{words} (U+{ord(ch):04X}), which looks like a space and is not one"
+    m = INVISIBLE.search(value)
+    if m is not None and m.group() in line:
+        name = unicodedata.name(m.group(), "FORMAT CHARACTER")
+        return f"an invisible character (U+{ord(m.group()):04X} {name})"
+    if not unicodedata.is_normalized("NFC", value) and not unicodedata.is_normalized("NFC", line):
+        return (
+            "accents written as a letter followed by a combining mark (decomposed, as macOS "
+            "copies them), which look the same but compare and sort as other text"
+        )
+    return None
+
+
+def _cut_by_comment(line: str, col: int, value: str, comments: frozenset[str]) -> str | None:
+    """The text a `` #`` comment cut from an unquoted value, or None."""
+    start = col - 1
+    if line[start : start + len(value)] != value:
+        return None
+    rest = line[start + len(value) :]
+    # One space before the '#' is how a title is typed ("Machine #2"); a comment a person
+    # means to write stands apart (the template's have two spaces).
+    if not rest.startswith(" #"):
+        return None
+    comment = rest.strip()[1:].strip()
+    if comment in comments:
+        return None
+    cut = rest.strip()
+    for kept in comments:  # the template's own comment after the cut text stays a comment
+        if cut.endswith(f"  # {kept}"):
+            cut = cut[: -len(f"  # {kept}")].rstrip()
+    return cut
+
+
+def _problem_for(
+    path: tuple[Any, ...], value: str, line: str, col: int, comments: frozenset[str]
+) -> str | None:
+    style = line[col - 1 : col]
+    if style not in "\"'" or not style:
+        cut = _cut_by_comment(line, col, value, comments)
+        if cut is not None:
+            whole = line[col - 1 :].split(cut, 1)[0] + cut
+            return (
+                f"YAML read this line only up to the ' #', which starts a comment, so "
+                f"{cut!r} was dropped: put the whole value in quotes: "
+                f"{line[: col - 1].strip()} {quoted(whole, chr(34))}"
+            )
+    name = str(path[-1]) if isinstance(path[-1], str) else _noun(str(path[0]))
+    if _GLUED_QUOTE.search(value):
+        tex = _GLUED_QUOTE.sub(lambda m: '\\"', value)
+        letter = plain_text(tex)
+        how = (
+            'inside double quotes YAML reads \\" as a quote'
+            if style == '"' and '\\"' in line
+            else 'a " between two letters is no accent'
+        )
+        return (
+            f'the {name} holds {value!r}: {how}, so the umlaut TeX writes as \\"o is lost; '
+            f"write the letter itself: {_line_with(line, col, letter, style)}"
+        )
+    hidden = _character_words(value, line)
+    if hidden is not None:
+        return (
+            f"the {name} holds {hidden}; write the line as: "
+            f"{_line_with(line, col, cleaned(value), style)}"
+        )
+    return None
+
+
+def readback_problems(
+    tax: Taxonomy, coll: Collection, rel: str, text: str, doc: YamlDocument
+) -> list[Problem]:
+    """Each prose value of the record whose text is not what its line says (see the module)."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return []
+    prose = {f.name for f in coll.fields if f.type in _PROSE_TYPES}
+    lines = text.lstrip("\ufeff").splitlines()
+    comments = _template_comments(tax)
+    out: list[Problem] = []
+    for name in prose:
+        if name not in data:
+            continue
+        for path, value in _strings(data[name], (name,)):
+            line_no, col = doc.values.get(path, (0, 0))
+            if not 0 < line_no <= len(lines) or "\n" in value:
+                continue
+            why = _problem_for(path, value, lines[line_no - 1], col, comments)
+            if why:
+                out.append(Problem(rel, line_no, col, dotted(path), why))
+    return out
