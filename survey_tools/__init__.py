@@ -41,6 +41,8 @@ _API = {
     "build": "survey_tools.build",
     "check_file": "survey_tools.traces.validate",
     # the commands' own library functions (each command parses options and calls one of these)
+    "InitRequest": "survey_tools.adopt.start",
+    "run_init": "survey_tools.adopt.start",
     "AddRequest": "survey_tools.curate.adding",
     "ExcludeRequest": "survey_tools.curate.exclusions",
     "exclude": "survey_tools.curate.exclusions",
@@ -62,6 +64,7 @@ __all__ = [
     "Corpus",
     "DecisionRequest",
     "ExcludeRequest",
+    "InitRequest",
     "InvalidInput",
     "Problem",
     "Record",
@@ -89,11 +92,13 @@ __all__ = [
     "make_context",
     "refresh",
     "refresh_schema_files",
+    "run_init",
     "run_search",
     "validate_corpus",
 ]
 
 if TYPE_CHECKING:
+    from survey_tools.adopt.start import InitRequest, run_init
     from survey_tools.build import build, make_context
     from survey_tools.corpus.loading import load_corpus, load_valid_corpus
     from survey_tools.corpus.record_schema import refresh_schema_files
