@@ -60,6 +60,11 @@ step_install() {
     python3 -m venv "$cff_venv"
     "$cff_venv/bin/pip" install --quiet 'cffconvert==2.0.0'
   fi
+  # Hugging Face datasets (the README's one line that loads the list, tests/tools/render/
+  # test_dataset_files.py) pins a click the toolkit's tests cannot share: a venv of its own.
+  local ds_venv="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/datasets"
+  [ -x "$ds_venv/bin/python" ] && "$ds_venv/bin/python" -c "import datasets" 2>/dev/null ||
+    { python3 -m venv "$ds_venv" && "$ds_venv/bin/pip" install --quiet 'datasets==5.2.0'; }
   # msgspec decodes user bytes (traces, the parse cache): tests/tools/deps runs those tests under
   # every release the lower bound admits, from these wheels (the suite itself stays offline).
   local msgspec_wheels="${XDG_CACHE_HOME:-$HOME/.cache}/survey-tools-ci/msgspec"

@@ -5,14 +5,17 @@ ruamel.yaml nor the list readers."""
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from pathlib import Path
 
 import click
 
 from survey_tools.cli.common import output_format, report, root_of
+from survey_tools.corpus.protocol import has_protocol
 from survey_tools.corpus.repository import repository_warning, site_url_warning
-from survey_tools.corpus.taxonomy import load_taxonomy
+from survey_tools.corpus.screening_logs import MAX_SEARCH_AGE_DAYS, stale_search_warning
+from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
 from survey_tools.corpus.validation import validate_corpus
 from survey_tools.errors import EXIT_INVALID, EXIT_OK, Report
 
@@ -33,6 +36,21 @@ from survey_tools.errors import EXIT_INVALID, EXIT_OK, Report
     help="Print warnings only a maintainer can act on (survey.repository not set); "
     "`tools/ci.sh pull-request` turns them off, a contributor's checks never show them.",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Maintainers: also warn when the newest search run in screening/runs.yaml is more than "
+    "--max-search-age days old (a warning; the exit code is unchanged).",
+)
+@click.option(
+    "--max-search-age",
+    "max_search_age",
+    type=click.IntRange(min=0),
+    default=MAX_SEARCH_AGE_DAYS,
+    show_default=True,
+    metavar="DAYS",
+    help="With --strict: how old the newest search run may be.",
+)
 @output_format()
 @click.pass_context
 def validate(
@@ -40,6 +58,8 @@ def validate(
     paths: tuple[Path, ...],
     require: tuple[str, ...],
     maintainer_warnings: bool,
+    strict: bool,
+    max_search_age: int,
     fmt: str,
 ) -> None:
     """Check records against the taxonomy and each other (default: the whole corpus).
@@ -58,9 +78,19 @@ def validate(
         warnings = [repository_warning(tax), site_url_warning(tax)] if not paths and maintainer_warnings else []
         for warning in filter(None, warnings):
             click.echo(f"warning: {warning}", err=True)
+        stale = _stale_search(tax, max_search_age) if strict else None
+        if stale:
+            click.echo(f"warning: {stale}", err=True)
 
     report(found, fmt, text=text)
     sys.exit(EXIT_OK if found.ok else EXIT_INVALID)
+
+
+def _stale_search(tax: Taxonomy, max_days: int) -> str | None:
+    """The stale-search warning of a survey with a search protocol (none without one)."""
+    if not has_protocol(tax):
+        return None
+    return stale_search_warning(tax.root, dt.date.today(), max_days)
 
 
 COMMANDS = (validate,)

@@ -12,6 +12,7 @@ dropped: a dropped decision would silently change the flow's counts).
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -76,4 +77,50 @@ def read_log(source: Path | Reads, rel: str) -> list[dict[str, Any]]:
     return parse_log(reads.file(rel), rel)
 
 
-__all__ = ["DECISIONS", "QUEUE", "RUNS", "SCREENING", "parse_log", "read_log"]
+# How old the newest search run may be before `survey validate --strict` says so: a living list
+# searched less than monthly is no longer current (issue 55).
+MAX_SEARCH_AGE_DAYS = 31
+
+
+def newest_run(source: Path | Reads) -> dt.date | None:
+    """The date of the newest run in screening/runs.yaml (``survey search`` and hand runs alike);
+    None when nothing was ever searched. A run whose date is not an ISO date is skipped here
+    (the flow's reader reports malformed entries)."""
+    dates = []
+    for run in read_log(source, RUNS):
+        try:
+            dates.append(dt.date.fromisoformat(str(run.get("date", ""))))
+        except ValueError:
+            continue
+    return max(dates, default=None)
+
+
+def stale_search_warning(
+    source: Path | Reads, today: dt.date, max_days: int = MAX_SEARCH_AGE_DAYS
+) -> str | None:
+    """A maintainer's warning when the newest search run is more than ``max_days`` old (or when
+    no run is logged at all); None while the search is current."""
+    last = newest_run(source)
+    if last is None:
+        return f"{RUNS}: no search run is logged: run `survey search` (or log a hand search with `survey screen import-found`)"
+    age = (today - last).days
+    if age <= max_days:
+        return None
+    return (
+        f"{RUNS}: the newest search run is from {last.isoformat()}, {age} days ago (more than "
+        f"{max_days}): run `survey search` (or log a hand search with `survey screen import-found`) "
+        "so that the living list stays current"
+    )
+
+
+__all__ = [
+    "DECISIONS",
+    "MAX_SEARCH_AGE_DAYS",
+    "QUEUE",
+    "RUNS",
+    "SCREENING",
+    "newest_run",
+    "parse_log",
+    "read_log",
+    "stale_search_warning",
+]

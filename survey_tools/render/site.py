@@ -46,6 +46,7 @@ from survey_tools.render.sitemap import robots_txt, sitemap_xml
 from survey_tools.render.templating import make_environment
 from survey_tools.reports.axes import Axis, get_path, mode_of
 from survey_tools.reports.corrections import Correction, CorrectionsReport
+from survey_tools.reports.living import cadence_line
 from survey_tools.reports.stats import Stats
 from survey_tools.slugs import slug  # the tag pages' file names (validate checks that they differ)
 
@@ -562,6 +563,7 @@ class _Site:
         return {
             "survey": tax.survey,
             "headline": dict(self.stats.headline),
+            "cadence": self._cadence(),
             "retained_count": len(self.corpus.retained),
             "excluded_count": len(self.corpus.excluded),
             "retained_label": ret.label,
@@ -974,11 +976,16 @@ class _Site:
         top = max(rows.values(), default=0) or 1
         return [{"label": labels.get(k, k), "n": rows[k], "pct": round(100 * rows[k] / top, 1)} for k in keys]
 
+    def _cadence(self) -> str:
+        """When the living list was last searched and how many candidates wait ("" without runs)."""
+        return cadence_line(self.stats.living) if self.stats.living else ""
+
     def stats_page(self) -> str:
         figs = [{"title": f["title"], "src": f["src"]} for f in self.site_figures]
         ctx = {
             "survey": self.tax.survey,
             "headline": [{"label": k.replace("_", " ").capitalize(), "n": v} for k, v in self.stats.headline.items()],
+            "cadence": self._cadence(),
             "additions": self._additions(),
             "facets": self._tag_values,
             "figures": figs,

@@ -51,7 +51,7 @@ class LivingFlow:
             "identified_per_family": dict(self.per_family), "duplicates_removed": self.duplicates,
             "screened": self.screened, "excluded_by_stage": dict(self.excluded_by_stage),
             "excluded_by_reason": dict(self.excluded_by_reason), "included": self.included,
-            "awaiting_screening": self.awaiting,
+            "awaiting_screening": self.awaiting, "last_searched": self.last_run,
         }
 
 
@@ -90,6 +90,15 @@ def living_flow(reads: Reads) -> LivingFlow | None:
     )
 
 
+def cadence_line(flow: LivingFlow) -> str:
+    """When the list was last searched (the newest run of screening/runs.yaml, hand runs
+    included) and how many candidates wait in the queue: what a reader needs to judge whether
+    the living list is current."""
+    n = flow.awaiting
+    wait = f"{n} candidate{'s' if n != 1 else ''} wait{'s' if n == 1 else ''} in the screening queue"
+    return f"Last searched {flow.last_run}; {wait}."
+
+
 def ordered(counts: dict[str, int], tax: Taxonomy, field_name: str) -> list[tuple[str, str, int]]:
     """(id, label, n) in the taxonomy field's value order; unknown ids last."""
     cf = tax.find_field(field_name)
@@ -103,6 +112,8 @@ def living_markdown(flow: LivingFlow, tax: Taxonomy, stage_field: str, reason_fi
     span = flow.first_run if flow.first_run == flow.last_run else f"{flow.first_run} to {flow.last_run}"
     out = [
         "## Living list: PRISMA 2020 flow",
+        "",
+        cadence_line(flow),
         "",
         f"From {flow.runs} search run{'s' if flow.runs != 1 else ''} of {flow.source} "
         f"({span}) and the screening decisions since; the survey's "
@@ -125,4 +136,4 @@ def living_markdown(flow: LivingFlow, tax: Taxonomy, stage_field: str, reason_fi
     return [*out, ""]
 
 
-__all__ = ["LivingFlow", "living_flow", "living_markdown", "ordered"]
+__all__ = ["LivingFlow", "cadence_line", "living_flow", "living_markdown", "ordered"]

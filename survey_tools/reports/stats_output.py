@@ -16,7 +16,7 @@ from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.views import view_label
 from survey_tools.csvcells import spreadsheet_safe
 from survey_tools.reports.counting import Table
-from survey_tools.reports.living import living_markdown
+from survey_tools.reports.living import cadence_line, living_markdown
 from survey_tools.reports.stats import Stats
 from survey_tools.reports.tables import md, md_code, md_table
 
@@ -74,6 +74,9 @@ def stats_markdown(tax: Taxonomy, stats: Stats, beside: tuple[str, Stats] | None
         "## Headline counts",
         "",
     ]
+    if stats.living:
+        # The list's currency first: a reader of the counts should know how old they are.
+        out += [cadence_line(stats.living), ""]
     labels = {
         k: md(tax.collections[k].label if k in tax.collections else k) for k in stats.headline
     }
