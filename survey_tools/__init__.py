@@ -40,38 +40,76 @@ _API = {
     "make_context": "survey_tools.build",
     "build": "survey_tools.build",
     "check_file": "survey_tools.traces.validate",
+    # the commands' own library functions (each command parses options and calls one of these)
+    "InitRequest": "survey_tools.adopt.start",
+    "run_init": "survey_tools.adopt.start",
+    "AddRequest": "survey_tools.curate.adding",
+    "ExcludeRequest": "survey_tools.curate.exclusions",
+    "exclude": "survey_tools.curate.exclusions",
+    "RefreshRequest": "survey_tools.curate.refresh",
+    "refresh": "survey_tools.curate.refresh",
+    "add": "survey_tools.curate.adding",
+    "SearchRequest": "survey_tools.curate.search",
+    "run_search": "survey_tools.curate.search",
+    "DecisionRequest": "survey_tools.curate.screen",
+    "decide": "survey_tools.curate.screen",
+    "import_labels": "survey_tools.curate.screen",
+    "import_found": "survey_tools.curate.screen",
+    "refresh_schema_files": "survey_tools.corpus.record_schema",
 }
 
 __all__ = [
     "__version__",
+    "AddRequest",
     "Corpus",
+    "DecisionRequest",
+    "ExcludeRequest",
+    "InitRequest",
     "InvalidInput",
     "Problem",
     "Record",
+    "RefreshRequest",
     "Report",
+    "SearchRequest",
     "Survey",
     "SurveyError",
     "Taxonomy",
     "UsageError",
+    "add",
     "build",
     "check_file",
     "compute_gaps",
     "compute_stats",
     "compute_survey",
+    "decide",
+    "exclude",
+    "import_found",
+    "import_labels",
     "load_config",
     "load_corpus",
     "load_taxonomy",
     "load_valid_corpus",
     "make_context",
+    "refresh",
+    "refresh_schema_files",
+    "run_init",
+    "run_search",
     "validate_corpus",
 ]
 
 if TYPE_CHECKING:
+    from survey_tools.adopt.start import InitRequest, run_init
     from survey_tools.build import build, make_context
     from survey_tools.corpus.loading import load_corpus, load_valid_corpus
+    from survey_tools.corpus.record_schema import refresh_schema_files
     from survey_tools.corpus.records import Corpus, Record
     from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
     from survey_tools.corpus.validation import validate_corpus
+    from survey_tools.curate.adding import AddRequest, add
+    from survey_tools.curate.exclusions import ExcludeRequest, exclude
+    from survey_tools.curate.refresh import RefreshRequest, refresh
+    from survey_tools.curate.screen import DecisionRequest, decide, import_found, import_labels
+    from survey_tools.curate.search import SearchRequest, run_search
     from survey_tools.errors import InvalidInput, Problem, Report, SurveyError, UsageError
     from survey_tools.reports.compute import Survey, compute_survey
     from survey_tools.reports.gaps import compute_gaps

@@ -38,7 +38,7 @@ from survey_tools.corpus.inputs import Reads
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.records import Corpus
 from survey_tools.fileio import atomic_write
-from survey_tools.hashing import content_hasher, content_hexdigest, hex_of
+from survey_tools.hashing import content_hasher, content_hexdigest, hex_of, source_digest
 
 MANIFEST = "build-manifest.json"
 OUTPUTS = "outputs"
@@ -69,10 +69,7 @@ def toolkit_digest() -> str:
             parts.append(f"{name}=none".encode())
     # Every file the package ships, whatever its kind: a list of suffixes missed the page's
     # script modules (.mjs) once, and a cached `build --check` then called a stale page fresh.
-    for path in sorted(PACKAGE.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            parts.append(path.relative_to(PACKAGE).as_posix().encode())
-            parts.append(path.read_bytes())
+    parts.append(source_digest(PACKAGE).encode())
     return _h(*parts)
 
 

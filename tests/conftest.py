@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from helpers.kinds import KINDS, QUICK, SLOW_FIXTURES, kind_of
-from helpers.survey_copy import copy_edition
+from helpers.survey_copy import SURVEY, copy_edition
+from hypothesis import HealthCheck, settings
 
 from survey_tools.cli import _FULL_COLLECTION_EVERY
 
@@ -26,6 +27,31 @@ ARTIFACT = FIXTURES / "survey-artifact"
 # shared by the hundreds of copies the tests make of it, as they are by a user's clones. A test
 # that needs a cold run sets SURVEY_NO_CACHE=1 itself.
 os.environ.setdefault("SURVEY_NO_CACHE", "0")
+
+
+# Hypothesis profiles for every folder (the unit folder's property tests as much as the
+# fuzzers of tests/stress/): "ci" when CI=true (derandomized: the same examples on every run,
+# no example database), "dev" otherwise, "long" before a release; HYPOTHESIS_PROFILE picks one.
+# No deadline: on a shared 2-core machine an example's time says more about the neighbours
+# than about the code (a test that is about time says so with its own limit). too_slow and
+# data_too_large are suppressed because the fuzzers' strategies draw whole records, traces
+# and files by design; a test's own @settings(max_examples=...) still counts.
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile(
+    "ci",
+    max_examples=40,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=_HEALTH,
+)
+settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=_HEALTH)
+settings.register_profile("long", max_examples=2000, deadline=None, suppress_health_check=_HEALTH)
+settings.load_profile(
+    os.environ.get(
+        "HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
+    )
+)
 
 
 # The kinds of tests, one folder each, and the fixtures that make a test slow: tests/helpers/kinds.py.
@@ -77,6 +103,13 @@ def repo() -> Path:
 
 
 @pytest.fixture
+def frozen_survey() -> Path:
+    """The frozen survey (tests/fixtures/survey-snapshot/), to read in place; never change it
+    (a test that changes files takes ``corpus_copy`` or ``survey``)."""
+    return SURVEY
+
+
+@pytest.fixture
 def artifact() -> Path:
     return ARTIFACT
 
@@ -85,7 +118,7 @@ def artifact() -> Path:
 def survey_dir(tmp_path: Path) -> Path:
     """An empty survey folder with this repository's taxonomy."""
     root = tmp_path / "survey"
-    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    shutil.copytree(SURVEY / "taxonomy", root / "taxonomy")
     (root / "corpus").mkdir()
     (root / "exclusions").mkdir()
     return root

@@ -25,7 +25,8 @@ from survey_tools.errors import EXIT_FAULT, EXIT_INVALID, SurveyError
 # the trace commands pull in numpy and the contributor commands the arXiv client, which
 # `survey validate` should not pay for at every start.
 COMMAND_MODULES = {
-    "survey_tools.cli.corpus": ("validate", "taxonomy"),
+    "survey_tools.cli.corpus": ("validate",),
+    "survey_tools.cli.taxonomy": ("taxonomy",),
     "survey_tools.cli.exchange": ("import", "export"),
     "survey_tools.cli.build": ("build", "stats", "gaps", "claims", "corrections", "agreement"),
     "survey_tools.cli.contrib": (

@@ -6,11 +6,9 @@ Thin wrappers: parsing options, calling the library, printing.
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +29,6 @@ from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
 from survey_tools.review.diff import diff_revision, to_markdown
 from survey_tools.review.diff_report import MAX_BYTES, render_report, to_json
 from survey_tools.review.placement import check_paths
-from survey_tools.scholarly.arxiv_client import ArxivClient, ClientConfig
-from survey_tools.scholarly.metadata import CrossrefClient, OpenReviewClient
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 
@@ -118,50 +114,23 @@ def add(ctx: click.Context, args: tuple[str, ...], sets: tuple[str, ...], from_f
     already in the survey.
     """
 
-    root = root_of(ctx)
-    tax = load_taxonomy(root)
-    tags, refs = adding.parse_field_options(tax, tax.retained, [*args, *ctx.args])
-    if len(refs) > 1:
-        raise UsageError(f"give one id or URL, not {len(refs)}: {' '.join(refs)}")
-    ref = refs[0] if refs else None
-    if ref is not None and from_file is not None:
-        raise UsageError("give one id or URL, or --from-file LIST")
-    if ref is None and from_file is None and not sets:
-        raise UsageError("give one arXiv id, DOI or OpenReview id, --from-file LIST, or --set FIELD=VALUE")
-    if from_file is not None and key is not None:
-        raise UsageError("--key names one record; it cannot be used with --from-file")
-    corpus = load_corpus(root, tax)
-    # One work is one short conversation: a server asking to wait a minute on every try (three
-    # minutes in all) gets an answer within this, not the whole wait.
-    until = _deadline(deadline if deadline is not None or from_file is not None else ADD_DEADLINE)
-    client = ArxivClient(replace(ClientConfig.from_env(arxiv_url, delay, timeout), deadline=until))
-    crossref = CrossrefClient.from_env(crossref_url, timeout, until).fetch
-    openreview = OpenReviewClient.from_env(openreview_url, timeout, until).fetch
-    if from_file is not None:
-        outcomes = adding.add_many(root, corpus, adding.read_id_list(from_file), client, tags, dry_run,
-                                   _progress, sets, crossref, openreview)
-        _summary(outcomes, dry_run)
-        if any(o.status == "failed" for o in outcomes):
+    request = adding.AddRequest(
+        words=(*args, *ctx.args), sets=sets, from_file=from_file, key=key, summary=summary, dry_run=dry_run,
+        day=day, not_duplicate_of=distinct, arxiv_url=arxiv_url, crossref_url=crossref_url,
+        openreview_url=openreview_url, delay=delay, timeout=timeout,
+        # One work is one short conversation: a server asking to wait a minute on every try
+        # (three minutes in all) gets an answer within this, not the whole wait.
+        deadline=deadline if deadline is not None or from_file is not None else ADD_DEADLINE,
+    )
+    result = adding.add(root_of(ctx), request, _progress)
+    if result.plan is None:
+        _summary(list(result.outcomes), dry_run)
+        if result.failed:
             sys.exit(EXIT_INVALID)
         return
-    declared: dict[str, str] = {}
-    for item in distinct:
-        k, sep, reason = item.partition("=")
-        if not sep or not k.strip() or not reason.strip():
-            raise UsageError(f"--not-duplicate-of {item!r}: write KEY=REASON (the reason in your own words)")
-        declared[k.strip()] = reason.strip()
-    if day is not None:
-        try:
-            dt.date.fromisoformat(day)
-        except ValueError:
-            raise UsageError(f"--date {day!r} is not an ISO date (YYYY-MM-DD)") from None
-    plan = adding.plan_add(root, corpus, ref, client.fetch, tags, key, summary, sets=sets,
-                           crossref=crossref, openreview=openreview,
-                           not_duplicate_of=declared, today=day)
+    plan = result.plan
     if dry_run:
         click.echo(plan.text, nl=False)
-    else:
-        adding.write_plan(plan)
     if plan.work.abstract:
         click.echo(f"abstract (for you to read; not stored): {plan.work.abstract}", err=True)
     verb = "would write" if dry_run else "wrote"
@@ -233,34 +202,17 @@ def exclude(ctx: click.Context, args: tuple[str, ...], note: str, title: str | N
     taxonomy/commands.yaml (see below). The same duplicate checks as `survey add` apply.
     """
 
-    root = root_of(ctx)
-    tax = load_taxonomy(root)
-    coll = tax.excluded
-    if coll is None:
-        raise UsageError("this survey has no exclusion log")
-    tags, refs = adding.parse_field_options(tax, coll, [*args, *ctx.args])
-    if len(refs) != 1:
-        raise UsageError(f"give exactly one id or URL (got {len(refs)})")
-    corpus = load_corpus(root, tax)
-    if corpus.problems:
-        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
-    if restore:
-        if tags or note or title:
-            raise UsageError("--restore takes only the exclusion's id")
-        move = exclusions.plan_restore(root, corpus, refs[0])
-    else:
-        fetch = None
-        if not title:
-
-            fetch = ArxivClient(ClientConfig.from_env(arxiv_url)).fetch
-        move = exclusions.plan_exclusion(root, corpus, refs[0], tags, note, title, date, fetch, duplicate_of)
+    request = exclusions.ExcludeRequest(
+        words=(*args, *ctx.args), note=note, title=title, date=date, restore=restore, dry_run=dry_run,
+        arxiv_url=arxiv_url, duplicate_of=duplicate_of,
+    )
+    move = exclusions.exclude(root_of(ctx), request)
     if dry_run:
         for rel, text in move.write:
             click.echo(f"# {rel}\n{text}", nl=False)
         for rel in move.remove:
             click.echo(f"# would remove {rel}")
         return
-    exclusions.apply(root, move)
     click.echo(move.message, err=True)
 
 
@@ -405,17 +357,11 @@ def refresh_cmd(ctx: click.Context, keys: tuple[str, ...], do_write: bool, fmt: 
     reference or the authors' comment states an acceptance.
     """
 
-    root = root_of(ctx)
-    corpus = load_corpus(root)
-    if do_write and corpus.problems:
-        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
-    chosen = refresh.parse_sources(sources)
-    until = _deadline(deadline)
-    client = ArxivClient(replace(ClientConfig.from_env(arxiv_url, delay, timeout), deadline=until))
-    report = refresh.plan(corpus, keys, client.fetch_many, refresh.other_sources(
-        corpus.taxonomy, chosen, timeout, delay, not no_cache, until))
-    if do_write:
-        refresh.write(root, report)
+    request = refresh.RefreshRequest(
+        keys=keys, write=do_write, arxiv_url=arxiv_url, delay=delay, timeout=timeout, sources=sources,
+        use_cache=not no_cache, deadline=deadline,
+    )
+    report = refresh.refresh(root_of(ctx), request)
     emit(report, fmt, json=printed(refresh.to_json), md=printed(refresh.to_markdown),
          text=printed(refresh.to_text))
 

@@ -2,30 +2,15 @@
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from survey_tools.adopt.bibtex_list import join_bibtex
-from survey_tools.adopt.csvio import ImportOptions, plan_import, write_import
-from survey_tools.adopt.init import (
-    InitOptions,
-    describe_columns,
-    field_report,
-    parse_lists,
-    scaffold,
-    staged,
-)
-from survey_tools.adopt.repair import repair_corpus
-from survey_tools.adopt.sources import FORMATS, read_source
-from survey_tools.adopt.table import Table
+from survey_tools.adopt.sources import FORMATS
+from survey_tools.adopt.start import InitRequest, run_init
 from survey_tools.build import build as run_build
 from survey_tools.cli.common import root_of
 from survey_tools.cli.listopts import list_limits
-from survey_tools.corpus.taxonomy import load_taxonomy
-from survey_tools.errors import InvalidInput, UsageError
 
 
 @click.command()
@@ -84,92 +69,17 @@ def init(ctx: click.Context, directory: Path | None, sources: tuple[Path, ...], 
     as it was."""
 
     root = (directory if directory is not None else root_of(ctx)).resolve()
-    keep = frozenset(f.lower() for f in keep_fields)
-    with tempfile.TemporaryDirectory(prefix="survey-init-") as joined_dir:
-        source, where = _one_source(sources, Path(joined_dir))
-        table = read_source(source, fmt, keep, strict=False) if source is not None else None
-        name = root.name.replace("-", " ").replace("_", " ").strip().title() or "Survey"
-        opts = InitOptions(
-            title=title or (table.title if table is not None and table.title else name),
-            source=sources[0] if sources else None,
-            fmt=fmt or (table.format if table is not None else None),
-            id_field=id_field,
-            controlled=list(controlled),
-            lists=parse_lists(lists),
-            ignore=list(ignore),
-            description=description or (table.description if table is not None else ""),
-            distinct_titles=distinct_titles,
-            keep_fields=tuple(keep),
-            public_fields=tuple(public_fields),
-            list_repository=list_repository,
-            # a list that calls itself awesome keeps the name and the badge
-            entry_order="source" if table is not None and table.format == "markdown" else "",
-            awesome=awesome or bool(table is not None and table.title.lower().startswith("awesome")),
-            toolkit_repository=toolkit_repository,
-            toolkit_commit=toolkit_commit,
-        )
-        if dry_run and table is not None:
-            click.echo(f"{table.file}: {table.format}, {len(table.rows)} entries, {len(table.columns)} columns")
-            for line in describe_columns(table, opts):
-                click.echo(f"  {line}")
-        with staged(root, opts.source) as tmp:
-            written, warnings = scaffold(tmp, opts, table)
-            for w in warnings:
-                click.echo(f"warning: {where(w)}", err=True)
-            if table is not None and source is not None:
-                _import_rows(tmp, source, table, opts, dry_run, where)
-            elif dry_run:
-                click.echo("nothing written (--dry-run)")
-                raise click.exceptions.Exit(0)
-            result = run_build(tmp)
-    click.echo(f"wrote {len(written)} configuration files under {root}", err=True)
-    click.echo(f"built {len(result.written)} outputs; next: survey validate, then edit taxonomy/", err=True)
-
-
-def _one_source(sources: tuple[Path, ...], folder: Path) -> tuple[Path | None, Callable[[str], str]]:
-    """The list to read: the one file, or several .bib files joined into one in ``folder``
-    (with the function that gives the joined text's lines as each file's own)."""
-    if len(sources) <= 1:
-        return (sources[0] if sources else None), (lambda text: text)
-    not_bib = [p.name for p in sources if p.suffix.lower() != ".bib"]
-    if not_bib:
-        raise UsageError(f"--from given {len(sources)} times: only BibTeX files are read together "
-                         f"(not {', '.join(not_bib)})")
-    joined = join_bibtex(list(sources))
-    path = folder / joined.label
-    path.write_text(joined.text, encoding="utf-8")
-    return path, joined.where
-
-
-def _import_rows(tmp: Path, source: Path, table: Table, opts: InitOptions, dry_run: bool,
-                 where: Callable[[str], str]) -> None:
-    """The list's rows into records under ``tmp``, repaired until the corpus validates, and the
-    report of what went where."""
-    tax = load_taxonomy(tmp)
-    try:
-        plan = plan_import(tax, source, options=ImportOptions(distinct_titles=opts.distinct_titles, partial=True))
-    except InvalidInput:
-        if dry_run:
-            click.echo("nothing written (--dry-run)", err=True)
-        raise
-    for w in plan.warnings:
-        click.echo(f"warning: {where(w)}", err=True)
-    if dry_run:
-        n = len(plan.warnings)
-        said = f"{n} warning{'' if n == 1 else 's'} above" if n else "no problems"
-        click.echo(f"{len(plan.files)} entries, {said}; nothing written (--dry-run)")
+    request = InitRequest(
+        sources=sources, fmt=fmt, id_field=id_field, controlled=controlled, lists=lists, ignore=ignore,
+        distinct_titles=distinct_titles, keep_fields=keep_fields, public_fields=public_fields,
+        list_repository=list_repository, title=title, description=description, awesome=awesome,
+        dry_run=dry_run, toolkit_repository=toolkit_repository, toolkit_commit=toolkit_commit,
+    )
+    result = run_init(root, request, build=run_build, say=lambda text, err: click.echo(text, err=err))
+    if result.dry_run:
         raise click.exceptions.Exit(0)
-    write_import(tax, plan)
-    rows = {rel: f"{source.name}:{line}" for rel, line in plan.lines.items()}
-    fixed = repair_corpus(tmp, rows, frozenset({tax.retained.id_field, tax.retained.title_field}))
-    for w in fixed.warnings:
-        click.echo(f"warning: {where(w)}", err=True)
-    moved = dict(plan.moved)
-    for name, n in fixed.moved.items():
-        moved[name] = moved.get(name, 0) + n
-    for line in field_report(table, opts, moved):
-        click.echo(line, err=True)
-    click.echo(f"imported {len(plan.files) - len(fixed.dropped)} entries from {source.name}", err=True)
+    click.echo(f"wrote {result.configuration} configuration files under {root}", err=True)
+    click.echo(f"built {result.outputs} outputs; next: survey validate, then edit taxonomy/", err=True)
 
 
 COMMANDS = (init,)

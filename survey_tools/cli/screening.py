@@ -7,7 +7,6 @@ Thin wrappers: parsing options, calling :mod:`survey_tools.curate.search` and
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 import textwrap
 from collections.abc import Iterable, Iterator
@@ -19,25 +18,12 @@ from tqdm import tqdm
 
 from survey_tools.cli.common import echo_json, report, root_of
 from survey_tools.corpus.loading import load_corpus
-from survey_tools.corpus.protocol import Protocol, load_protocol
-from survey_tools.corpus.records import Corpus
-from survey_tools.corpus.taxonomy import load_taxonomy
-from survey_tools.curate import adding, found, screening, search
+from survey_tools.corpus.protocol import Protocol
+from survey_tools.curate import screen as flows
+from survey_tools.curate import screening, search
 from survey_tools.errors import UsageError
-from survey_tools.fileio import atomic_write
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
-
-
-def _valid_corpus(root: Path) -> tuple[Corpus, Protocol]:
-    tax = load_taxonomy(root)
-    protocol = load_protocol(tax)
-    corpus = load_corpus(root, tax)
-    # Records retained from the queue stay untagged until someone tags them; that must not
-    # stop the next decision. Anything else wrong must be fixed first.
-    if any(not p.message.startswith("not yet tagged") for p in corpus.problems):
-        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
-    return corpus, protocol
 
 
 @click.command(name="search")
@@ -70,32 +56,17 @@ def search_cmd(ctx: click.Context, families: tuple[str, ...], since: str | None,
     screening/queue/ with a relevance score, and the run is appended to screening/runs.yaml.
     Nothing is written when a request fails.
     """
-    root = root_of(ctx)
-    tax = load_taxonomy(root)
-    protocol = load_protocol(tax)
-    chosen = search.select_families(protocol, families)
-    start = search.parse_date(since, "--since") if since else search.default_since(root, protocol)
-    end = search.parse_date(until, "--until") if until else dt.date.today()
-    if start > end:
-        raise UsageError(f"--since {start} is after --until {end}")
-    limit = max_results or protocol.max_results
-    if dry_run:
-        for f in chosen:
-            click.echo(f"# {f.label} ({f.id})")
-            click.echo(search.build_query(f, start, end))
-        return
-    corpus = load_corpus(root, tax)
-    if any(not p.message.startswith("not yet tagged") for p in corpus.problems):
-        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
-    config = search.SearchConfig.make(protocol, arxiv_url, delay, timeout, retries, backoff)
-    searcher = search.ArxivSearcher(config)
-    plan = search.plan_search(root, corpus, protocol, chosen, start, end, limit, searcher,
-                              dt.date.today(), _progress)
-    plan.apply(root)
-    labels = {f.id: f.label for f in protocol.families}
-    for line in search.run_summary(plan, labels):
+    request = search.SearchRequest(
+        families=families, since=since, until=until, max_results=max_results, arxiv_url=arxiv_url,
+        delay=delay, timeout=timeout, retries=retries, backoff=backoff, dry_run=dry_run,
+    )
+    done = search.run_search(root_of(ctx), request, _progress)
+    for label, fid, query in done.queries:
+        click.echo(f"# {label} ({fid})")
+        click.echo(query)
+    for line in done.lines:
         click.echo(line)
-    for aid in plan.new:
+    for aid in done.plan.new if done.plan is not None else ():
         click.echo(f"queued {screening.file_name(aid)}", err=True)
 
 
@@ -163,22 +134,8 @@ def screen(ctx: click.Context, args: tuple[str, ...], fmt: str | None, retain: b
             raise UsageError(f"what should happen to {rest[0]}? give --retain or --exclude")
         _list(root, fmt or "table", limit)
         return
-    corpus, protocol = _valid_corpus(root)
-    tax = corpus.taxonomy
-    coll = tax.retained if retain else tax.excluded
-    if coll is None:
-        raise UsageError("this survey has no exclusion log")
-    tags, refs = adding.parse_field_options(tax, coll, rest)
-    if len(refs) != 1:
-        raise UsageError(f"give exactly one candidate id (got {len(refs)})")
-    cand = screening.find(screening.load_queue(root), refs[0])
-    if retain:
-        decision = screening.plan_retain(root, corpus, protocol, cand, tags, key, summary, stage, date)
-    else:
-        if stage:
-            tags[protocol.fields["stage"]] = stage
-        decision = screening.plan_exclude(root, corpus, protocol, cand, tags, note, date)
-    screening.apply(root, decision)
+    decision = flows.decide(root, flows.DecisionRequest(
+        tuple(rest), retain, stage=stage, key=key, summary=summary, note=note, date=date))
     click.echo(decision.message, err=True)
     if decision.untagged:
         click.echo(f"still untagged (survey validate fails until set): {', '.join(decision.untagged)}",
@@ -186,9 +143,7 @@ def screen(ctx: click.Context, args: tuple[str, ...], fmt: str | None, retain: b
 
 
 def _list(root: Path, fmt: str, limit: int | None) -> None:
-    if fmt not in ("table", "json"):
-        raise UsageError(f"--format {fmt} is for `survey screen export`; the listing is table or json")
-    queue = screening.ranked(screening.list_queue(root))[:limit]
+    queue = flows.queue_listing(root, fmt, limit)
     report(queue, fmt, json=lambda q: echo_json([c.summary() for c in q]), table=_queue_table)
 
 
@@ -206,64 +161,31 @@ def _queue_table(queue: list[screening.Candidate]) -> None:
 def _export(root: Path, rest: list[str], fmt: str | None) -> None:
     if len(rest) != 1:
         raise UsageError("give one output file: survey screen export --format asreview OUT.csv")
-    if fmt not in ("asreview", "ris"):
-        raise UsageError("survey screen export needs --format asreview or --format ris")
-    tax = load_taxonomy(root)
-    queue = screening.load_queue(root)
-    # One writer per export format.
-    writers = {"asreview": lambda q: screening.asreview_csv(load_corpus(root, tax), q),
-               "ris": screening.ris_text}
-    text = writers[fmt](queue)
-    atomic_write(Path(rest[0]), text)
-    click.echo(f"wrote {rest[0]} ({len(queue)} queue candidates)", err=True)
+    n = flows.export_queue(root, fmt, Path(rest[0]))
+    click.echo(f"wrote {rest[0]} ({n} queue candidates)", err=True)
 
 
 def _import_labels(root: Path, rest: list[str], stage: str | None, date: str | None) -> None:
     if len(rest) != 1:
         raise UsageError("give one file: survey screen import-labels ASREVIEW_EXPORT (.csv, .tsv, .xlsx or .ris)")
-    corpus, protocol = _valid_corpus(root)
-    found = screening.read_labels(Path(rest[0]), screening.load_queue(root), corpus)
-    retained = excluded = 0
-    for lab in found.labels:
-        if lab.relevant:
-            d = screening.plan_retain(root, corpus, protocol, lab.candidate, {}, stage=stage, date=date)
-            retained += 1
-        else:
-            st = stage or protocol.exclude_stage
-            reason = next((r.reason for r in protocol.exclusion if r.reason), None)
-            tags: dict[str, Any] = {}
-            if st:
-                tags[protocol.fields["stage"]] = st
-            if reason:
-                tags[protocol.fields["reason"]] = reason
-            d = screening.plan_exclude(root, corpus, protocol, lab.candidate, tags,
-                                       "Marked irrelevant in ASReview on title and abstract; "
-                                       "reason to be refined by the screener.", date)
-            excluded += 1
-        screening.apply(root, d)
-        click.echo(d.message, err=True)
-        corpus = load_corpus(root, corpus.taxonomy)
-    click.echo(f"retained {retained}, excluded {excluded}; {found.unlabelled} unlabelled stay in the queue "
-               f"(labels from {found.column}; {found.prior} labelled rows are decided records)")
+    done = flows.import_labels(root, Path(rest[0]), stage, date)
+    for message in done.messages:
+        click.echo(message, err=True)
+    click.echo(done.summary())
 
 
 def _import_found(root: Path, rest: list[str], date: str | None) -> None:
     if len(rest) != 1:
         raise UsageError("give one file: survey screen import-found CANDIDATES (.csv or .yaml)")
-    corpus, protocol = _valid_corpus(root)
-    listed = found.read_found(Path(rest[0]), protocol)
-    day = search.parse_date(date, "--date") if date else dt.date.today()
-    plan = found.plan_found(root, corpus, listed, day)
-    plan.apply(root)
-    labels = {f.id: f.label for f in protocol.families}
-    for line in search.run_summary(plan, labels):
+    done = flows.import_found(root, Path(rest[0]), date)
+    for line in done.lines:
         click.echo(line)
-    for aid in plan.new:
+    for aid in done.plan.new:
         click.echo(f"queued {screening.file_name(aid)}", err=True)
 
 
 def _interactive(root: Path, date: str | None) -> None:
-    corpus, protocol = _valid_corpus(root)
+    corpus, protocol = search.valid_corpus(root)
     tax = corpus.taxonomy
     excluded = tax.excluded
     reason_field = excluded.controlled_field(protocol.fields["reason"]) if excluded else None

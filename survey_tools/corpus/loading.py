@@ -2,8 +2,9 @@
 
 Parsing and checking dominate the cost, so the result of each file is cached in the user's cache
 directory (see :mod:`survey_tools.cachedir`; never inside the survey folder), keyed by the
-file's path in the survey, its bytes and the taxonomy's digest: a changed file or taxonomy is
-always re-read, an unchanged one never is, whichever clone of the survey it sits in.
+file's path in the survey, its bytes, the taxonomy's digest and the toolkit's own source
+(``hashing.source_digest``): a changed file, taxonomy or toolkit is always re-read, an unchanged
+one never is, whichever clone of the survey it sits in.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, YamlDocument, parse_yaml_bytes
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
-from survey_tools.hashing import content_digest, content_hasher, hex_of
+from survey_tools.hashing import content_digest, content_hasher, hex_of, source_digest
 
 _CACHE_FORMAT = 6  # 4: entries hashed with SHA-256 (survey_tools.hashing); 5: messages in plain words, blank ids read as absent; 6: values read back against their lines
 
@@ -270,6 +271,12 @@ def _entry_check(tax: Taxonomy, key: bytes, result: Result) -> bytes:
     return content_digest(tax.digest.encode() + b"\0" + body, 16)
 
 
+def _code_version() -> str:
+    # The release and a digest of the package's own source: an edit to a message in checks.py
+    # (or to anything else of the toolkit) drops the cache at once, without SURVEY_NO_CACHE.
+    return f"{__version__}+{source_digest()}"
+
+
 def _load_cache(tax: Taxonomy) -> dict[bytes, _Entry]:
     """The cache's entries by key, not yet verified: an entry's hash is checked when it is used
     (:func:`_verified`), so a run pays for the files it has, not for every entry kept."""
@@ -277,7 +284,7 @@ def _load_cache(tax: Taxonomy) -> dict[bytes, _Entry]:
         cached = _DECODER.decode(_cache_path(tax).read_bytes())
     except (OSError, msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
         return {}  # (msgspec raises UnicodeDecodeError for a string that is not UTF-8)
-    if (cached.format, cached.version, cached.taxonomy) != (_CACHE_FORMAT, __version__, tax.digest):
+    if (cached.format, cached.version, cached.taxonomy) != (_CACHE_FORMAT, _code_version(), tax.digest):
         return {}
     return {e.key: e for e in cached.entries}
 
@@ -292,7 +299,7 @@ def _save_cache(tax: Taxonomy, current: dict[bytes, Result], others: list[_Entry
     # from before keep the hash they came with: one edited on disk is still caught when used.
     try:
         rows = [_Entry(k, r[0], list(r[1]), dict(r[2]), _entry_check(tax, k, r)) for k, r in current.items()]
-        body = _ENCODER.encode(_CacheFile(_CACHE_FORMAT, __version__, tax.digest, rows + others))
+        body = _ENCODER.encode(_CacheFile(_CACHE_FORMAT, _code_version(), tax.digest, rows + others))
     except (TypeError, OverflowError, ValueError):
         return  # a value MessagePack cannot hold (a 64-digit integer): parse again next time
     with contextlib.suppress(OSError, ValueError):

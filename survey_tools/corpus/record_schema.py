@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from survey_tools.corpus.protocol_schema import PROTOCOL_FILE, protocol_schema
@@ -15,6 +16,7 @@ from survey_tools.corpus.taxonomy import (
     PlainField,
     Taxonomy,
 )
+from survey_tools.fileio import atomic_write
 
 _URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
 
@@ -242,3 +244,18 @@ def schema_files(tax: Taxonomy) -> dict[str, str]:
     if tax.document(PROTOCOL_FILE) is not None:
         out[PROTOCOL_SCHEMA_FILE] = json.dumps(protocol_schema(), indent=2, ensure_ascii=False) + "\n"
     return out
+
+
+def refresh_schema_files(root: Path, tax: Taxonomy, check: bool = False) -> list[str]:
+    """The generated schema files that differ from :func:`schema_files` (relative paths), each
+    written again unless ``check`` (``survey taxonomy schema [--check]``)."""
+    stale = []
+    for rel, text in schema_files(tax).items():
+        path = root / rel
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            continue
+        stale.append(rel)
+        if not check:
+            atomic_write(path, text)
+    return stale

@@ -8,7 +8,6 @@ evidence URL must not name another record's work.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -30,6 +29,7 @@ from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Edition, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import dump_yaml, load_yaml_file
 from survey_tools.errors import Problem, Report, UsageError
+from survey_tools.hashing import content_hexdigest
 
 # The closed editions' manifests, one per published edition.
 MANIFESTS = "data/editions"
@@ -113,7 +113,7 @@ def _fingerprint(value: Any) -> str:
     """The first 12 hex digits of the sha256 of the value's canonical JSON: equal facts, equal fingerprints."""
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
     # "sha256:" keeps an all-digit hash a string for every YAML reader
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    return "sha256:" + content_hexdigest(text.encode("utf-8"), 6)
 
 
 def manifest_path(edition: Edition) -> str:

@@ -8,8 +8,10 @@ failing until a person fills them: a half-done record cannot land silently.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,13 +30,20 @@ from survey_tools.corpus.taxonomy import (
     PlainField,
     Taxonomy,
     commands_config,
+    load_taxonomy,
 )
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
-from survey_tools.scholarly.arxiv_client import ArxivClient, ArxivPaper
-from survey_tools.scholarly.metadata import Work, strict_doi, strict_openreview_id
+from survey_tools.scholarly.arxiv_client import ArxivClient, ArxivPaper, ClientConfig
+from survey_tools.scholarly.metadata import (
+    CrossrefClient,
+    OpenReviewClient,
+    Work,
+    strict_doi,
+    strict_openreview_id,
+)
 
 # Words that make a key less readable without making it more distinctive.
 _STOPWORDS = frozenset({
@@ -604,8 +613,94 @@ def add_many(
     return out
 
 
+@dataclass(frozen=True)
+class AddRequest:
+    """What ``survey add`` was asked: the id or URL and the field options as typed (``words``),
+    the other options as given."""
+
+    words: tuple[str, ...] = ()
+    sets: tuple[str, ...] = ()
+    from_file: Path | None = None
+    key: str | None = None
+    summary: str | None = None
+    dry_run: bool = False
+    day: str | None = None
+    not_duplicate_of: tuple[str, ...] = ()  # KEY=REASON
+    arxiv_url: str | None = None
+    crossref_url: str | None = None
+    openreview_url: str | None = None
+    delay: float | None = None
+    timeout: float | None = None
+    deadline: float | None = None  # seconds from now
+
+
+@dataclass(frozen=True)
+class AddResult:
+    """One record planned (and written unless a dry run), or a list's outcomes (``--from-file``)."""
+
+    plan: AddPlan | None = None
+    outcomes: tuple[BatchOutcome, ...] = ()
+
+    @property
+    def failed(self) -> bool:
+        return any(o.status == "failed" for o in self.outcomes)
+
+
+def _request_checked(request: AddRequest, refs: Sequence[str]) -> dict[str, str]:
+    """Refuse options that do not go together; the declared distinct works by key."""
+    if len(refs) > 1:
+        raise UsageError(f"give one id or URL, not {len(refs)}: {' '.join(refs)}")
+    if refs and request.from_file is not None:
+        raise UsageError("give one id or URL, or --from-file LIST")
+    if not refs and request.from_file is None and not request.sets:
+        raise UsageError("give one arXiv id, DOI or OpenReview id, --from-file LIST, or --set FIELD=VALUE")
+    if request.from_file is not None and request.key is not None:
+        raise UsageError("--key names one record; it cannot be used with --from-file")
+    declared: dict[str, str] = {}
+    for item in request.not_duplicate_of:
+        k, sep, reason = item.partition("=")
+        if not sep or not k.strip() or not reason.strip():
+            raise UsageError(f"--not-duplicate-of {item!r}: write KEY=REASON (the reason in your own words)")
+        declared[k.strip()] = reason.strip()
+    if request.day is not None:
+        try:
+            dt.date.fromisoformat(request.day)
+        except ValueError:
+            raise UsageError(f"--date {request.day!r} is not an ISO date (YYYY-MM-DD)") from None
+    return declared
+
+
+def add(
+    root: Path,
+    request: AddRequest,
+    progress: Callable[[Iterable[str]], Iterable[str]] = lambda x: x,
+) -> AddResult:
+    """``survey add``: the work named (looked up on arXiv, Crossref or OpenReview) or given by
+    ``--set`` planned as a record, checked and written (printed only, for a dry run); with
+    ``--from-file``, every id of the list in turn (a failure recorded, the next one tried)."""
+    tax = load_taxonomy(root)
+    tags, refs = parse_field_options(tax, tax.retained, list(request.words))
+    declared = _request_checked(request, refs)
+    corpus = load_corpus(root, tax)
+    until = None if request.deadline is None else time.monotonic() + request.deadline
+    config = ClientConfig.from_env(request.arxiv_url, request.delay, request.timeout)
+    client = ArxivClient(dataclasses.replace(config, deadline=until))
+    crossref = CrossrefClient.from_env(request.crossref_url, request.timeout, until).fetch
+    openreview = OpenReviewClient.from_env(request.openreview_url, request.timeout, until).fetch
+    if request.from_file is not None:
+        outcomes = add_many(root, corpus, read_id_list(request.from_file), client, tags, request.dry_run,
+                            progress, request.sets, crossref, openreview)
+        return AddResult(outcomes=tuple(outcomes))
+    plan = plan_add(root, corpus, refs[0] if refs else None, client.fetch, tags, request.key, request.summary,
+                    sets=request.sets, crossref=crossref, openreview=openreview,
+                    not_duplicate_of=declared, today=request.day)
+    if not request.dry_run:
+        write_plan(plan)
+    return AddResult(plan=plan)
+
+
 __all__ = [
-    "AddPlan", "BatchOutcome", "DuplicateError", "add_many", "build_record",
+    "AddPlan", "AddRequest", "AddResult", "BatchOutcome", "DuplicateError", "add", "add_many", "build_record",
     "derive_key", "flag_names", "parse_field_options", "parse_sets", "plan_add", "read_id_list",
     "record_key", "resolve_reference", "work_from_arxiv", "write_plan",
 ]

@@ -8,7 +8,6 @@ file first and remove the old one last: a failure leaves the survey as it was.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import io
 import re
 from collections.abc import Callable, Mapping
@@ -19,13 +18,15 @@ from typing import Any
 from survey_tools.adopt.taxonomy_edit import round_trip_yaml
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
+from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus, Record
-from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Taxonomy
+from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
-from survey_tools.curate.adding import flag_names, refuse_duplicates
+from survey_tools.curate.adding import flag_names, parse_field_options, refuse_duplicates
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
-from survey_tools.scholarly.arxiv_client import ArxivPaper
+from survey_tools.hashing import content_hexdigest
+from survey_tools.scholarly.arxiv_client import ArxivClient, ArxivPaper, ClientConfig
 from survey_tools.slugs import slug
 
 
@@ -67,7 +68,7 @@ def _slug(kind: str, value: str) -> str:
     flat = slug(value, empty="")
     exact = kind == "arxiv" and len(flat) <= 40
     if not exact:
-        flat = flat[:40].rstrip("-") + "-" + hashlib.sha256(value.encode("utf-8")).hexdigest()[:6]
+        flat = flat[:40].rstrip("-") + "-" + content_hexdigest(value.encode("utf-8"), 3)
     return f"{kind}-{flat}" if flat.strip("-") else kind
 
 
@@ -84,7 +85,7 @@ def new_id(corpus: Corpus, coll: Collection, values: Mapping[str, Any]) -> str:
     basis = next(((k, str(ids[k])) for k in ID_KINDS if ids.get(k)), None)
     if basis is None:
         basis = ("url", str(values.get("url") or values.get("identifier") or values.get(coll.title_field) or ""))
-        slug = "url-" + hashlib.sha256(basis[1].encode("utf-8")).hexdigest()[:10]
+        slug = "url-" + content_hexdigest(basis[1].encode("utf-8"), 5)
     else:
         slug = _slug(*basis)
     prefix = _prefix(corpus, coll)
@@ -336,3 +337,45 @@ def apply(root: Path, move: Move) -> None:
         atomic_write(root / rel, text)
     for rel in move.remove:
         (root / rel).unlink()
+
+
+@dataclass(frozen=True)
+class ExcludeRequest:
+    """What ``survey exclude`` was asked: the work (a key, id or URL) and tag options as typed."""
+
+    words: tuple[str, ...]
+    note: str = ""
+    title: str | None = None
+    date: str | None = None
+    restore: bool = False
+    dry_run: bool = False
+    arxiv_url: str | None = None
+    duplicate_of: str | None = None
+
+
+def exclude(root: Path, request: ExcludeRequest) -> Move:
+    """``survey exclude``: a retained record moved to the exclusion log, a new work appended to
+    it (its title looked up on arXiv unless given), or, with ``restore``, an exclusion moved back;
+    applied unless a dry run. The move is returned either way."""
+    tax = load_taxonomy(root)
+    coll = tax.excluded
+    if coll is None:
+        raise UsageError("this survey has no exclusion log")
+    tags, refs = parse_field_options(tax, coll, list(request.words))
+    if len(refs) != 1:
+        raise UsageError(f"give exactly one id or URL (got {len(refs)})")
+    corpus = load_corpus(root, tax)
+    if corpus.problems:
+        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+    if request.restore:
+        if tags or request.note or request.title:
+            raise UsageError("--restore takes only the exclusion's id")
+        move = plan_restore(root, corpus, refs[0])
+    else:
+        fetch = None if request.title else ArxivClient(ClientConfig.from_env(request.arxiv_url)).fetch
+        move = plan_exclusion(
+            root, corpus, refs[0], tags, request.note, request.title, request.date, fetch, request.duplicate_of
+        )
+    if not request.dry_run:
+        apply(root, move)
+    return move

@@ -30,6 +30,7 @@ import copy
 import io
 import json
 import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,6 +39,7 @@ from urllib.parse import quote
 
 from survey_tools.adopt.taxonomy_edit import round_trip_yaml
 from survey_tools.corpus.checks import check_record
+from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import Taxonomy
 from survey_tools.corpus.titles import normalize_title
@@ -47,7 +49,7 @@ from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.reports.corrections import load_corrections
 from survey_tools.reports.tables import md, md_inert, md_table
-from survey_tools.scholarly.arxiv_client import ArxivPaper
+from survey_tools.scholarly.arxiv_client import ArxivClient, ArxivPaper, ClientConfig
 from survey_tools.scholarly.scholarly import SOURCES, Finding, Scholarly
 
 # Venues that mean "only a preprint" (compared case-insensitively).
@@ -520,3 +522,35 @@ def to_markdown(report: RefreshReport) -> str:
 
 def to_json(report: RefreshReport) -> str:
     return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+@dataclass(frozen=True)
+class RefreshRequest:
+    """What ``survey refresh`` was asked."""
+
+    keys: tuple[str, ...] = ()
+    write: bool = False
+    arxiv_url: str | None = None
+    delay: float | None = None
+    timeout: float | None = None
+    sources: str = ""
+    use_cache: bool = True
+    deadline: float | None = None  # seconds from now
+
+
+def refresh(root: Path, request: RefreshRequest) -> RefreshReport:
+    """``survey refresh``: the records (every retained one with an arXiv id, or ``keys``)
+    compared with arXiv and the other sources asked for; with ``write``, the living list's
+    changes applied and the edition's proposed as corrections. The report either way."""
+    corpus = load_corpus(root)
+    if request.write and corpus.problems:
+        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+    chosen = parse_sources(request.sources)
+    until = None if request.deadline is None else time.monotonic() + request.deadline
+    config = ClientConfig.from_env(request.arxiv_url, request.delay, request.timeout)
+    client = ArxivClient(replace(config, deadline=until))
+    others = other_sources(corpus.taxonomy, chosen, request.timeout, request.delay, request.use_cache, until)
+    report = plan(corpus, request.keys, client.fetch_many, others)
+    if request.write:
+        write(root, report)
+    return report

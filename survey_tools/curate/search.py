@@ -25,8 +25,10 @@ from typing import Any
 
 from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import Known, KnownIndex
-from survey_tools.corpus.protocol import Family, Protocol
+from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.protocol import Family, Protocol, load_protocol
 from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.curate import ranking, screening
 from survey_tools.errors import UsageError
@@ -346,6 +348,73 @@ def run_summary(plan: RunPlan, labels: Mapping[str, str]) -> list[str]:
     return lines
 
 
-__all__ = ["ArxivSearcher", "RunPlan", "SearchConfig", "SearchError", "build_query",
-           "default_since", "index_of", "parse_date", "plan_search", "run_summary",
-           "scored_queue", "select_families", "sort_found"]
+def valid_corpus(root: Path, tax: Taxonomy | None = None) -> tuple[Corpus, Protocol]:
+    """The corpus and the search protocol, refused while any record is invalid (the living
+    search's commands: search, screen)."""
+    tax = tax if tax is not None else load_taxonomy(root)
+    protocol = load_protocol(tax)
+    corpus = load_corpus(root, tax)
+    # Records retained from the queue stay untagged until someone tags them; that must not
+    # stop the next decision. Anything else wrong must be fixed first.
+    if any(not p.message.startswith("not yet tagged") for p in corpus.problems):
+        raise UsageError("the corpus has invalid records; run survey validate and fix them first")
+    return corpus, protocol
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """What ``survey search`` was asked."""
+
+    families: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None
+    max_results: int | None = None
+    arxiv_url: str | None = None
+    delay: float | None = None
+    timeout: float | None = None
+    retries: int = 3
+    backoff: float | None = None
+    dry_run: bool = False
+
+
+@dataclass(frozen=True)
+class SearchDone:
+    """A dry run's queries (family label, id, query), or the run made: its plan, applied, and
+    its summary lines."""
+
+    queries: tuple[tuple[str, str, str], ...] = ()
+    plan: RunPlan | None = None
+    lines: tuple[str, ...] = ()
+
+
+def run_search(
+    root: Path,
+    request: SearchRequest,
+    progress: Callable[[Iterable[Any], int], Iterable[Any]] = lambda items, total: items,
+) -> SearchDone:
+    """``survey search``: the protocol's query families on arXiv between two dates, every hit
+    checked against what the survey knows, the new ones queued and the run logged (nothing
+    written when a request fails); a dry run only builds the queries."""
+    tax = load_taxonomy(root)
+    protocol = load_protocol(tax)
+    chosen = select_families(protocol, request.families)
+    start = parse_date(request.since, "--since") if request.since else default_since(root, protocol)
+    end = parse_date(request.until, "--until") if request.until else dt.date.today()
+    if start > end:
+        raise UsageError(f"--since {start} is after --until {end}")
+    if request.dry_run:
+        return SearchDone(queries=tuple((f.label, f.id, build_query(f, start, end)) for f in chosen))
+    corpus, protocol = valid_corpus(root, tax)
+    config = SearchConfig.make(
+        protocol, request.arxiv_url, request.delay, request.timeout, request.retries, request.backoff
+    )
+    limit = request.max_results or protocol.max_results
+    plan = plan_search(root, corpus, protocol, chosen, start, end, limit, ArxivSearcher(config), dt.date.today(), progress)
+    plan.apply(root)
+    labels = {f.id: f.label for f in protocol.families}
+    return SearchDone(plan=plan, lines=tuple(run_summary(plan, labels)))
+
+
+__all__ = ["ArxivSearcher", "RunPlan", "SearchConfig", "SearchDone", "SearchError", "SearchRequest", "build_query",
+           "default_since", "index_of", "parse_date", "plan_search", "run_search", "run_summary",
+           "scored_queue", "select_families", "sort_found", "valid_corpus"]

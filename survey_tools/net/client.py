@@ -28,7 +28,6 @@ import base64
 import concurrent.futures
 import contextlib
 import email.utils
-import hashlib
 import socket
 import ssl
 import time
@@ -56,6 +55,7 @@ from survey_tools._version import DISTRIBUTION, __version__
 from survey_tools.cachedir import cache_base
 from survey_tools.errors import SurveyError
 from survey_tools.fileio import atomic_write
+from survey_tools.hashing import content_hexdigest
 from survey_tools.net.addresses import Allowance, check_addresses, literal_ip
 from survey_tools.net.body import ACCEPT_ENCODING, BodyError, decode, encodings, size
 
@@ -443,7 +443,7 @@ class HttpClient:
         if self.cache is None:
             return None
         key = str(httpx.URL(url, params=params) if params else httpx.URL(url))
-        return self.cache / f"{hashlib.sha256(key.encode()).hexdigest()}.json"
+        return self.cache / f"{content_hexdigest(key.encode(), 32)}.json"
 
     def _cached(self, path: Path | None, url: str) -> Answer | None:
         if path is None:

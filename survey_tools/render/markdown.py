@@ -34,7 +34,7 @@ from survey_tools.render import model
 from survey_tools.render.dataset import CROISSANT_FILE, DATAPACKAGE_FILE, load_lines
 from survey_tools.render.dataset import CSV_FILE as DATA_CSV
 from survey_tools.render.templating import make_environment
-from survey_tools.reports.gaps import GapReport
+from survey_tools.reports.gaps import Count, GapReport
 from survey_tools.reports.stats import Stats
 from survey_tools.reports.tables import md, md_cell, md_code, md_table
 
@@ -218,35 +218,25 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
 
 def gap_tables(report: GapReport) -> list[dict[str, Any]]:
     """The gap maps as aligned Markdown tables: "n [s]" per cell, s counting strict records
-    (plain counts when no strict filter is configured)."""
+    (plain counts when no strict filter is configured), formatted from the finished maps
+    (``GapTable.finished``: GAPS.md shows the same rows, the not-applicable row included)."""
     out = []
     strict_on = bool(report.strict_label)
 
-    def num(n: int, k: int) -> str:
-        return md(f"{n} [{k}]") if strict_on else str(n)
+    def num(c: Count) -> str:
+        return md(f"{c.n} [{c.strict}]") if strict_on else str(c.n)
+
+    def cell(c: Count, bold_zero: bool) -> str:
+        return "**0**" if bold_zero and c.n == 0 else num(c)
 
     for t in report.tables:
-        b = t.broad
-        assert b.cols is not None
-        heads = [md(f"{b.rows.label} / {b.cols.label}")] + [md(b.cols.label_of(c)) for c in t.cols] + ["total"]
-        rows = []
-        for r in t.rows:
-            cells = [md(b.rows.label_of(r))]
-            for c in t.cols:
-                cell = t.cell(r, c)
-                cells.append("**0**" if cell.count == 0 else num(cell.count, cell.strict))
-            n, k = t.row_total(r)
-            cells.append(num(n, k))
-            rows.append(cells)
-        # Records whose row value is not shown (not applicable, untagged) still count in the
-        # column totals: a row of their own makes the totals add up to the rows above them.
-        rest = [(t.col_total(c)[0] - sum(t.cell(r, c).count for r in t.rows), t.col_total(c)[1] - sum(t.cell(r, c).strict for r in t.rows)) for c in t.cols]
-        shown_n = sum(t.row_total(r)[0] for r in t.rows)
-        rest_total = (b.total - shown_n, t.strict.total - sum(t.row_total(r)[1] for r in t.rows))
-        if rest_total[0] > 0 and all(n >= 0 for n, _ in rest):
-            rows.append([md(f"{b.rows.label}: not applicable or untagged"), *(num(n, k) for n, k in rest), num(*rest_total)])
-        totals = [num(*t.col_total(c)) for c in t.cols]
-        rows.append(["total", *totals, num(b.total, t.strict.total)])
+        grid = t.finished(strict_on)
+        heads = [md(f"{grid.corner[0]} / {grid.corner[1]}")] + [md(c) for c in grid.columns] + ["total"]
+        rows = [
+            [md(row.label), *(cell(c, row is not grid.rest) for c in row.cells), num(row.total)]
+            for row in grid.body()
+        ]
+        rows.append(["total", *(num(c) for c in grid.totals.cells), num(grid.totals.total)])
         out.append(
             {
                 "title": t.title,

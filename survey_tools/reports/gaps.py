@@ -2,7 +2,12 @@
 
 Which axes to cross, the sparseness bound k and the "strict" filter are configuration
 (``gaps:`` in the report configuration). Sentinel categories (not applicable, untagged) are
-left out of the map: a gap is a combination of real taxonomy values nobody has studied.
+left out of the map's cells: a gap is a combination of real taxonomy values nobody has studied.
+
+Every renderer (GAPS.md, the README, ``survey gaps``) formats the same finished table,
+:meth:`GapTable.finished` (:class:`GapMap`): the rows of real values, the row of records whose
+row value is not applicable or untagged, and the totals, so that a map's rows add up to the
+records it counts wherever it is shown.
 """
 
 from __future__ import annotations
@@ -43,6 +48,53 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class Count:
+    """One figure of a finished map: records in all and those passing the strict filter."""
+
+    n: int
+    strict: int
+
+
+@dataclass(frozen=True)
+class MapRow:
+    """A row of a finished map: its label, one count per shown column, its total. ``value`` is
+    the row's taxonomy value ("" for the not-applicable-or-untagged row and the totals)."""
+
+    label: str
+    cells: tuple[Count, ...]
+    total: Count
+    value: str = ""
+
+
+@dataclass(frozen=True)
+class GapMap:
+    """A gap table finished for display: what every renderer formats, nothing left to compute.
+
+    ``rows`` are the real values, ``rest`` the records whose row value is not applicable or
+    untagged (None when there are none), ``totals`` the distinct records of each column and of
+    the whole map. For an axis with one value per record the rows' totals and ``rest`` add up
+    to the map's total; a record with several values (sub-decisions) is in each of its rows.
+    """
+
+    title: str
+    corner: tuple[str, str]  # the row axis's label, the column axis's label
+    columns: tuple[str, ...]  # labels of the shown columns
+    rows: tuple[MapRow, ...]
+    rest: MapRow | None
+    totals: MapRow
+    shown: Count  # distinct records in the real-value rows: shown + rest = the map's total
+    strict_on: bool
+    multi: bool  # a record may sit in several rows
+
+    def body(self) -> tuple[MapRow, ...]:
+        """The rows shown above the totals: real values, then the rest row if any."""
+        return (*self.rows, self.rest) if self.rest is not None else self.rows
+
+
+REST_LABEL = "{axis}: not applicable or untagged"
+
+
+@dataclass(frozen=True)
 class GapTable:
     id: str
     title: str
@@ -64,6 +116,59 @@ class GapTable:
     def cell(self, row: str, col: str) -> Cell:
         return _cell(self.broad, self.strict, row, col)
 
+    def _rest_dict(self) -> dict[str, Any]:
+        rest = self._rest()
+        return {
+            "count": rest.total.n,
+            "strict": rest.total.strict,
+            "col_totals": {c: {"count": n.n, "strict": n.strict} for c, n in zip(self.cols, rest.cells, strict=True)},
+        }
+
+    def finished(self, strict_on: bool) -> GapMap:
+        """The table as every renderer shows it (:class:`GapMap`)."""
+        b = self.broad
+        assert b.cols is not None
+        rows = tuple(
+            MapRow(
+                b.rows.label_of(r),
+                tuple(Count(c.count, c.strict) for c in (self.cell(r, col) for col in self.cols)),
+                Count(*self.row_total(r)),
+                r,
+            )
+            for r in self.rows
+        )
+        rest = self._rest()
+        shown = Count(*(len(self._members(t, self.rows, b.col_values)) for t in (b, self.strict)))
+        return GapMap(
+            self.title,
+            (b.rows.label, b.cols.label),
+            tuple(b.cols.label_of(c) for c in self.cols),
+            rows,
+            rest if rest.total.n else None,
+            MapRow("total", tuple(Count(*self.col_total(c)) for c in self.cols), Count(b.total, self.strict.total)),
+            shown,
+            strict_on,
+            b.rows.kind in ("multi", "keys"),
+        )
+
+    def _rest(self) -> MapRow:
+        """The records whose row value is not shown (not applicable, untagged), counted
+        directly: those in a sentinel row and in no shown row, per column and in all."""
+        b = self.broad
+        assert b.cols is not None
+        hidden = tuple(r for r in b.row_values if r not in self.rows)
+
+        def records(table: Table, cols: tuple[str, ...]) -> int:
+            return len(self._members(table, hidden, cols) - self._members(table, self.rows, cols))
+
+        cells = tuple(Count(records(b, (c,)), records(self.strict, (c,))) for c in self.cols)
+        whole = Count(records(b, b.col_values), records(self.strict, b.col_values))
+        return MapRow(REST_LABEL.format(axis=b.rows.label), cells, whole)
+
+    @staticmethod
+    def _members(table: Table, rows: tuple[str, ...], cols: tuple[str, ...]) -> set[str]:
+        return {x for r in rows for c in cols for x in table.cells.get((r, c), ())}
+
     def to_dict(self) -> dict[str, Any]:
         b, s = self.broad, self.strict
         assert b.cols is not None
@@ -75,6 +180,8 @@ class GapTable:
             "cols": {"axis": b.cols.spec, "values": list(self.cols)},
             "row_totals": {r: {"count": b.row_total(r), "strict": s.row_total(r)} for r in self.rows},
             "col_totals": {c: {"count": b.col_total(c), "strict": s.col_total(c)} for c in self.cols},
+            # the records whose row value is not applicable or untagged (GapMap.rest)
+            "rest": self._rest_dict(),
             "empty": [[c.row, c.col] for c in self.empty],
             "sparse": [c.to_dict() for c in self.sparse],
         }
@@ -148,6 +255,13 @@ def _align(t: Table, like: Table) -> Table:
     return replace(t, row_values=like.row_values, col_values=like.col_values, counts=counts, row_totals=rt, col_totals=ct)
 
 
+def _shown(count: Count, strict_on: bool, bold_zero: bool) -> str:
+    """A map's cell in GAPS.md: a bold 0 for a combination of real values no record covers."""
+    if bold_zero and count.n == 0:
+        return "**0**"
+    return f"{count.n} [{count.strict}]" if strict_on else str(count.n)
+
+
 def gaps_markdown(report: GapReport) -> str:
     strict_on = bool(report.strict_label)  # no strict filter configured: plain counts
 
@@ -161,25 +275,22 @@ def gaps_markdown(report: GapReport) -> str:
         "",
         f"Generated by `survey build`; do not edit. Empty cells have no record; sparse cells have "
         f"at most {report.k}.{brackets} "
-        "Not-applicable and untagged records are left out of the maps but counted in the totals.",
+        "Records whose row value is not applicable or untagged have a row of their own, so the "
+        "totals add up to the rows shown.",
         "",
     ]
     for t in report.tables:
         b = t.broad
         assert b.cols is not None
+        grid = t.finished(strict_on)
         out += [f"## {t.title}", ""]
-        heads = [md(b.cols.label_of(c)) for c in t.cols]
-        body: list[list[str]] = []
-        for r in t.rows:
-            cells = []
-            for c in t.cols:
-                cell = t.cell(r, c)
-                cells.append("**0**" if cell.count == 0 else num(cell.count, cell.strict))
-            n, s = t.row_total(r)
-            body.append([md(b.rows.label_of(r)), *cells, num(n, s)])
-        tots = [num(*t.col_total(c)) for c in t.cols]
-        body.append([total, *tots, num(b.total, t.strict.total)])
-        corner = f"{md(b.rows.label)} \\ {md(b.cols.label)}"
+        heads = [md(c) for c in grid.columns]
+        body = [
+            [md(row.label), *(_shown(c, strict_on, row is not grid.rest) for c in row.cells), num(row.total.n, row.total.strict)]
+            for row in grid.body()
+        ]
+        body.append([total, *(num(c.n, c.strict) for c in grid.totals.cells), num(grid.totals.total.n, grid.totals.total.strict)])
+        corner = f"{md(grid.corner[0])} \\ {md(grid.corner[1])}"
         out.append(md_table([corner, *heads, total], body, "l" + "r" * (len(heads) + 1), pad=False))
         out.append("")
         if t.empty:

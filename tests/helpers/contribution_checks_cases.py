@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from helpers.survey_copy import SURVEY
 from survey_tools.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
@@ -17,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 def survey(tmp_path: Path) -> Path:
     root = tmp_path / "survey"
     for name in ("taxonomy", "corpus", "exclusions", "data"):
-        shutil.copytree(REPO / name, root / name)
+        shutil.copytree(SURVEY / name, root / name)
     return root
 
 

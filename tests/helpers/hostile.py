@@ -35,6 +35,7 @@ import bibtexparser
 import pytest
 from click.testing import CliRunner
 
+from helpers.survey_copy import SURVEY
 from survey_tools.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
@@ -136,7 +137,7 @@ def make_survey(root: Path, base: str, builds: bool = False) -> None:
     builds (copying their couple of hundred files was a third of a validate case's time)."""
     names = ("taxonomy",) if base == "empty" else ("taxonomy", "corpus", "exclusions", "data")
     for name in names:
-        shutil.copytree(REPO / name, root / name)
+        shutil.copytree(SURVEY / name, root / name)
     for name in ("corpus", "exclusions"):
         (root / name).mkdir(exist_ok=True)
     if base != "empty":

@@ -11,17 +11,17 @@ import pytest
 from helpers.render_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    REPO,
     Built,
     build_inputs,
     make_hostile_survey,
 )
+from helpers.survey_copy import SURVEY
 
 
 @pytest.fixture(scope="session")
 def real() -> Built:
     """The repository's own taxonomy and records."""
-    return build_inputs(REPO)
+    return build_inputs(SURVEY)
 
 
 @pytest.fixture(scope="session")

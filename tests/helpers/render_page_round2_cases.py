@@ -8,9 +8,7 @@ from typing import Any
 
 import pytest
 
-from helpers.render_support import (
-    REPO,
-)
+from helpers.survey_copy import SURVEY
 from survey_tools.render.bibtex import bibtex_entry
 
 SITE_URL = "https://lists.example.org/rl-mas"
@@ -20,7 +18,7 @@ SITE_URL = "https://lists.example.org/rl-mas"
 def ctx() -> Any:
     from survey_tools.build import make_context
 
-    return make_context(REPO)
+    return make_context(SURVEY)
 
 
 @pytest.fixture(scope="module")

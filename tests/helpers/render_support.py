@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from helpers.external_tools import chromium as find_chromium
+from helpers.survey_copy import SURVEY
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Taxonomy, load_taxonomy
@@ -56,17 +57,17 @@ def build_inputs(root: Path) -> Built:
 
 def make_hostile_survey(root: Path) -> Path:
     """A small survey folder: three real records, one with a hostile title, two exclusions."""
-    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
-    if (REPO / "data" / "reports.yaml").is_file():
+    shutil.copytree(SURVEY / "taxonomy", root / "taxonomy")
+    if (SURVEY / "data" / "reports.yaml").is_file():
         (root / "data").mkdir(parents=True)
-        shutil.copy(REPO / "data" / "reports.yaml", root / "data" / "reports.yaml")
+        shutil.copy(SURVEY / "data" / "reports.yaml", root / "data" / "reports.yaml")
     (root / "corpus").mkdir()
     (root / "exclusions").mkdir()
     for key in ("c3", "debate-as-reward", "puppeteer"):
-        shutil.copy(REPO / "corpus" / f"{key}.yaml", root / "corpus" / f"{key}.yaml")
+        shutil.copy(SURVEY / "corpus" / f"{key}.yaml", root / "corpus" / f"{key}.yaml")
     for eid in ("E001", "E002"):
-        shutil.copy(REPO / "exclusions" / f"{eid}.yaml", root / "exclusions" / f"{eid}.yaml")
-    data: dict[str, Any] = yaml.safe_load((REPO / "corpus" / "c3.yaml").read_text(encoding="utf-8"))
+        shutil.copy(SURVEY / "exclusions" / f"{eid}.yaml", root / "exclusions" / f"{eid}.yaml")
+    data: dict[str, Any] = yaml.safe_load((SURVEY / "corpus" / "c3.yaml").read_text(encoding="utf-8"))
     data.update(
         key="hostile",
         title=HOSTILE_TITLE,

@@ -4,7 +4,6 @@ atomic output, and the import summary."""
 from __future__ import annotations
 
 import bisect
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -15,6 +14,7 @@ import orjson
 
 from survey_tools.errors import SurveyError
 from survey_tools.fileio import atomic_write
+from survey_tools.hashing import content_hexdigest
 from survey_tools.traces.schema import SCHEMA_VERSION
 
 
@@ -24,7 +24,7 @@ class ImportFailed(SurveyError):
 
 def content_hash(text: str) -> str:
     """A stable reference to content without the content: ``sha256:<hex>``."""
-    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return "sha256:" + content_hexdigest(text.encode("utf-8", "surrogatepass"), 32)
 
 
 # Event tuples keep a million-span import small: (t, type, agent, extra-fields dict).

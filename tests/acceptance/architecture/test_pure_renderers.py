@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.survey_copy import REPO, copy_edition
+from helpers.survey_copy import REPO, SURVEY, copy_edition
 
 from survey_tools.build import make_context
 from survey_tools.render.generators import GENERATORS
@@ -122,7 +122,7 @@ def test_no_generator_reads_the_survey_folder(survey_folder: Path) -> None:
     readme, contributing = str(out["README.md"]), str(out["CONTRIBUTING.md"])
     assert f"The exclusions, as this survey words them: {len(ctx.corpus.excluded)} works." in readme
     for part in ("readme/toolkit.md", "contributing/setup.md"):
-        text = (REPO / "taxonomy" / part).read_text(encoding="utf-8").strip("\n")
+        text = (SURVEY / "taxonomy" / part).read_text(encoding="utf-8").strip("\n")
         assert text.splitlines()[-1] in (readme if part.startswith("readme") else contributing), (
             part
         )

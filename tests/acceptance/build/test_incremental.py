@@ -128,6 +128,7 @@ def test_toolkit_digest_covers_every_shipped_file(tmp_path: Path, monkeypatch: p
 
     def digest() -> str:  # computed once per process otherwise
         buildcache.toolkit_digest.cache_clear()
+        buildcache.source_digest.cache_clear()
         return buildcache.toolkit_digest()
 
     before = digest()
@@ -136,6 +137,7 @@ def test_toolkit_digest_covers_every_shipped_file(tmp_path: Path, monkeypatch: p
     module.write_text("export const a = 2;\n")
     assert digest() != before
     buildcache.toolkit_digest.cache_clear()
+    buildcache.source_digest.cache_clear()
 
 
 def test_a_part_keeps_its_newest_entries_and_leaves_other_parts_alone(cached: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from helpers.render_support import REPO
+from helpers.survey_copy import SURVEY
 
 
 def test_committed_readme_and_contributing_are_current() -> None:
@@ -10,7 +11,7 @@ def test_committed_readme_and_contributing_are_current() -> None:
     from survey_tools.build import make_context
     from survey_tools.render.generators import GENERATORS
 
-    ctx = make_context(REPO)
+    ctx = make_context(SURVEY)
     out = {**GENERATORS["readme"](ctx), **GENERATORS["contributing"](ctx)}
     for rel in ("README.md", "CONTRIBUTING.md"):
         assert (REPO / rel).read_text(encoding="utf-8") == out[rel], (

@@ -16,6 +16,7 @@ from unittest import mock
 
 import msgspec
 import pytest
+from helpers.survey_copy import SURVEY
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -25,9 +26,9 @@ from survey_tools.corpus.yamlio import dump_yaml, parse_yaml_bytes
 from survey_tools.errors import SurveyError
 
 REPO = Path(__file__).resolve().parents[3]
-TAX = load_taxonomy(REPO)
-VALID = (REPO / "corpus" / "c3.yaml").read_text(encoding="utf-8")
-VALID_EXCLUSION = (REPO / "exclusions" / "E001.yaml").read_text(encoding="utf-8")
+TAX = load_taxonomy(SURVEY)
+VALID = (SURVEY / "corpus" / "c3.yaml").read_text(encoding="utf-8")
+VALID_EXCLUSION = (SURVEY / "exclusions" / "E001.yaml").read_text(encoding="utf-8")
 PAPERS = REPO / "tests" / "fixtures" / "survey-artifact" / "papers.csv"
 AUDIT = (REPO / "data/audit/spotcheck.csv").read_text(encoding="utf-8")
 TRACE = (REPO / "examples/traces/valid/centralized.json").read_text(encoding="utf-8")
@@ -138,7 +139,7 @@ def survey() -> Any:
     with tempfile.TemporaryDirectory() as d:
         root = Path(d) / "survey"
         for name in ("taxonomy", "corpus", "exclusions", "data"):
-            shutil.copytree(REPO / name, root / name)
+            shutil.copytree(SURVEY / name, root / name)
         yield root, load_taxonomy(root)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from helpers.survey_copy import SURVEY
 
 from survey_tools.corpus.checks import unbalanced_brace
 from survey_tools.corpus.loading import load_corpus
@@ -41,7 +42,7 @@ def strict_entries(text: str) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def corpus():  # type: ignore[no-untyped-def]
-    return load_corpus(REPO)
+    return load_corpus(SURVEY)
 
 
 def test_the_real_papers_bib_reads_in_pybtex_strict_and_bibtexparser(corpus) -> None:  # type: ignore[no-untyped-def]

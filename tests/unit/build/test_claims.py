@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from helpers.survey_copy import SURVEY
 
 from survey_tools.cli import cli
 from survey_tools.corpus.loading import load_corpus
@@ -116,7 +117,7 @@ def test_json_lists_every_ledger_entry_with_a_status(survey_ro: Path) -> None:
 
 
 def _add_record(root: Path, key: str, title: str, **tags: str) -> None:
-    text = (REPO / "corpus" / "hera.yaml").read_text(encoding="utf-8")
+    text = (SURVEY / "corpus" / "hera.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
     data.update({"key": key, "title": title, "identifiers": {"arxiv": "2604.99999"},
                  "links": ["https://arxiv.org/abs/2604.99999"], "edition": "living", "added": "2026-05-20",

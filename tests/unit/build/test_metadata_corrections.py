@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers.support import REPO
+from helpers.survey_copy import SURVEY
 
 from survey_tools.build import make_context
 from survey_tools.corpus.records import Record
@@ -18,7 +19,7 @@ from survey_tools.reports.corrections import load_corrections
 
 
 def _metadata_corrections() -> list[dict]:  # type: ignore[type-arg]
-    data = yaml.safe_load((REPO / "data" / "corrections.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load((SURVEY / "data" / "corrections.yaml").read_text(encoding="utf-8"))
     return [c for c in data["corrections"] if c.get("kind") == "metadata"]
 
 
@@ -29,7 +30,7 @@ def _get(data: dict, dotted: str):  # type: ignore[no-untyped-def,type-arg]
 
 
 def test_metadata_corrections_are_marked_and_never_touch_a_tag() -> None:
-    tax = load_taxonomy(REPO)
+    tax = load_taxonomy(SURVEY)
     marked = _metadata_corrections()
     # C020 (SAGE's arXiv id) and C033-C038 (round 3: authors, DOI, journal) join C023-C032;
     # C041-C042 (round 4: a documentation link moved, a summary that described another survey);
@@ -64,7 +65,7 @@ def test_display_applies_metadata_and_counts_keep_the_records(survey: Path) -> N
 
 
 def test_identifier_links_are_added_once() -> None:
-    tax = load_taxonomy(REPO)
+    tax = load_taxonomy(SURVEY)
     rec = Record(
         id="x",
         collection=tax.retained.name,

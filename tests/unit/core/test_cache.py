@@ -45,3 +45,53 @@ def test_taxonomy_change_invalidates_cache(survey_dir: Path) -> None:
     again = load_corpus(survey_dir, use_cache=True)
     assert again.cache_hits == 0
     assert [p.field for p in again.problems] == ["scenario"]
+
+
+def test_source_digest_follows_content_not_times(tmp_path: Path) -> None:
+    """The toolkit's source digest changes with a file's bytes, even when its size and times are
+    put back as they were; compiled bytecode does not count."""
+    import os
+
+    from survey_tools.hashing import PACKAGE, source_digest
+
+    pkg = tmp_path / "pkg"
+    shutil.copytree(PACKAGE, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    checks = pkg / "corpus" / "checks.py"
+    (pkg / "__pycache__").mkdir()
+    (pkg / "__pycache__" / "mod.cpython-311.pyc").write_bytes(b"one")
+    before = source_digest(pkg)
+    assert before == source_digest.__wrapped__(pkg)  # once per process, the same on a second read
+    (pkg / "__pycache__" / "mod.cpython-311.pyc").write_bytes(b"two")
+    assert source_digest.__wrapped__(pkg) == before
+    stat = checks.stat()
+    text = checks.read_text(encoding="utf-8")
+    assert "is not a" in text
+    checks.write_text(text.replace("is not a", "is NOT a", 1), encoding="utf-8")  # same size
+    os.utime(checks, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert checks.stat().st_size == stat.st_size
+    assert source_digest.__wrapped__(pkg) != before
+
+
+def test_an_edit_to_the_toolkit_drops_the_parse_cache(
+    survey_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message edited in corpus/checks.py shows at once: the cache written by the code before
+    the edit is not read by the code after it (the digest of a copy of the package stands in
+    for the package being edited)."""
+    import functools
+
+    import survey_tools.corpus.loading as loading
+    from survey_tools.hashing import PACKAGE, source_digest
+
+    pkg = tmp_path / "pkg"
+    shutil.copytree(PACKAGE, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(loading, "source_digest", functools.partial(source_digest.__wrapped__, pkg))
+    shutil.copy(DATA / "records/valid/minimal-na.yaml", survey_dir / "corpus")
+    assert load_corpus(survey_dir, use_cache=True).cache_hits == 0
+    assert load_corpus(survey_dir, use_cache=True).cache_hits == 1
+    checks = pkg / "corpus" / "checks.py"
+    checks.write_text(
+        checks.read_text(encoding="utf-8") + "\n# a message reworded\n", encoding="utf-8"
+    )
+    assert load_corpus(survey_dir, use_cache=True).cache_hits == 0
+    assert load_corpus(survey_dir, use_cache=True).cache_hits == 1

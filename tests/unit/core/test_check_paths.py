@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers.support import run
+from helpers.survey_copy import SURVEY
 
 from survey_tools import build as build_module
 from survey_tools.review import placement
@@ -28,7 +29,7 @@ def git(root: Path, *args: str) -> str:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     root = tmp_path / "survey"
-    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    shutil.copytree(SURVEY / "taxonomy", root / "taxonomy")
     (root / "corpus").mkdir()
     (root / "exclusions").mkdir()
     (root / "corpus" / ".gitkeep").write_text("")
@@ -97,7 +98,7 @@ def test_a_record_anywhere_else_fails_and_says_where_it_goes(repo: Path) -> None
 
 
 def test_an_exclusion_saved_at_the_root_is_sent_to_the_exclusions(repo: Path) -> None:
-    exclusion = next((REPO / "exclusions").glob("*.yaml")).read_text(encoding="utf-8")
+    exclusion = next((SURVEY / "exclusions").glob("*.yaml")).read_text(encoding="utf-8")
     add(repo, {"E-x.yaml": exclusion})
     _, lines, _ = check(repo)
     assert lines[0].endswith(

@@ -15,14 +15,6 @@ from survey_tools.corpus.validation import validate_corpus
 DATA = Path(__file__).resolve().parents[2] / "data"
 
 
-def test_validate_real_corpus_is_clean(repo: Path) -> None:
-    result = CliRunner().invoke(cli, ["--root", str(repo), "validate", "--require", "subdecisions"])
-    assert result.exit_code == 0, result.output
-    assert result.stdout == ""
-    records = sum(1 for name in ("corpus", "exclusions") for _ in (repo / name).glob("*.yaml"))
-    assert f"{records} files checked, 0 problems" in result.stderr
-
-
 def test_validate_invalid_exits_1_with_lines(survey_dir: Path) -> None:
     shutil.copy(DATA / "records/invalid/typo-tags.yaml", survey_dir / "corpus")
     result = CliRunner().invoke(cli, ["--root", str(survey_dir), "validate"])
@@ -89,13 +81,6 @@ def test_require_subdecisions_fails_on_untagged(survey_dir: Path) -> None:
     assert result.stdout.splitlines() == [
         "corpus/minimal-na.yaml:16:15: subdecisions: not yet tagged (required by --require subdecisions)"
     ]
-
-
-def test_taxonomy_schema_is_fresh(repo: Path) -> None:
-    result = CliRunner().invoke(cli, ["--root", str(repo), "taxonomy", "schema", "--check"])
-    assert result.exit_code == 0, (
-        f"taxonomy/schema/ is stale; run `survey taxonomy schema`:\n{result.output}"
-    )
 
 
 def test_taxonomy_schema_check_detects_stale(survey_dir: Path) -> None:

@@ -53,3 +53,22 @@ def test_validate_loads_no_list_reader() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[]"
+
+
+def test_validate_run_loads_no_ruamel_and_no_list_reader() -> None:
+    """`survey validate` run on a whole survey (the frozen one) loads neither ruamel.yaml (the
+    `taxonomy` commands' round-trip YAML, in cli/taxonomy.py) nor the list readers."""
+    from helpers.survey_copy import SURVEY
+
+    code = (
+        "import sys\n"
+        "from survey_tools.cli import cli\n"
+        "try:\n"
+        f"    cli.main(['--root', {str(SURVEY)!r}, 'validate'], standalone_mode=False)\n"
+        "except SystemExit as e:\n"
+        "    assert e.code == 0, e.code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ruamel', 'markdown_it', 'pylatexenc') "
+        "or m in ('survey_tools.adopt.taxonomy_edit', 'survey_tools.cli.taxonomy')))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout + proc.stderr

@@ -11,12 +11,13 @@ import pytest
 from click.testing import CliRunner
 from helpers.contribution_checks_cases import REPO, run
 from helpers.contribution_checks_cases import survey as survey  # a fixture, found by name
+from helpers.survey_copy import SURVEY
 
 from survey_tools.cli import cli
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.validation import edition_manifest
 
-C3 = (REPO / "corpus" / "c3.yaml").read_text(encoding="utf-8")
+C3 = (SURVEY / "corpus" / "c3.yaml").read_text(encoding="utf-8")
 
 
 def validate(root: Path) -> tuple[int, list[str]]:
@@ -41,10 +42,10 @@ def test_the_survey_validates(survey: Path) -> None:
 
 
 def test_the_manifest_is_what_the_edition_holds() -> None:
-    corpus = load_corpus(REPO)
+    corpus = load_corpus(SURVEY)
     assert corpus.taxonomy.editions is not None
     edition = corpus.taxonomy.editions.published[0]
-    committed = (REPO / "data" / "editions" / f"{edition.id}.yaml").read_text(encoding="utf-8")
+    committed = (SURVEY / "data" / "editions" / f"{edition.id}.yaml").read_text(encoding="utf-8")
     assert committed == edition_manifest(corpus, edition)
     assert "    c3:\n      title: sha256:" in committed
 
@@ -127,7 +128,7 @@ def test_the_add_example_is_a_work_not_in_the_list() -> None:
     from survey_tools.corpus.examples import add_example, example_reference
     from survey_tools.corpus.identifiers import record_identifiers
 
-    corpus = load_corpus(REPO)
+    corpus = load_corpus(SURVEY)
     ref = example_reference(corpus.taxonomy, corpus.retained)
     kinds = {k: v.normalize for k, v in corpus.taxonomy.identifiers.items()}
     known = {v for rec in corpus for v in record_identifiers(rec.data, kinds).values()}
@@ -137,7 +138,7 @@ def test_the_add_example_is_a_work_not_in_the_list() -> None:
     for doc in ("README.md", "CONTRIBUTING.md"):
         text = (REPO / doc).read_text(encoding="utf-8")
         assert f"`{command}`" in text, doc
-    help_text = CliRunner().invoke(cli, ["--root", str(REPO), "add", "--help"]).stdout
+    help_text = CliRunner().invoke(cli, ["--root", str(SURVEY), "add", "--help"]).stdout
     assert f"survey add {ref}" in help_text and "2508.03680" not in help_text
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from helpers.survey_copy import SURVEY
 
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
@@ -23,8 +24,8 @@ REPO = Path(__file__).resolve().parents[3]
 
 @pytest.fixture(scope="module")
 def corpus():  # type: ignore[no-untyped-def]
-    tax = load_taxonomy(REPO)
-    return load_corpus(REPO, tax)
+    tax = load_taxonomy(SURVEY)
+    return load_corpus(SURVEY, tax)
 
 
 def _reference(records, rows: Axis, cols: Axis | None, untagged: str):  # type: ignore[no-untyped-def]

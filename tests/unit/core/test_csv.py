@@ -19,9 +19,9 @@ def _rows(path: Path, key: str) -> dict[str, dict[str, str]]:
         return {r[key]: r for r in csv.DictReader(fh)}
 
 
-def test_export_reproduces_the_survey_csvs(repo: Path, artifact: Path, tmp_path: Path) -> None:
+def test_export_reproduces_the_survey_csvs(frozen_survey: Path, artifact: Path, tmp_path: Path) -> None:
     # The survey's edition, whatever the living list has gained since.
-    args = ["--root", str(repo), "export", "csv", str(tmp_path), "--edition", "2605.02801v1"]
+    args = ["--root", str(frozen_survey), "export", "csv", str(tmp_path), "--edition", "2605.02801v1"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     for name, key in KEYS.items():

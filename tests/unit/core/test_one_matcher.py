@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.survey_copy import SURVEY
 
 from survey_tools.corpus.duplicates import (
     KnownIndex,
@@ -37,7 +38,7 @@ def test_title_similarity(a: str, b: str, same: bool) -> None:
 
 
 def _corpus(titles: list[str]) -> Corpus:
-    tax = load_taxonomy(REPO)
+    tax = load_taxonomy(SURVEY)
     coll = tax.retained
     recs = tuple(
         Record(coll.name, f"p{i:03d}", f"{coll.folder}/p{i:03d}.yaml", {"key": f"p{i:03d}", "title": t})

@@ -17,6 +17,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from helpers.survey_copy import SURVEY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,7 @@ from survey_tools.corpus.yamlio import parse_yaml
 
 REPO = Path(__file__).resolve().parents[3]
 DATA = REPO / "tests" / "data"
-TAX = load_taxonomy(REPO)
+TAX = load_taxonomy(SURVEY)
 RECORD_VALIDATORS = {c: SchemaValidator(record_schema(TAX, c)) for c in TAX.collections}
 
 

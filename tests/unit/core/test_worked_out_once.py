@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.survey_copy import SURVEY
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 @pytest.fixture(scope="module")
 def corpus() -> Corpus:
-    return load_corpus(REPO)
+    return load_corpus(SURVEY)
 
 
 def test_kept_categories_are_the_ones_worked_out_afresh(corpus: Corpus) -> None:

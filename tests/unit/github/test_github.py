@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers.survey_copy import SURVEY
 
 from survey_tools.corpus.taxonomy import load_taxonomy
 
 REPO = Path(__file__).resolve().parents[3]
 def test_issue_form_lists_the_taxonomy() -> None:
-    tax = load_taxonomy(REPO)
+    tax = load_taxonomy(SURVEY)
     form = yaml.safe_load((REPO / ".github/ISSUE_TEMPLATE/add-paper.yml").read_text())
     dropdowns = {b["id"]: b["attributes"]["options"] for b in form["body"]
                  if b["type"] == "dropdown"}
@@ -112,7 +113,7 @@ def test_every_dependency_is_pinned_the_same_everywhere() -> None:
 
 
 def test_the_exclusion_form_offers_the_taxonomys_reasons() -> None:
-    tax = load_taxonomy(REPO)
+    tax = load_taxonomy(SURVEY)
     form = yaml.safe_load((REPO / ".github/ISSUE_TEMPLATE/exclude-paper.yml").read_text())
     reason = next(b for b in form["body"] if b.get("id") == "reason")
     assert reason["attributes"]["options"] == ["not sure", *tax.field("reason").ids]

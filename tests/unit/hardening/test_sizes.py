@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
+from helpers.survey_copy import SURVEY
 
 from survey_tools.cli import cli
 from survey_tools.corpus.record_schema import MAX_STRING, MAX_TEXT, MAX_URL
@@ -26,7 +27,7 @@ def record(key: str, **fields: str) -> str:
 
 def test_huge_titles_are_refused_without_pairwise_comparison(tmp_path: Path) -> None:
     root = tmp_path / "survey"
-    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    shutil.copytree(SURVEY / "taxonomy", root / "taxonomy")
     (root / "corpus").mkdir()
     for i in range(3):
         # 900 kB each, differing only at the end: the pairwise title check must not run on them.
@@ -42,7 +43,7 @@ def test_huge_titles_are_refused_without_pairwise_comparison(tmp_path: Path) -> 
 
 def test_every_kind_of_text_has_a_limit(tmp_path: Path) -> None:
     root = tmp_path / "survey"
-    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    shutil.copytree(SURVEY / "taxonomy", root / "taxonomy")
     (root / "corpus").mkdir()
     long_url = "https://example.org/" + "a" * MAX_URL
     (root / "corpus" / "long.yaml").write_text(

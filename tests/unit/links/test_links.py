@@ -200,8 +200,8 @@ def test_retry_after_parsing() -> None:
     assert links.retry_after(None) is None
 
 
-def test_real_corpus_urls_are_collected(repo: Path) -> None:
-    uses, malformed = links.collect(load_corpus(repo))
+def test_real_corpus_urls_are_collected(frozen_survey: Path) -> None:
+    uses, malformed = links.collect(load_corpus(frozen_survey))
     assert not malformed
     fields = {u.field.split(".")[0].split("[")[0] for us in uses.values() for u in us}
     # links, sub-decision evidence, strict-credit evidence, corrections, resolved identifiers

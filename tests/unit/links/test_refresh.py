@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from helpers.survey_copy import SURVEY
 
 from survey_tools.cli import cli
 from survey_tools.curate import refresh
 from survey_tools.scholarly import arxiv_client
 
 REPO = Path(__file__).resolve().parents[3]
-BASE = yaml.safe_load((REPO / "corpus" / "agent-lightning.yaml").read_text())
+BASE = yaml.safe_load((SURVEY / "corpus" / "agent-lightning.yaml").read_text())
 
 
 def record(key: str, arxiv_id: str, title: str, authors: list[str], **extra: Any) -> dict:
@@ -39,7 +40,7 @@ SURVEY_EDITION = "2605.02801v1"  # taxonomy/survey.yaml: the survey's published 
 @pytest.fixture
 def survey(tmp_path: Path) -> Path:
     root = tmp_path / "survey"
-    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    shutil.copytree(SURVEY / "taxonomy", root / "taxonomy")
     (root / "corpus").mkdir()
     (root / "exclusions").mkdir()
     (root / "data").mkdir()
@@ -180,11 +181,11 @@ def test_accepted_venue(comment: str | None, venue: str | None) -> None:
     assert refresh.accepted_venue(comment) == venue
 
 
-def test_which_records_are_the_surveys_edition(repo: Path) -> None:
+def test_which_records_are_the_surveys_edition(frozen_survey: Path) -> None:
     from survey_tools.corpus.records import Record
     from survey_tools.corpus.taxonomy import load_taxonomy
 
-    tax = load_taxonomy(repo)
+    tax = load_taxonomy(frozen_survey)
     assert tax.editions is not None
     own = tax.editions.published[0].id
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from helpers.render_support import REPO
+from helpers.survey_copy import SURVEY
 
 from survey_tools.errors import SurveyError
 from survey_tools.render.bibtex import bibtex_entry, record_entry_type
@@ -117,7 +117,7 @@ def test_the_build_fails_on_a_page_that_leaves_the_folder(
 def ctx() -> Any:
     from survey_tools.build import make_context
 
-    return make_context(REPO)
+    return make_context(SURVEY)
 
 
 @pytest.fixture(scope="module")

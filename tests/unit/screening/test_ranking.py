@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers.survey_copy import SURVEY
 
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus
@@ -28,7 +29,7 @@ def text(x: dict) -> str:
 
 @pytest.fixture(scope="module")
 def corpus() -> Corpus:
-    return load_corpus(REPO, load_taxonomy(REPO))
+    return load_corpus(SURVEY, load_taxonomy(SURVEY))
 
 
 def without(corpus: Corpus, ids: set[str]) -> ranking.Ranker:

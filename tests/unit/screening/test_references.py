@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.survey_copy import SURVEY
 
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
@@ -27,7 +28,7 @@ def test_plain_text(tex: str, text: str) -> None:
 
 
 def test_page_and_paper_pages_show_decoded_names() -> None:
-    corpus = load_corpus(REPO, load_taxonomy(REPO))
+    corpus = load_corpus(SURVEY, load_taxonomy(SURVEY))
     rec = next(r for r in corpus if r.id == "agentdojo2024")
     assert "Balunovi\\'{c}, Mislav" in rec.get("authors")  # the record keeps its source's TeX
     assert model.display_authors(rec)[2:3] == ["Balunović, Mislav"]
