@@ -50,8 +50,10 @@ def check(pg: Any, facet: str, value: str) -> None:
 def test_all_records_then_credit_unit_message(page: Any, real: Built) -> None:
     assert visible_rows(page) == real.stats.headline["retained"]
     check(page, "credit_granularity", "message")
+    # (the survey's claim ledger counts two message-level tags in the edition; the frozen copy's
+    # living records add their own, so the number comes from the copy's statistics)
     expected = real.stats.table("credit_granularity").count("message")
-    assert expected == 2  # the survey's claim ledger: two retained message-level tags
+    assert expected >= 2
     assert visible_rows(page) == expected
     assert "message" in page.evaluate("location.hash")
     # Facet counts follow the filter: the category counts now add up to the visible rows.
@@ -122,7 +124,8 @@ def test_filter_restored_from_the_url_hash(browser: Any, real_page: Path, real: 
     assert pg.locator('fieldset[data-facet="credit_granularity"] input[value="orchestrator"]').is_checked()
     # Changing the hash in place (a shared link pasted into the same tab) re-applies it.
     pg.evaluate("location.hash = 'credit_granularity=message'")
-    pg.wait_for_function("surveyPage.keys().length === 2")
+    n = real.stats.table("credit_granularity").count("message")
+    pg.wait_for_function(f"surveyPage.keys().length === {n}")
     pg.close()
 
 
@@ -152,7 +155,7 @@ def test_script_in_a_title_is_text(browser: Any, hostile: Built, tmp_path: Path)
     pg.close()
 
 
-def test_phone_width_has_no_horizontal_scroll(browser: Any, real_page: Path) -> None:
+def test_phone_width_has_no_horizontal_scroll(browser: Any, real_page: Path, real: Built) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     pg = ctx.new_page()
     pg.goto(real_page.as_uri())
@@ -166,7 +169,7 @@ def test_phone_width_has_no_horizontal_scroll(browser: Any, real_page: Path) -> 
     assert not pg.locator("#sidebar").is_visible()  # filters live in a sheet on a phone
     pg.locator("#filter-open").click()
     check(pg, "credit_granularity", "message")
-    assert visible_rows(pg) == 2
+    assert visible_rows(pg) == real.stats.table("credit_granularity").count("message")
     ctx.close()
 
 
