@@ -259,33 +259,29 @@ def _stacked(d: Mapping[str, Any]) -> Any:
 
 
 def _flow(d: Mapping[str, Any]) -> Any:
-
-    stages = d["stages"]
-    n = len(stages)
-    fig = _figure(8, 1.3 + 1.1 * (n + 1))
-    ax = fig.add_subplot()
-    ax.set_xlim(0, 10)
-    ax.set_ylim(-(n + 1) * 1.1 - 0.6, 0.9)
-    ax.axis("off")
-
-    def box(x: float, y: float, w: float, text: str, colour: str) -> None:
-        _box(ax, (x, y - 0.35), w, 0.7, colour)
-        ax.text(x + w / 2, y, _wrap(text, 40 if w > 4.5 else 34), ha="center", va="center", fontsize=10)
-
+    """The edition's screening flow in one column (screened, then for each stage what it
+    excluded and what remained, then the retained): narrow, so that its text stays legible
+    in a phone's width, as the living flow's does."""
+    rows: list[tuple[str, str]] = [(f"Records screened\nn = {d['screened']}", "#D9EAF7")]
     remaining = d["screened"]
-    box(0.3, 0.3, 4.6, f"Records screened\nn = {remaining}", "#D9EAF7")
-    y = 0.3
-    for lab, k in stages:
-        y_next = y - 1.1
-        ax.annotate("", xy=(2.6, y_next + 0.4), xytext=(2.6, y - 0.42), arrowprops={"arrowstyle": "->", "color": "#333333"})
+    for lab, k in d["stages"]:
         remaining -= k
-        ax.annotate("", xy=(5.6, y_next + 0.55), xytext=(2.6, y_next + 0.55), arrowprops={"arrowstyle": "->", "color": "#333333"})
-        box(5.6, y_next + 0.55, 4.1, f"Excluded at {lab.lower()}\nn = {k}", "#FBE3D6")
-        box(0.3, y_next, 4.6, f"Remaining after {lab.lower()}\nn = {remaining}", "#EEEEEE")
-        y = y_next
-    y_end = y - 1.1
-    ax.annotate("", xy=(2.6, y_end + 0.4), xytext=(2.6, y - 0.42), arrowprops={"arrowstyle": "->", "color": "#333333"})
-    box(0.3, y_end, 4.6, f"{d['retained_label']}\nn = {d['retained']}", "#D4EDDA")
+        rows.append((f"Excluded at {lab.lower()}: n = {k}", "#FBE3D6"))
+        rows.append((f"Remaining after {lab.lower()}\nn = {remaining}", "#EEEEEE"))
+    rows.append((f"{d['retained_label']}\nn = {d['retained']}", "#D4EDDA"))
+    step = 1.0
+    fig = _figure(4.2, 0.6 + 0.62 * len(rows))
+    ax = fig.add_subplot()
+    ax.set_xlim(0, 5.2)
+    ax.set_ylim(-step * len(rows) + 0.3, 0.8)
+    ax.axis("off")
+    for i, (text, colour) in enumerate(rows):
+        y = -step * i
+        _box(ax, (0.3, y - 0.34), 4.6, 0.68, colour)
+        ax.text(2.6, y, _wrap(text, 38), ha="center", va="center", fontsize=10)
+        if i:
+            ax.annotate("", xy=(2.6, y + 0.4), xytext=(2.6, y + step - 0.4),
+                        arrowprops={"arrowstyle": "->", "color": "#333333"})
     ax.set_title("Screening flow (from the exclusion log)")
     return fig
 
