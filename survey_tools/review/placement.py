@@ -84,37 +84,21 @@ def documented_paths(tax: Taxonomy) -> list[str]:
 def changed_files(root: Path, base: str) -> list[str]:
     """Files added, copied, modified or renamed-to in the index against ``base``, relative to the
     survey folder (files outside it are not the survey's)."""
-    prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
-    raw = _git(
-        root,
-        "diff",
-        "--cached",
-        "--name-only",
-        "--no-renames",
-        "-z",
-        "--diff-filter=ACMRT",
-        base,
-        "--",
-        ".",
-    )
-    top = [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
-    return sorted(p[len(prefix) :] for p in top if p.startswith(prefix))
+    return _indexed(root, base, "ACMRT")
 
 
 def deleted_files(root: Path, base: str) -> list[str]:
     """Files the index deletes against ``base``, relative to the survey folder."""
+    return _indexed(root, base, "D")
+
+
+def _indexed(root: Path, base: str, diff_filter: str) -> list[str]:
+    """The index's files of one kind of change against ``base`` (git's --diff-filter letters),
+    relative to the survey folder (files outside it are not the survey's)."""
     prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
     raw = _git(
-        root,
-        "diff",
-        "--cached",
-        "--name-only",
-        "--no-renames",
-        "-z",
-        "--diff-filter=D",
-        base,
-        "--",
-        ".",
+        root, "diff", "--cached", "--name-only", "--no-renames", "-z",
+        f"--diff-filter={diff_filter}", base, "--", ".",
     )
     top = [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
     return sorted(p[len(prefix) :] for p in top if p.startswith(prefix))
