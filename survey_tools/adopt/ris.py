@@ -106,6 +106,18 @@ def _row(entry: dict[str, Any]) -> dict[str, Any]:
     return cells
 
 
+def _start_lines(text: str) -> list[int]:
+    """The line each TY tag's match starts on, in one pass over the text (a count from the
+    start of the text for every entry was quadratic in the file's size)."""
+    lines: list[int] = []
+    line, pos = 1, 0
+    for m in _START.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        lines.append(line)
+    return lines
+
+
 def read_ris(text: str, label: str) -> Table:
     """The references of a RIS file, each with the line its TY tag is on."""
     import rispy  # the RIS reader, loaded for this format only
@@ -120,6 +132,6 @@ def read_ris(text: str, label: str) -> Table:
         raise InvalidInput(
             [Problem(label, 1, 0, "", "no references (no TY tag)")], "nothing to read"
         )
-    lines = [text.count("\n", 0, m.start()) + 1 for m in _START.finditer(text)]
+    lines = _start_lines(text)
     lines += [0] * (len(found) - len(lines))
     return entries_table(label, "ris", [(lines[i], _row(e)) for i, e in enumerate(found)])
