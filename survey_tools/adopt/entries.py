@@ -237,12 +237,16 @@ def read_json_list(text: str, label: str, lines: bool) -> Table:
             if len(items) > limit:
                 raise too_many(label, 1, "entries")
             # The line each entry starts on: decode the array item by item.
+            # (newlines counted from the last entry on, not from the start: one pass)
             starts = []
             idx = text.find("[") + 1
+            line, counted = 1, 0
             for _ in items:
                 while idx < len(text) and text[idx] in " \t\r\n,":
                     idx += 1
-                starts.append(text.count("\n", 0, idx) + 1)
+                line += text.count("\n", counted, idx)
+                counted = idx
+                starts.append(line)
                 _, idx = dec.raw_decode(text, idx)
             if not isinstance(data, list):  # a wrapped list: positions are not worth a second walk
                 starts = [0] * len(items)
