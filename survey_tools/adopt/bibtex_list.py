@@ -21,23 +21,6 @@ _BRACES = re.compile(r"[{}]")
 _YEAR_SPAN = re.compile(r"^\s*(\d{4})\s*(?:-{1,2}|–|/)\s*(\d{2}|\d{4})\s*$")
 
 
-# Fields reference managers keep for their owner, never for readers: JabRef (owner, timestamp,
-# file, groups, ranking, readstatus, printed, priority, relevance, qualityassured, comment-*),
-# Zotero and Better BibTeX (file, annotation, urldate, langid is public), Mendeley
-# (mendeley-groups, mendeley-tags, annote), BibDesk (date-added, date-modified, bdsk-*), and
-# the abstract (the publisher's words, not the list's). `survey init --keep-field NAME`
-# imports one of them, declared private: no output shows it.
-PRIVATE_FIELDS = frozenset([
-    "owner", "timestamp", "file", "files", "groups", "ranking", "readstatus", "printed", "priority", "relevance",
-    "qualityassured", "annote", "annotation", "abstract", "mendeley-groups", "mendeley-tags", "date-added",
-    "date-modified", "creationdate", "modificationdate", "urldate", "comment", "comments", "review", "read",
-    "rating", "citeulike-article-id", "citeulike-linkout-0", "local-url", "pdf", "keywords-personal",
-])
-
-
-_PRIVATE_PREFIXES = ("bdsk-", "comment-", "jabref-", "mendeley-", "zotero-", "citeulike-")
-
-
 _DOI_IN = re.compile(r"10\.\d{4,9}/[^\s\"<>{}\\]+")
 
 
@@ -46,10 +29,6 @@ _TEX_SPECIAL = re.compile(r"\\([_&%#$~])")
 
 # Values that are addresses, not text: never decoded as TeX.
 _VERBATIM = frozenset(["url", "doi", "eprint", "isbn", "issn", "key"])
-
-
-def private_field(name: str) -> bool:
-    return name in PRIVATE_FIELDS or name.startswith(_PRIVATE_PREFIXES)
 
 
 def split_names(value: str) -> list[str]:
@@ -264,11 +243,11 @@ def _with_crossref(entry: BibEntry, by_key: Mapping[str, BibEntry]) -> dict[str,
     return fields
 
 
-def read_bibtex(text: str, label: str, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
+def read_bibtex(text: str, label: str, strict: bool = True) -> Table:
     """A BibTeX file as its reference manager wrote it: one row per entry, its entry type, every
     field with TeX decoded (pylatexenc), authors and editors split into names, a DOI given as a
     URL (``http://dx.doi.org/10...``) reduced to the DOI, and ``links`` made from url, DOI and
-    eprint. Every field is read (``keep`` is kept for the callers' sake): which are published is
+    eprint. Every field is read: which are published is
     survey init's allowlist (adopt.init.PUBLISHED), the rest imported private. An
     unparsable block refuses the file unless not ``strict`` (survey init): then it is left out,
     with a warning naming its line."""

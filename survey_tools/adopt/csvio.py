@@ -439,8 +439,7 @@ def _source_rows(lay: Layout, path: Path, label: str, partial: bool = False) -> 
     cells joined with the column's separator, so one path checks and converts them."""
     if path.suffix.lower() == ".csv":
         return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional or c.private])
-    # private fields the layout names were imported on request (survey init --keep-field)
-    table = read_source(path, keep=frozenset(c.column for c in lay.columns), strict=not partial)
+    table = read_source(path, strict=not partial)
     out = CsvRows()
     missing = [c.column for c in lay.columns
                if c.column not in table.columns and not (c.generated or c.optional or c.ignore or c.private)]

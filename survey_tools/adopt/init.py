@@ -123,7 +123,6 @@ class InitOptions:
     entry_order: str = ""  # title | newest | oldest | source ("": inferred)
     toolkit_repository: str | None = None  # where the workflow installs the toolkit from, until
     toolkit_commit: str | None = None  # a release exists (default: this checkout's; pins.py)
-    keep_fields: Sequence[str] = ()  # private reference-manager fields imported on request
     public_fields: Sequence[str] = ()  # source fields published although not on the allowlist
     list_repository: str = ""  # the source list's repository: its relative links point there
 

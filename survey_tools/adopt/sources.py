@@ -42,17 +42,16 @@ def detect_format(path: Path) -> str:
     return fmt
 
 
-def read_source(path: Path, fmt: str | None = None, keep: frozenset[str] = frozenset(), strict: bool = True) -> Table:
-    """The list in ``path``, in the format its name says (or ``fmt``); ``keep``: the private
-    BibTeX fields to import all the same. Columns of addresses become the entries' links
+def read_source(path: Path, fmt: str | None = None, strict: bool = True) -> Table:
+    """The list in ``path``, in the format its name says (or ``fmt``). Columns of addresses become the entries' links
     (adopt.roles), except in a CSV file, which `survey import` reads through its layout
     (csvio.read_csv), not through this function, and in a Markdown list."""
     fmt = fmt or detect_format(path)
-    table = _read(path, fmt, keep, strict)
+    table = _read(path, fmt, strict)
     return table if fmt in ("csv", "markdown") else with_link_roles(table)
 
 
-def _read(path: Path, fmt: str, keep: frozenset[str], strict: bool) -> Table:
+def _read(path: Path, fmt: str, strict: bool) -> Table:
     label = path.name
     if fmt == "xlsx":
         return read_xlsx(path, label)
@@ -64,7 +63,7 @@ def _read(path: Path, fmt: str, keep: frozenset[str], strict: bool) -> Table:
     if fmt in ("json", "jsonl"):
         return read_json_list(text, label, lines=fmt == "jsonl")
     if fmt == "bibtex":
-        return read_bibtex(text, label, keep, strict)
+        return read_bibtex(text, label, strict)
     if fmt == "ris":
         return read_ris(text, label)
     if fmt == "markdown":

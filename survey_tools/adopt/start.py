@@ -43,7 +43,6 @@ class InitRequest:
     lists: tuple[str, ...] = ()  # FIELD=SEP
     ignore: tuple[str, ...] = ()
     distinct_titles: bool = False
-    keep_fields: tuple[str, ...] = ()
     public_fields: tuple[str, ...] = ()
     list_repository: str = ""
     title: str | None = None
@@ -80,7 +79,6 @@ def _options(root: Path, request: InitRequest, table: Table | None) -> InitOptio
         ignore=list(request.ignore),
         description=request.description or (table.description if table is not None else ""),
         distinct_titles=request.distinct_titles,
-        keep_fields=tuple(f.lower() for f in request.keep_fields),
         public_fields=tuple(request.public_fields),
         list_repository=request.list_repository,
         # a list that calls itself awesome keeps the name and the badge
@@ -94,11 +92,10 @@ def _options(root: Path, request: InitRequest, table: Table | None) -> InitOptio
 def run_init(root: Path, request: InitRequest, *, build: Callable[[Path], Any], say: Say) -> InitResult:
     """``survey init`` into ``root``; ``build`` is the build stage (this room never imports
     it). A list it cannot read, or a failing build, leaves ``root`` as it was."""
-    keep = frozenset(f.lower() for f in request.keep_fields)
     try:
         with tempfile.TemporaryDirectory(prefix="survey-init-") as joined_dir:
             source, where = _one_source(request.sources, Path(joined_dir))
-            table = read_source(source, request.fmt, keep, strict=False) if source is not None else None
+            table = read_source(source, request.fmt, strict=False) if source is not None else None
             opts = _options(root, request, table)
             if request.dry_run and table is not None:
                 say(f"{table.file}: {table.format}, {len(table.rows)} entries, {len(table.columns)} columns", False)

@@ -68,10 +68,11 @@ def init(ctx: click.Context, directory: Path | None, sources: tuple[Path, ...], 
     the record's private import_notes; a file that is not a list, or a failing build, leaves DIR
     as it was."""
 
+    del keep_fields  # accepted for older scripts: every field is imported now (see its --help)
     root = (directory if directory is not None else root_of(ctx)).resolve()
     request = InitRequest(
         sources=sources, fmt=fmt, id_field=id_field, controlled=controlled, lists=lists, ignore=ignore,
-        distinct_titles=distinct_titles, keep_fields=keep_fields, public_fields=public_fields,
+        distinct_titles=distinct_titles, public_fields=public_fields,
         list_repository=list_repository, title=title, description=description, awesome=awesome,
         dry_run=dry_run, toolkit_repository=toolkit_repository, toolkit_commit=toolkit_commit,
     )
