@@ -25,7 +25,6 @@ from survey_tools.adopt.sources import read_source
 from survey_tools.adopt.table import name_header, read_limits, too_many
 from survey_tools.corpus.checks import ARXIV_YEAR_SLACK, check_record, cleaned_link
 from survey_tools.corpus.duplicates import FUZZY_THRESHOLD, _candidate_groups, record_identifiers
-from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.identifiers import (
     arxiv_year,
     ids_from_label,
@@ -46,6 +45,7 @@ from survey_tools.csvcells import (
 )
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.schema_words import suggest
 
 
 @dataclass(frozen=True)

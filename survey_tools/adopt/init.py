@@ -32,10 +32,10 @@ from survey_tools.adopt.csvio import split_cell, without_invisible
 from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
 from survey_tools.adopt.repair import NOTES_FIELD, NOTES_MAX
 from survey_tools.adopt.table import Table
-from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.schema_words import suggest
 
 # Column names that mean the same thing in most lists, mapped to the toolkit's usual fields
 # (the README links an entry's `links` and shows its `summary`; BibTeX reads `authors`).

@@ -17,7 +17,6 @@ from tqdm import tqdm
 
 from survey_tools.cli.common import output_format, printed, root_of
 from survey_tools.cli.common import report as emit
-from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import declared_pairs, scan
 from survey_tools.corpus.examples import add_example, exclude_example
 from survey_tools.corpus.loading import load_corpus
@@ -29,6 +28,7 @@ from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
 from survey_tools.review.diff import diff_revision, to_markdown
 from survey_tools.review.diff_report import MAX_BYTES, render_report, to_json
 from survey_tools.review.placement import check_paths
+from survey_tools.schema_words import suggest
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
 

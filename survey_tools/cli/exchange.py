@@ -11,11 +11,11 @@ import click
 from survey_tools.adopt.csvio import export_csv, plan_import, write_import
 from survey_tools.cli.common import root_of
 from survey_tools.cli.listopts import list_limits
-from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.loading import load_valid_corpus
 from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.corpus.views import corpus_view, view_ids
 from survey_tools.errors import UsageError
+from survey_tools.schema_words import suggest
 
 
 @click.group(name="import")

@@ -11,7 +11,7 @@ import datetime
 import fnmatch
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,14 +19,6 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import yaml
 
-from survey_tools.corpus.explain import TYPE_NAMES as _TYPE_NAMES
-from survey_tools.corpus.explain import SchemaExplainer, id_words, nearest_words, show
-from survey_tools.corpus.explain import describe_type as _describe_type
-from survey_tools.corpus.explain import dotted as _dotted
-from survey_tools.corpus.explain import hint as _hint
-from survey_tools.corpus.explain import (
-    suggest as suggest,  # re-exported: callers import it from here
-)
 from survey_tools.corpus.identifiers import (
     arxiv_format_problem,
     arxiv_year,
@@ -38,7 +30,6 @@ from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.taxonomy import (
     FORMER_FIELD,
     Collection,
-    ControlledField,
     PlainField,
     Taxonomy,
 )
@@ -47,6 +38,20 @@ from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 from survey_tools.net.addresses import private_url
 from survey_tools.net.hrefs import href_problem
+from survey_tools.schema_words import (
+    Choices,
+    IdWords,
+    Vocabulary,
+    clip,
+    explain_all,
+    key_words,
+    noun,
+    show,
+    url_words,
+)
+from survey_tools.schema_words import describe_type as _describe_type
+from survey_tools.schema_words import dotted as _dotted
+from survey_tools.schema_words import problems as schema_problems
 
 _CURLY = re.compile(f"[{CURLY_QUOTES}]")
 MISSING = "required field is missing"
@@ -75,385 +80,83 @@ def _validators(tax: Taxonomy, collection: str) -> _Validators:
     return _VALIDATORS[key]
 
 
-class _Explainer(SchemaExplainer):
-    """The shared explainer, in a contributor's terms: field nouns, sentinels, record ids."""
-
-    def __init__(self, tax: Taxonomy, coll: Collection, doc: YamlDocument, rel: str) -> None:
-        super().__init__(doc, rel)
-        self.tax = tax
-        self.coll = coll
-        self.plain = {f.name: f for f in coll.fields}
-        self.schema = _validators(tax, coll.name).schema
-        # Fields an unknown key was meant to be (a typo, an invisible character): not also
-        # said to be missing.
-        self.meant: set[str] = set()
-
-    def why(self, err: Any) -> str:
-        """The condition under which a conditional requirement (``allOf``/``then``) applies."""
-        sp = list(err.schema_path)
-        if len(sp) >= 2 and sp[0] == "allOf" and isinstance(sp[1], int):
-            return str(self.schema.get("allOf", [{}])[sp[1]].get("description", ""))
-        return ""
-
-    def controlled(self, path: Sequence[Any]) -> ControlledField | None:
-        return self.coll.controlled_field(str(path[0])) if path else None
-
-    def explain(self, err: Any) -> list[Problem]:
-        path = list(err.absolute_path)
-        v = err.validator
-        inst = err.instance
-        if v == "anyOf":
-            return self.any_of(err)
-        if v == "required":
-            return self.missing(err, path)
-        if v == "not" and inst == self.tax.untagged:
-            cf = self.controlled(path)
-            why = self.why(err).split(" is required ", 1)[-1]
-            choose = f"; choose {self.expected(cf)}" if cf is not None else ""
-            return [self.problem(path, f"not yet tagged (required {why}{choose})")]
-        if v == "additionalProperties":
-            return self.unknown_keys(err, path)
-        if v == "enum":
-            return self.not_in_enum(err, path)
-        if v == "type":
-            kind = self.tax.identifiers.get(str(path[1])) if len(path) == 2 and path[0] == "identifiers" else None
-            return [self.problem(path, type_message(path, err.validator_value, inst,
-                                                    kind.label if kind else None))]
-        if v == "pattern":
-            return [self.problem(path, self.pattern_message(path, inst))]
-        return self.out_of_bounds(err, path)
-
-    def missing(self, err: Any, path: list[Any]) -> list[Problem]:
-        # One problem per missing field, named by its dotted path; a controlled field lists its
-        # values, so the contributor can fill it in without opening the taxonomy.
-        missing = [
-            m
-            for m in err.validator_value
-            if not isinstance(err.instance, dict) or m not in err.instance
-        ]
-        out = []
-        why = self.why(err)
-        for m in missing:
-            field = _dotted([*path, m])
-            cf = self.coll.controlled_field(m) if not path else None
-            extra = f" (choose {self.choices(cf)})" if cf else ""
-            if why:
-                extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
-            out.append(self.problem(path, f"{MISSING}: add a line {m}: …{extra}",
-                                    field=field))
-        return out
-
-    def unknown_keys(self, err: Any, path: list[Any]) -> list[Problem]:
-        # Inside a mapping field the keys are values of the taxonomy, so a stray key is a wrong
-        # value (named by the field's noun), not a wrong field.
-        extras = [k for k in err.instance if k not in (err.schema.get("properties") or {})]
-        allowed = list((err.schema.get("properties") or {}).keys())
-        cf = self.controlled(path)
-        out = []
-        for k in extras:
-            placed = self.misplaced_key(str(k), path, allowed)
-            if placed is not None:
-                what = placed
-            elif cf is not None and cf.kind == "mapping":
-                what = f"{k!r} is not a {cf.noun}{_hint(k, allowed)}"
-            else:
-                near = suggest(str(k), allowed)
-                if near:
-                    self.meant.add(str(near))
-                what = (f"unknown field: did you mean {near}? (field names are written as in the "
-                        f"template, lower-case)") if near else (
-                        "unknown field: remove this line (CONTRIBUTING.md lists the fields a "
-                        "record takes)")
-            out.append(self.problem([*path, k], what, key=True))
-        return out
-
-    def misplaced_key(self, key: str, path: list[Any], allowed: list[str]) -> str | None:
-        """A known field written where it does not go: glued to an invisible character, or an
-        identifier's line not indented under the identifiers."""
-        bare = cleaned(key).strip()
-        if bare != key and bare in allowed:
-            self.meant.add(bare)
-            odd = next((c for c in key if cleaned(c) != c), " ")
-            name = unicodedata.name(odd, "FORMAT CHARACTER")
-            return (f"the field name {bare} has an invisible character (U+{ord(odd):04X} {name}) "
-                    f"glued to it: delete the line up to the colon and type {bare}: again")
-        if path and key in self.plain and key not in allowed:
-            self.meant.add(key)
-            return (f"{key} is a field of its own, not part of {_dotted(path)}: remove the spaces "
-                    f"before {key}: so that the line starts at its beginning")
-        if not path and key in self.tax.identifiers and "identifiers" in allowed:
-            return (f"{key} is an identifier: indent this line by two spaces under an "
-                    f"identifiers: line, as   {key}: '…' (the record's other identifiers "
-                    f"go there too)")
-        return None
-
-    def not_in_enum(self, err: Any, path: list[Any]) -> list[Problem]:
-        inst = err.instance
-        cf = self.controlled(path)
-        choices = [str(c) for c in err.validator_value]
-        if isinstance(inst, bool) and ("yes" if inst else "no") in choices:
-            word = "yes" if inst else "no"
-            return [self.problem(path, (f"YAML reads {'true' if inst else 'false'} as a truth "
-                                        f"value, not the word {word}: write {path[-1]}: '{word}'"))]
-        if inst == self.tax.untagged and cf is not None:
-            return [self.problem(path, f"not yet tagged (choose {self.choices(cf)})")]
-        pf = self.plain.get(str(path[0])) if path else None
-        # The noun says which list the value was looked up in: a mode of a mapping field is
-        # checked against the modes, not the field's values.
-        if cf is not None and cf.kind == "mapping" and len(path) >= 2:
-            noun = f"{cf.noun} mode"
-            choices = list(cf.mode_ids)
-        elif cf is not None:
-            noun = cf.noun
-        elif pf is not None and pf.type == "edition":
-            noun = "edition"
-        else:
-            noun = "allowed value"
-        article = "an" if noun[:1] in "aeiou" else "a"
-        return [self.problem(path, f"{show(repr(inst))} is not {article} {noun}"
-                                   f"{nearest_words(inst, choices, noun)}")]
-
-    def out_of_bounds(self, err: Any, path: list[Any]) -> list[Problem]:
-        """Numbers, lengths and list items the schema bounds; any other keyword as it words it."""
-        v = err.validator
-        inst = err.instance
-        if (
-            v in ("minimum", "maximum")
-            and path
-            and self.plain.get(str(path[0]))
-            and self.plain[str(path[0])].type == "year"
-        ):
-            return [self.problem(path, f"year {show(inst)} is not plausible (1900-2100)")]
-        if (
-            v in ("minLength", "maxLength")
-            and isinstance(inst, str)
-            and (not inst.strip() or inst == self.tax.untagged)
-        ):
-            return []  # check_record says "must not be empty" / "must not be blank"
-        if v == "minLength" and isinstance(inst, str):
-            return [
-                self.problem(
-                    path, f"too short: {len(inst)} characters (at least {err.validator_value})"
-                )
-            ]
-        if v == "maxLength" and isinstance(inst, str):
-            return [
-                self.problem(
-                    path, f"too long: {len(inst):,} characters (at most {err.validator_value})"
-                )
-            ]
-        if v in ("minItems", "minLength"):
-            return [self.problem(path, "must not be empty")]
-        if v == "uniqueItems":
-            return [self.problem(path, "values must not repeat")]
-        return [self.problem(path, err.message)]
-
-    def pattern_message(self, path: Sequence[Any], inst: object) -> str:
-        name = str(path[0]) if path else ""
-        if name == self.coll.id_field:
-            return key_words(self.coll, str(inst), f"{show(repr(inst))} cannot be a {name}")
-        pf = self.plain.get(name)
-        if pf is not None and pf.type in ("url", "url_list"):
-            return url_words(str(inst))
-        if pf is not None and pf.type == "date":
-            return date_words(name, inst)
-        if pf is not None and pf.type == "identifiers" and len(path) > 1:
-            kind = self.tax.identifiers.get(str(path[1]))
-            label = kind.label if kind else str(path[1])
-            if isinstance(inst, str) and _CURLY.search(inst):
-                bare = _CURLY.sub("", inst).strip()
-                return (f"the {label} is written with curly quotes (‘ ’ or “ ”), which YAML keeps as "
-                        f"part of the id: use straight quotes, {path[1]}: '{bare}'")
-            hint = ""
-            if kind and kind.normalize == "arxiv" and isinstance(inst, str):
-                n = normalize_arxiv(inst)
-                if n and n != inst:
-                    hint = f" (did you mean {n!r}? store the id without version or prefix)"
-            elif kind and str(path[1]) == "doi" and isinstance(inst, str):
-                n = re.sub(r"^\s*(https?://(dx\.)?doi\.org/|doi:\s*)", "", inst, flags=re.I)
-                if normalize_doi(inst) and n != inst:
-                    hint = f": write the DOI alone, without its address: {path[1]}: '{n}'"
-            return f"{show(repr(inst))} is not a valid {label}{hint}"
-        if len(path) > 2 and path[-1] == "evidence":
-            return f"{show(repr(inst))} is not a well-formed http(s) URL"
-        if len(path) > 2 and path[-1] == "date":  # the date of a sub-decision's second reading
-            return f"{show(repr(inst))} is not an ISO date (YYYY-MM-DD)"
-        return f"{show(repr(inst))} does not match {self.coll.id_pattern if not pf else 'the expected format'}"
-
-    def any_of(self, err: Any) -> list[Problem]:
-        # The branches are "a well-formed value" and "one of the sentinels". Explain the branch
-        # whose shape fits the value, so that a typo inside a mapping is named precisely.
-        inst = err.instance
-        path = list(err.absolute_path)
-        cf = self.controlled(path)
-        if isinstance(inst, str) and cf is not None and len(path) == 1:
-            if inst == self.tax.untagged:
-                return [self.problem(path, f"not yet tagged (choose {self.expected(cf)})")]
-            return [
-                self.problem(
-                    path, f"{show(repr(inst))} is not allowed here (expected {self.expected(cf)})"
-                )
-            ]
-        by_branch: dict[int, list[Any]] = {}
-        for sub in err.context or []:
-            by_branch.setdefault(sub.schema_path[0], []).append(sub)
-        best: list[Any] | None = None
-        for subs in by_branch.values():
-            if any(s.validator in ("type", "enum") and list(s.absolute_path) == path for s in subs):
-                continue
-            best = subs
-            break
-        if best is None:
-            if cf is not None and len(path) == 2 and cf.kind == "mapping":
-                return [
-                    self.problem(
-                        path,
-                        f"{show(repr(inst))} is not a {cf.noun} mode{_hint(inst, cf.mode_ids)}",
-                    )
-                ]
-            if cf is not None and inst is None:
-                return [self.problem(path, f"left empty: write {self.expected(cf)}")]
-            if cf is not None and cf.kind == "mapping" and isinstance(inst, list):
-                modes = " or ".join(cf.mode_ids[:3])
-                return [self.problem(path, (
-                    f"write the {cf.noun}s as name: value lines, not a list: under "
-                    f"'{path[-1]}:' one line per {cf.noun}, indented by two spaces, like "
-                    f"  {cf.ids[0]}: {cf.mode_ids[0]} ({', '.join(cf.ids)}; each {modes}); "
-                    f"{path[-1]}: {{}} when the work touches none"))]
-            if cf is not None:
-                return [
-                    self.problem(path, f"expected {self.expected(cf)}, got {_describe_type(inst)}")
-                ]
-            return [self.problem(path, err.message)]
-        out: list[Problem] = []
-        for s in best:
-            out.extend(self.explain(s))
-        return out
-
-    def expected(self, cf: ControlledField) -> str:
-        specials = [self.tax.na] if cf.not_applicable else []
-        if cf.kind == "mapping":
-            shape = f"a mapping from {_few(cf.ids)} to {_few(cf.mode_ids, ' or ')}"
-            return shape + (f", {{}} for none, or {self.tax.na}" if specials else "")
-        if cf.kind == "multi":
-            return f"a list of {_few(cf.ids)}" + (f" or {self.tax.na}" if specials else "")
-        return self.choices(cf)
-
-    def choices(self, cf: ControlledField) -> str:
-        """What to choose from, in a few words: a field of up to three values names them all
-        (the not-applicable sentinel last where the field allows it); a longer list names its
-        first three and where the rest are listed (never every value: a list of 50 is no help
-        on one line)."""
-        specials = [self.tax.na] if cf.not_applicable else []
-        values = [*cf.ids, *specials]
-        if len(values) <= 3:
-            return "one of: " + ", ".join(values)
-        article = "an" if cf.noun[:1].lower() in "aeiou" else "a"
-        return (f"{article} {cf.noun}, e.g. {', '.join(cf.ids[:2])} or {cf.ids[2]}; CONTRIBUTING.md "
-                f"lists all {len(values)} under Tags")
+def record_vocabulary(tax: Taxonomy, coll: Collection) -> Vocabulary:
+    """The survey's words for one collection's records, as data for the one explainer
+    (schema_words): field nouns and values, the sentinels, identifier labels, the conditions of
+    the generated schema and the record's own wording of what to type."""
+    schema = _validators(tax, coll.name).schema
+    choices = {
+        c.name: Choices(c.noun, c.kind, tuple(c.ids), tuple(c.mode_ids), bool(c.not_applicable))
+        for c in coll.controlled
+    }
+    normal: dict[str, Callable[[str], str | None]] = {}
+    tips = {}
+    for name, kind in tax.identifiers.items():
+        if kind.normalize == "arxiv":
+            normal[name] = normalize_arxiv
+            tips[name] = " (did you mean {normal!r}? store the id without version or prefix)"
+        elif name == "doi":
+            normal[name] = _doi_alone
+            tips[name] = ": write the DOI alone, without its address: {kind}: '{normal}'"
+    return Vocabulary(
+        templates=_RECORD_TEMPLATES,
+        worded=_RECORD_WORDED,
+        say_the_fix=True,
+        blank_said_elsewhere=True,
+        schema_wording=False,
+        untagged=tax.untagged,
+        not_applicable=tax.na,
+        choices=choices,
+        field_types={f.name: f.type for f in coll.fields},
+        identifier_labels={name: kind.label for name, kind in tax.identifiers.items()},
+        normal_forms=normal,
+        normal_tips=tips,
+        clean_key=cleaned,
+        ids=_id_words(coll),
+        conditions=tuple(str(c.get("description", "")) for c in schema.get("allOf", [])),
+        pattern_words={
+            "evidence": "{value} is not a well-formed http(s) URL",
+            "date": "{value} is not an ISO date (YYYY-MM-DD)",  # a sub-decision's second reading
+        },
+    )
 
 
-def _few(values: Sequence[str], sep: str = ", ") -> str:
-    """Values of a shape description: all of a short list, the first three of a long one."""
-    if len(values) <= 5:
-        return sep.join(values)
-    return f"{sep.join(values[:3])}{sep}… ({len(values)} in all)"
-
-
-def noun(name: str) -> str:
-    """One item of a list field, as a sentence names it (authors -> author, links -> link)."""
-    return name[:-1] if name.endswith("s") and len(name) > 3 else "value"
-
-
-# The words people write for yes and no (YAML 1.1's booleans, and quoted true/false): the
-# boolean each one means, so the fix keeps what was written.
-BOOLEAN_WORDS = {
-    **dict.fromkeys(("yes", "y", "on", "true", "1"), True),
-    **dict.fromkeys(("no", "n", "off", "false", "0"), False),
+# A record's wording where it differs from the table's (schema_words.KEYWORDS): what to type.
+_RECORD_TEMPLATES = {
+    "required": MISSING + ": add a line {key}: …{extra}",
+    "additionalProperties": "unknown field: remove this line (CONTRIBUTING.md lists the fields a "
+                            "record takes)",
+    "additionalProperties.near": "unknown field: did you mean {near}? (field names are written as "
+                                 "in the template, lower-case)",
+    "minimum": "{message}",
+    "maximum": "{message}",
+    "minimum.year": "year {shown} is not plausible (1900-2100)",
+    "maximum.year": "year {shown} is not plausible (1900-2100)",
+    "minLength": "too short: {length} characters (at least {limit})",
+    "maxLength": "too long: {length:,} characters (at most {limit})",
+    "anyOf": "{message}",
 }
+# The keywords a record's schema words; any other in the validator's own sentence.
+_RECORD_WORDED = frozenset({
+    "required", "additionalProperties", "enum", "type", "pattern", "anyOf", "not", "minimum",
+    "maximum", "minLength", "maxLength", "minItems", "uniqueItems",
+})
 
 
-_SLASHED_DATE = re.compile(r"^\s*([0-9]{1,2})[/.-]([0-9]{1,2})[/.-]([0-9]{4})\s*$")
+def _doi_alone(value: str) -> str | None:
+    """A DOI written as an address or with ``doi:``, as the DOI alone."""
+    bare = re.sub(r"^\s*(https?://(dx\.)?doi\.org/|doi:\s*)", "", value, flags=re.I)
+    return bare if normalize_doi(value) else None
 
 
-def date_words(name: str, inst: object) -> str:
-    """A date not written year-month-day, with the date to write where the order can be told
-    from what was written (a day above 12), and both readings where it cannot (01/06/2026)."""
-    head = f"{show(repr(inst))} is not a date: write the year, month and day with hyphens, in quotes"
-    m = _SLASHED_DATE.match(inst) if isinstance(inst, str) else None
-    if m is None:
-        return f"{head}, like {name}: '2026-01-31'"
-    a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
-    readings = [(d, mo) for d, mo in ((a, b), (b, a)) if 1 <= mo <= 12 and 1 <= d <= 31]
-    if len(set(readings)) == 1:
-        d, mo = readings[0]
-        return f"{head}: {name}: '{year}-{mo:02d}-{d:02d}'"
-    if len(readings) == 2:
-        (d1, m1), (d2, m2) = readings
-        return (f"{head}: {name}: '{year}-{m1:02d}-{d1:02d}' if {a:02d} is the day, "
-                f"'{year}-{m2:02d}-{d2:02d}' if it is the month")
-    return f"{head}, like {name}: '2026-01-31'"
-
-
-def _mapping_or_boolean(name: str, wants: list[str], inst: object) -> str | None:
-    """A mapping written as a list or a scalar; a yes/no word where true or false goes (the
-    boolean the word means, so the fix keeps what was written)."""
-    if "object" in wants and isinstance(inst, list) and inst and all(isinstance(i, dict) for i in inst):
-        first = next(iter(inst[0]), "…")
-        return (f"remove the '- ' before {first}: what {name} holds is written as name: value "
-                f"lines indented by two spaces under '{name}:', not as a list")
-    if "object" in wants and not isinstance(inst, dict):
-        return (f"write what {name} holds on the lines below '{name}:', each indented by two "
-                f"spaces (see the template in CONTRIBUTING.md)")
-    if "boolean" in wants:
-        word = str(inst).strip().lower() if isinstance(inst, str | int) else ""
-        if word in BOOLEAN_WORDS:
-            value = "true" if BOOLEAN_WORDS[word] else "false"
-            return f"write {value} (without quotes) for {show(repr(inst))}: {name}: {value}"
-        return f"write true or false (without quotes), like {name}: true"
-    return None
-
-
-def type_message(path: Sequence[Any], want: Any, inst: object, label: str | None = None) -> str:
-    """A value of the wrong kind, said as what to type: people writing YAML by hand meet the
-    types only through these mistakes (a list on one line, a quoted year, an unquoted id)."""
-    name = str(path[-1]) if path else "value"
-    wants = [want] if isinstance(want, str) else list(want)
-    if "array" in wants and not isinstance(inst, list) and inst is not None:
-        item = noun(name)
-        return (f"write each {item} on its own line starting with '- ' ({name}: alone on its "
-                f"line, then one '- ' line per {item})")
-    if "integer" in wants and isinstance(inst, str) and inst.strip().isdigit():
-        return f"write the {name} as a number, without quotes: {name}: {show(inst.strip(), 12)}"
-    if "integer" in wants and isinstance(inst, str):
-        return f"write the {name} as a number, without quotes, like {name}: 2025"
-    if "string" in wants and isinstance(inst, int) and not isinstance(inst, bool) and not label:
-        return (f"put the {name} in quotes, so YAML reads it as text, not a number: "
-                f"{name}: '{inst}'")
-    if "string" in wants and isinstance(inst, int | float) and not isinstance(inst, bool):
-        return (f"put the {label or name} in quotes, like {name}: '…' (without quotes YAML reads "
-                f"it as a number, and drops zeros at the end)")
-    if "string" in wants and inst is None:
-        return f"fill in the {name} after '{name}:' (in quotes: {name}: \"…\"), or remove the line if it is optional"
-    if "string" in wants and isinstance(inst, list | dict):
-        return f"write the {name} as text on the same line as '{name}:', not as a list or on lines below"
-    return _mapping_or_boolean(name, wants, inst) or f"expected {_TYPE_NAMES.get(wants[0], wants[0]) if len(wants) == 1 else ' or '.join(_TYPE_NAMES.get(w, w) for w in wants)}, got {_describe_type(inst)}"
+def _id_words(coll: Collection) -> IdWords:
+    return IdWords(coll.id_field, coll.id_pattern, coll.folder)
 
 
 # Names Windows gives to devices, with any extension: a clone there fails on such a file.
 _WINDOWS_RESERVED = frozenset(
     ["con", "prn", "aux", "nul"] + [f"{d}{i}" for d in ("com", "lpt") for i in range(10)]
 )
-
-
-def url_words(link: str) -> str:
-    """Why a link is not a well-formed http(s) URL, with the address to write where it is a
-    bare host and path (``arxiv.org/abs/...``)."""
-    if link.strip().endswith("://"):
-        return f"{_clip(link)!r} is only the start of an address: write the whole address of the work's page"
-    if "://" not in link and "." in link.split("/", 1)[0] and " " not in link.strip():
-        return f"{_clip(link)!r} is missing its start: write the whole address, https://{link.strip()}"
-    return f"{_clip(link)!r} is not a well-formed http(s) URL"
 
 
 def _well_formed(url: str) -> bool:
@@ -474,11 +177,6 @@ def valid_url(url: str) -> bool:
 # close or open a field in BibTeX, a link in Markdown or an attribute in HTML, so a value holding
 # one is refused outright, whatever the output escapes later.
 _UNSAFE_IN_REFERENCE = re.compile(r'[{}\\"<>`\s\x00-\x1f\x7f]')
-
-
-def _clip(value: str, limit: int = 80) -> str:
-    """A long value shortened for a message (the message must stay one readable line)."""
-    return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
 def reference_problem(value: str) -> str | None:
@@ -603,7 +301,7 @@ def _file_name_problems(
     stem = name.rsplit(".", 1)[0] if "." in name else name
     ident = data.get(coll.id_field)
     if not re.match(coll.id_pattern, stem):
-        message = key_words(coll, stem, f"the file name {stem!r} cannot be a {coll.id_field}",
+        message = key_words(_id_words(coll), stem, f"the file name {stem!r} cannot be a {coll.id_field}",
                             rename=True)
         return [Problem(rel, 1, 1, coll.id_field, message)]
     if stem.split(".", 1)[0].lower() in _WINDOWS_RESERVED:
@@ -619,18 +317,6 @@ def _file_name_problems(
     return []
 
 
-def key_words(coll: Collection, value: str, head: str, rename: bool = False) -> str:
-    """Why a file name or id is refused, in words: the pattern is never shown (nobody who
-    writes a record reads regular expressions), a corrected name is, when one can be made."""
-    fixed = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")[:80]
-    words = id_words(coll.id_pattern)
-    if fixed and words and re.match(coll.id_pattern, fixed):
-        to = f" (rename the file to {fixed}.yaml and write {coll.id_field}: {fixed})" if rename else ""
-        return f"{head}: use {words}, like {fixed}{to}"
-    return (f"{head}: name it like the other files in {coll.folder}/ (the survey command that "
-            f"writes such records chooses the name for you)")
-
-
 def _schema_problems(
     tax: Taxonomy, coll: Collection, rel: str, doc: YamlDocument, data: dict[str, Any]
 ) -> list[Problem]:
@@ -638,12 +324,10 @@ def _schema_problems(
     if vals.full.is_valid(data):
         return []
     # Only an invalid record pays for listing every error and for the explainer's lookups.
-    explainer = _Explainer(tax, coll, doc, rel)
-    problems: list[Problem] = []
-    for err in vals.full.iter_errors(data):
-        problems.extend(explainer.explain(err))
-    said = {p.field for p in problems if p.message.startswith(MISSING)}
-    return [p for p in problems if not (p.field in said and p.field in explainer.meant
+    said, explainer = explain_all(vals.full.iter_errors(data), record_vocabulary(tax, coll))
+    problems = schema_problems(said, rel, doc.position)
+    said_missing = {p.field for p in problems if p.message.startswith(MISSING)}
+    return [p for p in problems if not (p.field in said_missing and p.field in explainer.meant
                                         and p.message.startswith(MISSING))]
 
 
@@ -728,7 +412,7 @@ def _placement_problems(
             where = entry.get("where") if isinstance(entry, dict) else None
             if isinstance(where, str) and where.strip() and not _names_place(where, cf.where_words):
                 problems.append(_at(rel, doc, (cf.name, key, "where"), (
-                    f"{_clip(where)!r} names no place in the source: say the section, figure, "
+                    f"{clip(where)!r} names no place in the source: say the section, figure, "
                     f"table, equation or appendix ({', '.join(cf.where_words[:6])}, ...), or a code "
                     "file at a commit (path/to/file.py at 1a2b3c4)")))
         keys = {str(k) for other in coll.controlled if other is not cf and other.kind == "mapping"
@@ -755,7 +439,7 @@ def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[P
         if not _well_formed(link):
             msg = url_words(link)
         elif unsafe:
-            msg = f"{_clip(link)!r} {unsafe}"
+            msg = f"{clip(link)!r} {unsafe}"
         else:  # the one href rule (credentials, the host), no local host, then a cleaner form
             msg = href_problem(link) or private_url(link) or _cleaner_link(link)
         if msg:
@@ -776,7 +460,7 @@ def _identifier_problems(
         unsafe = reference_problem(value) if isinstance(value, str) else None
         if unsafe:
             # An unsafe value is refused for that alone: its format is beside the point.
-            problems.append(_at(rel, doc, path, f"{_clip(value)!r} {unsafe}"))
+            problems.append(_at(rel, doc, path, f"{clip(value)!r} {unsafe}"))
             continue
         ik = tax.identifiers.get(str(kind))
         if ik is not None and ik.normalize == "arxiv" and isinstance(value, str):

@@ -22,11 +22,11 @@ from typing import Any
 
 import yaml
 
-from survey_tools.corpus.explain import SchemaExplainer
 from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.yamlio import YamlDocument, load_yaml_file, xml_illegal_problems
 from survey_tools.errors import Problem
 from survey_tools.net.hrefs import href_problem
+from survey_tools.schema_words import explain_all, problems
 
 
 @dataclass(frozen=True)
@@ -72,11 +72,8 @@ def check_document(name: str, doc: YamlDocument, rel: str) -> list[Problem]:
     data = {} if doc.data is None else doc.data  # an empty file is an empty mapping
     if _validator(name).is_valid(data):
         return []
-    explainer = SchemaExplainer(doc, rel)
-    problems: list[Problem] = []
-    for err in _validator(name).iter_errors(data):
-        problems.extend(explainer.explain(err))
-    return sorted(set(problems))
+    said, _ = explain_all(_validator(name).iter_errors(data))
+    return sorted(set(problems(said, rel, doc.position)))
 
 
 def read_config(name: str, path: Path, rel: str) -> tuple[YamlDocument, list[Problem]]:

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from survey_tools.corpus.checks import TEMPLATE_PERSON
-from survey_tools.corpus.explain import id_words
 from survey_tools.corpus.options import short_option
 from survey_tools.corpus.records import Record
 from survey_tools.corpus.taxonomy import (
@@ -20,6 +19,7 @@ from survey_tools.corpus.taxonomy import (
     Taxonomy,
     commands_config,
 )
+from survey_tools.schema_words import id_words
 
 # Identifier kinds `survey add` can look up, in the order an example prefers them.
 LOOKUP_KINDS = ("arxiv", "doi", "openreview")

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.configs import checked
 from survey_tools.corpus.protocol_schema import PROTOCOL_FILE
 from survey_tools.corpus.taxonomy import ControlledField, Taxonomy
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.schema_words import suggest
 
 
 @dataclass(frozen=True)

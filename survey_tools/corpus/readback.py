@@ -14,14 +14,14 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-from survey_tools.corpus.checks import noun as _noun
 from survey_tools.corpus.examples import record_template
-from survey_tools.corpus.explain import dotted
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.yaml_words import INVISIBLE, LOOKALIKE_SPACES, cleaned
 from survey_tools.corpus.yamlio import YamlDocument
 from survey_tools.errors import Problem
 from survey_tools.latex import plain_text
+from survey_tools.schema_words import dotted
+from survey_tools.schema_words import noun as _noun
 
 # BibTeX's umlaut without its backslash (babel's "o), or with a backslash YAML's double quotes
 # consumed: a double quote glued between two letters.

@@ -22,10 +22,10 @@ from survey_tools.corpus.configs import (
     data_config_paths,
     with_defaults,
 )
-from survey_tools.corpus.explain import hint
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, YamlDocument, read_yaml_file
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.hashing import content_digest, content_hasher, hex_of
+from survey_tools.schema_words import hint
 from survey_tools.slugs import slug
 
 KINDS = ("single", "multi", "mapping")

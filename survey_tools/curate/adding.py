@@ -19,7 +19,6 @@ from typing import Any
 
 from survey_tools.corpus.checks import check_record
 from survey_tools.corpus.duplicates import find_matches
-from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.options import option_names
@@ -36,6 +35,7 @@ from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
+from survey_tools.schema_words import suggest
 from survey_tools.scholarly.arxiv_client import ArxivClient, ArxivPaper, ClientConfig
 from survey_tools.scholarly.metadata import (
     CrossrefClient,

@@ -37,7 +37,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.records import Corpus
@@ -47,6 +46,7 @@ from survey_tools.curate import ranking, screening
 from survey_tools.curate.search import RunPlan, index_of, scored_queue, sort_found
 from survey_tools.errors import InvalidInput, Problem, UsageError
 from survey_tools.net.hrefs import href_problem
+from survey_tools.schema_words import suggest
 from survey_tools.scholarly.arxiv_client import ArxivPaper
 
 COLUMNS = ("id", "title", "url", "authors", "published", "family", "note")

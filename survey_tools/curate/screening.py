@@ -28,7 +28,6 @@ import yaml
 
 from survey_tools.adopt.excel import xlsx_rows
 from survey_tools.cachedir import cache_dir
-from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import cache_enabled
 from survey_tools.corpus.protocol import Protocol
@@ -42,6 +41,7 @@ from survey_tools.curate.ranking import record_text
 from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.latex import plain_text
+from survey_tools.schema_words import suggest
 from survey_tools.scholarly.arxiv_client import ArxivPaper
 
 # The paths and the logs' one reader live with the corpus (corpus/screening_logs.py): the

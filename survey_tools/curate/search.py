@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from survey_tools.corpus.checks import suggest
 from survey_tools.corpus.duplicates import Known, KnownIndex
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.protocol import Family, Protocol, load_protocol
@@ -34,6 +33,7 @@ from survey_tools.curate import ranking, screening
 from survey_tools.errors import UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.net.client import NetError, TimedOut, Transient
+from survey_tools.schema_words import suggest
 from survey_tools.scholarly.arxiv_client import (
     DEFAULT_TIMEOUT,
     ENV_URL,

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from survey_tools.corpus.explain import hint
 from survey_tools.corpus.taxonomy import SURVEY_FILE, Taxonomy
 from survey_tools.errors import Problem
 from survey_tools.render import model
 from survey_tools.render.registry import GENERATORS, selected
 from survey_tools.reports.axes import resolve_axis
+from survey_tools.schema_words import hint
 
 
 def output_problems(tax: Taxonomy) -> list[Problem]:

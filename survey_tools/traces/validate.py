@@ -35,6 +35,8 @@ import jsonschema_rs
 import numpy as np
 
 from survey_tools.heap import leave_to_exit, release_left
+from survey_tools.schema_words import Vocabulary, explain_all
+from survey_tools.schema_words import json_short as _short
 from survey_tools.traces.decode import Decoded, decode
 from survey_tools.traces.graph import dependency_edge_indices, find_cycles, spawn_info
 from survey_tools.traces.limits import DEFAULT_LIMITS, Buffer, Limits, size_problem
@@ -59,64 +61,35 @@ class Trace:
 # schema
 
 
-def _short(v: Any, width: int = 60) -> str:
-    if isinstance(v, str):
-        text = repr(v if len(v) <= width else v[:width])
-    else:
-        try:
-            text = json.dumps(v, ensure_ascii=False)
-        except (TypeError, ValueError):
-            text = repr(v)
-    return text if len(text) <= width + 2 else text[:width] + "…"
-
-
-def _type_name(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, int):
-        return "an integer"
-    if isinstance(v, float):
-        return "a number" if np.isfinite(v) else "a non-finite number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "an array"
-    return "an object"
-
-
-_ARTICLE = {
-    "number": "a number",
-    "integer": "an integer",
-    "string": "a string",
-    "object": "an object",
-    "array": "an array",
-    "boolean": "a boolean",
-    "null": "null",
-}
-
-
-def _schema_message(err: Any) -> str:
-    kind = err.kind
-    name = type(kind).__name__
-    value = err.instance
-    if name == "Required":
-        return f"missing required field {_short(kind.property)}"
-    if name == "Type":
-        wanted = " or ".join(_ARTICLE.get(str(t), str(t)) for t in kind.types) or "another type"
-        return f"must be {wanted}, not {_type_name(value)}"
-    if name == "Enum":
-        return f"{_short(value)} is not one of: " + ", ".join(str(o) for o in kind.options)
-    if name in ("Minimum", "ExclusiveMinimum"):
-        return f"must be >= {kind.limit}, got {_short(value)}"
-    if name == "MaxLength":
-        return f"is longer than {kind.limit} characters ({len(value)})"
-    if name == "MinLength":
-        return "must not be empty" if kind.limit == 1 else f"is shorter than {kind.limit}"
-    if name == "AdditionalProperties":
-        return "unknown field(s): " + ", ".join(_short(u) for u in kind.unexpected)
-    return _short(str(err.message), 160)
+# A trace's wording of schema errors (the one explainer's table, schema_words.KEYWORDS, in
+# JSON's words: an integer, an array, an object, null), as data.
+TRACE_WORDS = Vocabulary(
+    templates={
+        "required": "missing required field {short}",
+        "type": "must be {want}, not {got}",
+        "enum": "{value} is not one of: {choices}",
+        "minimum": "must be >= {limit}, got {value}",
+        "exclusiveMinimum": "must be >= {limit}, got {value}",
+        "maxLength": "is longer than {limit} characters ({length})",
+        "minLength": "is shorter than {limit}",
+        "additionalProperties": "unknown field",
+        "additionalProperties.near": "unknown field",
+        "fallback": "{message_short}",
+    },
+    worded=frozenset({"required", "type", "enum", "minimum", "exclusiveMinimum", "maxLength",
+                      "minLength", "additionalProperties"}),
+    type_names={
+        "number": "a number", "integer": "an integer", "string": "a string",
+        "object": "an object", "array": "an array", "boolean": "a boolean", "null": "null",
+    },
+    value_kinds={
+        "null": "null", "boolean": "a boolean", "integer": "an integer", "number": "a number",
+        "nonfinite": "a non-finite number", "string": "a string", "array": "an array",
+        "object": "an object", "other": "an object",
+    },
+    json_values=True,
+    keys_together=True,
+)
 
 
 def _event_id(doc_events: Any, parts: list[Any]) -> str:
@@ -134,15 +107,8 @@ def _event_id(doc_events: Any, parts: list[Any]) -> str:
 
 
 def _schema_errors(instance: Any, validator: Any) -> list[tuple[list[Any], str]]:
-    out: list[tuple[list[Any], str]] = []
-    for err in validator.iter_errors(instance):
-        parts = list(err.instance_path)
-        if type(err.kind).__name__ == "AdditionalProperties" and len(err.kind.unexpected) == 1:
-            parts.append(err.kind.unexpected[0])
-            out.append((parts, "unknown field"))
-            continue
-        out.append((parts, _schema_message(err)))
-    return out
+    said, _ = explain_all(validator.iter_errors(instance), TRACE_WORDS)
+    return [(list(s.path), s.message) for s in said]
 
 
 _EVENT_VALIDATOR: Any = None

@@ -39,7 +39,6 @@ the root (a step or workflow elsewhere acts for the agent holding it).
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -53,6 +52,7 @@ import orjson
 import yaml
 
 from survey_tools.errors import InvalidInput, Problem
+from survey_tools.schema_words import Vocabulary, explain_all
 
 # Span kinds of the span builder (spans.py) that only this layer assigns.
 RUNTIME = "runtime"
@@ -167,7 +167,9 @@ def _row_problems(row: Any) -> list[tuple[str, str]]:
     return out
 
 
-# The schema's patterns in words (a message names no regular expression).
+# A rules file's wording of schema errors, as data for the one explainer (schema_words): its
+# patterns in words (a message names no regular expression), the nearest kind of a misspelt one,
+# the validator's own sentence for the rest.
 _PATTERN_WORDS = {
     "family": "lowercase letters, digits, '.', '_' and '-'",
     "subject": "name, tool, kind, attr:KEY or json:ATTR:KEY",
@@ -177,19 +179,18 @@ _PATTERN_WORDS = {
     "tokens_in": "attr:KEY or json:ATTR:KEY",
     "tokens_out": "attr:KEY or json:ATTR:KEY",
 }
+RULES_WORDS = Vocabulary(
+    templates={"enum": "{message}{hint}", "pattern": "{raw} is not of the allowed form"},
+    worded=frozenset({"enum", "pattern"}),
+    pattern_words={key: "{raw} is not " + words for key, words in _PATTERN_WORDS.items()},
+)
 
 
-def _schema_problem(where: str, node: yaml.Node, err: Any) -> Problem:
-    """A schema error at its line, with the nearest allowed value when one is near."""
-    path = list(err.instance_path)
-    msg = err.message
-    if err.kind.__class__.__name__.endswith("Pattern"):
-        key = next((p for p in reversed(path) if isinstance(p, str)), "")
-        msg = f"{err.instance!r} is not {_PATTERN_WORDS.get(key, 'of the allowed form')}"
-    if err.kind.__class__.__name__.endswith("Enum") and isinstance(err.instance, str):
-        near = difflib.get_close_matches(err.instance, _KINDS, n=1)
-        msg += f" (did you mean {near[0]!r}?)" if near else ""
-    return Problem(where, _line_of(node, path), 0, _field(path), msg)
+def _schema_problems(where: str, node: yaml.Node, errors: Any) -> list[Problem]:
+    """Each schema error at its line, with the nearest allowed value when one is near."""
+    said, _ = explain_all(errors, RULES_WORDS)
+    return [Problem(where, _line_of(node, list(s.path)), 0, _field(list(s.path)), s.message)
+            for s in said]
 
 
 def load_rules(text: str, where: str) -> tuple[Rule, ...]:
@@ -206,7 +207,7 @@ def load_rules(text: str, where: str) -> tuple[Rule, ...]:
         ) from None
     if node is None:
         raise InvalidInput([Problem(where, 1, 0, "", "empty: a rules file has a rules list")])
-    problems = [_schema_problem(where, node, e) for e in _validator().iter_errors(doc)]
+    problems = _schema_problems(where, node, _validator().iter_errors(doc))
     got = doc.get("rules") if isinstance(doc, dict) else None
     rows: list[Any] = got if isinstance(got, list) else []
     for n, row in enumerate(rows):
