@@ -117,3 +117,49 @@ def test_the_curation_logs_live_in_docs_curation() -> None:
     for guide in sorted((REPO / "docs").glob("*.md")):
         if guide.name != "README.md":
             assert f"({guide.name})" in index, f"docs/README.md: list {guide.name}"
+
+
+def _reads_a_schema_error(path: Path) -> list[str]:
+    """Where ``path`` reads a JSON Schema error by its keyword: jsonschema's ``.validator`` /
+    ``.validator_value``, or jsonschema-rs's ``type(err.kind)`` / ``err.kind.__class__``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in ("validator", "validator_value"):
+            found.append(f"{path.name}:{node.lineno}: .{node.attr}")
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr == "__class__"
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "kind"
+        ) or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "type"
+            and node.args
+            and isinstance(node.args[0], ast.Attribute)
+            and node.args[0].attr == "kind"
+        ):
+            found.append(f"{path.name}:{node.lineno}: the class of .kind")
+    return found
+
+
+def test_one_explainer_reads_schema_errors() -> None:
+    """ "schema_words.py: the one explainer": no other module formats a JSON Schema error by
+    its keyword; records, configuration files, traces and trace rules hand their errors to it."""
+    readers = {
+        p.relative_to(REPO).as_posix(): hits
+        for p in _modules()
+        if p.name != "schema_words.py" and (hits := _reads_a_schema_error(p))
+    }
+    assert readers == {}, f"explain schema errors through survey_tools.schema_words: {readers}"
+    users = (
+        "corpus/checks.py",
+        "corpus/configs.py",
+        "traces/validate.py",
+        "traces/importers/frameworks.py",
+    )
+    for rel in users:
+        assert "survey_tools.schema_words.explain_all" in _imports(PACKAGE / rel), rel
+    text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert "schema_words.py" in text and "KEYWORDS" in text
+    assert "corpus/explain.py" not in text and "explain.py " not in text
