@@ -2,10 +2,16 @@
 
 The public library API, for scripts::
 
-    from survey_tools import load_corpus, validate_corpus, build
+    from survey_tools import load_corpus, validate_corpus, run_build
 
     report = validate_corpus("path/to/survey")
     print(report.ok, len(report.problems))
+    result = run_build("path/to/survey", check=True)
+
+``run_build`` is the build function (``survey_tools.build.build``). ``build`` is the module
+``survey_tools.build``, which Python binds to this name whenever it has been imported; called,
+``build(root, check=False)`` runs the same build, so scripts written ``from survey_tools import
+build; build(root)`` work in any import order.
 
 Names are resolved on first use (PEP 562), so that ``import survey_tools.cli`` (which Python
 does before every ``survey`` command) does not load the build, the renderers and jinja2.
@@ -38,7 +44,8 @@ _API = {
     "Survey": "survey_tools.reports.compute",
     "compute_survey": "survey_tools.reports.compute",
     "make_context": "survey_tools.build",
-    "build": "survey_tools.build",
+    "build": "survey_tools.build",  # the (callable) module itself: see the module doc
+    "run_build": "survey_tools.build",
     "check_file": "survey_tools.traces.validate",
     # the commands' own library functions (each command parses options and calls one of these)
     "InitRequest": "survey_tools.adopt.start",
@@ -92,6 +99,7 @@ __all__ = [
     "make_context",
     "refresh",
     "refresh_schema_files",
+    "run_build",
     "run_init",
     "run_search",
     "validate_corpus",
@@ -100,6 +108,7 @@ __all__ = [
 if TYPE_CHECKING:
     from survey_tools.adopt.start import InitRequest, run_init
     from survey_tools.build import build, make_context
+    from survey_tools.build import build as run_build
     from survey_tools.corpus.loading import load_corpus, load_valid_corpus
     from survey_tools.corpus.record_schema import refresh_schema_files
     from survey_tools.corpus.records import Corpus, Record
@@ -118,8 +127,15 @@ if TYPE_CHECKING:
     from survey_tools.traces.validate import check_file
 
 
+# public names that are another name in their module
+_RENAMED = {"run_build": "build"}
+
+
 def __getattr__(name: str) -> Any:
     module = _API.get(name)
     if module is None:
         raise AttributeError(f"module 'survey_tools' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    found = importlib.import_module(module)
+    if name == "build":  # the submodule, as Python binds it once imported (callable: the build)
+        return found
+    return getattr(found, _RENAMED.get(name, name))

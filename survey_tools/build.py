@@ -12,6 +12,8 @@ from __future__ import annotations
 import difflib
 import os
 import stat
+import sys
+import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -438,3 +440,17 @@ def build(root: Path | str, check: bool = False) -> BuildResult:
         return BuildResult(
             tuple(written), (), len(plan.outputs), ctx, claims, corpus.cache_hits, removed
         )
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`build`. Python binds a submodule to its package's
+    attribute once anything imports it, so ``from survey_tools import build`` names this module
+    in every process that imported ``survey_tools.build``; called, it is the build, as the
+    public API documents (``survey_tools.run_build`` is the function itself)."""
+
+    def __call__(self, root: Path | str, check: bool = False) -> BuildResult:
+        return build(root, check)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+

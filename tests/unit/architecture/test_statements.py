@@ -4,7 +4,12 @@ function size and complexity have their own modules beside this one)."""
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[3]
 PACKAGE = REPO / "survey_tools"
@@ -78,6 +83,7 @@ def test_the_public_api_names_the_commands_library_functions() -> None:
     import survey_tools
 
     for name in (
+        "run_build",
         "run_init",
         "run_search",
         "exclude",
@@ -163,3 +169,38 @@ def test_one_explainer_reads_schema_errors() -> None:
     text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
     assert "schema_words.py" in text and "KEYWORDS" in text
     assert "corpus/explain.py" not in text and "explain.py " not in text
+
+
+_BUILD_NAMES = """
+import inspect, sys
+{first}
+import survey_tools
+from survey_tools import build, run_build
+import survey_tools.build as module
+from survey_tools.build import build as function
+assert build is module and run_build is function, (build, run_build)
+assert callable(build) and inspect.signature(build) == inspect.signature(function)
+try:
+    build("/nonexistent/survey")
+except Exception as err:
+    via_module = (type(err).__name__, str(err))
+try:
+    function("/nonexistent/survey")
+except Exception as err:
+    assert via_module == (type(err).__name__, str(err)), via_module
+print("ok")
+"""
+
+
+@pytest.mark.parametrize(
+    "first", ["", "import survey_tools.build", "from survey_tools import build as early"]
+)
+def test_the_public_build_is_the_same_in_any_import_order(first: str) -> None:
+    """survey_tools' docstring: ``run_build`` is the build function and ``build`` the module
+    ``survey_tools.build``, callable as the build, whichever was imported first."""
+    code = _BUILD_NAMES.format(first=first)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
