@@ -474,7 +474,9 @@ class Keyword:
 
     rule: str
     templates: Mapping[str, str]
-    near: str  # "values": the nearest allowed value; "keys": the nearest known key; "" none
+    # Where the did-you-mean comes from: "values", the nearest allowed value; "keys", the
+    # nearest known key; "modes", the nearest mode of a mapping field (the vocabulary's); "" none.
+    near: str
 
 
 KEYWORDS: dict[str, Keyword] = {
@@ -530,9 +532,9 @@ KEYWORDS: dict[str, Keyword] = {
             "": "expected {want}, got {value}",
             "mode": "{value} is not a {noun} mode{hint}",
         },
-        "values",
+        "modes",
     ),
-    "oneOf": Keyword("branches", {"": "expected {want}, got {value}"}, "values"),
+    "oneOf": Keyword("branches", {"": "expected {want}, got {value}"}, ""),
 }
 
 FALLBACK = "{message}"
@@ -620,6 +622,9 @@ class Explainer:
             return suggest(value, [str(c) for c in f.expected or ()])
         if source == "keys":
             return suggest(str(value), list(f.schema.get("properties") or {}))
+        if source == "modes":
+            cf = self.controlled(f.path)
+            return suggest(value, cf.mode_ids) if cf is not None else None
         return None
 
     # -- the rules ----------------------------------------------------------------
@@ -865,7 +870,8 @@ class Explainer:
         """A controlled field's value of no branch's shape."""
         inst, path = f.instance, f.path
         if len(path) == 2 and cf.kind == "mapping":
-            facts = self.facts(f, noun=cf.noun, hint=hint(inst, cf.mode_ids))
+            near = self.near(f.keyword, inst, f)
+            facts = self.facts(f, noun=cf.noun, hint=f" (did you mean {near!r}?)" if near else "")
             return _format(self.template(f.keyword, "mode"), facts)
         if inst is None:
             return f"left empty: write {self.expected_words(cf)}"

@@ -73,7 +73,6 @@ TRACE_WORDS = Vocabulary(
         "maxLength": "is longer than {limit} characters ({length})",
         "minLength": "is shorter than {limit}",
         "additionalProperties": "unknown field",
-        "additionalProperties.near": "unknown field",
         "fallback": "{message_short}",
     },
     worded=frozenset({"required", "type", "enum", "minimum", "exclusiveMinimum", "maxLength",

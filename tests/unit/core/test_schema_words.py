@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import tempfile
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -23,6 +24,7 @@ from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.errors import InvalidInput
 from survey_tools.traces.importers.frameworks import load_rules
 from survey_tools.traces.schema import schema as trace_schema
+from survey_tools.traces.survey_v1 import SCHEMA_FILE, check_file_v1
 from survey_tools.traces.validate import check_bytes
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -34,6 +36,7 @@ CASES: dict[str, list[dict[str, Any]]] = yaml.safe_load(
 EXPECTED = DATA / "schema-words" / "expected.yaml"
 RECORD_BASE = DATA / "records" / "valid" / "minimal-na.yaml"
 TRACE_BASE = DATA / "traces" / "metrics" / "independent-agents.json"
+SURVEY_V1_BASE = DATA / "traces" / "survey-v1" / "valid" / "no-edges.json"
 
 
 def _changed(base: Any, case: dict[str, Any]) -> Any:
@@ -59,7 +62,7 @@ def _changed(base: Any, case: dict[str, Any]) -> Any:
     return doc
 
 
-def _record(case: dict[str, Any]) -> list[str]:
+def _record(case: dict[str, Any], tmp: Path) -> list[str]:
     tax = load_taxonomy(SNAPSHOT)
     coll = tax.retained
     data = _changed(yaml.safe_load(RECORD_BASE.read_text(encoding="utf-8")), case)
@@ -68,13 +71,19 @@ def _record(case: dict[str, Any]) -> list[str]:
     return [p.format() for p in check_record(tax, coll, rel, doc)]
 
 
-def _config(case: dict[str, Any]) -> list[str]:
+def _config(case: dict[str, Any], tmp: Path) -> list[str]:
     base = yaml.safe_load((SNAPSHOT / case["file"]).read_text(encoding="utf-8"))
     doc = parse_yaml(dump_yaml(_changed(base, case)), case["file"])
     return [p.format() for p in check_document(case["schema"], doc, case["file"])]
 
 
-def _trace(case: dict[str, Any]) -> list[str]:
+def _trace(case: dict[str, Any], tmp: Path) -> list[str]:
+    if "survey-v1" in case:  # the survey's trace profile
+        base = json.loads(SURVEY_V1_BASE.read_text(encoding="utf-8"))
+        path = tmp / "trace.json"
+        path.write_text(json.dumps(_changed(base, case["survey-v1"])), encoding="utf-8")
+        report = check_file_v1(path, name="trace.json")
+        return [p.format() for p in report.sorted() if p.check == "survey-v1"]
     if "rules" in case:
         try:
             load_rules(dump_yaml(case["rules"]), "rules.yaml")
@@ -108,7 +117,8 @@ def said(kind: str, case: dict[str, Any]) -> tuple[list[str], set[str]]:
 
     schema_words.failure = watching  # type: ignore[assignment]
     try:
-        lines = RUN[kind](case)
+        with tempfile.TemporaryDirectory() as tmp:
+            lines = RUN[kind](case, Path(tmp))
     finally:
         schema_words.failure = real  # type: ignore[assignment]
     return lines, seen
@@ -148,7 +158,12 @@ def _schemas(kind: str) -> list[Any]:
     if kind == "configs":
         return [c.schema for c in config_schemas().values()]
     rules = resources.files("survey_tools.traces.importers").joinpath("rules.schema.yaml")
-    return [trace_schema(), yaml.safe_load(rules.read_text(encoding="utf-8"))]
+    v1 = resources.files("survey_tools.traces").joinpath("schemas", SCHEMA_FILE)
+    return [
+        trace_schema(),
+        yaml.safe_load(rules.read_text(encoding="utf-8")),
+        json.loads(v1.read_text(encoding="utf-8")),
+    ]
 
 
 @pytest.mark.parametrize("kind", sorted(CASES))
