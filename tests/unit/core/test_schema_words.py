@@ -178,3 +178,12 @@ def test_every_keyword_a_kind_uses_is_exercised(kind: str) -> None:
 def write_expected() -> None:  # pragma: no cover - run by hand after adding a case
     out = {kind: [said(kind, c)[0] for c in cases] for kind, cases in CASES.items()}
     EXPECTED.write_text(yaml.safe_dump(out, allow_unicode=True, width=200), encoding="utf-8")
+
+
+def test_the_table_names_its_rules_and_sources() -> None:
+    """Each keyword of the table is explained by a rule of the Explainer, has a plain template,
+    and names where its did-you-mean comes from (or none)."""
+    for keyword, entry in schema_words.KEYWORDS.items():
+        assert callable(getattr(schema_words.Explainer, entry.rule, None)), keyword
+        assert "" in entry.templates, keyword
+        assert entry.near in ("", "values", "keys", "modes"), keyword
