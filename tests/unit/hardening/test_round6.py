@@ -24,3 +24,57 @@ def test_init_writes_through_no_link_in_the_adopted_folder(tmp_path: Path, link:
     assert f"error: {target}: {link} is a symbolic link; init writes only into real folders" in res.output
     assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
     assert sorted(p.name for p in target.iterdir()) == sorted(["list.csv", link])
+
+
+LISTS = [
+    (
+        "many.json",
+        "[" + ",".join(['{"title": "A paper", "year": 2024}'] * 4) + "]",
+        ("--max-entries", "3"),
+        "many.json:1: more than 3 entries; the limit is 3 (--max-entries raises it)",
+    ),
+    (
+        "many.ris",
+        "".join(f"TY  - JOUR\nTI  - Paper {i}\nPY  - 2024\nER  - \n" for i in range(4)),
+        ("--max-entries", "3"),
+        "many.ris:13: more than 3 references; the limit is 3 (--max-entries raises it)",
+    ),
+    (
+        "keys.yaml",
+        "- title: A paper\n" + "".join(f"  k{i}: x\n" for i in range(40)),
+        ("--max-entries", "2"),
+        "keys.yaml:10: more than 20 values (keys, items and texts); the limit is 20, 10 for "
+        "each of the 2 entries (--max-entries raises it)",
+    ),
+    (
+        "double.bib",
+        '@string{m0 = "xxxxxxxxxxxxxxxx"}\n'
+        + "".join(f"@string{{m{i} = m{i - 1} # m{i - 1}}}\n" for i in range(1, 41))
+        + "@misc{a, title = m40, year = 2024}\n",
+        (),
+        "double.bib:14: @string m13 expands to 131,072 characters; a value is at most 100,000",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "args", "message"), LISTS, ids=[c[0] for c in LISTS])
+def test_a_list_is_refused_before_it_is_built(
+    tmp_path: Path, name: str, text: str, args: tuple[str, ...], message: str
+) -> None:
+    src = tmp_path / name
+    src.write_text(text)
+    res = run(None, "init", str(tmp_path / "new"), "--from", str(src), "--dry-run", *args)
+    assert res.exit_code == 1, res.output
+    assert res.output.splitlines()[0] == message
+    assert not (tmp_path / "new").exists()
+
+
+def test_bibtex_macros_resolve_through_earlier_macros(tmp_path: Path) -> None:
+    src = tmp_path / "chain.bib"
+    src.write_text(
+        '@string{a = "Alpha"}\n@string{b = a # " and " # a}\n@string{c = b}\n'
+        "@misc{k, title = c # { x}, year = 2024}\n"
+    )
+    res = run(None, "init", str(tmp_path / "new"), "--from", str(src), "--title", "T")
+    assert res.exit_code == 0, res.output
+    assert "title: Alpha and Alpha x" in (tmp_path / "new/corpus/k.yaml").read_text()
