@@ -157,7 +157,7 @@ def _yaml_values(text: str, label: str) -> None:
                 n += 1
                 if n > limit:
                     raise InvalidInput([Problem(
-                        label, ev.start_mark.line + 1, 0, "",
+                        label, ev.start_mark.line + 1 if ev.start_mark else 0, 0, "",
                         f"more than {limit:,} values (keys, items and texts); the limit is {limit:,}, "
                         f"{VALUES_PER_ENTRY} for each of the {read_limits().max_entries:,} entries "
                         "(--max-entries raises it)")], "the list is too long")
