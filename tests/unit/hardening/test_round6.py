@@ -21,7 +21,10 @@ def test_init_writes_through_no_link_in_the_adopted_folder(tmp_path: Path, link:
     (target / link).symlink_to(outside)
     res = run(None, "init", str(target), "--from", str(target / "list.csv"), "--title", "T")
     assert res.exit_code == 2
-    assert f"error: {target}: {link} is a symbolic link; init writes only into real folders" in res.output
+    assert (
+        f"error: {target}: {link} is a symbolic link; init writes only into real folders"
+        in res.output
+    )
     assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
     assert sorted(p.name for p in target.iterdir()) == sorted(["list.csv", link])
 
