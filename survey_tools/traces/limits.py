@@ -108,7 +108,8 @@ def _keys(data: Buffer, key: bytes) -> int:
     """How many times ``key`` (a quoted name) is an object key in ``data``: the plain count
     bounds it from above (a quote inside a string is escaped), and only a count over a limit
     is made exact (a value spelled as the key has no colon after it)."""
-    return len(re.findall(re.escape(key) + rb"\s*:", data))
+    # finditer, not findall: 4 million matches as a list cost 150 MiB
+    return sum(1 for _ in re.finditer(re.escape(key) + rb"\s*:", data))
 
 
 def _count(data: Buffer, key: bytes) -> int:
