@@ -109,8 +109,9 @@ class LabelsImported:
         )
 
 
-def import_labels(root: Path, path: Path, stage: str | None, date: str | None,
-                  max_entries: int = MAX_ENTRIES) -> LabelsImported:
+def import_labels(
+    root: Path, path: Path, stage: str | None, date: str | None, max_entries: int = MAX_ENTRIES
+) -> LabelsImported:
     """ASReview's labels (or LAB's export) as decisions: relevant retained, irrelevant excluded
     with the protocol's stage and first reason, to be refined by the screener; a file of more
     than ``max_entries`` rows is refused (--max-entries)."""
