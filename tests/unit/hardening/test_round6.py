@@ -81,3 +81,23 @@ def test_bibtex_macros_resolve_through_earlier_macros(tmp_path: Path) -> None:
     res = run(None, "init", str(tmp_path / "new"), "--from", str(src), "--title", "T")
     assert res.exit_code == 0, res.output
     assert "title: Alpha and Alpha x" in (tmp_path / "new/corpus/k.yaml").read_text()
+
+
+def test_events_are_counted_in_a_mapped_file_too(tmp_path: Path) -> None:
+    import mmap
+
+    from survey_tools.traces.limits import Limits, _count, event_count_problem
+
+    events = ",".join(
+        f'{{"id":"e{i}","t":0,"type":"message","agent":"agent","to":"b"}}' for i in range(5)
+    )
+    data = ('{"events":[' + events + '],"edges":[]}').encode()
+    path = tmp_path / "t.json"
+    path.write_bytes(data)
+    with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        assert _count(mapped, b'"agent"') == data.count(b'"agent"') == 10
+        # the value "agent" is no key: 5 events, not 10
+        assert event_count_problem(mapped, Limits(max_events=4)) == (
+            "the trace holds 5 events, over the 4 events limit (--max-events raises it)"
+        )
+        assert event_count_problem(mapped, Limits(max_events=5)) is None
