@@ -63,10 +63,16 @@ class CsvRows:
 
 
 def read_csv_rows(
-    text: str, label: str, delimiter: str = ",", strict: bool = True, cell_limit: int = CELL_LIMIT
+    text: str,
+    label: str,
+    delimiter: str = ",",
+    strict: bool = True,
+    cell_limit: int = CELL_LIMIT,
+    max_rows: int | None = None,
 ) -> CsvRows:
     """The rows of a CSV text; rows whose cells are all blank are left out. ``strict``: a quote
-    inside an unquoted cell is malformed (not silently merged into the cell)."""
+    inside an unquoted cell is malformed (not silently merged into the cell). With ``max_rows``
+    the read stops at the first row past it (the caller refuses the list at that row's line)."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=strict)
     # the limit is process-wide in the csv module: set for this read, then put back
     old = csv.field_size_limit(cell_limit)
@@ -87,6 +93,8 @@ def read_csv_rows(
                 header = row
             elif any(c.strip() for c in row):
                 rows.append((start, row))
+                if max_rows is not None and len(rows) > max_rows:
+                    break
     finally:
         csv.field_size_limit(old)
     return CsvRows(None if header is None else tuple(header), tuple(rows), tuple(problems))

@@ -1,8 +1,9 @@
 """Run the hostile-input attacks of issues 27, 46 and 57 against a checkout and print one table row per attack.
 
-Usage: python3 tools/attack_table.py PATH_TO_CHECKOUT [--round 5]
-(e.g. a worktree of an older commit, to compare; ``--round 5`` runs only issue 57's attacks, each
-under a cap of 60 s and 768 MiB of address space, with its peak memory in the row)
+Usage: python3 tools/attack_table.py PATH_TO_CHECKOUT [--round 5 | --round 6]
+(e.g. a worktree of an older commit, to compare; ``--round 5`` runs only issue 57's first attacks,
+``--round 6`` only its second table (tools/attack_round6.py), each under a cap of 60 s and 768 MiB
+of address space, with its peak memory in the row)
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 from pathlib import Path
 
 REPO = Path(sys.argv[1]).resolve()
-ONLY_ROUND5 = sys.argv[2:] == ["--round", "5"]
+ONLY_ROUND = sys.argv[3] if sys.argv[2:3] == ["--round"] else ""
 BASE = (REPO / "tests/data/records/valid/minimal-na.yaml").read_text()
 
 
@@ -359,13 +360,17 @@ def main_rounds(tmp: Path, rows: list[tuple[str, str]]) -> None:
 
 
 from attack_round5 import round5  # noqa: E402 - a module beside this one (tools/)
+from attack_round6 import round6  # noqa: E402 - a module beside this one (tools/)
 
 rows: list[tuple[str, str]] = []
 with tempfile.TemporaryDirectory() as tmpdir:
     tmp = Path(tmpdir)
-    if not ONLY_ROUND5:
+    if not ONLY_ROUND:
         main_rounds(tmp, rows)
-    round5(REPO, tmp, rows)
+    if ONLY_ROUND in ("", "5"):
+        round5(REPO, tmp, rows)
+    if ONLY_ROUND in ("", "6"):
+        round6(REPO, tmp, rows)
 
 print(f"| attack | result ({REPO.name}) |\n| --- | --- |")
 for a, r in rows:

@@ -14,6 +14,7 @@
 #   tools/ci.sh regenerate     what .github/workflows/regenerate.yml runs on main: `survey build`,
 #                              then one bot commit of the regenerated outputs (pushing is the
 #                              workflow's own step)
+#   tools/ci.sh uv-hash        UV_WHEEL_SHA256 compared with PyPI's published hash (network)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -93,6 +94,12 @@ step_install-newest() {
 UV_VERSION=0.13.9
 # The sha256 of uv's wheel for GitHub's ubuntu-latest runners (manylinux_2_17_x86_64): the job
 # that holds a write token (regenerate.yml, SURVEY_UV_FRESH=1) installs exactly that file.
+# Where it comes from: PyPI's own published hash of
+# uv-0.13.9-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl, the `#sha256=` that the
+# simple index https://pypi.org/simple/uv/ lists for it (read 2026-12-02); the same day
+# `pip download uv==0.13.9 --no-deps --only-binary=:all: --platform manylinux_2_17_x86_64
+# --require-hashes` fetched the file with that hash. `tools/ci.sh uv-hash` compares it with the
+# index again (network); change UV_VERSION and this hash together, from the index.
 UV_WHEEL_SHA256=d7f459fe4fd247d830351c75686d3996ace3c6f3f728eb0e85a30b7ada0cef19
 
 step_install-survey() {
@@ -123,6 +130,22 @@ step_install-survey() {
   # --python: the environment python3 runs in (a virtual environment, or setup-python's own)
   UV_CACHE_DIR="${UV_CACHE_DIR:-$cache/cache}" "$uv" pip install --quiet --python "$(command -v python3)" \
     -c constraints.txt -e ".${SURVEY_EXTRAS:+[$SURVEY_EXTRAS]}"
+}
+
+step_uv-hash() {
+  # UV_WHEEL_SHA256 against PyPI's published hash of the same file (the simple index's
+  # `#sha256=`): the one step here that needs the network besides the installs.
+  local wheel="uv-${UV_VERSION}-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
+  local listed
+  listed="$(python3 -c 'import re, sys, urllib.request
+page = urllib.request.urlopen("https://pypi.org/simple/uv/", timeout=60).read().decode()
+m = re.search(re.escape(sys.argv[1]) + r"#sha256=([0-9a-f]{64})", page)
+print(m.group(1) if m else "")' "$wheel")"
+  if [ "$listed" != "$UV_WHEEL_SHA256" ]; then
+    echo "UV_WHEEL_SHA256 is not PyPI's hash of $wheel (the index lists: ${listed:-nothing})" >&2
+    return 1
+  fi
+  echo "uv $UV_VERSION: UV_WHEEL_SHA256 is PyPI's published hash of $wheel"
 }
 
 step_system() {
@@ -239,7 +262,7 @@ step_regenerate() {
 run_step() {
   local name="$1"
   if ! declare -F "step_$name" >/dev/null; then
-    echo "tools/ci.sh: unknown step '$name' (steps: ${STEPS[*]} install-survey pull-request regenerate)" >&2
+    echo "tools/ci.sh: unknown step '$name' (steps: ${STEPS[*]} install-survey pull-request regenerate uv-hash)" >&2
     exit 2
   fi
   echo "== $name"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools.adopt.entries import entries_table
-from survey_tools.adopt.table import Table, read_limits, read_text, too_many
+from survey_tools.adopt.table import MAX_CELL_CHARS, Table, read_limits, read_text, too_many
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.errors import InvalidInput, Problem
 from survey_tools.latex import bibtex_text
@@ -157,6 +157,22 @@ def resolve_macros(value: str, strings: Mapping[str, str]) -> str:
             out.append(strings.get(part.lower(), part))
     return "".join(out)
 
+def _strings(lib: Any, label: str) -> dict[str, str]:
+    """The ``@string`` macros, each resolved as BibTeX does, through those defined before it
+    (``@string{b = a # a}``); one that expands past a cell's limit is refused at its line (a
+    macro joined to itself doubles: forty of them make 16 TiB from 16 bytes)."""
+    out: dict[str, str] = {}
+    for st in lib.strings:
+        value = str(st.value)
+        value = out.get(value.lower(), value) if _parts(value) is None else resolve_macros(value, out)
+        if len(value) > MAX_CELL_CHARS:
+            raise InvalidInput([Problem(label, (getattr(st, "start_line", 0) or 0) + 1, 0, "",
+                                        f"@string {st.key} expands to {len(value):,} characters; a value "
+                                        f"is at most {MAX_CELL_CHARS:,}")], "the BibTeX file has errors")
+        out[str(st.key).lower()] = value
+    return out
+
+
 _ENTRY_START = re.compile(r"^[ \t]*@[A-Za-z]+[ \t]*[{(]", re.MULTILINE)
 
 def bib_entries(text: str, label: str, strict: bool = True) -> tuple[list[BibEntry], list[Problem]]:
@@ -179,7 +195,7 @@ def bib_entries(text: str, label: str, strict: bool = True) -> tuple[list[BibEnt
                  for b in dup]
     if problems and strict:
         raise InvalidInput(problems, "the BibTeX file has errors")
-    strings = {str(st.key).lower(): str(st.value) for st in lib.strings}
+    strings = _strings(lib, label)
     entries = [BibEntry((e.start_line or 0) + 1, key, e.entry_type.lower(),
                         {f.key.lower(): resolve_macros(str(f.value), strings) for f in e.fields})
                for e, key in _bib_blocks(lib, strict)]

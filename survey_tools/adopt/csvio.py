@@ -19,6 +19,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from survey_tools import hidden
 from survey_tools.adopt.bibtex_list import BibEntry, read_bib, split_names
 from survey_tools.adopt.repair import NOTES_FIELD
 from survey_tools.adopt.sources import read_source
@@ -672,8 +673,9 @@ def _fit_key(key: str, record: Mapping[str, Any], taken: set[str], coll: Collect
     return title_key(base, taken, coll.id_pattern) if base in taken or not re.match(coll.id_pattern, base) else base
 
 
-# Characters that show as nothing and make a text hold other than it displays.
-_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+# Characters that show as nothing and make a text hold other than it displays (the hidden
+# module's ZERO_WIDTH class; a bidi mark stays, for validate to name: it may be meant).
+_INVISIBLE = hidden.pattern(hidden.ZERO_WIDTH)
 
 
 def without_invisible(text: str) -> str:

@@ -28,11 +28,13 @@ from survey_tools.extras import require_extra
 
 
 def xlsx_rows(
-    path: Path, label: str, limit: int | None
+    path: Path, label: str, limit: int | None, rows: int | None = None
 ) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """The one Excel reader (survey init, survey screen import-labels): the first sheet's first
     row, then each row with any text and its row number; numbers as the sheet shows them (2021,
-    not 2021.0), dates as ISO. A workbook over ``limit`` bytes is refused before it is opened."""
+    not 2021.0), dates as ISO. A workbook over ``limit`` bytes is refused before it is opened;
+    one of more than ``rows`` rows (default: --max-entries when ``limit`` is given) at the first
+    row past it."""
     # openpyxl (the [spreadsheets] extra's; [screening] has it too) is loaded for this format only
     openpyxl = require_extra("spreadsheets", "openpyxl")
 
@@ -52,7 +54,8 @@ def xlsx_rows(
             [Problem(label, 1, 0, "", f"not an Excel workbook: {err}")], "not a workbook"
         ) from None
     try:
-        return _sheet_rows(wb, label, read_limits().max_entries if limit is not None else None)
+        most = rows if rows is not None else read_limits().max_entries if limit is not None else None
+        return _sheet_rows(wb, label, most)
     except (zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as err:
         raise InvalidInput(
             [Problem(label, 1, 0, "", f"not a readable Excel workbook: {err}")], "not a workbook"

@@ -34,7 +34,7 @@ from survey_tools.adopt.repair import NOTES_FIELD, NOTES_MAX
 from survey_tools.adopt.table import Table
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
-from survey_tools.fileio import atomic_write
+from survey_tools.fileio import UnsafePath, atomic_write, confined
 from survey_tools.schema_words import suggest
 
 # Column names that mean the same thing in most lists, mapped to the toolkit's usual fields
@@ -849,6 +849,7 @@ def _move_into(tmp: Path, root: Path, source: Path | None) -> None:
     if not root.exists():
         os.replace(tmp, root)  # one rename: the whole survey appears at once
         return
+    _no_links_in(tmp, root)
     src = source.resolve() if source is not None else None
     clashes = [p for p in sorted(tmp.rglob("*")) if p.is_file() and (root / p.relative_to(tmp)).exists()
                and (root / p.relative_to(tmp)).resolve() != src]
@@ -874,6 +875,20 @@ def _move_into(tmp: Path, root: Path, source: Path | None) -> None:
             else:
                 dest.unlink(missing_ok=True)
         raise
+
+
+def _no_links_in(tmp: Path, root: Path) -> None:
+    """Refuse, before anything moves, a folder of ``root`` that init writes into and that is a
+    symbolic link (an adopted repository's ``corpus -> ../../elsewhere``): the files would land
+    outside the survey. A link is refused whatever it points at, as the build refuses one."""
+    safe: set[str] = set()
+    for p in sorted(tmp.rglob("*")):
+        if p.is_dir():
+            try:
+                confined(root, p.relative_to(tmp).as_posix(), safe)
+            except UnsafePath as err:
+                raise UsageError(f"{root}: {err}".replace("outputs are written", "init writes")) from None
+            safe.add(os.path.join(os.fspath(root), *p.relative_to(tmp).parts))
 
 
 def exchange_file(table: Table | None, collection: str) -> str:

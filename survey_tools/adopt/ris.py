@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from survey_tools.adopt.entries import entries_table
-from survey_tools.adopt.table import Table
+from survey_tools.adopt.table import Table, read_limits, too_many
 from survey_tools.corpus.identifiers import normalize_doi
 from survey_tools.errors import InvalidInput, Problem
 
@@ -122,6 +122,10 @@ def read_ris(text: str, label: str) -> Table:
     """The references of a RIS file, each with the line its TY tag is on."""
     import rispy  # the RIS reader, loaded for this format only
 
+    lines = _start_lines(text)
+    limit = read_limits().max_entries
+    if len(lines) > limit:  # counted before rispy builds a dict for each
+        raise too_many(label, lines[limit], "references")
     try:
         found = rispy.loads(text, skip_unknown_tags=False, enforce_list_tags=False)
     except Exception as err:  # rispy raises plain IOError/ValueError on a malformed file
@@ -132,6 +136,5 @@ def read_ris(text: str, label: str) -> Table:
         raise InvalidInput(
             [Problem(label, 1, 0, "", "no references (no TY tag)")], "nothing to read"
         )
-    lines = _start_lines(text)
     lines += [0] * (len(found) - len(lines))
     return entries_table(label, "ris", [(lines[i], _row(e)) for i, e in enumerate(found)])

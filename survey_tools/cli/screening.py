@@ -16,6 +16,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
+from survey_tools.adopt.table import MAX_ENTRIES
 from survey_tools.cli.common import echo_json, report, root_of
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.protocol import Protocol
@@ -89,10 +90,13 @@ def _progress(items: Iterable[Any], total: int) -> Iterable[Any]:
 @click.option("--note", default="", help="--exclude: why, in your own words (required).")
 @click.option("--date", help="Decision date, YYYY-MM-DD (default: today).")
 @click.option("--limit", type=click.IntRange(min=1), help="Listing: show the best N only.")
+@click.option("--max-entries", type=click.IntRange(min=1), default=MAX_ENTRIES, show_default=True,
+              help="import-labels: rows or records the export may hold (as survey init's lists).")
 @click.pass_context
 def screen(ctx: click.Context, args: tuple[str, ...], fmt: str | None, retain: bool,
            exclude_: bool, interactive: bool, stage: str | None, key: str | None,
-           summary: str | None, note: str, date: str | None, limit: int | None) -> None:
+           summary: str | None, note: str, date: str | None, limit: int | None,
+           max_entries: int) -> None:
     """List the screening queue best first, or decide on a candidate.
 
     \b
@@ -117,7 +121,7 @@ def screen(ctx: click.Context, args: tuple[str, ...], fmt: str | None, retain: b
         _export(root, rest[1:], fmt)
         return
     if rest[:1] == ["import-labels"]:
-        _import_labels(root, rest[1:], stage, date)
+        _import_labels(root, rest[1:], stage, date, max_entries)
         return
     if rest[:1] == ["import-found"]:
         _import_found(root, rest[1:], date)
@@ -165,10 +169,11 @@ def _export(root: Path, rest: list[str], fmt: str | None) -> None:
     click.echo(f"wrote {rest[0]} ({n} queue candidates)", err=True)
 
 
-def _import_labels(root: Path, rest: list[str], stage: str | None, date: str | None) -> None:
+def _import_labels(root: Path, rest: list[str], stage: str | None, date: str | None,
+                   max_entries: int) -> None:
     if len(rest) != 1:
         raise UsageError("give one file: survey screen import-labels ASREVIEW_EXPORT (.csv, .tsv, .xlsx or .ris)")
-    done = flows.import_labels(root, Path(rest[0]), stage, date)
+    done = flows.import_labels(root, Path(rest[0]), stage, date, max_entries)
     for message in done.messages:
         click.echo(message, err=True)
     click.echo(done.summary())

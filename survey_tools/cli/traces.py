@@ -31,7 +31,7 @@ from survey_tools.traces.batch import (
 )
 from survey_tools.traces.importers import FORMATS, IMPORTERS, frameworks
 from survey_tools.traces.importers.convert import import_to
-from survey_tools.traces.limits import DEFAULT_MAX_SPANS, Limits, parse_size
+from survey_tools.traces.limits import DEFAULT_MAX_EVENTS, DEFAULT_MAX_SPANS, Limits, parse_size
 from survey_tools.traces.problems import TraceReport
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
@@ -57,6 +57,13 @@ class _Size(click.ParamType):
 
 def _size_options(f: Any) -> Any:
     f = click.option(
+        "--max-events",
+        type=click.IntRange(min=1),
+        default=DEFAULT_MAX_EVENTS,
+        show_default=True,
+        help="Refuse a trace holding more events (or more edges) than this, before they are decoded.",
+    )(f)
+    f = click.option(
         "--max-string-bytes",
         type=_Size(),
         default="16M",
@@ -72,9 +79,8 @@ def _size_options(f: Any) -> Any:
     )(f)
 
 
-def _limits(max_bytes: int, max_string_bytes: int) -> Any:
-
-    return Limits(max_bytes=max_bytes, max_string_bytes=max_string_bytes)
+def _limits(max_bytes: int, max_string_bytes: int, max_events: int = DEFAULT_MAX_EVENTS) -> Any:
+    return Limits(max_bytes=max_bytes, max_string_bytes=max_string_bytes, max_events=max_events)
 
 
 def _emit(text: str, out: Path | None) -> None:
@@ -126,6 +132,7 @@ def validate_cmd(
     profile: str,
     max_bytes: int,
     max_string_bytes: int,
+    max_events: int,
 ) -> None:
     """Check traces against the schema and the graph rules; exit 1 if any is invalid.
 
@@ -133,7 +140,7 @@ def validate_cmd(
     """
 
     paths = expand_inputs(files)
-    limits = _limits(max_bytes, max_string_bytes)
+    limits = _limits(max_bytes, max_string_bytes, max_events)
     if profile == "survey-v1":
         reports = [check_file_v1(p, limit=max_problems, limits=limits) for p in paths]
     else:
@@ -243,6 +250,7 @@ def metrics_cmd(
     ray_cpus: int | None,
     max_bytes: int,
     max_string_bytes: int,
+    max_events: int,
 ) -> None:
     """Compute orchestration metrics of traces (one row per trace for several).
 
@@ -251,7 +259,7 @@ def metrics_cmd(
     (in Parquet: a row with valid = false); the exit code is then 1.
     """
     paths = expand_inputs(files)
-    limits = _limits(max_bytes, max_string_bytes)
+    limits = _limits(max_bytes, max_string_bytes, max_events)
     if fmt == "parquet":
         run = parquet_metrics(
             paths, output, engine=engine, limits=limits, ray_address=ray_address, ray_cpus=ray_cpus
@@ -345,6 +353,7 @@ def import_cmd(
     explain: bool,
     max_bytes: int,
     max_string_bytes: int,
+    max_events: int,
 ) -> None:
     extra = _user_rules(rules_files)
     with frameworks.using(extra, explain=explain):
@@ -354,7 +363,7 @@ def import_cmd(
             output,
             keep_content,
             check,
-            replace(_limits(max_bytes, max_string_bytes), max_spans=max_spans),
+            replace(_limits(max_bytes, max_string_bytes, max_events), max_spans=max_spans),
         )
     sys.exit(EXIT_INVALID if failed else EXIT_OK)
 
@@ -443,7 +452,12 @@ def _import_all(
 )
 @_size_options
 def export_cmd(
-    trace_file: Path, profile: str, output: Path | None, max_bytes: int, max_string_bytes: int
+    trace_file: Path,
+    profile: str,
+    output: Path | None,
+    max_bytes: int,
+    max_string_bytes: int,
+    max_events: int,
 ) -> None:
     """Write a valid trace in another profile's format, listing what does not carry over.
 
@@ -454,7 +468,7 @@ def export_cmd(
     if not trace_file.is_file():
         raise UsageError(f"no such file: {trace_file}")
     try:
-        result = export_v1(trace_file, limits=_limits(max_bytes, max_string_bytes))
+        result = export_v1(trace_file, limits=_limits(max_bytes, max_string_bytes, max_events))
     except SurveyError as err:
         problems = getattr(err, "report", None)
         if problems is not None:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from survey_tools import hidden
 from survey_tools.errors import Problem
 from survey_tools.latex import plain_text
 
@@ -34,18 +35,14 @@ _NO_SPACE_COLON = re.compile(
 _NO_SPACE_DASH = re.compile(r"^[ \t]*-(?P<value>[^\s-][^\n]*)$")
 PARSER_LINE = "    YAML parser: "
 
-# Spaces that look like a space and are not one: YAML does not separate with them, and a title
-# holding one breaks (or refuses to break) where no plain space would, and compares unequal.
-LOOKALIKE_SPACES = {
-    "\u00a0": "a no-break space",
-    "\u202f": "a narrow no-break space",
-    "\u2007": "a figure space",
-    "\u2009": "a thin space",
-    "\u3000": "an ideographic space",
-}
-# Invisible characters a pasted text carries (zero-width spaces and joiners, soft hyphens, the
-# word joiner, a BOM, bidirectional controls): removed, the text reads the same.
-INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Spaces that look like a space and are not one (survey_tools.hidden): YAML does not separate
+# with them, and a title holding one breaks (or refuses to break) where no plain space would,
+# and compares unequal.
+LOOKALIKE_SPACES = hidden.LOOKALIKE_SPACE_WORDS
+# Invisible characters a pasted text carries (the hidden module's BIDI and ZERO_WIDTH classes:
+# zero-width spaces and joiners, soft hyphens, the word joiner, a BOM, bidirectional controls
+# and marks, U+061C among them): removed, the text reads the same.
+INVISIBLE = hidden.pattern(hidden.BIDI, hidden.ZERO_WIDTH)
 
 
 def cleaned(value: str) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from survey_tools.adopt.table import MAX_ENTRIES
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.protocol import Protocol
 from survey_tools.corpus.taxonomy import load_taxonomy
@@ -108,11 +109,14 @@ class LabelsImported:
         )
 
 
-def import_labels(root: Path, path: Path, stage: str | None, date: str | None) -> LabelsImported:
+def import_labels(
+    root: Path, path: Path, stage: str | None, date: str | None, max_entries: int = MAX_ENTRIES
+) -> LabelsImported:
     """ASReview's labels (or LAB's export) as decisions: relevant retained, irrelevant excluded
-    with the protocol's stage and first reason, to be refined by the screener."""
+    with the protocol's stage and first reason, to be refined by the screener; a file of more
+    than ``max_entries`` rows is refused (--max-entries)."""
     corpus, protocol = valid_corpus(root)
-    labels = screening.read_labels(path, screening.load_queue(root), corpus)
+    labels = screening.read_labels(path, screening.load_queue(root), corpus, max_entries)
     messages: list[str] = []
     retained = excluded = 0
     for lab in labels.labels:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import datetime as dt
 import io
 import marshal
@@ -27,6 +28,7 @@ from typing import Any
 import yaml
 
 from survey_tools.adopt.excel import xlsx_rows
+from survey_tools.adopt.table import MAX_ENTRIES, limited, read_limits, too_many
 from survey_tools.cachedir import cache_dir
 from survey_tools.corpus.identifiers import normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import cache_enabled
@@ -497,13 +499,15 @@ def _table_rows(rel: str, header: list[str], rows: Iterable[tuple[int, list[str]
     return col, out
 
 
-def _csv_rows(path: Path, rel: str, delimiter: str) -> tuple[str, list[_Row]]:
+def _csv_rows(path: Path, rel: str, delimiter: str, max_rows: int) -> tuple[str, list[_Row]]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         # ASReview's own CSV reader falls back to Latin-1 as well.
         text = path.read_text(encoding="latin-1")
-    read = read_csv_rows(text, rel, delimiter, strict=False, cell_limit=CELL_LIMIT)
+    read = read_csv_rows(text, rel, delimiter, strict=False, cell_limit=CELL_LIMIT, max_rows=max_rows)
+    if len(read.rows) > max_rows:
+        raise too_many(rel, read.rows[max_rows][0], "rows")
     for p in read.problems:
         if "field limit" in p.message:
             raise _too_big(rel, max(p.line, 2), "")
@@ -511,15 +515,15 @@ def _csv_rows(path: Path, rel: str, delimiter: str) -> tuple[str, list[_Row]]:
     return _table_rows(rel, list(read.header or ()), read.rows)
 
 
-def _xlsx_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
+def _xlsx_rows(path: Path, rel: str, max_rows: int) -> tuple[str, list[_Row]]:
     # the Excel files ASReview writes (pandas' to_excel with openpyxl), read as survey init reads
     # a workbook; no size limit, as for its CSV, and no cell to measure against CELL_LIMIT: an
     # Excel cell holds at most 32,767 characters
-    header, rows = xlsx_rows(path, rel, limit=None)
+    header, rows = xlsx_rows(path, rel, limit=None, rows=max_rows)
     return _table_rows(rel, header, rows)
 
 
-def _ris_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
+def _ris_rows(path: Path, rel: str, max_rows: int) -> tuple[str, list[_Row]]:
     rispy = _rispy()
 
     text = path.read_text(encoding="utf-8-sig")
@@ -527,6 +531,8 @@ def _ris_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
         if len(line) > CELL_LIMIT:
             raise _too_big(rel, n, "")
     starts = [n for n, line in enumerate(text.splitlines(), start=1) if line.startswith("TY  -")]
+    if len(starts) > max_rows:  # counted before rispy builds them
+        raise too_many(rel, starts[max_rows], "records")
     try:
         entries = rispy.loads(text, skip_unknown_tags=True)
     except (OSError, ValueError, KeyError) as err:
@@ -545,7 +551,7 @@ def _ris_rows(path: Path, rel: str) -> tuple[str, list[_Row]]:
     return "N1", out
 
 
-def _rows(path: Path) -> tuple[str, list[_Row]]:
+def _rows(path: Path, max_rows: int) -> tuple[str, list[_Row]]:
     rel = str(path)
     try:
         head = path.open("rb").read(8)
@@ -553,10 +559,10 @@ def _rows(path: Path) -> tuple[str, list[_Row]]:
         raise UsageError(f"cannot read {path}: {err.strerror}") from None
     suffix = path.suffix.lower()
     if head.startswith(b"PK\x03\x04") or suffix in (".xlsx", ".xlsm"):
-        return _xlsx_rows(path, rel)
+        return _xlsx_rows(path, rel, max_rows)
     if suffix in (".ris", ".txt") or head.lstrip(b"\xef\xbb\xbf").startswith(b"TY  -"):
-        return _ris_rows(path, rel)
-    return _csv_rows(path, rel, "\t" if suffix in (".tsv", ".tab") else ",")
+        return _ris_rows(path, rel, max_rows)
+    return _csv_rows(path, rel, "\t" if suffix in (".tsv", ".tab") else ",", max_rows)
 
 
 def _known_refs(corpus: Corpus) -> set[str]:
@@ -573,15 +579,19 @@ def _known_refs(corpus: Corpus) -> set[str]:
     return refs
 
 
-def read_labels(path: Path, queue: Sequence[Candidate], corpus: Corpus | None = None) -> LabelFile:
+def read_labels(path: Path, queue: Sequence[Candidate], corpus: Corpus | None = None,
+                max_entries: int = MAX_ENTRIES) -> LabelFile:
     """ASReview LAB's labels for queue candidates, from any export LAB writes (CSV, TSV, Excel, RIS).
 
     Rows are matched to candidates by their record_id (``arXiv:ID``), their url, or their DOI;
     rows that name records already decided (the prior knowledge) are counted, not imported.
-    A file whose labels match nothing in the queue is an error, not "0 imported".
+    A file whose labels match nothing in the queue is an error, not "0 imported". A file of more
+    than ``max_entries`` rows (--max-entries, as init's readers) is refused at the first row past
+    it, before the rest is read.
     """
     rel = str(path)
-    col, rows = _rows(path)
+    with limited(dataclasses.replace(read_limits(), max_entries=max_entries)):  # too_many's words
+        col, rows = _rows(path, max_entries)
     known = _known_refs(corpus) if corpus is not None else set()
     by_id = {c.id: c for c in queue}
     by_doi = {str(c.data["doi"]).lower(): c for c in queue if c.data.get("doi")}

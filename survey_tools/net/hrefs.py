@@ -23,11 +23,13 @@ import unicodedata
 from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
+from survey_tools import hidden
+
 WEB_SCHEMES = ("http", "https")
 # What a browser drops from a URL before it reads the scheme (the URL standard strips leading
 # and trailing C0 controls and spaces and removes every tab and line break).
 _STRIPPED = re.compile(r"[\x00-\x20\x7f]")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = hidden.pattern(hidden.C0, hidden.C1)
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 # A host name after normalisation: labels of letters, digits, hyphens and underscores (some
 # real hosts have one), or an IP literal in brackets.

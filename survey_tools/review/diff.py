@@ -14,7 +14,6 @@ of ``HEAD``.
 
 from __future__ import annotations
 
-import re
 import subprocess
 import tarfile
 import tempfile
@@ -24,6 +23,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from survey_tools import hidden
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.taxonomy import ControlledField
@@ -430,14 +430,16 @@ def diff_revision(root: Path, base: str | None = None) -> tuple[str, CorpusDiff]
 # --- Markdown ----------------------------------------------------------------------------------
 
 
-# Characters that change how the text around them reads without showing themselves: controls
-# (C0, DEL, C1) and the bidirectional and zero-width formatting marks (U+202E turns
-# "txt.exe" into "exe.txt" on screen). A stranger's text reaches the comment without them.
-_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+# Characters that change how the text around them reads without showing themselves
+# (survey_tools.hidden): controls (C0 but tab and line feed, DEL, C1), the bidirectional marks
+# and controls (U+202E turns "txt.exe" into "exe.txt" on screen), the zero-width characters and
+# the other format characters (tag characters can carry hidden ASCII). A stranger's text
+# reaches the comment without them; look-alike spaces stay (they hide nothing).
+_HIDDEN = hidden.pattern(hidden.C0, hidden.C1, hidden.BIDI, hidden.ZERO_WIDTH, hidden.FORMAT, keep="\t\n")
 
 
 def visible(text: str) -> str:
-    """``text`` without control, bidirectional and zero-width characters."""
+    """``text`` without control, bidirectional, zero-width and other format characters."""
     return _HIDDEN.sub("", text)
 
 

@@ -41,6 +41,7 @@ from survey_tools.traces.limits import (
     UTF16_BOMS,
     Buffer,
     Limits,
+    event_count_problem,
     string_problem,
     strip_bom,
 )
@@ -307,6 +308,10 @@ def decode(
     if too_long is not None:
         msg, line, col = too_long
         report.add("$", msg, "size", line=line, col=col)
+        return None
+    too_many = event_count_problem(data, limits)
+    if too_many is not None:
+        report.add("$", too_many, "size")
         return None
     colons = _count_byte(data, 58)
     # The input goes in a list the fast path empties once the input is decoded: then

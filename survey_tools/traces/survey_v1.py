@@ -80,7 +80,7 @@ def check_file_v1(
     # Our own profile's verdict first: it reports JSON errors with their line and
     # column, and its problems are this profile's warnings.
     ours, _ = check_bytes(data, report.file, limit=limit, limits=limits)
-    if any(p.check == "json" for p in ours.problems):
+    if any(p.check in ("json", "size") for p in ours.problems):
         for p in ours.problems:
             report.add(p.path, p.message, p.check, p.event_id, p.line, p.col)
         return report

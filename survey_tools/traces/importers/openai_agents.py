@@ -39,6 +39,7 @@ from survey_tools.traces.importers.spans import (
     SpanSummary,
     build,
 )
+from survey_tools.traces.limits import span_count_problem
 
 MAX_TOKENS = 1 << 53  # past this a JSON number is no longer an exact count
 
@@ -175,7 +176,14 @@ def import_export(
 ) -> list[ImportResult]:
     """One trace per trace id of the export."""
     del keep_content  # spans keep no content
-    items = _items(read())
+    data = read()
+    # Counted before anything is decoded (3 million tiny spans fit in the size limit and need
+    # gigabytes as dicts): every span says "trace.span" once, so this bounds the spans from above.
+    too_many = span_count_problem(data.count(b'"trace.span"'), '"trace.span" objects or more')
+    if too_many:
+        raise ImportFailed(too_many)
+    items = _items(data)
+    del data
     traces = {
         str(i.get("id")): i for i in items if isinstance(i, dict) and i.get("object") == "trace"
     }
@@ -184,6 +192,9 @@ def import_export(
         if isinstance(i, dict) and i.get("object") == "trace.span":
             spans.setdefault(str(i.get("trace_id")), []).append(i)
     n_spans = sum(map(len, spans.values()))
+    too_many = span_count_problem(n_spans)
+    if too_many:
+        raise ImportFailed(too_many)
     others = (
         len(items)
         - sum(1 for i in items if isinstance(i, dict) and i.get("object") == "trace")

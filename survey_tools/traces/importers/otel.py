@@ -474,6 +474,26 @@ def _undecodable(raw: bytes, err: Exception) -> str:
     return f"not JSON msgspec can read: {err}"
 
 
+_AT_BYTE = re.compile(r"\s*\(byte (\d+)\)")
+
+
+def _not_json(text: bytes, err: msgspec.DecodeError, line_of: int | None = None) -> str:
+    """msgspec's refusal of ``text`` (a document, or line ``line_of`` of JSON lines) at its line
+    and column, not its byte offset; NaN and Infinity named."""
+    msg = str(err)
+    m = _AT_BYTE.search(msg)
+    if m is None:
+        return f"line {line_of}: not JSON: {msg}" if line_of else f"not JSON: {msg}"
+    first_line = line_of or 1
+    pos = min(int(m.group(1)), len(text))
+    line = first_line + text.count(b"\n", 0, pos)
+    col = pos - (text.rfind(b"\n", 0, pos) + 1) + 1
+    at = f"line {line}, column {col}"
+    if text[pos : pos + 9].lstrip(b"-").startswith((b"NaN", b"Infinity")):
+        return f"{at}: NaN and Infinity are not JSON numbers; every number must be finite"
+    return f"{at}: not JSON: {_AT_BYTE.sub('', msg)}"
+
+
 def _documents(data: bytes) -> tuple[list[tuple[int, _Otlp]], bool]:
     """The OTLP documents of the input with their line numbers, and whether the input
     is JSON lines."""
@@ -483,7 +503,7 @@ def _documents(data: bytes) -> tuple[list[tuple[int, _Otlp]], bool]:
         raise ImportFailed(f"not OTLP/JSON trace data: {err}") from None
     except msgspec.DecodeError as err:
         if "trailing characters" not in str(err):
-            raise ImportFailed(f"not JSON: {err}") from None
+            raise ImportFailed(_not_json(data, err)) from None
     docs: list[tuple[int, _Otlp]] = []
     for n, line in enumerate(data.split(b"\n"), start=1):
         if not line.strip():
@@ -493,7 +513,7 @@ def _documents(data: bytes) -> tuple[list[tuple[int, _Otlp]], bool]:
         except msgspec.ValidationError as err:
             raise ImportFailed(f"line {n}: not OTLP/JSON trace data: {err}") from None
         except msgspec.DecodeError as err:
-            raise ImportFailed(f"line {n}: not JSON: {err}") from None
+            raise ImportFailed(_not_json(line, err, n)) from None
     return docs, True
 
 

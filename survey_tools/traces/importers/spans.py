@@ -87,6 +87,8 @@ class SpanRec:
 class SpanSummary:
     spans: int = 0
     orphans: int = 0
+    cycles: int = 0  # spans whose parents lead round in a cycle, never to the root
+    rootless: str = ""  # the span made the root when every span had a parent
     extra_roots: int = 0
     clamped_start: int = 0
     clamped_end: int = 0
@@ -105,6 +107,15 @@ class SpanSummary:
             out.append(
                 f"{self.orphans} orphan span(s) (parent not in the file) re-parented "
                 "under the trace root"
+            )
+        if self.rootless:
+            out.append(
+                f"no root span (every span names a parent): the earliest, {self.rootless[:80]!r}, "
+                "made the root"
+            )
+        if self.cycles:
+            out.append(
+                f"{self.cycles} span(s) whose parents form a cycle re-parented under the trace root"
             )
         if self.extra_roots:
             out.append(f"{self.extra_roots} further root span(s) placed under the first root")
@@ -440,7 +451,7 @@ def _repair_tree(recs: list[SpanRec], summary: SpanSummary) -> tuple[SpanRec, di
     root = next((r for r in recs if not r.parent_id), None)
     if root is None:
         root = recs[0]
-        summary.orphans += 1
+        summary.rootless = root.span_id
         root.parent_id = ""
     for r in recs:
         if r is root:
@@ -468,7 +479,7 @@ def _repair_tree(recs: list[SpanRec], summary: SpanSummary) -> tuple[SpanRec, di
         for sid in path:
             depth_ok[sid] = ok
         if not ok:
-            summary.orphans += 1
+            summary.cycles += 1
             r.parent_id = root.span_id
             depth_ok[r.span_id] = True
     return root, by_id

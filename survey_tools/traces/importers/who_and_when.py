@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 
 from survey_tools.traces.importers.common import Builder, ImportFailed, ImportResult, content_hash
+from survey_tools.traces.limits import span_count_problem
 
 _DELEGATE = re.compile(r"^\s*(?P<who>.+?)\s*\(\s*->\s*(?P<to>.+?)\s*\)\s*$")
 _SUFFIX = re.compile(r"^\s*(?P<who>.+?)\s*\((?P<what>[^)]*)\)\s*$")
@@ -66,6 +67,9 @@ def _entries(doc: Any) -> list[dict[str, Any]]:
         raise ImportFailed(f"not a Who&When log: no 'history' list (keys: {keys})")
     if not hist:
         raise ImportFailed("the history is empty: there is nothing to import")
+    too_many = span_count_problem(len(hist), "history entries")
+    if too_many:
+        raise ImportFailed(too_many)
     out = []
     for i, h in enumerate(hist):
         if not isinstance(h, dict) or not isinstance(h.get("content", ""), str):
@@ -277,8 +281,18 @@ def import_run(
     read: Callable[[], bytes], *, source: str, keep_content: bool = False
 ) -> list[ImportResult]:
     """The importers' signature (importers/__init__.py): one run, one trace."""
+    data = read()
+    # Counted before anything is decoded, as the span formats' spans are (--max-spans): every
+    # history entry has a "role" or a "name" key, so their count bounds the entries from above.
+    bound = data.count(b'"role"') + data.count(b'"name"')
+    too_many = span_count_problem(bound, '"role" and "name" keys (history entries or more)')
+    if too_many:
+        raise ImportFailed(too_many)
     try:
-        doc = orjson.loads(read())
+        doc = orjson.loads(data)
     except orjson.JSONDecodeError as err:
+        if "memory" in str(err).lower():  # orjson's word for a MemoryError: the root's message
+            raise MemoryError(str(err)) from None
         raise ImportFailed(f"not JSON: {err}") from None
+    del data
     return [import_log(doc, source=source, keep_content=keep_content)]

@@ -166,7 +166,7 @@ def test_every_command_module_is_registered() -> None:
 # traces/ stands alone on the shared base. The package root is the public API (imports all).
 LAYERS = {
     "_version": 0, "errors": 0, "fileio": 0, "hashing": 0, "heap": 0, "cachedir": 0, "net": 0, "csvcells": 0, "latex": 0, "slugs": 0,
-    "extras": 0, "columns": 0, "schema_words": 0,
+    "extras": 0, "columns": 0, "schema_words": 0, "hidden": 0,
     "corpus": 1, "traces": 1,
     "reports": 2,
     "render": 3,

@@ -151,6 +151,27 @@ def test_import_labels_rejects_unknown_label_values(queued: Path, tmp_path: Path
     assert len(queue_ids(queued)) == 6
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "what", "line"),
+    [
+        ("many.csv", "record_id,title,included\n" + "".join(f"arXiv:2507.9{i:04d},x,1\n" for i in range(4)), "rows", 5),
+        ("many.tsv", "record_id\ttitle\tincluded\n" + "".join(f"arXiv:2507.9{i:04d}\tx\t1\n" for i in range(4)), "rows", 5),
+        ("many.ris", "".join(f"TY  - JOUR\nTI  - x{i}\nN1  - ASReview_relevant\nER  - \n" for i in range(4)), "records", 13),
+    ],
+)
+def test_import_labels_holds_the_export_to_max_entries(
+    queued: Path, tmp_path: Path, name: str, text: str, what: str, line: int
+) -> None:
+    big = tmp_path / name
+    big.write_text(text)
+    r = run(queued, "screen", "import-labels", str(big), "--max-entries", "3")
+    assert r.exit_code == 1
+    assert f"{big}:{line}: more than 3 {what}; the limit is 3 (--max-entries raises it)" in r.stderr
+    assert len(queue_ids(queued)) == 6
+    ok = run(queued, "screen", "import-labels", str(big), "--max-entries", "4")
+    assert "--max-entries" not in ok.output
+
+
 def test_ris_export(queued: Path, tmp_path: Path) -> None:
     out = tmp_path / "queue.ris"
     r = run(queued, "screen", "export", "--format", "ris", str(out))

@@ -362,7 +362,7 @@ def _otlp_line(value: dict, span_id: str = "00f067aa0ba902b7") -> str:
             _otlp_line({"intValue": "7"}) + "\n" + _otlp_line({"intValue": -3}, "00f067aa0ba902b8"),
             "line 2: span '00f067aa0ba902b8': gen_ai.usage.input_tokens: -3 is not a token count",
         ),
-        ("otel", _otlp_line({"intValue": "7"}) + "\n{oops\n", "line 2: not JSON"),
+        ("otel", _otlp_line({"intValue": "7"}) + "\n{oops\n", "line 2, column 2: not JSON"),
         (
             "otel",
             '{"resourceSpans": [{"scopeSpans": [{"spans": [{"spanId": 5}]}]}]}',
