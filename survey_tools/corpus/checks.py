@@ -707,10 +707,20 @@ _CODE_PLACE = re.compile(r"[\w./-]+\.\w+\b.*\b(?:at|@|commit)\s*[0-9a-f]{7,40}\b
 
 
 def _names_place(where: str, words: tuple[str, ...]) -> bool:
+    return bool(places_named(where, words))
+
+
+def places_named(where: str, words: Sequence[str]) -> set[str]:
+    """The words of ``words`` a reading's ``where`` names, and ``CODE_PLACE`` when it names a
+    code file at a commit (corpus/stages.py tells an abstract reading from a full-text one)."""
     low = where.lower()
-    return bool(_CODE_PLACE.search(where)) or any(
-        re.search(rf"(?<![a-z]){re.escape(w.lower())}", low) for w in words
-    )
+    found = {w for w in words if re.search(rf"(?<![a-z]){re.escape(w.lower())}", low)}
+    if _CODE_PLACE.search(where):
+        found.add(CODE_PLACE)
+    return found
+
+
+CODE_PLACE = "\0code"  # in places_named's answer: a code file at a commit
 
 
 def _placement_problems(

@@ -94,10 +94,18 @@ def _edition_count(ctx: Any, pred: Any) -> int:
 
 def test_every_map_count_reads_edition_then_living(plain: Any) -> None:
     maps = _maps(_readme(plain))
-    assert "Each count reads *e* / *l*: *e* records of Survey v1 (the survey's edition, screened up to 2026-05-04)" in maps
+    assert (
+        "Each count reads *e* / *l*: *e* records of Survey v1 (the survey's edition, screened up to 2026-05-04)"
+        in maps
+    )
     heads = re.findall(r"^\| .*\|$", maps, re.M)
-    assert sum("Records (Survey v1 / living list)" in h for h in heads) == 3  # rewards, credit units, topologies
-    assert "Learned (Survey v1 / living list)" in maps and "Unsettled (Survey v1 / living list)" in maps
+    assert (
+        sum("Records (Survey v1 / living list)" in h for h in heads) == 3
+    )  # rewards, credit units, topologies
+    assert (
+        "Learned (Survey v1 / living list)" in maps
+        and "Unsettled (Survey v1 / living list)" in maps
+    )
     counts = re.findall(r"\|\s+(\d+) / (\d+) \|", maps)
     assert len(counts) >= 8 + 8 + 5 * 3 + 6
     assert all(int(e) <= int(n) for e, n in counts)
@@ -110,11 +118,18 @@ def test_the_edition_count_is_the_edition_views(plain: Any) -> None:
     assert team[2] == f"{n_team} / {plain.stats.table('credit_granularity').count('team')}"
 
     def o5(mode: str) -> Any:
-        return lambda r: (r.get("subdecisions") or {}).get("O5", {}).get("how") == mode if isinstance(r.get("subdecisions"), dict) else False
+        return lambda r: (
+            (r.get("subdecisions") or {}).get("O5", {}).get("how") == mode
+            if isinstance(r.get("subdecisions"), dict)
+            else False
+        )
 
     o5_row = _row(text, "| O5 stop")
     # columns: label, learned, learned by, designed, designed by, unsettled, unsettled by
-    assert o5_row[1] == f"{_edition_count(plain, o5('learned'))} / {plain.stats.table('subdecisions').count('O5', 'learned')}"
+    assert (
+        o5_row[1]
+        == f"{_edition_count(plain, o5('learned'))} / {plain.stats.table('subdecisions').count('O5', 'learned')}"
+    )
     assert o5_row[1] == "1 / 2"  # puppeteer in the edition; RLCascadeRouter added since
     assert o5_row[3].split(" / ")[0] == str(_edition_count(plain, o5("designed")))
 
@@ -132,9 +147,14 @@ def test_a_code_reading_is_marked_in_the_maps_and_the_entry(marked: Any) -> None
     o5 = _row(text, "| O5 stop")
     assert o5[1] == "1 / 2"
     assert re.search(rf"\[puppeteer\]\(#r-puppeteer-\d+\){MARK}", o5[2]), o5[2]
-    assert MARK not in o5[2].replace(re.search(rf"\[puppeteer\]\(#r-puppeteer-\d+\){MARK}", o5[2]).group(0), "")  # type: ignore[union-attr]
+    assert MARK not in o5[2].replace(
+        re.search(rf"\[puppeteer\]\(#r-puppeteer-\d+\){MARK}", o5[2]).group(0), ""
+    )  # type: ignore[union-attr]
     entry = next(ln for ln in text.splitlines() if "`puppeteer`" in ln)
-    assert f"O1 spawn (learned){MARK}, O2 delegate (learned), O4 aggregate (designed){MARK}, O5 stop (learned){MARK}" in entry
+    assert (
+        f"O1 spawn (learned){MARK}, O2 delegate (learned), O4 aggregate (designed){MARK}, O5 stop (learned){MARK}"
+        in entry
+    )
     assert "Reward family: R7 Orchestration ·" in entry  # a tag read in the paper carries no mark
     assert f"({MARK} after a tag: the reading of this tag {LEGEND})" in text
 
@@ -145,7 +165,10 @@ def test_the_site_marks_code_readings_and_counts_the_edition(marked: Any) -> Non
     html = files.get(page)
     assert isinstance(html, str)
     assert html.count(f'<span class="mark">{MARK}</span>') >= 3
-    assert f'<p class="legend"><span class="mark">{MARK}</span> The reading of this tag rests on the authors&#39; released code' in html
+    assert (
+        f'<p class="legend"><span class="mark">{MARK}</span> The reading of this tag rests on the authors&#39; released code'
+        in html
+    )
     stats = files.get(next(k for k in files if k.endswith("/stats.html") or k == "stats.html"))
     assert isinstance(stats, str)
     assert '<th scope="col">In Survey v1</th>' in stats
