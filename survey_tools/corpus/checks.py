@@ -109,7 +109,8 @@ class _Explainer(SchemaExplainer):
         if v == "not" and inst == self.tax.untagged:
             cf = self.controlled(path)
             why = self.why(err).split(" is required ", 1)[-1]
-            choose = f"; choose {self.expected(cf)}" if cf is not None else ""
+            choose = f"; {placed_example(cf)}" if cf is not None and cf.where_words else (
+                f"; choose {self.expected(cf)}" if cf is not None else "")
             return [self.problem(path, f"not yet tagged (required {why}{choose})")]
         if v == "additionalProperties":
             return self.unknown_keys(err, path)
@@ -136,7 +137,7 @@ class _Explainer(SchemaExplainer):
         for m in missing:
             field = _dotted([*path, m])
             cf = self.coll.controlled_field(m) if not path else None
-            extra = f" (choose {self.choices(cf)})" if cf else ""
+            extra = f" ({placed_example(cf)})" if cf and cf.where_words else f" (choose {self.choices(cf)})" if cf else ""
             if why:
                 extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
             out.append(self.problem(path, f"{MISSING}: add a line {m}: …{extra}",
@@ -351,6 +352,18 @@ class _Explainer(SchemaExplainer):
         article = "an" if cf.noun[:1].lower() in "aeiou" else "a"
         return (f"{article} {cf.noun}, e.g. {', '.join(cf.ids[:2])} or {cf.ids[2]}; CONTRIBUTING.md "
                 f"lists all {len(values)} under Tags")
+
+
+def placed_example(cf: ControlledField) -> str:
+    """What to write for a field that places readings: one entry per tag set, its mode and its
+    place, as a line the contributor can copy and change."""
+    paper, code = cf.mode_ids[0], (cf.mode_ids[1] if len(cf.mode_ids) > 1 else cf.mode_ids[0])
+    first, second = cf.ids[0], (cf.ids[1] if len(cf.ids) > 1 else cf.ids[0])
+    return (f"say where each tag you set was read, one entry per tag, like "
+            f"{cf.name}: {{{first}: {{how: {paper}, where: Section 3.1}}, "
+            f"{second}: {{how: {code}, where: src/train.py at 1a2b3c4}}}}; "
+            f"how is one of {', '.join(cf.mode_ids)}, where names a section, figure, table, equation, "
+            "appendix or the abstract, or a code file at a commit")
 
 
 def _few(values: Sequence[str], sep: str = ", ") -> str:

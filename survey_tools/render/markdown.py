@@ -557,6 +557,22 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = (), protocol
         # the survey's own script of a pull request's checks, when it has one (this repository's)
         "local_ci": tax.has_file("tools/ci.sh"),
         "own": own_contributing(tax.texts_under(CONTRIBUTING_PARTS)),
+        "readings": _readings_help(tax),
+    }
+
+
+def _readings_help(tax: Taxonomy) -> dict[str, Any] | None:
+    """How CONTRIBUTING.md tells a contributor to place readings (None: the survey places none)."""
+    cf = next((c for c in tax.retained.controlled if c.kind == "mapping" and c.where_words), None)
+    if cf is None or not cf.ids or not cf.mode_ids:
+        return None
+    ed = tax.editions
+    code = cf.mode_ids[1] if len(cf.mode_ids) > 1 else cf.mode_ids[0]
+    return {
+        "name": cf.name,
+        "paper_line": f"{cf.ids[0]}: {{how: {cf.mode_ids[0]}, where: Section 3.1}}",
+        "code_line": f"{cf.ids[-1]}: {{how: {code}, where: src/train.py at 1a2b3c4}}",
+        "required": cf.required or bool(ed and ed.living.id in cf.required_when.get(ed.field, ())),
     }
 
 
