@@ -353,6 +353,9 @@ class Choices:
     ids: tuple[str, ...]
     mode_ids: tuple[str, ...] = ()
     not_applicable: bool = False
+    # What to write instead of "choose …", where a list of values is not the help (a field
+    # that places readings gives an example line to copy); empty for the usual list.
+    example: str = ""
 
 
 @dataclass(frozen=True)
@@ -646,7 +649,8 @@ class Explainer:
         why = self.why(f)
         for m in f.keys:
             cf = self.words.choices.get(m) if not f.path else None
-            extra = f" (choose {self.choice_words(cf)})" if cf else ""
+            extra = f" ({cf.example})" if cf and cf.example else (
+                f" (choose {self.choice_words(cf)})" if cf else "")
             if why:
                 extra = f" ({why.split(' is required ', 1)[-1]}){extra}"
             facts = self.facts(f, key=m, name=m, short=json_short(m), extra=extra)
@@ -831,7 +835,8 @@ class Explainer:
         if self.words.untagged and f.instance == self.words.untagged:
             cf = self.controlled(f.path)
             why = self.why(f).split(" is required ", 1)[-1]
-            choose = f"; choose {self.expected_words(cf)}" if cf is not None else ""
+            choose = f"; {cf.example}" if cf is not None and cf.example else (
+                f"; choose {self.expected_words(cf)}" if cf is not None else "")
             facts = self.facts(f, why=why, choose=choose)
             return self.say(f, _format(self.template("not", "untagged"), facts))
         return self.plain(f)

@@ -11,7 +11,7 @@ import datetime
 import fnmatch
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from survey_tools.corpus.schema_validator import SchemaValidator
 from survey_tools.corpus.taxonomy import (
     FORMER_FIELD,
     Collection,
+    ControlledField,
     PlainField,
     Taxonomy,
 )
@@ -87,7 +88,8 @@ def record_vocabulary(tax: Taxonomy, coll: Collection) -> Vocabulary:
     the generated schema and the record's own wording of what to type."""
     schema = _validators(tax, coll.name).schema
     choices = {
-        c.name: Choices(c.noun, c.kind, tuple(c.ids), tuple(c.mode_ids), bool(c.not_applicable))
+        c.name: Choices(c.noun, c.kind, tuple(c.ids), tuple(c.mode_ids), bool(c.not_applicable),
+                        placed_example(c) if c.where_words else "")
         for c in coll.controlled
     }
     normal: dict[str, Callable[[str], str | None]] = {}
@@ -137,6 +139,20 @@ _RECORD_TEMPLATES = {
     "maxLength": "too long: {length:,} characters (at most {limit})",
     "anyOf": "{message}",
 }
+
+
+def placed_example(cf: ControlledField) -> str:
+    """What to write for a field that places readings: one entry per tag set, its mode and its
+    place, as a line the contributor can copy and change."""
+    paper, code = cf.mode_ids[0], (cf.mode_ids[1] if len(cf.mode_ids) > 1 else cf.mode_ids[0])
+    first, second = cf.ids[0], (cf.ids[1] if len(cf.ids) > 1 else cf.ids[0])
+    return (f"say where each tag you set was read, one entry per tag, like "
+            f"{cf.name}: {{{first}: {{how: {paper}, where: Section 3.1}}, "
+            f"{second}: {{how: {code}, where: src/train.py at 1a2b3c4}}}}; "
+            f"how is one of {', '.join(cf.mode_ids)}, where names a section, figure, table, equation, "
+            "appendix or the abstract, or a code file at a commit")
+
+
 # The keywords a record's schema words; any other in the validator's own sentence.
 _RECORD_WORDED = frozenset({
     "required", "additionalProperties", "enum", "type", "pattern", "anyOf", "not", "minimum",
@@ -392,10 +408,20 @@ _CODE_PLACE = re.compile(r"[\w./-]+\.\w+\b.*\b(?:at|@|commit)\s*[0-9a-f]{7,40}\b
 
 
 def _names_place(where: str, words: tuple[str, ...]) -> bool:
+    return bool(places_named(where, words))
+
+
+def places_named(where: str, words: Sequence[str]) -> set[str]:
+    """The words of ``words`` a reading's ``where`` names, and ``CODE_PLACE`` when it names a
+    code file at a commit (corpus/stages.py tells an abstract reading from a full-text one)."""
     low = where.lower()
-    return bool(_CODE_PLACE.search(where)) or any(
-        re.search(rf"(?<![a-z]){re.escape(w.lower())}", low) for w in words
-    )
+    found = {w for w in words if re.search(rf"(?<![a-z]){re.escape(w.lower())}", low)}
+    if _CODE_PLACE.search(where):
+        found.add(CODE_PLACE)
+    return found
+
+
+CODE_PLACE = "\0code"  # in places_named's answer: a code file at a commit
 
 
 def _placement_problems(

@@ -134,5 +134,23 @@ def record_template(tax: Taxonomy) -> str:
     if coll.controlled:
         lines.append(f"# Tags: replace each {tax.untagged} with a value listed under Tags below.")
     for cf in coll.controlled:
-        lines.append(f"{cf.name}: {tax.untagged}")
+        if cf.where_words:  # placed readings: one entry per tag set, each with where it was read
+            lines.extend(_readings_template(cf))
+        else:
+            lines.append(f"{cf.name}: {tax.untagged}")
     return "\n".join(lines) + "\n"
+
+
+def _readings_template(cf: ControlledField) -> list[str]:
+    """The lines of a field that places readings in the blank record: a comment saying what it
+    wants, and the first two tags as entries to copy for every tag the record sets."""
+    paper = cf.mode_ids[0]
+    code = cf.mode_ids[1] if len(cf.mode_ids) > 1 else paper
+    out = ["# Where each tag above was read: one entry per tag you set and per key of the mappings above;",
+           f"# how is one of {', '.join(cf.mode_ids)}; where names a section, figure, table, equation,",
+           "# appendix or the abstract, or a code file at a commit.",
+           f"{cf.name}:"]
+    for tag, how, where in ((cf.ids[0], paper, "Section 3.1"), (cf.ids[1] if len(cf.ids) > 1 else cf.ids[0], code,
+                                                               "src/train.py at 1a2b3c4")):
+        out.extend([f"  {tag}:", f"    how: {how}", f"    where: \"{where}\""])
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from survey_tools.corpus.configs import checked
@@ -62,6 +62,12 @@ class Protocol:
     delay: float
     exclude_stage: str | None
     retain_stage: str | None
+    # What each stage says was read (stage -> abstract | full_text | artifact), and the words
+    # that tell readings apart (corpus/stages.py checks decisions against the records' readings).
+    read_at: Mapping[str, str] = field(default_factory=dict)
+    abstract_places: tuple[str, ...] = ()
+    secondhand: tuple[str, ...] = ()
+    artifact_modes: tuple[str, ...] = ()
 
     def family(self, fid: str) -> Family | None:
         return next((f for f in self.families if f.id == fid), None)
@@ -155,6 +161,8 @@ def _cross_check(tax: Taxonomy, doc: YamlDocument, data: dict[str, Any]) -> list
     screening = data.get("screening") or {}
     for role in ("exclude_stage", "retain_stage"):
         out.check_value(("screening", role), "stage", screening.get(role))
+    for stage in screening.get("read_at") or {}:
+        out.check_value(("screening", "read_at", stage), "stage", stage)
     return out.found
 
 
@@ -210,6 +218,10 @@ def _protocol(data: dict[str, Any]) -> Protocol:
         delay=float(search.get("delay", 3)),
         exclude_stage=screening.get("exclude_stage"),
         retain_stage=screening.get("retain_stage"),
+        read_at={str(k): str(v) for k, v in (screening.get("read_at") or {}).items()},
+        abstract_places=tuple(screening.get("abstract_places") or ()),
+        secondhand=tuple(screening.get("secondhand") or ()),
+        artifact_modes=tuple(screening.get("artifact_modes") or ()),
     )
 
 

@@ -673,7 +673,7 @@ def load_taxonomy(root: Path | str) -> Taxonomy:
         if order:
             reader.read_text(order, problems)
     editions = _load_editions(d.get("editions"), doc, problems)
-    problems.extend(_required_when_problems(collections))
+    problems.extend(_required_when_problems(collections, editions))
     if problems:
         raise TaxonomyError(problems, "the taxonomy is invalid")
     return Taxonomy(
@@ -819,12 +819,19 @@ def _commands(reader: _ConfigReader, collections: Mapping[str, Collection], prob
         problems.extend(_check_commands(cmd_doc, collections))
 
 
-def _required_when_problems(collections: Mapping[str, Collection]) -> list[Problem]:
-    """``required_when`` names a controlled field of the same collection, and its values."""
+def _required_when_problems(collections: Mapping[str, Collection], editions: Editions | None = None) -> list[Problem]:
+    """``required_when`` names a controlled field of the same collection, and its values; or
+    the editions' field and edition ids (``{edition: [living]}``: required of every record the
+    living list adds, not of the closed editions' records)."""
     problems: list[Problem] = []
     for coll in collections.values():
         for cf in coll.controlled:
             for other, vals in cf.required_when.items():
+                if editions is not None and other == editions.field and other in {f.name for f in coll.fields}:
+                    bad_ids = [v for v in vals if v not in editions.ids]
+                    if bad_ids:
+                        problems.append(Problem(cf.source, 1, 1, "required_when", f"{bad_ids[0]!r} is not an edition of {other}"))
+                    continue
                 target = coll.controlled_field(other)
                 bad = [v for v in vals if target is not None and v not in target.ids]
                 if target is None or bad:

@@ -26,6 +26,7 @@ from survey_tools.corpus.duplicates import (
 from survey_tools.corpus.identifiers import ids_from_url, normalize
 from survey_tools.corpus.loading import discover, load_corpus
 from survey_tools.corpus.records import Corpus, Record
+from survey_tools.corpus.stages import stage_problems
 from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Edition, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import dump_yaml, load_yaml_file
 from survey_tools.errors import Problem, Report, UsageError
@@ -98,6 +99,7 @@ def report_for(
     report.extend(link_problems(corpus))
     report.extend(copied_summary_problems(corpus))
     report.extend(evidence_problems(corpus))
+    report.extend(stage_problems(corpus))
     report.extend(require_fields(corpus, require))
     if paths:
         wanted = {rel for _, rel in discover(tax, paths)[0]}

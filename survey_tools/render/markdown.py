@@ -27,13 +27,14 @@ from survey_tools.corpus.taxonomy import (
     Taxonomy,
     order_file,
 )
-from survey_tools.corpus.views import added_since
+from survey_tools.corpus.views import added_since, corpus_view
 from survey_tools.csvcells import read_csv_rows
 from survey_tools.net.hrefs import safe_href
 from survey_tools.render import model
 from survey_tools.render.dataset import CROISSANT_FILE, DATAPACKAGE_FILE, load_lines
 from survey_tools.render.dataset import CSV_FILE as DATA_CSV
 from survey_tools.render.templating import make_environment
+from survey_tools.reports.axes import Axis, mode_of
 from survey_tools.reports.gaps import Count, GapReport
 from survey_tools.reports.stats import Stats
 from survey_tools.reports.tables import md, md_cell, md_code, md_table
@@ -150,10 +151,13 @@ def markdown_reference(tax: Taxonomy | None = None) -> str:
 # --- the view model -----------------------------------------------------------------------
 
 
-def _codes(records: Sequence[Record], limit: int | None = None, view: str = "") -> dict[str, Any]:
-    """A map cell: the first records' keys, how many more, and the page's view of them all."""
+def _codes(records: Sequence[Record], limit: int | None = None, view: str = "", marks: Callable[[Record], str] | None = None) -> dict[str, Any]:
+    """A map cell: the first records' keys, how many more, and the page's view of them all;
+    with ``marks``, the mark of each named record's reading of the cell's tag (code: "†")."""
     shown = list(records if limit is None else records[:limit])
-    return {"ids": [r.id for r in shown], "more": len(records) - len(shown), "view": view}
+    out: dict[str, Any] = {"ids": [r.id for r in shown], "more": len(records) - len(shown), "view": view}
+    out["marks"] = {r.id: m for r in shown if marks and (m := marks(r))}
+    return out
 
 
 def _view(base: str, key: str, value: str) -> str:
@@ -161,9 +165,31 @@ def _view(base: str, key: str, value: str) -> str:
     return f"{base}#{quote(key, safe=':')}={quote(value, safe=':')}" if base else ""
 
 
+@dataclass(frozen=True)
+class _MapInputs:
+    """What one map's cells are drawn from: the records ranked as the maps name them, those of
+    the latest edition (None without editions), the page's address and the reading marks."""
+
+    recs: list[Record]
+    edition: list[Record] | None
+    limit: int | None
+    page: str
+    marks: model.ReadingMarks
+
+    def marker(self, ax: Axis, value: str = "") -> Callable[[Record], str] | None:
+        key = self.marks.key_for(ax, value)
+        return (lambda r: self.marks.of(r, key)) if key else None
+
+    def cell(self, members: Sequence[Record], ed_members: Sequence[Record], view: str,
+             marker: Callable[[Record], str] | None) -> dict[str, Any]:
+        return {**_codes(members, self.limit, view, marker),
+                "edition": len(ed_members) if self.edition is not None else None}
+
+
 def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], conf: Mapping[str, Any], page: str = "") -> dict[str, Any]:
     ax = model.axis(tax, str(spec["axis"]))
-    recs = model.ranked(tax, corpus.of(ax.collection), str(conf.get("rank_by", "")))
+    rank_by = str(conf.get("rank_by", ""))
+    recs = model.ranked(tax, corpus.of(ax.collection), rank_by)
     # A map may name every record (`representatives: all`) instead of the first few; with the
     # page built, "all" is the first few and a link to the page's view of every one, so that
     # the table stays readable on a phone.
@@ -171,49 +197,74 @@ def _map(tax: Taxonomy, corpus: Corpus, stats: Stats, spec: Mapping[str, Any], c
     limit = None if wanted == "all" else int(wanted)
     if limit is None and page:
         limit = int(conf.get("representatives", 3)) if conf.get("representatives", 3) != "all" else 3
+    ed = tax.editions.latest if tax.editions else None
+    edition = list(corpus_view(corpus, ed.id).of(ax.collection)) if ed is not None else None
+    inputs = _MapInputs(recs, edition, limit, page, model.reading_marks(tax))
     out: dict[str, Any] = {"title": spec.get("title", ax.label), "axis": ax.spec, "kind": ax.kind, "label": ax.label, "rows": []}
     if ax.kind == "keys":
-        assert ax.cf is not None
-        out["modes"] = [{"id": m.id, "label": m.label} for m in ax.cf.modes]
-        held = model.mapping_index(ax, recs)
-        for v in ax.cf.values:
-            cells = []
-            for m in ax.cf.modes:
-                members = held.get((v.id, m.id), [])
-                view = _view(page, ax.spec, f"{v.id}:{m.id}")
-                cells.append({"count": model.count(stats, ax.cf.name, v.id, m.id), **_codes(members, limit, view)})
-            out["rows"].append({"id": v.id, "label": v.label, "description": v.description, "modes": cells})
-        return out
-    if ax.kind == "group":
-        assert ax.group is not None and ax.cf is not None
+        out["modes"], out["rows"] = _keys_rows(ax, stats, inputs)
+    elif ax.kind == "group":
         typical = spec.get("typical") or {}
         tfield = tax.find_field(str(typical.get("field", ""))) if typical else None
+        assert ax.cf is not None
         out["members_label"] = ax.cf.label
         out["typical_label"] = f"Typical {tfield.noun}" if tfield else ""
-        by_group = model.members_by_value(tax, ax, recs)
-        for g in ax.group.values:
-            members = by_group.get(g.id, [])
-            t = str(g.extra.get(str(typical.get("key", "")), "")) if typical else ""
-            out["rows"].append(
-                {
-                    "id": g.id,
-                    "label": g.label,
-                    "members": [ax.cf.label_of(m) for m in g.members],
-                    "typical": tfield.label_of(t) if tfield and t else t,
-                    "count": model.count(stats, ax.group.name, g.id),
-                    **_codes(members, limit, _view(page, ax.spec, g.id)),
-                }
-            )
-        return out
-    assert ax.cf is not None
-    by_value = model.members_by_value(tax, ax, recs)
-    for v in ax.cf.values:
-        members = by_value.get(v.id, [])
-        out["rows"].append(
-            {"id": v.id, "label": v.label, "description": v.description, "count": model.count(stats, ax.cf.name, v.id),
-             **_codes(members, limit, _view(page, ax.spec, v.id))}
-        )
+        out["rows"] = _group_rows(tax, ax, stats, inputs, typical)
+    else:
+        out["rows"] = _plain_rows(tax, ax, stats, inputs)
     return out
+
+
+def _keys_rows(ax: Axis, stats: Stats, inputs: _MapInputs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A mapping's map (O1..O5): one row a key, one cell a mode, each naming its records."""
+    assert ax.cf is not None
+    held = model.mapping_index(ax, inputs.recs)
+    ed_held = model.mapping_index(ax, inputs.edition or [])
+    rows = []
+    for v in ax.cf.values:
+        marker = inputs.marker(ax, v.id)
+        cells = [
+            {"count": model.count(stats, ax.cf.name, v.id, m.id),
+             **inputs.cell(held.get((v.id, m.id), []), ed_held.get((v.id, m.id), []),
+                           _view(inputs.page, ax.spec, f"{v.id}:{m.id}"), marker)}
+            for m in ax.cf.modes
+        ]
+        rows.append({"id": v.id, "label": v.label, "description": v.description, "modes": cells})
+    return [{"id": m.id, "label": m.label} for m in ax.cf.modes], rows
+
+
+def _group_rows(tax: Taxonomy, ax: Axis, stats: Stats, inputs: _MapInputs, typical: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A value group's map (reward families): one row a group, with its members and typical value."""
+    assert ax.group is not None and ax.cf is not None
+    tfield = tax.find_field(str(typical.get("field", ""))) if typical else None
+    by_group = model.members_by_value(tax, ax, inputs.recs)
+    ed_group = model.members_by_value(tax, ax, inputs.edition or [])
+    marker = inputs.marker(ax)
+    rows = []
+    for g in ax.group.values:
+        t = str(g.extra.get(str(typical.get("key", "")), "")) if typical else ""
+        rows.append({
+            "id": g.id,
+            "label": g.label,
+            "members": [ax.cf.label_of(m) for m in g.members],
+            "typical": tfield.label_of(t) if tfield and t else t,
+            "count": model.count(stats, ax.group.name, g.id),
+            **inputs.cell(by_group.get(g.id, []), ed_group.get(g.id, []), _view(inputs.page, ax.spec, g.id), marker),
+        })
+    return rows
+
+
+def _plain_rows(tax: Taxonomy, ax: Axis, stats: Stats, inputs: _MapInputs) -> list[dict[str, Any]]:
+    """A field's map (credit units, topologies): one row a value."""
+    assert ax.cf is not None
+    by_value = model.members_by_value(tax, ax, inputs.recs)
+    ed_value = model.members_by_value(tax, ax, inputs.edition or [])
+    marker = inputs.marker(ax)
+    return [
+        {"id": v.id, "label": v.label, "description": v.description, "count": model.count(stats, ax.cf.name, v.id),
+         **inputs.cell(by_value.get(v.id, []), ed_value.get(v.id, []), _view(inputs.page, ax.spec, v.id), marker)}
+        for v in ax.cf.values
+    ]
 
 
 def gap_tables(report: GapReport) -> list[dict[str, Any]]:
@@ -354,6 +405,8 @@ def readme_context(
         groups.append({"id": "all", "label": tax.retained.label, "description": "", "entries": [_entry(tax, r, tags, new) for r in recs]})
     maps = [_map(tax, corpus, stats, s, conf, _page_address(tax, site_path)) for s in conf.get("maps", [])]
     anchors = _anchor_maps(maps)
+    marks = model.reading_marks(tax)
+    used = _marks_used(marks, retained)
     for g in groups:
         for e in g["entries"]:
             e["anchors"] = anchors.get(e["id"], [])
@@ -374,6 +427,9 @@ def readme_context(
         "retained_name": tax.retained.name,
         "excluded_name": tax.excluded.name if tax.excluded else "",
         "maps": maps,
+        # the maps' counts read "edition / living" when the survey has a published edition
+        "map_edition": _map_edition(tax, corpus),
+        "map_marks": [{"mark": k, "legend": v} for k, v in marks.legends.items() if k in used],
         "gaps": list(gaps),
         "figures": list(figures),
         "group_label": group_label,
@@ -388,6 +444,26 @@ def readme_context(
         "protocol": stats.protocol,  # computed with the statistics: the renderer reads no file
         "living": stats.living.to_dict() if stats.living else None,
     }
+
+
+def _marks_used(marks: model.ReadingMarks, records: Sequence[Record]) -> set[str]:
+    """The reading marks some record carries (their legends are printed, the others' not)."""
+    out: set[str] = set()
+    for r in records:
+        placed = r.get(marks.name) if marks.name else None
+        if isinstance(placed, Mapping):
+            out.update(m for e in placed.values() if (m := marks.marks.get(mode_of(e), "")))
+    return out
+
+
+def _map_edition(tax: Taxonomy, corpus: Corpus) -> dict[str, Any] | None:
+    """The edition the maps count beside the living list (None: no published edition)."""
+    ed = tax.editions
+    if ed is None or ed.latest is None:
+        return None
+    e = ed.latest
+    return {"id": e.id, "label": e.label, "cutoff": e.cutoff, "living_label": ed.living.label,
+            "added": len(added_since(corpus))}
 
 
 def _anchor_maps(maps: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
@@ -407,7 +483,7 @@ def _anchor_maps(maps: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
         for key in cell["ids"]:
             seen = out.setdefault(key, [])
             seen.append(f"r-{key}-{len(seen) + 1}")
-            refs.append({"id": key, "anchor": seen[-1]})
+            refs.append({"id": key, "anchor": seen[-1], "mark": cell.get("marks", {}).get(key, "")})
         cell["refs"] = refs
     return out
 
@@ -481,6 +557,22 @@ def contributing_context(tax: Taxonomy, records: Sequence[Record] = (), protocol
         # the survey's own script of a pull request's checks, when it has one (this repository's)
         "local_ci": tax.has_file("tools/ci.sh"),
         "own": own_contributing(tax.texts_under(CONTRIBUTING_PARTS)),
+        "readings": _readings_help(tax),
+    }
+
+
+def _readings_help(tax: Taxonomy) -> dict[str, Any] | None:
+    """How CONTRIBUTING.md tells a contributor to place readings (None: the survey places none)."""
+    cf = next((c for c in tax.retained.controlled if c.kind == "mapping" and c.where_words), None)
+    if cf is None or not cf.ids or not cf.mode_ids:
+        return None
+    ed = tax.editions
+    code = cf.mode_ids[1] if len(cf.mode_ids) > 1 else cf.mode_ids[0]
+    return {
+        "name": cf.name,
+        "paper_line": f"{cf.ids[0]}: {{how: {cf.mode_ids[0]}, where: Section 3.1}}",
+        "code_line": f"{cf.ids[-1]}: {{how: {code}, where: src/train.py at 1a2b3c4}}",
+        "required": cf.required or bool(ed and ed.living.id in cf.required_when.get(ed.field, ())),
     }
 
 

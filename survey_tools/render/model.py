@@ -8,7 +8,7 @@ come from ``taxonomy/`` (``survey.readme`` and ``survey.site``); counts come fro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -134,9 +134,11 @@ def identifier_urls(rec: Record, tax: Taxonomy, links: Sequence[str] = ()) -> li
 
 
 def record_tags(tax: Taxonomy, rec: Record, specs: Sequence[str]) -> list[Tag]:
-    """The record's tags along ``specs``; not-applicable and untagged values are left out."""
+    """The record's tags along ``specs``; not-applicable and untagged values are left out. A
+    value whose reading rests on code carries its mark ("O5 stop (learned)†", ``reading_marks``)."""
     out: list[Tag] = []
     sentinels = (tax.na, tax.untagged)
+    marks = reading_marks(tax)
     for spec in specs:
         ax = axis(tax, spec)
         if ax.kind == "keys":
@@ -144,12 +146,13 @@ def record_tags(tax: Taxonomy, rec: Record, specs: Sequence[str]) -> list[Tag]:
             if not isinstance(raw, Mapping) or not raw:
                 continue
             modes = ax.mode_labels
-            parts = [f"{ax.label_of(str(k))} ({modes.get(mode_of(v), mode_of(v))})" for k, v in raw.items()]
+            parts = [f"{ax.label_of(str(k))} ({modes.get(mode_of(v), mode_of(v))}){marks.of(rec, marks.key_for(ax, str(k)))}"
+                     for k, v in raw.items()]
             out.append(Tag(spec, ax.label, ", ".join(parts)))
             continue
         labels = [ax.label_of(v) for v in ax.extract(rec, tax.untagged) if v not in sentinels]
         if labels:
-            out.append(Tag(spec, ax.label, ", ".join(labels)))
+            out.append(Tag(spec, ax.label, ", ".join(labels) + marks.of(rec, marks.key_for(ax))))
     return out
 
 
@@ -226,3 +229,54 @@ def exclusion_table(tax: Taxonomy, corpus: Corpus) -> tuple[list[dict[str, str]]
             cells.append(cf.label_of(raw) if cf else raw)
         rows.append(ExclusionRow(tuple(cells), str(rec.get("url", "")), str(rec.get("note", ""))))
     return columns, rows
+
+
+@dataclass(frozen=True)
+class ReadingMarks:
+    """The marks a reader sees beside a tag whose reading rests on something other than the
+    paper's text: the mapping field that places readings (``where_words``, taxonomy/fields/
+    readings.yaml) and its modes that carry a ``mark`` (code: "†"), each with its ``legend``."""
+
+    name: str = ""
+    keys: frozenset[str] = frozenset()
+    marks: Mapping[str, str] = field(default_factory=dict)  # mode id -> mark
+    legends: Mapping[str, str] = field(default_factory=dict)  # mark -> legend line
+
+    def key_for(self, ax: Axis, value: str = "") -> str:
+        """The reading that decides a tag of ``ax``: the value's own (a sub-decision, O5) for a
+        mapping's keys, else the field's ("" when the record type places no such reading)."""
+        if not self.name or ax.cf is None:
+            return ""
+        if ax.kind == "keys" and value in self.keys:
+            return value
+        return ax.cf.name if ax.cf.name in self.keys else ""
+
+    def of(self, rec: Record, key: str) -> str:
+        """The mark of the record's reading of ``key`` ("" when it rests on the paper or is not placed)."""
+        if not key:
+            return ""
+        placed = rec.get(self.name)
+        entry = placed.get(key) if isinstance(placed, Mapping) else None
+        return self.marks.get(mode_of(entry), "") if entry is not None else ""
+
+
+# Reading marks worked out once per taxonomy version (every record's tags ask for them).
+_MARKS: dict[tuple[str, str], ReadingMarks] = {}
+
+
+def reading_marks(tax: Taxonomy) -> ReadingMarks:
+    """The retained records' reading marks (none when no field places readings or no mode is marked)."""
+    key = (str(tax.root), tax.digest)
+    found = _MARKS.get(key)
+    if found is None:
+        found = _MARKS[key] = _reading_marks(tax)
+    return found
+
+
+def _reading_marks(tax: Taxonomy) -> ReadingMarks:
+    cf = next((c for c in tax.retained.controlled if c.kind == "mapping" and c.where_words), None)
+    if cf is None:
+        return ReadingMarks()
+    marks = {m.id: str(m.extra["mark"]) for m in cf.modes if m.extra.get("mark")}
+    legends = {str(m.extra["mark"]): str(m.extra.get("legend") or m.description) for m in cf.modes if m.extra.get("mark")}
+    return ReadingMarks(cf.name, frozenset(cf.ids), marks, legends) if marks else ReadingMarks()

@@ -705,12 +705,14 @@ class _Site:
         when a facet offers it, its tag page and filtered list."""
         tax, links = self.tax, self._value_links
         sentinels = (tax.na, tax.untagged)
+        marks = model.reading_marks(tax)
         out = []
         for spec in specs:
             ax = model.axis(tax, spec)
             values = [v for v in dict.fromkeys(ax.extract(rec, tax.untagged)) if v not in sentinels]
             if values:
-                out.append({"label": ax.label, "values": [
+                mark = marks.of(rec, marks.key_for(ax))
+                out.append({"label": ax.label, "mark": mark, "values": [
                     {"label": ax.label_of(v), **links.get((spec, v), _NO_LINKS)} for v in values]})
         return out
 
@@ -731,6 +733,10 @@ class _Site:
             for cf in common["mappings"] for d in self._decisions(cf, rec)
         ]
         tags = self._paper_tags(rec, common["tag_specs"])
+        marks = model.reading_marks(tax)
+        for d in decisions:  # a sub-decision whose reading rests on code carries its mark
+            d["mark"] = marks.of(rec, d["id"] if d["id"] in marks.keys else "")
+        used = {x["mark"] for x in (*tags, *decisions) if x.get("mark")}
         authors = model.display_authors(rec)
         rel = rec.path if isinstance(rec.path, str) and rec.path else f"{ret.folder}/{rec.id}.yaml"
         repo = self.repo
@@ -752,6 +758,7 @@ class _Site:
             "details": details,
             "tags": tags,
             "decisions": decisions,
+            "mark_legends": [{"mark": k, "legend": v} for k, v in marks.legends.items() if k in used],
             "curation": self._curation(rec),
             "bibtex": self.entry(rec),
             "edit_url": repo["edit"] + rel if repo else "",
@@ -950,6 +957,8 @@ class _Site:
                 recs = members[fi][vi]
                 vals.append({
                     "label": v["label"], "level": v["level"], "n": len(recs), "sentinel": bool(v.get("sentinel")),
+                    # how many of them the latest edition holds (the statistics page shows both)
+                    "edition_n": sum(1 for r in recs if r.id not in self.new),
                     "page": "" if v.get("sentinel") else _value_page(f, v),
                     "hash": self._hash_of(f, v), "records": recs,
                 })
@@ -988,6 +997,8 @@ class _Site:
             "cadence": self._cadence(),
             "additions": self._additions(),
             "facets": self._tag_values,
+            "edition_label": self.latest.label if self.latest else "",
+            "living_label": self.tax.editions.living.label if self.tax.editions else "",
             "figures": figs,
             "data": {"csv": DATA_CSV, "card": DATA_CARD, "datapackage": DATAPACKAGE_FILE, "croissant": CROISSANT_FILE},
             "index_href": self.index_name,
