@@ -44,7 +44,7 @@ from survey_tools.corpus.taxonomy import (
 )
 from survey_tools.corpus.yaml_words import CURLY_QUOTES, cleaned
 from survey_tools.corpus.yamlio import YamlDocument
-from survey_tools.errors import Problem
+from survey_tools.errors import WARNING, Problem
 from survey_tools.net.addresses import private_url
 from survey_tools.net.hrefs import href_problem
 
@@ -692,7 +692,7 @@ def cleaned_link(link: str) -> str:
     return urlunsplit((scheme, parts.netloc, parts.path, query, parts.fragment))
 
 
-def _cleaner_link(link: str) -> str | None:
+def _cleaner_link(link: str, written: str = "- ") -> str | None:
     better = cleaned_link(link)
     if better == link:
         return None
@@ -701,7 +701,9 @@ def _cleaner_link(link: str) -> str | None:
         what.append(f"{urlsplit(link).hostname} serves https")
     if urlsplit(better).query != urlsplit(link).query:
         what.append("the part after ? only says where the link was clicked")
-    return f"{' and '.join(what)}: write the link as {better}"
+    # Not refused: the cleaned link is what every output publishes (corpus/published.py).
+    return (f"{WARNING}{' and '.join(what)}, so the link is published as {better}; write the "
+            f"line as: {written}{better}")
 # A reading placed in code names a file (a path with an extension) and the commit it was read at.
 _CODE_PLACE = re.compile(r"[\w./-]+\.\w+\b.*\b(?:at|@|commit)\s*[0-9a-f]{7,40}\b", re.IGNORECASE)
 
@@ -757,7 +759,8 @@ def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[P
         elif unsafe:
             msg = f"{_clip(link)!r} {unsafe}"
         else:  # the one href rule (credentials, the host), no local host, then a cleaner form
-            msg = href_problem(link) or private_url(link) or _cleaner_link(link)
+            msg = href_problem(link) or private_url(link) or _cleaner_link(
+                link, "- " if isinstance(value, list) else f"{name}: ")
         if msg:
             p = (name, i) if isinstance(value, list) else (name,)
             problems.append(_at(rel, doc, p, msg))

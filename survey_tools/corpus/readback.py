@@ -20,7 +20,7 @@ from survey_tools.corpus.explain import dotted
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.yaml_words import INVISIBLE, LOOKALIKE_SPACES, cleaned
 from survey_tools.corpus.yamlio import YamlDocument
-from survey_tools.errors import Problem
+from survey_tools.errors import WARNING, Problem
 from survey_tools.latex import plain_text
 
 # BibTeX's umlaut without its backslash (babel's "o), or with a backslash YAML's double quotes
@@ -87,11 +87,16 @@ def _character_words(value: str, line: str) -> str | None:
         name = unicodedata.name(m.group(), "FORMAT CHARACTER")
         return f"an invisible character (U+{ord(m.group()):04X} {name})"
     if not unicodedata.is_normalized("NFC", value) and not unicodedata.is_normalized("NFC", line):
-        return (
-            "accents written as a letter followed by a combining mark (decomposed, as macOS "
-            "copies them), which look the same but compare and sort as other text"
-        )
+        return DECOMPOSED
     return None
+
+
+# Accents typed decomposed are not refused: the record is published composed (NFC, see
+# corpus/published.py), and the warning gives the line that makes the file say so too.
+DECOMPOSED = (
+    "accents written as a letter followed by a combining mark (decomposed, as macOS "
+    "copies them), which look the same but compare and sort as other text"
+)
 
 
 def _cut_by_comment(line: str, col: int, value: str, comments: frozenset[str]) -> str | None:
@@ -141,6 +146,11 @@ def _problem_for(
             f"write the letter itself: {_line_with(line, col, letter, style)}"
         )
     hidden = _character_words(value, line)
+    if hidden == DECOMPOSED and cleaned(value) == unicodedata.normalize("NFC", value):
+        return (
+            f"{WARNING}the {name} holds {hidden}: it is published composed; to make the file "
+            f"say so too, write the line as: {_line_with(line, col, cleaned(value), style)}"
+        )
     if hidden is not None:
         return (
             f"the {name} holds {hidden}; write the line as: "

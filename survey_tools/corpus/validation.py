@@ -90,6 +90,7 @@ def report_for(
     tax = corpus.taxonomy
     report = Report(checked=corpus.files)
     report.extend(corpus.problems)
+    report.extend(corpus.warnings)
     report.extend(cross_check(corpus))
     # Near-identical titles (a typo, a changed subtitle): the same work entered twice.
     report.extend(fuzzy_title_problems(corpus))
@@ -102,6 +103,7 @@ def report_for(
     if paths:
         wanted = {rel for _, rel in discover(tax, paths)[0]}
         report.problems = [p for p in report.problems if p.file in wanted]
+        report.warnings = [p for p in report.warnings if p.file in wanted]
         report.checked = len(wanted)
     return report
 
