@@ -55,3 +55,24 @@ def test_no_output_publishes_what_the_warning_names(survey_dir: Path) -> None:
     for out in ("reports/papers.bib", "reports/site/data/papers.csv"):
         text = (survey_dir / out).read_text(encoding="utf-8")
         assert "M\u00fcller" in text and "Caf\u00e9" in text, out
+
+
+def test_tex_accents_are_decoded_in_every_output_but_the_record(survey_dir: Path) -> None:
+    """A TeX accent passes (BibTeX-derived metadata carries them, and BibTeX wants them); every
+    output shows the letter: the site's pages, its search data and feed, the CSV, the README."""
+    rec = str(yaml.safe_load((CASES / "good-record.yaml").read_text(encoding="utf-8"))["record"])
+    rec = rec.replace(
+        'title: "Relay Credit: Passing Team Rewards Along Tool Calls"',
+        "title: Relay Credit for Caf\\'{e} Agents",
+    ).replace("- Roe, Richard", "- Balunovi\\'{c}, Mislav")
+    (survey_dir / "corpus" / "relay-credit.yaml").write_text(rec, encoding="utf-8")
+    run(survey_dir, "build", ok=True)
+    written = [
+        p for p in sorted(survey_dir.rglob("*"))
+        if p.is_file() and p.suffix != ".png" and not {"corpus", "taxonomy"} & set(p.relative_to(survey_dir).parts)
+    ]
+    for p in written:
+        text = p.read_text(encoding="utf-8")
+        assert "{e}" not in text and "{c}" not in text, p
+    feed = (survey_dir / "reports" / "site" / "feed.xml").read_text(encoding="utf-8")
+    assert "Relay Credit for Caf\u00e9 Agents" in feed and "Balunovi\u0107, Mislav" in feed
