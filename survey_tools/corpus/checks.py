@@ -820,8 +820,9 @@ def _plausible_problems(
             out.append(_at(rel, doc, (f.name,), _fraction_words(f, value, data, today.year)))
         elif f.type == "year" and isinstance(value, int) and not isinstance(value, bool):
             why = _year_words(f, value, data, today.year)
+            at, why = ((f.name,), why) if why else _venue_year_words(f, value, data)
             if why:
-                out.append(_at(rel, doc, (f.name,), why))
+                out.append(_at(rel, doc, at, why))
         elif f.type == "date" and isinstance(value, str) and _ISO_DATE.match(value):
             with_date = _future_date(f.name, value, today)
             if with_date:
@@ -863,6 +864,42 @@ def _year_words(f: PlainField, year: int, data: Mapping[str, Any], this_year: in
     also = f"; older works are {', '.join(older)}" if older and not why else ""
     return (f"{year} is earlier than any work of this survey{why} (from {earliest}): check the "
             f"year of the version you cite{also}")
+
+
+@lru_cache(maxsize=1)
+def _venue_series() -> re.Pattern[str]:
+    """A venue's edition year: four digits, or two after a known series and an apostrophe
+    (link_rules.yaml: venue_series)."""
+    rules = yaml.safe_load((Path(__file__).parent / "link_rules.yaml").read_text(encoding="utf-8"))
+    series = "|".join(re.escape(s) for s in rules["venue_series"])
+    return re.compile(
+        rf"(?<![\w])(?P<four>(?:19|20)\d\d)(?!\d)|\b(?:{series})\s?['’‘](?P<two>\d\d)\b",
+        re.IGNORECASE,
+    )
+
+
+def _venue_year_words(
+    f: PlainField, year: int, data: Mapping[str, Any]
+) -> tuple[tuple[str, ...], str | None]:
+    """A venue that names its edition's year (NeurIPS 2023, ICLR'25) and a year that is
+    neither that one nor the year before (the preprint a conference early in the year cites)."""
+    venue = data.get("venue")
+    if not isinstance(venue, str):
+        return (), None
+    named = sorted({int(m["four"]) if m["four"] else 2000 + int(m["two"])
+                    for m in _venue_series().finditer(venue)})
+    if not named or any(v - 1 <= year <= v for v in named):
+        return (), None
+    v = named[-1]
+    idents = data.get("identifiers")
+    a = idents.get("arxiv") if isinstance(idents, dict) else None
+    ay = arxiv_year(a) if isinstance(a, str) else None
+    if ay is not None and not ay <= v <= ay + ARXIV_YEAR_SLACK:  # the id dates the work: the venue is off
+        return ("venue",), (f"the venue {venue!r} names {v}, which does not fit arXiv id {a} "
+                            f"(issued {ay}): correct the venue (venue: 'arXiv' for the preprint alone)")
+    return (f.name,), (f"{year} does not fit the venue {venue!r}, which names {v}: write the year of the "
+            f"version you cite, {f.name}: {v} (or {f.name}: {v - 1} for the preprint of the year "
+            f"before), or correct the venue")
 
 
 def _future_date(name: str, value: str, today: datetime.date) -> str | None:
