@@ -9,6 +9,7 @@ with the line to write instead: the fix comes from what was written, not from th
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -119,8 +120,33 @@ def _cut_by_comment(line: str, col: int, value: str, comments: frozenset[str]) -
     return cut
 
 
+# An HTML character reference left in a text copied from a web page or a feed (&amp; &#39;).
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,30});")
+
+
+def _pasted_form(name: str, value: str, line: str, col: int, style: str, title: bool) -> str | None:
+    """A text in a form copied from elsewhere: an HTML entity, spaces inside the quotes at its
+    ends, a title in capitals (a PDF's first page)."""
+    m = _ENTITY.search(value)
+    if m is not None and html.unescape(m.group()) != m.group():
+        fixed = html.unescape(value)
+        return (f"the {name} holds {m.group()!r}, which is how a web page writes "
+                f"{html.unescape(m.group())!r}: write the line as: {_line_with(line, col, fixed, style)}")
+    if style in ("'", '"') and value.strip() and value != value.strip(" "):
+        return (f"the {name} has a space at its start or end inside the quotes: write the line "
+                f"as: {_line_with(line, col, value.strip(' '), style)}")
+    words = re.findall(r"[^\W\d_]+", value)
+    if title and len(words) >= 4 and sum(map(len, words)) >= 12 and value.upper() == value:
+        example = re.sub(r"[^\W\d_]+", lambda w: w.group().capitalize(), value)
+        return (f"the {name} is written in capitals: write it as the paper's abstract page gives "
+                f"it, with capitals only where the paper has them, like: "
+                f"{_line_with(line, col, example, style)}")
+    return None
+
+
 def _problem_for(
-    path: tuple[Any, ...], value: str, line: str, col: int, comments: frozenset[str]
+    path: tuple[Any, ...], value: str, line: str, col: int, comments: frozenset[str],
+    title: bool = False,
 ) -> str | None:
     style = line[col - 1 : col]
     if style not in "\"'" or not style:
@@ -145,6 +171,9 @@ def _problem_for(
             f'the {name} holds {value!r}: {how}, so the umlaut TeX writes as \\"o is lost; '
             f"write the letter itself: {_line_with(line, col, letter, style)}"
         )
+    pasted = _pasted_form(name, value, line, col, style, title)
+    if pasted is not None:
+        return pasted
     hidden = _character_words(value, line)
     if hidden == DECOMPOSED and cleaned(value) == unicodedata.normalize("NFC", value):
         return (
@@ -169,6 +198,7 @@ def readback_problems(
     prose = {f.name for f in coll.fields if f.type in _PROSE_TYPES}
     lines = text.lstrip("\ufeff").splitlines()
     comments = _template_comments(tax)
+    title = coll.title_field
     out: list[Problem] = []
     for name in prose:
         if name not in data:
@@ -177,7 +207,7 @@ def readback_problems(
             line_no, col = doc.values.get(path, (0, 0))
             if not 0 < line_no <= len(lines) or "\n" in value:
                 continue
-            why = _problem_for(path, value, lines[line_no - 1], col, comments)
+            why = _problem_for(path, value, lines[line_no - 1], col, comments, path == (title,))
             if why:
                 out.append(Problem(rel, line_no, col, dotted(path), why))
     return out
