@@ -25,7 +25,7 @@ from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base
 from survey_tools.corpus.checks import WRONG_FOLDER, check_record
 from survey_tools.corpus.published import published_data
-from survey_tools.corpus.readback import readback_problems
+from survey_tools.corpus.readback import readback_problems, value_problems
 from survey_tools.corpus.records import Corpus, Record, one_copy
 from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, YamlDocument, parse_yaml_bytes
@@ -192,6 +192,7 @@ def _checked(tax: Taxonomy, coll: Collection, rel: str, raw: bytes, doc: YamlDoc
     is not what was written (readback.py), that line replaces the check's own on the value."""
     problems = check_record(tax, coll, rel, doc)
     back = readback_problems(tax, coll, rel, raw.decode("utf-8", "replace"), doc)
+    back += value_problems(coll, rel, doc) if problems else []
     if back:
         said = {(p.line, p.field) for p in back}
         problems = [p for p in problems if (p.line, p.field) not in said] + back

@@ -9,6 +9,7 @@ with the line to write instead: the fix comes from what was written, not from th
 
 from __future__ import annotations
 
+import datetime
 import html
 import re
 import unicodedata
@@ -210,4 +211,56 @@ def readback_problems(
             why = _problem_for(path, value, lines[line_no - 1], col, comments, path == (title,))
             if why:
                 out.append(Problem(rel, line_no, col, dotted(path), why))
+    return out
+
+
+# A date with a time after it (copied from `git log` or a timestamp): YAML's timestamp, read as text.
+_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[ T]\d{1,2}:\d{2}")
+# An arXiv id typed with another mark in place of its dot (2606:01001, 2606,01001).
+_ARXIV_SLIP = re.compile(r"^(\d{4})[:,;/ ](\d{4,5})$")
+# YAML 1.1's other words for yes and no (true and false have their own message).
+_YES_NO = {"on": "yes", "off": "no", "y": "yes", "n": "no"}
+
+
+def _value_words(coll: Collection, name: str, value: Any, this_year: int) -> str | None:
+    f = next((f for f in coll.fields if f.name == name), None)
+    if f is not None and f.type == "year" and type(value) is int and 0 <= value < 100:
+        full = 2000 + value if 2000 + value <= this_year else 1900 + value
+        return f"{value} is the year's last two digits: write all four: {name}: {full}"
+    if f is not None and f.type == "date" and isinstance(value, str):
+        m = _DATE_TIME.match(value)
+        if m is not None:
+            return (f"{value!r} has a time after the date: write the date alone, in quotes: "
+                    f"{name}: '{m.group(1)}'")
+    cf = next((c for c in coll.controlled if c.name == name and c.kind == "single"), None)
+    if cf is not None and {"yes", "no"} <= set(cf.ids) and isinstance(value, str):
+        word = _YES_NO.get(value.strip().lower())
+        if word is not None:
+            return (f"{value!r} is not a value of {name} ({', '.join(cf.ids)}): if it means "
+                    f"{word}, write {name}: '{word}'")
+    return None
+
+
+def value_problems(coll: Collection, rel: str, doc: YamlDocument) -> list[Problem]:
+    """Values whose type YAML changed or that were typed in another form than the field's
+    (a two-digit year, a date with a time, an arXiv id with a colon for its dot, on and off for
+    yes and no): the line to write, from the value written."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return []
+    this_year = datetime.date.today().year
+    out: list[Problem] = []
+    for name, value in data.items():
+        why = _value_words(coll, str(name), value, this_year)
+        if why:
+            line, col = doc.values.get((name,), (0, 0))
+            out.append(Problem(rel, line, col, str(name), why))
+    ids = data.get("identifiers")
+    arxiv = ids.get("arxiv") if isinstance(ids, dict) else None
+    m = _ARXIV_SLIP.match(arxiv) if isinstance(arxiv, str) else None
+    if m is not None:
+        line, col = doc.values.get(("identifiers", "arxiv"), (0, 0))
+        out.append(Problem(rel, line, col, "identifiers.arxiv", (
+            f"{m.string!r} has {m.string[4]!r} where an arXiv id has a dot: write arxiv: "
+            f"'{m.group(1)}.{m.group(2)}'")))
     return out
