@@ -1,9 +1,13 @@
 """Writes tests/data/contrib-heldout2/*.yaml from good-record.yaml, one change each (round 6)."""
-import sys, yaml
+import sys
 from pathlib import Path
+
+import yaml
+
 root = Path(sys.argv[1])
 good = yaml.safe_load((root / "tests/data/contrib/good-record.yaml").read_text())["record"]
-out = root / "tests/data/contrib-heldout2"; out.mkdir(exist_ok=True)
+out = root / "tests/data/contrib-heldout2"
+out.mkdir(exist_ok=True)
 
 def rep(text, pairs):
     for a, b in pairs:
