@@ -1108,7 +1108,7 @@ def _marked_name(name: str, complete_field: str) -> str | None:
 # first page: `Roe, Richard (richard.roe@example.org)`, `Roe, Richard <rr@x.org>`.
 _CONTACT = re.compile(r"\s*[(<\[]?\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[)>\]]?\s*$")
 # The words that join names in one item: BibTeX's `and`, a semicolon, an ampersand.
-_JOINS = re.compile(r"\s+(?:and|&)\s+|\s*;\s*", re.IGNORECASE)
+_JOINS = re.compile(r"\s+(?:and|&|[-–—])\s+|\s*;\s*", re.IGNORECASE)
 
 
 def _contact_in_name(name: str) -> str | None:
