@@ -191,8 +191,9 @@ def _checked(tax: Taxonomy, coll: Collection, rel: str, raw: bytes, doc: YamlDoc
     """The record's problems, each value read back against its line first: where the text read
     is not what was written (readback.py), that line replaces the check's own on the value."""
     problems = check_record(tax, coll, rel, doc)
-    back = readback_problems(tax, coll, rel, raw.decode("utf-8", "replace"), doc)
-    back += value_problems(coll, rel, doc) if problems else []
+    text = raw.decode("utf-8", "replace")
+    back = readback_problems(tax, coll, rel, text, doc)
+    back += value_problems(coll, rel, doc, text) if problems else []
     if back:
         said = {(p.line, p.field) for p in back}
         problems = [p for p in problems if (p.line, p.field) not in said] + back

@@ -241,10 +241,29 @@ def _value_words(coll: Collection, name: str, value: Any, this_year: int) -> str
     return None
 
 
-def value_problems(coll: Collection, rel: str, doc: YamlDocument) -> list[Problem]:
+def _unquoted_ids(rel: str, doc: YamlDocument, ids: dict[Any, Any], lines: list[str]) -> list[Problem]:
+    """An identifier YAML read as a number (0704.0001 as 704.0001, 0x1Ab2 as a hexadecimal
+    number): the id as it was written, in quotes."""
+    out: list[Problem] = []
+    for kind, value in ids.items():
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        line_no, col = doc.values.get(("identifiers", kind), (0, 0))
+        if not 0 < line_no <= len(lines):
+            continue
+        written = lines[line_no - 1][col - 1 :].split(" #", 1)[0].strip()
+        if not written or written[0] in "'\"":
+            continue
+        out.append(Problem(rel, line_no, col, f"identifiers.{kind}", (
+            f"without quotes YAML reads {written} as the number {value!r}, not as the id: put "
+            f"the id in quotes, as written: {kind}: '{written}'")))
+    return out
+
+
+def value_problems(coll: Collection, rel: str, doc: YamlDocument, text: str = "") -> list[Problem]:
     """Values whose type YAML changed or that were typed in another form than the field's
     (a two-digit year, a date with a time, an arXiv id with a colon for its dot, on and off for
-    yes and no): the line to write, from the value written."""
+    yes and no, an id read as a number): the line to write, from the value written."""
     data = doc.data
     if not isinstance(data, dict):
         return []
@@ -256,6 +275,8 @@ def value_problems(coll: Collection, rel: str, doc: YamlDocument) -> list[Proble
             line, col = doc.values.get((name,), (0, 0))
             out.append(Problem(rel, line, col, str(name), why))
     ids = data.get("identifiers")
+    if isinstance(ids, dict):
+        out.extend(_unquoted_ids(rel, doc, ids, text.lstrip("\ufeff").splitlines()))
     arxiv = ids.get("arxiv") if isinstance(ids, dict) else None
     m = _ARXIV_SLIP.match(arxiv) if isinstance(arxiv, str) else None
     if m is not None:
