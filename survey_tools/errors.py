@@ -17,6 +17,12 @@ EXIT_USAGE = 2
 EXIT_FAULT = 3
 
 
+# A problem whose message starts so is a warning, not a refusal: the record passes, and what is
+# published is the cleaned value the message names (an http:// link upgraded, a decomposed
+# accent composed). A contributor sees it on the same line as a problem, to copy the fix.
+WARNING = "warning: "
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One problem in one file, formatted as ``file:line:col: field: message``."""
@@ -47,16 +53,19 @@ class Report:
 
     problems: list[Problem] = field(default_factory=list)
     checked: int = 0
+    # Lines whose message starts with WARNING: said, never failing (see WARNING).
+    warnings: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     def add(self, problem: Problem) -> None:
-        self.problems.append(problem)
+        (self.warnings if problem.message.startswith(WARNING) else self.problems).append(problem)
 
     def extend(self, problems: Iterable[Problem]) -> None:
-        self.problems.extend(problems)
+        for p in problems:
+            self.add(p)
 
     def sorted(self) -> list[Problem]:
         return sorted(set(self.problems))
@@ -69,6 +78,7 @@ class Report:
             "ok": self.ok,
             "checked": self.checked,
             "problems": [p.to_dict() for p in self.sorted()],
+            "warnings": [p.to_dict() for p in sorted(set(self.warnings))],
         }
 
 

@@ -28,6 +28,7 @@ from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
 from survey_tools.review.diff import diff_revision, to_markdown
 from survey_tools.review.diff_report import MAX_BYTES, render_report, to_json
 from survey_tools.review.placement import check_paths
+from survey_tools.review.taxonomy_change import Who
 from survey_tools.schema_words import suggest
 
 _EXTRA = {"ignore_unknown_options": True, "allow_extra_args": True}
@@ -378,8 +379,18 @@ def _deadline(seconds: float | None) -> float | None:
 @click.option("--built", metavar="DIR", type=click.Path(file_okay=False, path_type=Path),
               help="A folder `survey build` wrote from this branch: a generated file the branch "
                    "changes passes when it is exactly the built one.")
+@click.option("--author-association", "association", metavar="ROLE", envvar="PR_AUTHOR_ASSOCIATION",
+              show_envvar=True,
+              help="GitHub's author_association of the pull request's author (the pull-request "
+                   "workflow passes it): a change to the taxonomy fails unless it is OWNER, MEMBER "
+                   "or COLLABORATOR or --taxonomy-allowed is given; unset, the change passes with a note.")
+@click.option("--taxonomy-allowed/--no-taxonomy-allowed", "allowed", default=False,
+              envvar="SURVEY_TAXONOMY_ALLOWED", show_envvar=True,
+              help="A maintainer allowed the pull request's taxonomy change (the workflow sets it "
+                   "when the pull request carries the label taxonomy-change).")
 @click.pass_context
-def check_paths_cmd(ctx: click.Context, base: str | None, built: Path | None) -> None:
+def check_paths_cmd(ctx: click.Context, base: str | None, built: Path | None,
+                    association: str | None, allowed: bool) -> None:
     """Fail when the branch adds or changes a file the survey never reads (a record outside
     the records' folder, a generated file edited by hand), saying where it should go.
 
@@ -388,7 +399,8 @@ def check_paths_cmd(ctx: click.Context, base: str | None, built: Path | None) ->
     contributions.paths in taxonomy/survey.yaml have a place. Exits 0 when every file has one,
     1 otherwise.
     """
-    result = check_paths(load_taxonomy(root_of(ctx)), base, built)
+    who = Who(association or None, allowed)
+    result = check_paths(load_taxonomy(root_of(ctx)), base, built, who)
     for p in result.report:
         click.echo(p.format())
     for note in result.notes:  # not a problem: beside the summary, on stderr

@@ -71,10 +71,13 @@ def validate(
     found = validate_corpus(root_of(ctx), list(paths) or None, require=require, tax=tax)
 
     def text(checked: Report) -> None:
-        for p in checked:
+        # Problems and the records' own warnings (errors.WARNING), in file order: a warning's
+        # line says what is published instead and the line to write; it never fails the run.
+        for p in sorted(set(checked.problems) | set(checked.warnings)):
             click.echo(p.format())
-        n = len(checked.problems)
-        click.echo(f"{checked.checked} files checked, {n} problem{'s' if n != 1 else ''}", err=True)
+        n, w = len(checked.problems), len(set(checked.warnings))
+        said = f", {w} warning{'s' if w != 1 else ''}" if w else ""
+        click.echo(f"{checked.checked} files checked, {n} problem{'s' if n != 1 else ''}{said}", err=True)
         warnings = [repository_warning(tax), site_url_warning(tax)] if not paths and maintainer_warnings else []
         for warning in filter(None, warnings):
             click.echo(f"warning: {warning}", err=True)

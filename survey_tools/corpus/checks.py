@@ -37,7 +37,7 @@ from survey_tools.corpus.taxonomy import (
 )
 from survey_tools.corpus.yaml_words import CURLY_QUOTES, cleaned
 from survey_tools.corpus.yamlio import YamlDocument
-from survey_tools.errors import Problem
+from survey_tools.errors import WARNING, Problem
 from survey_tools.net.addresses import private_url
 from survey_tools.net.hrefs import href_problem
 from survey_tools.schema_words import (
@@ -370,16 +370,25 @@ def _field_problems(
 
 
 @lru_cache(maxsize=1)
-def _link_rules() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """link_rules.yaml: the hosts that serve https, and the tracking parameters."""
+def _link_rules() -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[re.Pattern[str], str], ...]]:
+    """link_rules.yaml: the hosts that serve https, the tracking parameters, the landing pages."""
     rules = yaml.safe_load((Path(__file__).parent / "link_rules.yaml").read_text(encoding="utf-8"))
-    return tuple(rules["https_hosts"]), tuple(rules["tracking_parameters"])
+    pages = tuple((re.compile(r["pattern"]), str(r["page"])) for r in rules.get("landing_pages") or [])
+    return tuple(rules["https_hosts"]), tuple(rules["tracking_parameters"]), pages
+
+
+def _landing_page(link: str) -> str | None:
+    for pattern, page in _link_rules()[2]:
+        m = pattern.match(link)
+        if m is not None:
+            return page.format(**m.groupdict())
+    return None
 
 
 def cleaned_link(link: str) -> str:
-    """``link`` with https for a host that serves it and tracking parameters removed
-    (link_rules.yaml); a link needing neither is returned as it is."""
-    hosts, params = _link_rules()
+    """``link`` with https for a host that serves it, tracking parameters removed, and a file's
+    landing page for the file (link_rules.yaml); a link needing none is returned as it is."""
+    hosts, params, _ = _link_rules()
     parts = urlsplit(link)
     scheme = parts.scheme
     host = (parts.hostname or "").lower()
@@ -388,21 +397,40 @@ def cleaned_link(link: str) -> str:
     kept = [q for q in parts.query.split("&") if q and not any(
         fnmatch.fnmatchcase(q.split("=", 1)[0].lower(), p) for p in params)]
     query = "&".join(kept) if len(kept) != len([q for q in parts.query.split("&") if q]) else parts.query
-    if scheme == parts.scheme and query == parts.query:
-        return link
-    return urlunsplit((scheme, parts.netloc, parts.path, query, parts.fragment))
+    out = link if scheme == parts.scheme and query == parts.query else urlunsplit(
+        (scheme, parts.netloc, parts.path, query, parts.fragment))
+    return _landing_page(out) or out
 
 
-def _cleaner_link(link: str) -> str | None:
+def _cleaner_link(link: str, written: str = "- ") -> str | None:
     better = cleaned_link(link)
     if better == link:
         return None
     what = []
     if better.split(":", 1)[0] != link.split(":", 1)[0]:
         what.append(f"{urlsplit(link).hostname} serves https")
-    if urlsplit(better).query != urlsplit(link).query:
+    if _landing_page(link.replace("http://", "https://", 1)) or _landing_page(link):
+        what.append("the link is to a file whose page is the paper's landing page")
+    elif urlsplit(better).query != urlsplit(link).query:
         what.append("the part after ? only says where the link was clicked")
-    return f"{' and '.join(what)}: write the link as {better}"
+    # Not refused: the cleaned link is what every output publishes (corpus/published.py).
+    return (f"{WARNING}{' and '.join(what)}, so the link is published as {better}; write the "
+            f"line as: {written}{better}")
+
+
+# Punctuation a link copied out of a sentence or a Markdown link carries at its end: a closing
+# bracket that opens nowhere in the link, a full stop, a comma.
+_TRAILING = re.compile(r"(?:[.,;:!?]|(?<=[^(])\)|\]|>|\*+)+$")
+
+
+def _trailing_punctuation(link: str, written: str) -> str | None:
+    m = _TRAILING.search(link)
+    if m is None or (m.group().startswith(")") and link.count("(") >= link.count(")")):
+        return None
+    return (f"{_clip(link)!r} ends with {m.group()!r}, copied with it from the text around it: "
+            f"write the line as: {written}{link[: m.start()]}")
+
+
 # A reading placed in code names a file (a path with an extension) and the commit it was read at.
 _CODE_PLACE = re.compile(r"[\w./-]+\.\w+\b.*\b(?:at|@|commit)\s*[0-9a-f]{7,40}\b", re.IGNORECASE)
 
@@ -468,7 +496,9 @@ def _link_problems(rel: str, doc: YamlDocument, name: str, value: Any) -> list[P
         elif unsafe:
             msg = f"{clip(link)!r} {unsafe}"
         else:  # the one href rule (credentials, the host), no local host, then a cleaner form
-            msg = href_problem(link) or private_url(link) or _cleaner_link(link)
+            written = "- " if isinstance(value, list) else f"{name}: "
+            msg = (href_problem(link) or private_url(link) or _trailing_punctuation(link, written)
+                   or _cleaner_link(link, written))
         if msg:
             p = (name, i) if isinstance(value, list) else (name,)
             problems.append(_at(rel, doc, p, msg))
@@ -528,8 +558,9 @@ def _plausible_problems(
             out.append(_at(rel, doc, (f.name,), _fraction_words(f, value, data, today.year)))
         elif f.type == "year" and isinstance(value, int) and not isinstance(value, bool):
             why = _year_words(f, value, data, today.year)
+            at, why = ((f.name,), why) if why else _venue_year_words(f, value, data)
             if why:
-                out.append(_at(rel, doc, (f.name,), why))
+                out.append(_at(rel, doc, at, why))
         elif f.type == "date" and isinstance(value, str) and _ISO_DATE.match(value):
             with_date = _future_date(f.name, value, today)
             if with_date:
@@ -571,6 +602,42 @@ def _year_words(f: PlainField, year: int, data: Mapping[str, Any], this_year: in
     also = f"; older works are {', '.join(older)}" if older and not why else ""
     return (f"{year} is earlier than any work of this survey{why} (from {earliest}): check the "
             f"year of the version you cite{also}")
+
+
+@lru_cache(maxsize=1)
+def _venue_series() -> re.Pattern[str]:
+    """A venue's edition year: four digits, or two after a known series and an apostrophe
+    (link_rules.yaml: venue_series)."""
+    rules = yaml.safe_load((Path(__file__).parent / "link_rules.yaml").read_text(encoding="utf-8"))
+    series = "|".join(re.escape(s) for s in rules["venue_series"])
+    return re.compile(
+        rf"(?<![\w])(?P<four>(?:19|20)\d\d)(?!\d)|\b(?:{series})\s?['’‘](?P<two>\d\d)\b",
+        re.IGNORECASE,
+    )
+
+
+def _venue_year_words(
+    f: PlainField, year: int, data: Mapping[str, Any]
+) -> tuple[tuple[str, ...], str | None]:
+    """A venue that names its edition's year (NeurIPS 2023, ICLR'25) and a year that is
+    neither that one nor the year before (the preprint a conference early in the year cites)."""
+    venue = data.get("venue")
+    if not isinstance(venue, str):
+        return (), None
+    named = sorted({int(m["four"]) if m["four"] else 2000 + int(m["two"])
+                    for m in _venue_series().finditer(venue)})
+    if not named or any(v - 1 <= year <= v for v in named):
+        return (), None
+    v = named[-1]
+    idents = data.get("identifiers")
+    a = idents.get("arxiv") if isinstance(idents, dict) else None
+    ay = arxiv_year(a) if isinstance(a, str) else None
+    if ay is not None and not ay <= v <= ay + ARXIV_YEAR_SLACK:  # the id dates the work: the venue is off
+        return ("venue",), (f"the venue {venue!r} names {v}, which does not fit arXiv id {a} "
+                            f"(issued {ay}): correct the venue (venue: 'arXiv' for the preprint alone)")
+    return (f.name,), (f"{year} does not fit the venue {venue!r}, which names {v}: write the year of the "
+            f"version you cite, {f.name}: {v} (or {f.name}: {v - 1} for the preprint of the year "
+            f"before), or correct the venue")
 
 
 def _future_date(name: str, value: str, today: datetime.date) -> str | None:
@@ -749,6 +816,31 @@ def _marked_name(name: str, complete_field: str) -> str | None:
     return None
 
 
+# An e-mail address (or any text in brackets holding one) copied with the name from a paper's
+# first page: `Roe, Richard (richard.roe@example.org)`, `Roe, Richard <rr@x.org>`.
+_CONTACT = re.compile(r"\s*[(<\[]?\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[)>\]]?\s*$")
+# The words that join names in one item: BibTeX's `and`, a semicolon, an ampersand.
+_JOINS = re.compile(r"\s+(?:and|&|[-–—])\s+|\s*;\s*", re.IGNORECASE)
+
+
+def _contact_in_name(name: str) -> str | None:
+    m = _CONTACT.search(name)
+    if m is None or not name[: m.start()].strip():
+        return None
+    return (f"{show(repr(name))} holds an e-mail address, which is not part of the name: write "
+            f"- {name[: m.start()].strip()}")
+
+
+def _merged_words(name: str) -> str:
+    """Several names in one item: the lines to write when each piece is 'Last, First'."""
+    pieces = [p.strip() for p in _JOINS.split(name) if p.strip()]
+    if len(pieces) > 1 and all(p.count(",") == 1 and p.split(",")[1].strip() for p in pieces):
+        lines = ", then ".join(f"- {p}" for p in pieces)
+        return (f"{show(repr(name))} holds {len(pieces)} authors in one item: write each on its "
+                f"own line: {lines}")
+    return f"{show(repr(name))} looks like several authors merged into one item (write one 'Last, First' per item)"
+
+
 def _two_word_name(name: str, hint: str) -> str:
     """A name without a comma: which word is the family name is not known from the order
     (Tan Weiting puts it first), unless one word is in capitals (TAN Weiting)."""
@@ -770,12 +862,12 @@ def _two_word_name(name: str, hint: str) -> str:
 def _author_problem(name: str, org_field: str, complete_field: str = "") -> str | None:
     if name.strip() == TEMPLATE_PERSON:  # the blank record's line, left as it was
         return f"{name!r} is the template's example: write the author's name, as Last, First"
-    marked = _marked_name(name, complete_field)
+    marked = _marked_name(name, complete_field) or _contact_in_name(name)
     if marked is not None:
         return marked
     parts = name.split(",")
     if name.count(",") > 1 or (len(parts) == 2 and _MERGED.search(name)):
-        return f"{show(repr(name))} looks like several authors merged into one item (write one 'Last, First' per item)"
+        return _merged_words(name)
     if len(parts) != 2 or not parts[0].strip() or not parts[1].strip() or parts[1][:1] != " ":
         hint = f" (for an organisation, set {org_field}: true)" if org_field else ""
         words = name.split()

@@ -24,15 +24,16 @@ from survey_tools import heap
 from survey_tools._version import __version__
 from survey_tools.cachedir import cache_base
 from survey_tools.corpus.checks import WRONG_FOLDER, check_record
-from survey_tools.corpus.readback import readback_problems
+from survey_tools.corpus.published import published_data
+from survey_tools.corpus.readback import readback_problems, value_problems
 from survey_tools.corpus.records import Corpus, Record, one_copy
 from survey_tools.corpus.taxonomy import Collection, Taxonomy, load_taxonomy
 from survey_tools.corpus.yamlio import MAX_FILE_BYTES, YamlDocument, parse_yaml_bytes
-from survey_tools.errors import InvalidInput, Problem, UsageError
+from survey_tools.errors import WARNING, InvalidInput, Problem, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.hashing import content_digest, content_hasher, hex_of, source_digest
 
-_CACHE_FORMAT = 6  # 4: entries hashed with SHA-256 (survey_tools.hashing); 5: messages in plain words, blank ids read as absent; 6: values read back against their lines
+_CACHE_FORMAT = 7  # 7: warnings (errors.WARNING) and published (cleaned) values; 4: entries hashed with SHA-256 (survey_tools.hashing); 5: messages in plain words, blank ids read as absent; 6: values read back against their lines
 
 # (collection name, relative path) of one file
 FileRef = tuple[str, str]
@@ -174,6 +175,8 @@ def _check_bytes(tax: Taxonomy, coll: Collection, rel: str, raw: bytes) -> Resul
     problems = list(doc.problems) or _checked(tax, coll, rel, raw, doc)
     if len(problems) == 1 and problems[0].message.startswith(WRONG_FOLDER):
         doc.data = None  # another folder's record: not one of this collection's (one line says so)
+    if isinstance(doc.data, dict):  # what every output is drawn from: links cleaned, text NFC
+        doc.data = published_data(coll, doc.data)
     # Shared as they are made (see _shared_positions): a cold build's 10,000 records need no
     # second pass over them.
     positions = {
@@ -188,7 +191,9 @@ def _checked(tax: Taxonomy, coll: Collection, rel: str, raw: bytes, doc: YamlDoc
     """The record's problems, each value read back against its line first: where the text read
     is not what was written (readback.py), that line replaces the check's own on the value."""
     problems = check_record(tax, coll, rel, doc)
-    back = readback_problems(tax, coll, rel, raw.decode("utf-8", "replace"), doc)
+    text = raw.decode("utf-8", "replace")
+    back = readback_problems(tax, coll, rel, text, doc)
+    back += value_problems(coll, rel, doc, text) if problems else []
     if back:
         said = {(p.line, p.field) for p in back}
         problems = [p for p in problems if (p.line, p.field) not in said] + back
@@ -323,6 +328,7 @@ def load_corpus(
     if tax is None:
         tax = load_taxonomy(root)
     refs, problems = discover(tax, paths)
+    warnings: list[Problem] = []
     use_cache = cache_enabled() if use_cache is None else use_cache
     cache = _load_cache(tax) if use_cache and not _distrust else {}
     results: dict[str, Result] = {}
@@ -368,7 +374,8 @@ def load_corpus(
         if found is None:
             continue
         data, probs, positions = found
-        problems.extend(Problem(*p) for p in probs)
+        for p in probs:
+            (warnings if p[4].startswith(WARNING) else problems).append(Problem(*p))
         if isinstance(data, dict):
             stem = rel.rsplit("/", 1)[-1][: -len(".yaml")]
             if rel in cached:  # decoded from the cache: names and pairs are copies of their own
@@ -379,6 +386,7 @@ def load_corpus(
         records={k: tuple(sorted(v, key=lambda r: r.id)) for k, v in by_coll.items()},
         problems=tuple(problems),
         files=len(refs),
+        warnings=tuple(warnings),
         cache_hits=hits,
         digest=_corpus_digest(tax, digests),
     )

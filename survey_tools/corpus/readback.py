@@ -9,6 +9,8 @@ with the line to write instead: the fix comes from what was written, not from th
 
 from __future__ import annotations
 
+import datetime
+import html
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -18,7 +20,7 @@ from survey_tools.corpus.examples import record_template
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.yaml_words import INVISIBLE, LOOKALIKE_SPACES, cleaned
 from survey_tools.corpus.yamlio import YamlDocument
-from survey_tools.errors import Problem
+from survey_tools.errors import WARNING, Problem
 from survey_tools.latex import plain_text
 from survey_tools.schema_words import dotted
 from survey_tools.schema_words import noun as _noun
@@ -87,11 +89,16 @@ def _character_words(value: str, line: str) -> str | None:
         name = unicodedata.name(m.group(), "FORMAT CHARACTER")
         return f"an invisible character (U+{ord(m.group()):04X} {name})"
     if not unicodedata.is_normalized("NFC", value) and not unicodedata.is_normalized("NFC", line):
-        return (
-            "accents written as a letter followed by a combining mark (decomposed, as macOS "
-            "copies them), which look the same but compare and sort as other text"
-        )
+        return DECOMPOSED
     return None
+
+
+# Accents typed decomposed are not refused: the record is published composed (NFC, see
+# corpus/published.py), and the warning gives the line that makes the file say so too.
+DECOMPOSED = (
+    "accents written as a letter followed by a combining mark (decomposed, as macOS "
+    "copies them), which look the same but compare and sort as other text"
+)
 
 
 def _cut_by_comment(line: str, col: int, value: str, comments: frozenset[str]) -> str | None:
@@ -114,8 +121,33 @@ def _cut_by_comment(line: str, col: int, value: str, comments: frozenset[str]) -
     return cut
 
 
+# An HTML character reference left in a text copied from a web page or a feed (&amp; &#39;).
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,30});")
+
+
+def _pasted_form(name: str, value: str, line: str, col: int, style: str, title: bool) -> str | None:
+    """A text in a form copied from elsewhere: an HTML entity, spaces inside the quotes at its
+    ends, a title in capitals (a PDF's first page)."""
+    m = _ENTITY.search(value)
+    if m is not None and html.unescape(m.group()) != m.group():
+        fixed = html.unescape(value)
+        return (f"the {name} holds {m.group()!r}, which is how a web page writes "
+                f"{html.unescape(m.group())!r}: write the line as: {_line_with(line, col, fixed, style)}")
+    if style in ("'", '"') and value.strip() and value != value.strip(" "):
+        return (f"the {name} has a space at its start or end inside the quotes: write the line "
+                f"as: {_line_with(line, col, value.strip(' '), style)}")
+    words = re.findall(r"[^\W\d_]+", value)
+    if title and len(words) >= 4 and sum(map(len, words)) >= 12 and value.upper() == value:
+        example = re.sub(r"[^\W\d_]+", lambda w: w.group().capitalize(), value)
+        return (f"the {name} is written in capitals: write it as the paper's abstract page gives "
+                f"it, with capitals only where the paper has them, like: "
+                f"{_line_with(line, col, example, style)}")
+    return None
+
+
 def _problem_for(
-    path: tuple[Any, ...], value: str, line: str, col: int, comments: frozenset[str]
+    path: tuple[Any, ...], value: str, line: str, col: int, comments: frozenset[str],
+    title: bool = False,
 ) -> str | None:
     style = line[col - 1 : col]
     if style not in "\"'" or not style:
@@ -140,7 +172,15 @@ def _problem_for(
             f'the {name} holds {value!r}: {how}, so the umlaut TeX writes as \\"o is lost; '
             f"write the letter itself: {_line_with(line, col, letter, style)}"
         )
+    pasted = _pasted_form(name, value, line, col, style, title)
+    if pasted is not None:
+        return pasted
     hidden = _character_words(value, line)
+    if hidden == DECOMPOSED and cleaned(value) == unicodedata.normalize("NFC", value):
+        return (
+            f"{WARNING}the {name} holds {hidden}: it is published composed; to make the file "
+            f"say so too, write the line as: {_line_with(line, col, cleaned(value), style)}"
+        )
     if hidden is not None:
         return (
             f"the {name} holds {hidden}; write the line as: "
@@ -159,6 +199,7 @@ def readback_problems(
     prose = {f.name for f in coll.fields if f.type in _PROSE_TYPES}
     lines = text.lstrip("\ufeff").splitlines()
     comments = _template_comments(tax)
+    title = coll.title_field
     out: list[Problem] = []
     for name in prose:
         if name not in data:
@@ -167,7 +208,80 @@ def readback_problems(
             line_no, col = doc.values.get(path, (0, 0))
             if not 0 < line_no <= len(lines) or "\n" in value:
                 continue
-            why = _problem_for(path, value, lines[line_no - 1], col, comments)
+            why = _problem_for(path, value, lines[line_no - 1], col, comments, path == (title,))
             if why:
                 out.append(Problem(rel, line_no, col, dotted(path), why))
+    return out
+
+
+# A date with a time after it (copied from `git log` or a timestamp): YAML's timestamp, read as text.
+_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[ T]\d{1,2}:\d{2}")
+# An arXiv id typed with another mark in place of its dot (2606:01001, 2606,01001).
+_ARXIV_SLIP = re.compile(r"^(\d{4})[:,;/ ](\d{4,5})$")
+# YAML 1.1's other words for yes and no (true and false have their own message).
+_YES_NO = {"on": "yes", "off": "no", "y": "yes", "n": "no"}
+
+
+def _value_words(coll: Collection, name: str, value: Any, this_year: int) -> str | None:
+    f = next((f for f in coll.fields if f.name == name), None)
+    if f is not None and f.type == "year" and type(value) is int and 0 <= value < 100:
+        full = 2000 + value if 2000 + value <= this_year else 1900 + value
+        return f"{value} is the year's last two digits: write all four: {name}: {full}"
+    if f is not None and f.type == "date" and isinstance(value, str):
+        m = _DATE_TIME.match(value)
+        if m is not None:
+            return (f"{value!r} has a time after the date: write the date alone, in quotes: "
+                    f"{name}: '{m.group(1)}'")
+    cf = next((c for c in coll.controlled if c.name == name and c.kind == "single"), None)
+    if cf is not None and {"yes", "no"} <= set(cf.ids) and isinstance(value, str):
+        word = _YES_NO.get(value.strip().lower())
+        if word is not None:
+            return (f"{value!r} is not a value of {name} ({', '.join(cf.ids)}): if it means "
+                    f"{word}, write {name}: '{word}'")
+    return None
+
+
+def _unquoted_ids(rel: str, doc: YamlDocument, ids: dict[Any, Any], lines: list[str]) -> list[Problem]:
+    """An identifier YAML read as a number (0704.0001 as 704.0001, 0x1Ab2 as a hexadecimal
+    number): the id as it was written, in quotes."""
+    out: list[Problem] = []
+    for kind, value in ids.items():
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        line_no, col = doc.values.get(("identifiers", kind), (0, 0))
+        if not 0 < line_no <= len(lines):
+            continue
+        written = lines[line_no - 1][col - 1 :].split(" #", 1)[0].strip()
+        if not written or written[0] in "'\"":
+            continue
+        out.append(Problem(rel, line_no, col, f"identifiers.{kind}", (
+            f"without quotes YAML reads {written} as the number {value!r}, not as the id: put "
+            f"the id in quotes, as written: {kind}: '{written}'")))
+    return out
+
+
+def value_problems(coll: Collection, rel: str, doc: YamlDocument, text: str = "") -> list[Problem]:
+    """Values whose type YAML changed or that were typed in another form than the field's
+    (a two-digit year, a date with a time, an arXiv id with a colon for its dot, on and off for
+    yes and no, an id read as a number): the line to write, from the value written."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return []
+    this_year = datetime.date.today().year
+    out: list[Problem] = []
+    for name, value in data.items():
+        why = _value_words(coll, str(name), value, this_year)
+        if why:
+            line, col = doc.values.get((name,), (0, 0))
+            out.append(Problem(rel, line, col, str(name), why))
+    ids = data.get("identifiers")
+    if isinstance(ids, dict):
+        out.extend(_unquoted_ids(rel, doc, ids, text.lstrip("\ufeff").splitlines()))
+    arxiv = ids.get("arxiv") if isinstance(ids, dict) else None
+    m = _ARXIV_SLIP.match(arxiv) if isinstance(arxiv, str) else None
+    if m is not None:
+        line, col = doc.values.get(("identifiers", "arxiv"), (0, 0))
+        out.append(Problem(rel, line, col, "identifiers.arxiv", (
+            f"{m.string!r} has {m.string[4]!r} where an arXiv id has a dot: write arxiv: "
+            f"'{m.group(1)}.{m.group(2)}'")))
     return out

@@ -73,6 +73,8 @@ class Corpus:
     records: Mapping[str, tuple[Record, ...]]  # collection name -> records sorted by id
     problems: tuple[Problem, ...] = ()
     files: int = 0
+    # The files' warnings (errors.WARNING): the records passed, with their published values cleaned.
+    warnings: tuple[Problem, ...] = ()
     cache_hits: int = 0
     # Changes whenever a record file (its path or bytes) or the taxonomy changes: the build's
     # key for "nothing the outputs are drawn from has changed" (empty for a hand-built corpus).

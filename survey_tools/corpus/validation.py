@@ -25,6 +25,7 @@ from survey_tools.corpus.duplicates import (
 )
 from survey_tools.corpus.identifiers import ids_from_url, normalize
 from survey_tools.corpus.loading import discover, load_corpus
+from survey_tools.corpus.pasted import pasted_summary_problems, summary_fields
 from survey_tools.corpus.records import Corpus, Record
 from survey_tools.corpus.stages import stage_problems
 from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Edition, Taxonomy, load_taxonomy
@@ -91,6 +92,7 @@ def report_for(
     tax = corpus.taxonomy
     report = Report(checked=corpus.files)
     report.extend(corpus.problems)
+    report.extend(corpus.warnings)
     report.extend(cross_check(corpus))
     # Near-identical titles (a typo, a changed subtitle): the same work entered twice.
     report.extend(fuzzy_title_problems(corpus))
@@ -98,12 +100,14 @@ def report_for(
     report.extend(closed_edition_problems(corpus))
     report.extend(link_problems(corpus))
     report.extend(copied_summary_problems(corpus))
+    report.extend(pasted_summary_problems(corpus, {c.name: _summary_fields(c) for c in tax.collections.values()}))
     report.extend(evidence_problems(corpus))
     report.extend(stage_problems(corpus))
     report.extend(require_fields(corpus, require))
     if paths:
         wanted = {rel for _, rel in discover(tax, paths)[0]}
         report.problems = [p for p in report.problems if p.file in wanted]
+        report.warnings = [p for p in report.warnings if p.file in wanted]
         report.checked = len(wanted)
     return report
 
@@ -306,8 +310,7 @@ def link_problems(corpus: Corpus) -> list[Problem]:
 
 
 def _summary_fields(coll: Collection) -> list[str]:
-    """The required prose fields of a collection with a minimum length (a summary, not a code)."""
-    return [f.name for f in coll.fields if f.type == "text" and f.required and f.min_length]
+    return summary_fields(coll)
 
 
 def copied_summary_problems(corpus: Corpus) -> list[Problem]:

@@ -558,6 +558,22 @@ def _tex_in_single_quotes(lines: list[str], index: int, col: int) -> _Found | No
     )
 
 
+# A link written as Markdown (an awesome list's README line): `- [Paper](https://...)`.
+_MARKDOWN_LINK = re.compile(r"^(?P<lead>\s*-\s+|\s*[A-Za-z_]\w*:\s+)\[[^\]]*\]\((?P<url>https?://[^\s)]+)\)\s*$")
+
+
+def _markdown_link(lines: list[str], indices: list[int]) -> _Found | None:
+    for index in indices:
+        if not 0 <= index < len(lines):
+            continue
+        m = _MARKDOWN_LINK.match(_strip_comment(lines[index]))
+        if m is not None:
+            return _Found(index + 1, len(m.group("lead")) + 1, "", (
+                "this line is a link written in Markdown ([text](address)), which YAML does not "
+                f"read: write the address alone: {m.group('lead').strip()} {m.group('url')}"))
+    return None
+
+
 def _explain(err: Any, lines: list[str]) -> _Found | None:
     pm = err.problem_mark
     pi = pm.line if pm is not None else 0
@@ -582,6 +598,7 @@ def _explain(err: Any, lines: list[str]) -> _Found | None:
         or _lookalike_colon(lines, sorted({e.ci, e.pi, e.ci - 1}))
         or _folded_start(lines, e.pi)
         or _tex_in_single_quotes(lines, e.pi, e.pcol)
+        or _markdown_link(lines, sorted({e.ci, e.pi, e.pi - 1}))
     )
     if found is not None:
         return found

@@ -22,6 +22,7 @@ from survey_tools.corpus.duplicates import find_matches
 from survey_tools.corpus.identifiers import ids_from_url, normalize_arxiv, normalize_doi
 from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.options import option_names
+from survey_tools.corpus.pasted import pasted_words, shared_run, summary_fields
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import (
     Collection,
@@ -33,7 +34,7 @@ from survey_tools.corpus.taxonomy import (
 )
 from survey_tools.corpus.titles import normalize_title
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
-from survey_tools.errors import InvalidInput, SurveyError, UsageError
+from survey_tools.errors import InvalidInput, Problem, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.schema_words import suggest
 from survey_tools.scholarly.arxiv_client import ArxivClient, ArxivPaper, ClientConfig
@@ -544,7 +545,14 @@ def _checked_text(tax: Taxonomy, coll: Collection, rel: str, record: Mapping[str
     """The record's file text; the record must be well-formed except for the fields left
     untagged on purpose."""
     text = dump_yaml(record)
-    problems = check_record(tax, coll, rel, parse_yaml(text, rel))
+    doc = parse_yaml(text, rel)
+    problems = check_record(tax, coll, rel, doc)
+    for name in summary_fields(coll) if work.abstract else ():  # the summary given, pasted?
+        value = record.get(name)
+        run = shared_run(value, work.abstract) if isinstance(value, str) else None
+        if run:
+            line, col = doc.values.get((name,), (0, 0))
+            problems.append(Problem(rel, line, col, name, pasted_words(name, run, f"the abstract of {work.source}")))
     real = [p for p in problems if not p.message.startswith("not yet tagged")]
     if real:
         missing = [p.field for p in real if p.message.startswith("required field is missing")]

@@ -115,7 +115,7 @@ def _cell(col: Column, rec: Record) -> str:
         return LIST_SEPARATOR.join(f"{k}:{mode_of(v)}" for k, v in raw.items())
     if isinstance(raw, list):
         return LIST_SEPARATOR.join(str(v) for v in raw)
-    return str(raw)
+    return model.display(raw) if isinstance(raw, str) else str(raw)  # TeX accents decoded
 
 
 def papers_csv(tax: Taxonomy, records: Sequence[Record]) -> str:

@@ -327,7 +327,7 @@ def _text(value: Any) -> str:
         return "; ".join(_text(v) for v in value)
     if isinstance(value, Mapping):
         return "; ".join(f"{k}: {_text(v)}" for k, v in value.items())
-    return str(value)
+    return model.display(value)  # TeX accents decoded, as every other output shows them
 
 
 def _is_url(value: Any) -> bool:
@@ -574,7 +574,7 @@ class _Site:
             "range": {"name": self.range.spec, "label": self.range.label} if self.range else None,
             "years": data["years"],
             "n": len(recs),
-            "noscript": [{"id": r.id, "title": r.title, "url": model.primary_link(r)} for r in recs] if small else [],
+            "noscript": [{"id": r.id, "title": model.display(r.title), "url": model.primary_link(r)} for r in recs] if small else [],
             "papers_dir": PAPERS_DIR,
             "search_labels": [fields.get(n, n).lower() for n in self.search],
             "has_bibtex": self.bibtex is not None,
@@ -855,7 +855,7 @@ class _Site:
         """Highwire ``citation_*`` tags (Google Scholar, Zotero), a card and JSON-LD ``ScholarlyArticle``."""
         ids = rec.get("identifiers") if isinstance(rec.get("identifiers"), Mapping) else {}
         year = rec.get("year")
-        citation = [("citation_title", rec.title)]
+        citation = [("citation_title", model.display(rec.title))]
         citation += [("citation_author", a) for a in authors]
         if isinstance(year, int):
             citation.append(("citation_publication_date", str(year)))
@@ -873,8 +873,8 @@ class _Site:
         ld: dict[str, Any] = {
             "@context": "https://schema.org",
             "@type": _JSONLD_TYPE.get(kind, "ScholarlyArticle" if ids.get("arxiv") else "CreativeWork"),
-            "headline": rec.title,
-            "name": rec.title,
+            "headline": model.display(rec.title),
+            "name": model.display(rec.title),
             "author": [{"@type": "Person", "name": a} for a in authors],
             "abstract": str(rec.get("summary", "")),
             "sameAs": [link, *(lk["url"] for lk in links)],
@@ -888,7 +888,7 @@ class _Site:
             ld[prop] = [where, ld[prop]] if prop in ld else where
         if url:
             ld["url"] = url
-        return {"canonical": url, "image": self.image, "type": "article", "title": rec.title, "description": str(rec.get("summary", "")),
+        return {"canonical": url, "image": self.image, "type": "article", "title": model.display(rec.title), "description": str(rec.get("summary", "")),
                 "citation": citation, "jsonld": script_json(ld)}
 
     @cached_property
@@ -902,7 +902,7 @@ class _Site:
     def paper_list(self) -> str:
         ctx = {
             "survey": self.tax.survey,
-            "records": [{"id": r.id, "title": r.title, "url": model.primary_link(r)} for r in self.records],
+            "records": [{"id": r.id, "title": model.display(r.title), "url": model.primary_link(r)} for r in self.records],
             "css_href": f"../{CSS_FILE}",
             "index_href": f"../{self.index_name}",
             "icon_href": self.icon,
@@ -1030,7 +1030,7 @@ class _Site:
 
         def item(r: Record) -> Markup:
             if r.id not in items:
-                rec = {"id": r.id, "title": r.title, "url": model.primary_link(r), "year": r.get("year", "")}
+                rec = {"id": r.id, "title": model.display(r.title), "url": model.primary_link(r), "year": r.get("year", "")}
                 items[r.id] = Markup(item_template.render(r=rec, papers_href=papers_href))
             return items[r.id]
 
@@ -1096,12 +1096,12 @@ class _Site:
             page = f"{PAPERS_DIR}/{r.id}.html"
             address, link = self.abs_url(page), model.primary_link(r)
             return {
-                "title": r.title,
+                "title": model.display(r.title),
                 "id": address or link,
                 "updated": when(r) + "T00:00:00Z",
                 "page": address or page,
                 "related": link,
-                "authors": [str(a) for a in r.get("authors") or []],
+                "authors": model.display_authors(r),
                 "summary": str(r.get("summary", "")),
                 "tags": model.record_tags(self.tax, r, kinds),
             }

@@ -31,10 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from survey_tools.corpus.loading import load_corpus
 from survey_tools.corpus.taxonomy import FORMER_FIELD, Collection, Taxonomy
 from survey_tools.corpus.yamlio import parse_yaml_bytes
 from survey_tools.errors import Problem, Report, UsageError
 from survey_tools.review.diff import _git, resolve_base
+from survey_tools.review.taxonomy_change import TAXONOMY_PATHS, Who, taxonomy_change_lines
 
 # Where `survey build` writes (build.py's _OUTPUT_PREFIXES and _OUTPUT_FILES, and the manifest
 # reports/outputs.txt naming the rest; tests/unit/core/test_check_paths.py keeps them equal).
@@ -59,18 +61,6 @@ class PathCheck:
     changed: tuple[str, ...]
     report: Report
     notes: tuple[str, ...] = ()
-
-
-# The taxonomy's fields, values and rules (not its own texts, taxonomy/readme/ and the like).
-TAXONOMY_PATHS = ("taxonomy/fields/", "taxonomy/survey.yaml")
-# What a pull request that changes the taxonomy is told: it has its place (the maintainer's
-# changes are made so), and what the maintainer who merges it checks.
-TAXONOMY_NOTE = (
-    "changes the survey's taxonomy (its fields, values or rules): a contributor proposes a new "
-    "value in an issue first, and a pull request adds records only (CONTRIBUTING.md); a "
-    "maintainer merging this checks that every record still validates and that the records the "
-    "change concerns are tagged again"
-)
 
 
 def documented_paths(tax: Taxonomy) -> list[str]:
@@ -310,7 +300,9 @@ def _staged_bytes(root: Path, rel: str) -> bytes | None:
         return None
 
 
-def check_paths(tax: Taxonomy, base: str | None = None, built: Path | None = None) -> PathCheck:
+def check_paths(
+    tax: Taxonomy, base: str | None = None, built: Path | None = None, who: Who | None = None
+) -> PathCheck:
     """Compare the index with the base (see the module docstring) and report misplaced files."""
     root = tax.root
     chosen = resolve_base(root, base or None)  # BASE_SHA set but empty: the default base
@@ -321,5 +313,20 @@ def check_paths(tax: Taxonomy, base: str | None = None, built: Path | None = Non
     deleted = deleted_files(root, chosen.rev)
     before = {rel: _base_record(root, chosen.rev, rel) for rel in deleted if rel.endswith(".yaml")}
     report.extend(removal_problems(tax, deleted, before, staged))
-    notes = tuple(f"{rel}: {TAXONOMY_NOTE}" for rel in changed if rel.startswith(TAXONOMY_PATHS))
-    return PathCheck(chosen.rev, chosen.how, tuple(changed), report, notes)
+    # The taxonomy: a contributor's change fails unless allowed; an allowed one gets a note
+    # (review/taxonomy_change.py).
+    before_tax = {rel: _base_bytes(root, chosen.rev, rel) for rel in changed if rel.startswith(TAXONOMY_PATHS)}
+
+    def records() -> dict[str, Any]:
+        return {r.id: r.data for r in load_corpus(root, tax)}
+
+    refused, notes = taxonomy_change_lines(changed, before_tax, staged, records, who or Who())
+    report.extend(refused)
+    return PathCheck(chosen.rev, chosen.how, tuple(changed), report, tuple(notes))
+
+
+def _base_bytes(root: Path, base: str, rel: str) -> bytes | None:
+    try:
+        return _git(root, "show", f"{base}:./{rel}")
+    except UsageError:  # added by the branch
+        return None

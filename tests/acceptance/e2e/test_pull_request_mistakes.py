@@ -155,7 +155,7 @@ def test_a_record_in_the_folder_but_not_read_fails_and_names_corpus(repo: Repo, 
     assert "records live" in res.stdout and "corpus/KEY.yaml" in res.stdout
 
 
-def branch_change(repo: Repo, name: str, change) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+def branch_change(repo: Repo, name: str, change, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
     """A branch off main whose one commit is ``change(root)`` (deleting, renaming, editing
     files), checked by `tools/ci.sh pull-request` as the workflow checks it."""
     base = repo.git("rev-parse", "main")
@@ -164,7 +164,7 @@ def branch_change(repo: Repo, name: str, change) -> subprocess.CompletedProcess[
     repo.git("add", "-A")
     repo.git("commit", "-qm", name)
     try:
-        res = repo.run("bash", "tools/ci.sh", "pull-request", env={"BASE_SHA": base})
+        res = repo.run("bash", "tools/ci.sh", "pull-request", env={"BASE_SHA": base, **(env or {})})
     finally:
         repo.git("checkout", "-q", "-f", "main")
     assert "Traceback" not in res.stderr, res.stderr
@@ -236,17 +236,35 @@ def test_a_living_record_rekeyed_is_named_by_the_pull_request_check(living: Repo
     ) in res.stdout
 
 
-def test_a_taxonomy_value_added_gets_a_word_on_what_the_maintainer_checks(repo: Repo) -> None:
-    def add_value(root: Path) -> None:
-        path = root / "taxonomy/fields/scenario.yaml"
-        path.write_text(
-            path.read_text(encoding="utf-8") + "\n  - {id: robotics, label: Robotics, "
-            "description: Embodied agents.}\n",
-            encoding="utf-8",
-        )
+def _add_robotics(root: Path) -> None:
+    path = root / "taxonomy/fields/scenario.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8") + "\n  - {id: robotics, label: Robotics, "
+        "description: Embodied agents.}\n",
+        encoding="utf-8",
+    )
 
-    res = branch_change(repo, "taxonomy-value", add_value)
+
+def test_a_contributors_taxonomy_value_fails_saying_to_propose_it_in_an_issue(repo: Repo) -> None:
+    res = branch_change(
+        repo, "taxonomy-value", _add_robotics, env={"PR_AUTHOR_ASSOCIATION": "FIRST_TIME_CONTRIBUTOR"}
+    )
+    assert res.returncode == 1
+    assert (
+        "taxonomy/fields/scenario.yaml: changes the survey's taxonomy (its fields, values or "
+        "rules): it adds the value robotics to scenario; a contributor's pull request adds records "
+        "only (CONTRIBUTING.md): undo the change to this file and propose it in an issue"
+    ) in res.stdout
+
+
+def test_a_taxonomy_value_a_maintainer_allowed_passes_with_what_they_check(repo: Repo) -> None:
+    res = branch_change(
+        repo, "taxonomy-value-allowed", _add_robotics,
+        env={"PR_AUTHOR_ASSOCIATION": "FIRST_TIME_CONTRIBUTOR", "SURVEY_TAXONOMY_ALLOWED": "true"},
+    )
+    assert res.returncode == 0, res.stdout[-3000:]
     assert (
         "note: taxonomy/fields/scenario.yaml: changes the survey's taxonomy (its fields, values "
-        "or rules): a contributor proposes a new value in an issue first"
+        "or rules): it adds the value robotics to scenario; allowed by the label taxonomy-change: "
+        "the maintainer merging it checks that every record still validates"
     ) in res.stderr

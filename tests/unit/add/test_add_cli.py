@@ -200,3 +200,21 @@ def test_add_a_declared_non_duplicate(arxiv_server, survey: Path) -> None:
     assert code == 0, out
     assert ("corpus/heat-bath-random.yaml: not a duplicate of agent-lightning (titles 98% similar), "
             "declared: A different work: a test fixture renamed.") in out
+
+
+def test_a_summary_pasted_from_the_abstract_is_refused_quoting_the_run(arxiv_server, survey: Path) -> None:
+    """The recorded arXiv answer's real abstract (tests/fixtures/arxiv-api): a summary sharing
+    six words in a row with it is refused, quoting them; one in other words is written."""
+    pasted = "We then study the mixing behaviour of heat-bath random walks on such graphs."
+    code, _, err = run(survey, "add", "1605.08386", *TAGS, "--summary", pasted)
+    assert code == 1
+    assert (
+        "corpus/heat-bath-random.yaml:13:10: summary: 'We then study the mixing behaviour of "
+        "heat-bath random walks on' is the abstract's own words (11 in a row, the abstract of "
+        "arXiv:1605.08386): write the summary in your own words, with no more than 5 words in a "
+        "row from the abstract"
+    ) in err
+    assert not (survey / "corpus/heat-bath-random.yaml").exists()
+    own = "Bounds the diameter of lattice-point graphs and shows when heat-bath walks on them expand."
+    code, _, err = run(survey, "add", "1605.08386", *TAGS, "--summary", own)
+    assert code == 0, err

@@ -200,3 +200,56 @@ def test_a_taxonomy_change_passes_with_a_note_on_what_the_maintainer_checks(repo
     assert (code, lines) == (0, [])
     assert "note: taxonomy/fields/scenario.yaml: changes the survey's taxonomy" in err
     assert "proposes a new value in an issue first" in err
+
+
+def _add_robotics(repo: Path) -> None:
+    path = repo / "taxonomy/fields/scenario.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "  - {id: general,", "  - {id: robotics, label: Robotics, description: Embodied agents.}\n  - {id: general,"
+    )
+    assert "robotics" in text
+    add(repo, {"taxonomy/fields/scenario.yaml": text})
+
+
+def test_a_contributors_taxonomy_value_fails_saying_to_propose_it_in_an_issue(repo: Path) -> None:
+    _add_robotics(repo)
+    code, lines, _ = check(repo, env={"PR_AUTHOR_ASSOCIATION": "FIRST_TIME_CONTRIBUTOR"})
+    assert (code, lines) == (1, [
+        "taxonomy/fields/scenario.yaml: changes the survey's taxonomy (its fields, values or "
+        "rules): it adds the value robotics to scenario; a contributor's pull request adds records "
+        "only (CONTRIBUTING.md): undo the change to this file and propose it in an issue (what the "
+        "value is for and two works it would tag); if a maintainer agrees, they label this pull "
+        "request taxonomy-change, and then the maintainer merging it checks that every record "
+        "still validates (the validate step of this job) and that the records the change concerns "
+        "are tagged again"
+    ])
+
+
+@pytest.mark.parametrize(
+    ("env", "how"),
+    [
+        ({"PR_AUTHOR_ASSOCIATION": "CONTRIBUTOR", "SURVEY_TAXONOMY_ALLOWED": "true"}, "allowed by the label taxonomy-change"),
+        ({"PR_AUTHOR_ASSOCIATION": "MEMBER"}, "allowed (a contributor proposes a new value in an issue first"),
+        ({}, "allowed (a contributor proposes a new value in an issue first"),
+    ],
+)
+def test_an_allowed_taxonomy_change_passes_with_what_the_maintainer_checks(
+    repo: Path, env: dict[str, str], how: str
+) -> None:
+    _add_robotics(repo)
+    code, lines, err = check(repo, env=env)
+    assert (code, lines) == (0, [])
+    assert "note: taxonomy/fields/scenario.yaml: changes the survey's taxonomy (its fields, values or rules): it adds the value robotics to scenario; " + how in err
+    assert "that every record still validates" in err
+
+
+def test_a_removed_value_names_the_records_tagged_with_it(repo: Path) -> None:
+    add(repo, {"corpus/demo-paper.yaml": RECORD})
+    git(repo, "commit", "-qm", "a record")
+    value = next(line.split(":", 1)[1].strip() for line in RECORD.splitlines() if line.startswith("scenario:"))
+    path = repo / "taxonomy/fields/scenario.yaml"
+    kept = [line for line in path.read_text(encoding="utf-8").splitlines() if f"{{id: {value}," not in line]
+    add(repo, {"taxonomy/fields/scenario.yaml": "\n".join(kept) + "\n"})
+    code, _, err = check(repo, "--base", "main")
+    assert f"it removes {value} from scenario; allowed" in err
+    assert "(records tagged with a removed value: demo-paper)" in err

@@ -136,7 +136,9 @@ def test_hostile_but_valid_text_builds_outputs_every_reader_parses(corpus_copy: 
             venue="'Proc. {IEEE} @misc{x, title={y}} #1'",
         ),
         "markup-title": record(
-            "markup-title", title="'<script>alert(1)</script> ]]> &amp; \"quoted\"'"
+            # `&amp` without its `;`: a whole entity is now refused as pasted from a web page
+            # (readback), and the outputs must still escape what looks like one
+            "markup-title", title="'<script>alert(1)</script> ]]> &amp \"quoted\"'"
         ),
         "astral-title": record(
             "astral-title", title='"Agents \\U0001F916 and \\u00e9l\\u00e8ves \\u202f here"'

@@ -206,8 +206,8 @@ def test_hostile_metadata_is_checked_before_anything_is_written(survey: Path, ar
     snapshot = {p: p.read_bytes() for p in survey.rglob("*.yaml")}
     res = run(survey, "--write")
     assert res.exit_code == 1
-    assert "corpus/routing.yaml" in res.stderr and "authors.0: 'Doe, Jane; Roe, Richard' looks like " \
-        "several authors merged into one item" in res.stderr
+    assert "corpus/routing.yaml" in res.stderr and "authors.0: 'Doe, Jane; Roe, Richard' holds 2 " \
+        "authors in one item: write each on its own line: - Doe, Jane, then - Roe, Richard" in res.stderr
     assert "(the value the refresh proposes)" in res.stderr
     assert "nothing was written" in res.stderr and "Traceback" not in res.output
     assert {p: p.read_bytes() for p in survey.rglob("*.yaml")} == snapshot
