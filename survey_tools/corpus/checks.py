@@ -427,7 +427,7 @@ def _trailing_punctuation(link: str, written: str) -> str | None:
     m = _TRAILING.search(link)
     if m is None or (m.group().startswith(")") and link.count("(") >= link.count(")")):
         return None
-    return (f"{_clip(link)!r} ends with {m.group()!r}, copied with it from the text around it: "
+    return (f"{clip(link)!r} ends with {m.group()!r}, copied with it from the text around it: "
             f"write the line as: {written}{link[: m.start()]}")
 
 
@@ -622,8 +622,8 @@ def _venue_year_words(
     """A venue that names its edition's year (NeurIPS 2023, ICLR'25) and a year that is
     neither that one nor the year before (the preprint a conference early in the year cites)."""
     venue = data.get("venue")
-    if not isinstance(venue, str):
-        return (), None
+    if not isinstance(venue, str) or not YEAR_BOUNDS[0] <= year <= YEAR_BOUNDS[1]:
+        return (), None  # an implausible year is said by the schema's bound, once
     named = sorted({int(m["four"]) if m["four"] else 2000 + int(m["two"])
                     for m in _venue_series().finditer(venue)})
     if not named or any(v - 1 <= year <= v for v in named):

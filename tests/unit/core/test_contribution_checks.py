@@ -175,13 +175,17 @@ def test_contributing_gives_three_paths_and_a_blank_record_that_validates_once_f
               "credit_granularity": "NA", "orchestration_form": "NA", "scenario": "general",
               "is_core": "supporting", "verified": "'yes'"}
     lines = []
+    in_readings = False
     for line in blank.splitlines():
         name, _, rest = line.strip().partition(":")
-        if name in values and not line.startswith(("-", "#")):
+        in_readings = name == "readings" or (in_readings and line.startswith(" "))
+        if name in values and not in_readings and not line.startswith(("-", "#")):
             comment = rest[rest.index("  #"):] if "  #" in rest else ""
             line = f"{line[: len(line) - len(line.lstrip())]}{name}: {values[name]}{comment}"
         lines.append(line.replace("- Last, First", "- Doe, Jane")
                      .replace("- https://", "- https://arxiv.org/abs/2606.05005"))
     filled = "\n".join(ln for ln in lines if not ln.startswith("subdecisions: untagged")) + "\n"
+    # the template shows two readings; the contributor adds one for each other tag set
+    filled += "".join(f'  {tag}:\n    how: paper\n    where: "Section 4"\n' for tag in ("reward_type", "credit_granularity", "orchestration_form", "scenario"))
     (survey / "corpus" / "web-editor-paper.yaml").write_text(filled, encoding="utf-8")
     assert validate(survey) == (0, [])

@@ -133,6 +133,10 @@ def _filled(template: str, key: str) -> str:
             "- https://", "- https://example.org/relay"
         )
         out.append(line)
+    # as the template's comment asks: where each tag set was read, one entry per tag (the
+    # template shows two; the contributor adds the others the same way)
+    for tag in ("reward_type", "credit_granularity", "orchestration_form", "scenario"):
+        out += [f"  {tag}:", "    how: paper", '    where: "Section 3.2"']
     return "\n".join(out) + "\n"
 
 
