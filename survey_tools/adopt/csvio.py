@@ -36,6 +36,7 @@ from survey_tools.corpus.identifiers import (
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.titles import normalize_title
+from survey_tools.corpus.yaml_words import cleaned
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.csvcells import (
     csv_text,
@@ -624,6 +625,7 @@ class _FileImport:
     taken: set[str] = field(default_factory=set)
     lines: dict[str, int] = field(default_factory=dict)
     order: list[list[str]] = field(default_factory=list)
+    spaced: dict[str, list[int]] = field(default_factory=dict)  # column -> lines made plain
 
     @property
     def generated(self) -> Column | None:
@@ -631,7 +633,10 @@ class _FileImport:
 
     def row(self, line: int, raw: Mapping[str, str]) -> None:
         tax, coll, lay, label = self.tax, self.coll, self.lay, self.label
-        row = _clean_cells(coll, lay, raw, f"{label}:{line}", self.plan.warnings)
+        spaced: list[str] = []
+        row = _clean_cells(coll, lay, raw, f"{label}:{line}", self.plan.warnings, spaced)
+        for column in spaced:
+            self.spaced.setdefault(column, []).append(line)
         record = _row_record(tax, coll, lay, row, self.generated, self.taken, self.edition)
         self._say_ambiguous_authors(row, line)
         rid = self._key(record, line)
@@ -713,6 +718,11 @@ class _FileImport:
 
     def finish(self) -> list[Problem]:
         coll, plan = self.coll, self.plan
+        for column, lines in self.spaced.items():
+            shown = ", ".join(map(str, lines[:8])) + (", ..." if len(lines) > 8 else "")
+            plan.warnings.append(f"{self.label}: {column}: look-alike spaces (no-break, thin) made spaces and "
+                                 f"accents composed in {len(lines)} row{'' if len(lines) == 1 else 's'} "
+                                 f"(lines {shown})")
         rels = [r for r in plan.files if r.startswith(f"{coll.folder}/")]
         self.problems.extend(_same_titles(self.tax, coll, plan, rels, self.lines, self.label, self.options))
         kept = {str(plan.files[r][coll.id_field]) for r in rels if r in plan.files}
@@ -745,10 +755,12 @@ def without_invisible(text: str) -> str:
 
 
 def _clean_cells(coll: Collection, lay: Layout, row: Mapping[str, str], where: str,
-                 warnings: list[str]) -> dict[str, str]:
+                 warnings: list[str], spaced: list[str]) -> dict[str, str]:
     """Cells as spreadsheets write them, made fit for their fields: a line break in a one-line
     field (anything but free text, or a list split on line breaks) becomes a space, invisible
-    characters go; each change is a warning naming the row and the column."""
+    characters go; each change is a warning naming the row and the column. Look-alike spaces
+    (no-break, thin) become spaces and accents are composed, as the validator asks (the columns
+    so changed are added to ``spaced``, said once a column for the file)."""
     kinds = {f.name: f.type for f in coll.fields}
     out = dict(row)
     for col in lay.columns:
@@ -758,6 +770,10 @@ def _clean_cells(coll: Collection, lay: Layout, row: Mapping[str, str], where: s
         new = _INVISIBLE.sub("", cell)
         if new != cell:
             warnings.append(f"{where}: {col.column}: invisible characters (zero-width spaces) removed")
+        plain = cleaned(new)  # what the validator asks of a contributor (corpus/yaml_words)
+        if plain != new:
+            spaced.append(col.column)
+            new = plain
         keeps_breaks = kinds.get(col.field.split(".")[0]) == "text" or "\n" in (col.separator or "")
         if not keeps_breaks and ("\n" in new or "\r" in new):
             new = " ".join(new.split()) if col.separator is None else col.separator.join(
