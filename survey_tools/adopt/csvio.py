@@ -722,7 +722,7 @@ class _FileImport:
             shown = ", ".join(map(str, lines[:8])) + (", ..." if len(lines) > 8 else "")
             plan.warnings.append(f"{self.label}: {column}: look-alike spaces (no-break, thin) made spaces and "
                                  f"accents composed in {len(lines)} row{'' if len(lines) == 1 else 's'} "
-                                 f"(lines {shown})")
+                                 f"(line{'' if len(lines) == 1 else 's'} {shown})")
         rels = [r for r in plan.files if r.startswith(f"{coll.folder}/")]
         self.problems.extend(_same_titles(self.tax, coll, plan, rels, self.lines, self.label, self.options))
         kept = {str(plan.files[r][coll.id_field]) for r in rels if r in plan.files}

@@ -2,10 +2,11 @@
 column of addresses (URLs, DOIs, arXiv ids), whatever its header (``DOI/URL``, ``pdf``,
 al-folio's ``arxiv`` and ``code``), becomes the entries' links and identifiers, not a field
 under its own name; a row of group names above the header is found in CSV as in Excel; authors
-are split cell by cell, with a warning only for a cell that reads two ways.
+are split cell by cell, with a warning only for a cell that reads two ways; look-alike
+spaces (a no-break space in a title) are made spaces, said once a column.
 
-Each ``NAME.csv``, ``NAME.tsv`` or ``NAME.bib`` (al-folio's papers.bib: names marked ``Doe*``) is adopted with ``survey init DIR --from FILE --title T`` and
-nothing else; ``NAME.expected`` holds, exactly, the warnings init gives about the file, its
+Each ``NAME.csv``, ``NAME.tsv`` or ``NAME.bib`` (al-folio's papers.bib: names marked ``Doe*``)
+is adopted with ``survey init DIR --from FILE --title T`` and nothing else; ``NAME.expected`` holds, exactly, the warnings init gives about the file, its
 published and private fields, and one line a record: key | title | authors | year | links |
 identifiers.
 """
