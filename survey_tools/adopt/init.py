@@ -31,6 +31,7 @@ from survey_tools import slugs
 from survey_tools.adopt.csvio import split_authors, split_cell, without_invisible
 from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
 from survey_tools.adopt.repair import NOTES_FIELD, NOTES_MAX
+from survey_tools.adopt.roles import SIGNED
 from survey_tools.adopt.table import Table
 from survey_tools.corpus.explain import suggest
 from survey_tools.corpus.yamlio import dump_yaml
@@ -54,6 +55,8 @@ _USUAL = {
     "conference": "venue", "published_in": "venue", "publication": "venue",
 }
 _ID_NAMES = ("id", "key", "slug", "citekey", "citation_key", "bibtex_key")
+# the fields that say where a work appeared, besides a press
+_VENUE_FIELDS = frozenset(["venue", "journal", "journaltitle", "booktitle"])
 _URL = re.compile(r"^https?://\S+$")
 _URLS = re.compile(r"https?://[^\s,;|<>\"]+")
 _INT = re.compile(r"^-?[0-9]{1,18}$")  # longer digit runs are text: int() of 5000 digits raises
@@ -253,8 +256,20 @@ def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[s
             continue
         out.append(_plain_column(col, cells, texts, sep, listed, required, used, warnings))
     _add_id_and_title(table, out, warnings)
+    _publisher_as_venue(table, out)
     _mark_private(table, opts, out)
     return out, warnings
+
+
+def _publisher_as_venue(table: Table, out: list[_Column]) -> None:
+    """A list kept as a table (not BibTeX or RIS, whose publisher is the press beside a journal
+    or booktitle) with no venue column but a ``publisher`` one: that column names where each
+    work appeared (ICLR, CVPR, arXiv), and is the venue the README shows."""
+    if table.format in ("bibtex", "ris") or any(c.field in _VENUE_FIELDS for c in out):
+        return
+    found = [c for c in out if c.kind == "plain" and c.field == "publisher" and c.type in ("string", "text")]
+    if len(found) == 1:
+        found[0].field = "venue"
 
 
 def _mark_private(table: Table, opts: InitOptions, out: list[_Column]) -> None:
@@ -266,7 +281,7 @@ def _mark_private(table: Table, opts: InitOptions, out: list[_Column]) -> None:
             continue
         # a column of addresses is links, whatever its name (adopt.roles folds them into links
         # but in a CSV file, whose columns survey import reads by name)
-        on_list = c.field in PUBLISHED or c.type in ("url", "url_list")
+        on_list = (c.field in PUBLISHED or c.type in ("url", "url_list")) and c.column != SIGNED
         c.private = not on_list and c.field not in opened and c.column not in opened
 
 

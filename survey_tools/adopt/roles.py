@@ -153,3 +153,48 @@ def with_author_marks(table: Table) -> Table:
                f"(*, †, ...): the names are read without the marks, kept as written in {AS_WRITTEN}")
     return replace(table, columns=(*table.columns, AS_WRITTEN), rows=tuple(rows),
                    warnings=(*table.warnings, warning))
+
+
+# A link signed for one session (an S3, Google Cloud or Azure address with its signature and
+# credential in the query): it opens for no reader and names the account it was signed for
+_SIGNED = re.compile(
+    r"[?&](?:X-Amz-(?:Signature|Credential|Security-Token)|X-Goog-(?:Signature|Credential)|sig|Signature|"
+    r"access_token)=",
+    re.I,
+)
+SIGNED = "signed_links"
+
+
+def _unsigned(cell: Cell) -> tuple[Cell, list[str]]:
+    """The cell without its signed links, and those links."""
+    parts = _parts(cell)
+    signed = [p for p in parts if _SIGNED.search(p) and _address(p)]
+    if not signed:
+        return cell, []
+    if isinstance(cell, tuple):
+        return tuple(c for c in cell if c not in signed), signed
+    return " ".join(p for p in parts if p not in signed), signed
+
+
+def with_signed_links_private(table: Table) -> Table:
+    """The table with every signed link (:data:`_SIGNED`), in whatever column, moved into a
+    column of its own, ``signed_links`` (always private), with one warning."""
+    if SIGNED in table.columns:
+        return table
+    rows, moved = [], 0
+    for row in table.rows:
+        cells, signed = dict(row.cells), []
+        for column in table.columns:
+            if column.lower() not in _SKIP - {LINKS}:
+                cells[column], found = _unsigned(cells.get(column, ""))
+                signed += found
+        if not signed:
+            rows.append(row)
+            continue
+        moved += 1
+        rows.append(Row(row.line, {**cells, SIGNED: " ".join(signed)}))
+    if not moved:
+        return table
+    warning = (f"{table.file}: {moved} entr{'y has' if moved == 1 else 'ies have'} a link signed for one session "
+               f"(X-Amz-Signature, sig=...): kept private in {SIGNED}, not published")
+    return replace(table, columns=(*table.columns, SIGNED), rows=tuple(rows), warnings=(*table.warnings, warning))
