@@ -450,7 +450,10 @@ def fields_lost(fields: list[dict[str, str]], stderr: str) -> int:
         "venue",
         "date",
     }
-    return sum(1 for k in seen if _slug(renamed.get(k, k)) not in named and k not in _RIS_KEPT)
+    def kept(name: str) -> bool:  # a nested mapping is kept as one field a key (relation_has_preprint)
+        return name in named or any(n.startswith(f"{name}_") for n in named)
+
+    return sum(1 for k in seen if not kept(_slug(renamed.get(k, k))) and k not in _RIS_KEPT)
 
 
 # RIS tags the reader keeps under rispy's names (RIS's two-letter tags name them only there)

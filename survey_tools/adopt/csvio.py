@@ -140,6 +140,9 @@ def _last_first_pairs(parts: list[str]) -> bool:
     return all(_INITIALS.match(g) for g in given) or all(_WORD.match(p) for p in parts)
 
 
+_NOT_A_NAME = re.compile(r"(?:and\s+)?(?:others|et\.?\s*al\.?)", re.I)
+
+
 def split_authors(cell: str, separator: str) -> list[str]:
     """An authors cell's names, read cell by cell, not once for the column (a column may join
     its names several ways): ";" joins names when the cell has one; "Doe, J. and Roe, K." is
@@ -367,6 +370,8 @@ def _row_to_record(
             elif cell.strip():
                 parts = (split_authors(cell, col.separator) if col.field == "authors" and cf is None
                          else split_cell(cell, col.separator))
+                if col.field == "authors" and cf is None and parts and _NOT_A_NAME.fullmatch(parts[-1].strip()):
+                    parts = parts[:-1]  # "..., Graham Kendall, others": the list goes on, "others" is no name
                 values[col.field] = [col.to_id(p.strip()) for p in parts if p.strip()]
             continue
         cell = cell.strip()
