@@ -36,6 +36,7 @@ from survey_tools.corpus.identifiers import (
 from survey_tools.corpus.records import Corpus
 from survey_tools.corpus.taxonomy import Collection, Taxonomy
 from survey_tools.corpus.titles import normalize_title
+from survey_tools.corpus.yaml_words import cleaned
 from survey_tools.corpus.yamlio import dump_yaml, parse_yaml
 from survey_tools.csvcells import (
     csv_text,
@@ -123,19 +124,59 @@ def split_cell(cell: str, separator: str) -> list[str]:
 
 
 _LAST_FIRST_AND = re.compile(r"[^,;]+,[^,;]+(?:\s+and\s+[^,;]+,[^,;]+)+")
+_INITIALS = re.compile(r"^(?:[A-Z]\.?[ -]?){1,4}$")  # "J.", "J. K.", "JK", "J.-P."
+_WORD = re.compile(r"^[^\s,;]+$")
+
+
+def _comma_parts(cell: str) -> list[str]:
+    return [p.strip() for p in cell.split(",") if p.strip()]
+
+
+def _last_first_pairs(parts: list[str]) -> bool:
+    """Parts that read as "Last, First" names one after another: an even number of them, every
+    second one initials ("Smith, J., Doe, K.") or every one a single word ("Doe, Jane")."""
+    if len(parts) % 2 or not parts:
+        return False
+    given = parts[1::2]
+    return all(_INITIALS.match(g) for g in given) or all(_WORD.match(p) for p in parts)
+
+
+_NOT_A_NAME = re.compile(r"(?:and\s+)?(?:others|et\.?\s*al\.?)", re.I)
 
 
 def split_authors(cell: str, separator: str) -> list[str]:
-    """An authors cell's names, read cell by cell (a column may join its names several ways):
-    ";" joins names when the cell has one; "Doe, J. and Roe, K." is names joined by "and";
-    "A, B, and C" and "A, B and C" are three; else the column's separator."""
+    """An authors cell's names, read cell by cell, not once for the column (a column may join
+    its names several ways): ";" joins names when the cell has one; "Doe, J. and Roe, K." is
+    names joined by "and"; "A, B, and C" and "A, B and C" are three; "Doe, Jane", "Author,
+    Example E" and "Smith, J., Doe, K." are names written "Last, First" (two parts, one of them
+    a single word or initials; pairs of them); other commas join names ("Yoshua Bengio, Andrea
+    Lodi"); else the column's separator."""
     if ";" in cell:
         return cell.split(";")
     if _LAST_FIRST_AND.fullmatch(cell.strip()):
         return re.split(r"\s+and\s+", cell)
-    if re.search(r"\s+and\s+", cell) and separator.strip() in (",", "and"):
-        return re.split(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+", cell)
+    if re.search(r"\s+(?:and|&)\s+", cell):
+        return re.split(r"\s*,\s*(?:and|&)\s+|\s*,\s*|\s+(?:and|&)\s+", cell)
+    parts = _comma_parts(cell)
+    if len(parts) == 2 and any(_WORD.match(p) or _INITIALS.match(p) for p in parts):
+        return [cell]  # "Doe, Jane", "Author, Example E", "van der Berg, J.": one name, Last first
+    if len(parts) > 1:
+        if _last_first_pairs(parts):
+            return [f"{a}, {b}" for a, b in zip(parts[::2], parts[1::2], strict=True)]
+        return parts
     return split_cell(cell, separator)
+
+
+def ambiguous_authors(cell: str) -> str:
+    """Why one authors cell could be read two ways ("" when it cannot): four or more single words
+    joined by commas are "Last, First" pairs or as many one-word names."""
+    parts = _comma_parts(cell)
+    if ";" in cell or " and " in cell or len(parts) < 4 or not all(_WORD.match(p) for p in parts):
+        return ""
+    if all(_INITIALS.match(g) for g in parts[1::2]) or len(parts) % 2:
+        return ""
+    return (f"{cell.strip()!r} read as {len(parts) // 2} names written 'Last, First' (it could be "
+            f"{len(parts)} one-word names: write the cell with ';' between names to say which)")
 
 
 def layout(tax: Taxonomy, collection: str) -> Layout:
@@ -330,6 +371,8 @@ def _row_to_record(
             elif cell.strip():
                 parts = (split_authors(cell, col.separator) if col.field == "authors" and cf is None
                          else split_cell(cell, col.separator))
+                if col.field == "authors" and cf is None and parts and _NOT_A_NAME.fullmatch(parts[-1].strip()):
+                    parts = parts[:-1]  # "..., Graham Kendall, others": the list goes on, "others" is no name
                 values[col.field] = [col.to_id(p.strip()) for p in parts if p.strip()]
             continue
         cell = cell.strip()
@@ -439,7 +482,24 @@ def _source_rows(lay: Layout, path: Path, label: str, partial: bool = False) -> 
     """The rows of a list in any format :mod:`sources` reads, as CSV rows of this layout: list
     cells joined with the column's separator, so one path checks and converts them."""
     if path.suffix.lower() == ".csv":
-        return read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional or c.private])
+        named = read_csv(path, lay.header, label, [c.column for c in lay.columns if c.generated or c.optional or c.private])
+        if not _header_unfit(named.problems):
+            return named
+        # a list's own CSV whose layout init made from the table read off it (its address
+        # columns folded into links, a row of group names above the header): read as that table
+        try:
+            table_rows = _table_rows(lay, path, label, partial)
+        except InvalidInput:
+            return named
+        return named if _header_unfit(table_rows.problems) else table_rows
+    return _table_rows(lay, path, label, partial)
+
+
+def _header_unfit(problems: Sequence[Problem]) -> bool:
+    return any(p.line == 1 and p.message.startswith(("missing columns", "unknown columns")) for p in problems)
+
+
+def _table_rows(lay: Layout, path: Path, label: str, partial: bool) -> CsvRows:
     table = read_source(path, strict=not partial)
     out = CsvRows()
     missing = [c.column for c in lay.columns
@@ -571,6 +631,7 @@ class _FileImport:
     taken: set[str] = field(default_factory=set)
     lines: dict[str, int] = field(default_factory=dict)
     order: list[list[str]] = field(default_factory=list)
+    spaced: dict[str, list[int]] = field(default_factory=dict)  # column -> lines made plain
 
     @property
     def generated(self) -> Column | None:
@@ -578,8 +639,12 @@ class _FileImport:
 
     def row(self, line: int, raw: Mapping[str, str]) -> None:
         tax, coll, lay, label = self.tax, self.coll, self.lay, self.label
-        row = _clean_cells(coll, lay, raw, f"{label}:{line}", self.plan.warnings)
+        spaced: list[str] = []
+        row = _clean_cells(coll, lay, raw, f"{label}:{line}", self.plan.warnings, spaced)
+        for column in spaced:
+            self.spaced.setdefault(column, []).append(line)
         record = _row_record(tax, coll, lay, row, self.generated, self.taken, self.edition)
+        self._say_ambiguous_authors(row, line)
         rid = self._key(record, line)
         if not isinstance(rid, str) or not re.match(coll.id_pattern, rid):
             self.problems.extend(_bad_key_problems(tax, coll, lay, record, label, line))
@@ -614,6 +679,14 @@ class _FileImport:
         self.plan.lines[rel] = line
         self.plan.files[rel] = record
         self.order.append([rid, *(row.get(c.column, "") for c in lay.ignored)])
+
+    def _say_ambiguous_authors(self, row: Mapping[str, str], line: int) -> None:
+        """One warning for an authors cell that could be read two ways (none for the column)."""
+        for col in self.lay.columns:
+            if col.field == "authors" and col.separator is not None and not col.ignore:
+                why = ambiguous_authors(row.get(col.column, ""))
+                if why:
+                    self.plan.warnings.append(f"{self.label}:{line}: {col.column}: {why}")
 
     def _key(self, record: dict[str, Any], line: int) -> Any:
         """The row's key; in init, a key no file can be named by is remade (with a warning)."""
@@ -651,6 +724,11 @@ class _FileImport:
 
     def finish(self) -> list[Problem]:
         coll, plan = self.coll, self.plan
+        for column, lines in self.spaced.items():
+            shown = ", ".join(map(str, lines[:8])) + (", ..." if len(lines) > 8 else "")
+            plan.warnings.append(f"{self.label}: {column}: look-alike spaces (no-break, thin) made spaces and "
+                                 f"accents composed in {len(lines)} row{'' if len(lines) == 1 else 's'} "
+                                 f"(line{'' if len(lines) == 1 else 's'} {shown})")
         rels = [r for r in plan.files if r.startswith(f"{coll.folder}/")]
         self.problems.extend(_same_titles(self.tax, coll, plan, rels, self.lines, self.label, self.options))
         kept = {str(plan.files[r][coll.id_field]) for r in rels if r in plan.files}
@@ -684,10 +762,12 @@ def without_invisible(text: str) -> str:
 
 
 def _clean_cells(coll: Collection, lay: Layout, row: Mapping[str, str], where: str,
-                 warnings: list[str]) -> dict[str, str]:
+                 warnings: list[str], spaced: list[str]) -> dict[str, str]:
     """Cells as spreadsheets write them, made fit for their fields: a line break in a one-line
     field (anything but free text, or a list split on line breaks) becomes a space, invisible
-    characters go; each change is a warning naming the row and the column."""
+    characters go; each change is a warning naming the row and the column. Look-alike spaces
+    (no-break, thin) become spaces and accents are composed, as the validator asks (the columns
+    so changed are added to ``spaced``, said once a column for the file)."""
     kinds = {f.name: f.type for f in coll.fields}
     out = dict(row)
     for col in lay.columns:
@@ -697,6 +777,10 @@ def _clean_cells(coll: Collection, lay: Layout, row: Mapping[str, str], where: s
         new = _INVISIBLE.sub("", cell)
         if new != cell:
             warnings.append(f"{where}: {col.column}: invisible characters (zero-width spaces) removed")
+        plain = cleaned(new)  # what the validator asks of a contributor (corpus/yaml_words)
+        if plain != new:
+            spaced.append(col.column)
+            new = plain
         keeps_breaks = kinds.get(col.field.split(".")[0]) == "text" or "\n" in (col.separator or "")
         if not keeps_breaks and ("\n" in new or "\r" in new):
             new = " ".join(new.split()) if col.separator is None else col.separator.join(

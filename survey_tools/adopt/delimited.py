@@ -10,6 +10,8 @@ from survey_tools.adopt.table import (
     Table,
     check_cells,
     check_columns,
+    grouped_header,
+    grouped_warning,
     name_header,
     read_limits,
     too_many,
@@ -24,12 +26,18 @@ def read_delimited(text: str, label: str, delimiter: str) -> Table:
     read = read_csv_rows(text, label, delimiter, cell_limit=MAX_SOURCE_BYTES)
     if read.header is None:
         raise InvalidInput(list(read.problems), "not a well-formed table")
-    check_columns(label, read.header)
-    names, warnings = name_header(read.header)
+    header, found = list(read.header), list(read.rows)
+    grouped = grouped_header(header, found)
+    if grouped:  # a row of group names above the real header, as in an Excel sheet
+        header, found = list(found[0][1]), found[1:]
+    check_columns(label, header)
+    names, warnings = name_header(header)
+    if grouped:
+        warnings.insert(0, grouped_warning(label, grouped))
     rows: list[Row] = []
     problems: list[Problem] = []
     limit = read_limits().max_entries
-    for line, raw in read.rows:
+    for line, raw in found:
         if len(rows) >= limit:
             raise too_many(label, line, "rows")
         if len(raw) > len(names) and any(c.strip() for c in raw[len(names):]):

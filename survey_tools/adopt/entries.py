@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import msgspec
@@ -201,25 +202,26 @@ def _line_of(text: str, pattern: re.Pattern[str], hit: Any) -> int:
     return 0
 
 
-class _Duplicate(ValueError):
-    """A key given twice in one object: JSON leaves the meaning open, Python keeps the last."""
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _kept_apart(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose key repeats: the first value under the key, each later one under
+    ``KEY (2)`` (``(3)``...), as a repeated column header is named; nothing is dropped."""
     out: dict[str, Any] = {}
     for k, v in pairs:
-        if k in out:
-            raise _Duplicate(k)
-        out[k] = v
+        name, n = k, 1
+        while name in out:
+            n += 1
+            name = f"{k} ({n})"
+        out[name] = v
     return out
 
 
 _JSON_KEY = re.compile(r'("(?:[^"\\]|\\.)*")\s*:|"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
-def _repeated_key_line(text: str) -> int:
-    """The line of the first key that repeats one of its own object's keys (1 if none is found)."""
+def _repeated_keys(text: str) -> list[tuple[int, str]]:
+    """The line and name of every key that repeats one of its own object's keys."""
     stack: list[set[str]] = []
+    found: list[tuple[int, str]] = []
     for m in _JSON_KEY.finditer(text):
         tok = m.group(0)
         if tok in "[{":
@@ -230,20 +232,24 @@ def _repeated_key_line(text: str) -> int:
         elif m.group(1) is not None and stack:
             key = json.loads(m.group(1))
             if key in stack[-1]:
-                return text.count("\n", 0, m.start()) + 1
+                found.append((text.count("\n", 0, m.start()) + 1, key))
             stack[-1].add(key)
-    return 1
+    return found
+
+
+def repeated_key_warnings(text: str, label: str, line: int = 1) -> list[str]:
+    """One warning a key given twice in one entry, naming its line: both values kept."""
+    return [f"{label}:{line + at - 1}: the key {json.dumps(key)} appears twice in one entry: the first value "
+            f"is read as {json.dumps(key)}, the later one kept as {json.dumps(key + ' (2)')}"
+            for at, key in _repeated_keys(text)]
 
 
 def _loads(text: str, label: str, line: int) -> Any:
-    """One JSON document; NaN and Infinity, a key given twice in one object, and nesting too deep
-    for the reader, refused with the line where they are (``line``: the line ``text`` starts on)."""
+    """One JSON document; NaN and Infinity, and nesting too deep for the reader, refused with the
+    line where they are (``line``: the line ``text`` starts on). A key given twice in one object
+    keeps both values (:func:`_kept_apart`; init says so by line, :func:`repeated_key_warnings`)."""
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique)
-    except _Duplicate as err:
-        raise InvalidInput([Problem(label, line + _repeated_key_line(text) - 1, 0, "",
-                                    f"the key {json.dumps(str(err))} appears twice in one entry; keep one")],
-                           "the JSON file cannot be read") from None
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_kept_apart)
     except _Constant as err:
         at = _line_of(text, _JSON_CONSTANT, lambda m, _d: m.group(1) is not None)
         raise InvalidInput([Problem(label, line + max(at, 1) - 1, 0, "", f"{err} is not a JSON value (JSON "
@@ -312,4 +318,9 @@ def read_json_list(text: str, label: str, lines: bool) -> Table:
         raise InvalidInput([Problem(label, 0, 0, "", f"not usable JSON: {err}")], "the JSON file cannot be read") from None
     if not entries:
         raise InvalidInput([Problem(label, 1, 0, "", "no entries")], "nothing to read")
-    return entries_table(label, "jsonl" if lines else "json", entries)
+    table = entries_table(label, "jsonl" if lines else "json", entries)
+    repeated = (
+        [w for n, ln in enumerate(text.splitlines(), start=1) if ln.strip() for w in repeated_key_warnings(ln, label, n)]
+        if lines else repeated_key_warnings(text, label)
+    )
+    return replace(table, warnings=(*repeated, *table.warnings)) if repeated else table

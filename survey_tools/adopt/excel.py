@@ -19,6 +19,8 @@ from survey_tools.adopt.table import (
     Table,
     check_cells,
     check_columns,
+    grouped_header,
+    grouped_warning,
     name_header,
     read_limits,
     too_many,
@@ -133,29 +135,16 @@ def _xlsx_cell(value: Any) -> str:
     return str(value)
 
 
-def _grouped_header(header: list[str], found: list[tuple[int, list[str]]]) -> str:
-    """The group names of a first row that only groups the columns of the real header below it
-    (a few labels over blank cells, above a row naming nearly every column); "" otherwise."""
-    if not found or found[0][0] != 2 or not header:
-        return ""
-    named = [h for h in header if h.strip()]
-    below = [c for c in found[0][1] if c.strip()]
-    width = max(len(header), len(found[0][1]))
-    if len(named) * 2 > width or len(below) * 5 < width * 4 or len(set(below)) != len(below):
-        return ""
-    return ", ".join(named)
-
-
 def read_xlsx(path: Path, label: str) -> Table:
     """The first sheet of an Excel workbook as a table: its first row the header."""
     header, found = xlsx_rows(path, label, MAX_SOURCE_BYTES)
-    grouped = _grouped_header(header, found)
+    grouped = grouped_header(header, found)
     if grouped:
         header, found = found[0][1], found[1:]
     check_columns(label, header)
     names, warnings = name_header(header)
     if grouped:
-        warnings.insert(0, f"{label}: row 1 groups the columns ({grouped}); the header is row 2")
+        warnings.insert(0, grouped_warning(label, grouped))
     if not names:
         raise InvalidInput([Problem(label, 1, 0, "", "the first sheet is empty")], "nothing to read")
     rows = [Row(n, {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(names)}) for n, cells in found]

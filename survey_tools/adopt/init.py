@@ -28,9 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from survey_tools import slugs
-from survey_tools.adopt.csvio import split_cell, without_invisible
+from survey_tools.adopt.csvio import split_authors, split_cell, without_invisible
 from survey_tools.adopt.pins import CHECKOUT, REQUIREMENTS, SETUP_PYTHON, ToolkitPin, toolkit_pin
 from survey_tools.adopt.repair import NOTES_FIELD, NOTES_MAX
+from survey_tools.adopt.roles import SIGNED
 from survey_tools.adopt.table import Table
 from survey_tools.corpus.yamlio import dump_yaml
 from survey_tools.errors import UsageError
@@ -54,11 +55,11 @@ _USUAL = {
     "conference": "venue", "published_in": "venue", "publication": "venue",
 }
 _ID_NAMES = ("id", "key", "slug", "citekey", "citation_key", "bibtex_key")
+# the fields that say where a work appeared, besides a press
+_VENUE_FIELDS = frozenset(["venue", "journal", "journaltitle", "booktitle"])
 _URL = re.compile(r"^https?://\S+$")
 _URLS = re.compile(r"https?://[^\s,;|<>\"]+")
 _INT = re.compile(r"^-?[0-9]{1,18}$")  # longer digit runs are text: int() of 5000 digits raises
-# Authors joined in one cell, most specific first (";" lists "Last, First" names safely).
-_AUTHOR_SEPARATORS = ("; ", ";", " and ", ", ")
 
 # The fields a reader of the survey is meant to see: what names, dates and places a work, and
 # where to read it. Every other field of a list (an abstract, a reference manager's own, a
@@ -188,13 +189,11 @@ def _list_separator(items: Sequence[str]) -> str:
 
 
 def _author_separator(cells: Sequence[str]) -> str | None:
-    for sep in _AUTHOR_SEPARATORS:
-        if not any(sep in c for c in cells):
-            continue
-        if sep == ", " and all(c.count(",") <= 1 for c in cells):
-            # "Doe, Jane" in every cell: one author written 'Last, First', not two names.
-            return None
-        return sep
+    """The separator an authors column is joined with when written back: "; " where any cell
+    holds several names (each cell is split by its own shape on import, csvio.split_authors),
+    None where every cell is one name."""
+    if any(";" in c or " and " in c or len(split_authors(c, "; ")) > 1 for c in cells):
+        return "; "
     return None
 
 
@@ -257,8 +256,20 @@ def plan_columns(table: Table, opts: InitOptions) -> tuple[list[_Column], list[s
             continue
         out.append(_plain_column(col, cells, texts, sep, listed, required, used, warnings))
     _add_id_and_title(table, out, warnings)
+    _publisher_as_venue(table, out)
     _mark_private(table, opts, out)
     return out, warnings
+
+
+def _publisher_as_venue(table: Table, out: list[_Column]) -> None:
+    """A list kept as a table (not BibTeX or RIS, whose publisher is the press beside a journal
+    or booktitle) with no venue column but a ``publisher`` one: that column names where each
+    work appeared (ICLR, CVPR, arXiv), and is the venue the README shows."""
+    if table.format in ("bibtex", "ris") or any(c.field in _VENUE_FIELDS for c in out):
+        return
+    found = [c for c in out if c.kind == "plain" and c.field == "publisher" and c.type in ("string", "text")]
+    if len(found) == 1:
+        found[0].field = "venue"
 
 
 def _mark_private(table: Table, opts: InitOptions, out: list[_Column]) -> None:
@@ -270,7 +281,7 @@ def _mark_private(table: Table, opts: InitOptions, out: list[_Column]) -> None:
             continue
         # a column of addresses is links, whatever its name (adopt.roles folds them into links
         # but in a CSV file, whose columns survey import reads by name)
-        on_list = c.field in PUBLISHED or c.type in ("url", "url_list")
+        on_list = (c.field in PUBLISHED or c.type in ("url", "url_list")) and c.column != SIGNED
         c.private = not on_list and c.field not in opened and c.column not in opened
 
 
@@ -375,12 +386,10 @@ def _inferred_separator(col: str, name: str, flat: list[str], warnings: list[str
     """The separator of a column the list wrote as text but that holds several values, said in
     a warning, since the guess may be wrong (None: one value per cell)."""
     if name == "authors":
+        # split cell by cell on import (csvio.split_authors); a cell that reads two ways is
+        # warned about by its row, not the column once
         sep = _author_separator(flat)
         if sep is not None:
-            warnings.append(
-                f"{col}: authors split on {sep.strip() or sep!r} into one name each "
-                f"(say --list '{col}=SEP' for another separator)"
-            )
             return sep
     url_sep = _url_separator(flat)
     if url_sep is not None:

@@ -418,7 +418,10 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
     title, href = _title(found)
     if not title:
         return None
+    written = title
+    title, year, byline = _title_year_byline(title)
     entry = Entry(line, title)
+    entry.authors = byline
     if _followable(href):
         entry.links.append(href)
     papers = [lk for lk in found.links if _label(lk.text) in _PAPER_LABELS and not lk.badge]
@@ -431,18 +434,69 @@ def entry_of(found: _Inline, line: int, inherited_date: str = "") -> Entry | Non
         # a name without a link is prose, unless it is written as a work: a bold title with a
         # date or an italic byline ("- [2023/04] **Title** *Authors, Venue*")
         return None
+    if not entry.year and year:
+        entry.date, entry.year = entry.date or year, year
     if not entry.date and inherited_date:
         entry.date, entry.year = inherited_date, inherited_date[:4]
     for run in found.italic:
         names, venue = _people(run)
         entry.authors = entry.authors or names
         entry.venue = entry.venue or venue
-    _fill_from_rest(entry, _rest_text(found, title))
+    rest = _rest_text(found, written)
+    if year and not byline:  # "**Title** (2015), Y. LeCun et al.": the year in the title's text, the names after it
+        rest = rest if not rest.lstrip(_SEPARATORS).startswith(f"({year})") else rest.lstrip(_SEPARATORS)[6:]
+    _fill_from_rest(entry, rest, after_year=bool(year) or bool(_PAREN_YEAR.search("".join(found.plain))))
     return entry
 
 
-def _fill_from_rest(entry: Entry, rest: str) -> None:
-    """The venue, year and description an item writes after its title and byline."""
+_INITIALLED = r"(?:[A-Z][a-z]?\.[ -]?){1,3}\s*(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+"
+_INITIALLED_BYLINE = re.compile(
+    rf"{_INITIALLED}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){_INITIALLED})*(?:,?\s+et\.?\s*al\.?)?"
+)
+
+
+_TITLE_YEAR = re.compile(r"^(?P<title>.*\S)\s+\((?P<year>(?:19|20)\d\d)\)(?:\s*,\s*(?P<byline>.+?))?[\s.]*$")
+
+
+def _title_year_byline(title: str) -> tuple[str, str, list[str]]:
+    """A title that carries its year and byline ("A neural conversational model (2015), O. Vinyals
+    and Q. Le", as a list writes an item all in plain text or all in its link): the title, the
+    year and the names; the title as it is when what follows the year is no byline."""
+    m = _TITLE_YEAR.match(title)
+    if m is None:
+        return title, "", []
+    byline = (m.group("byline") or "").strip(_SEPARATORS + " ")
+    names = _byline(byline, after_year=True, alone=True) if byline else []
+    if byline and not names:
+        return title, "", []
+    return m.group("title"), m.group("year"), names
+
+
+_NAME = re.compile(r"[A-Z][\w.'’-]*(?: (?:[a-z]{1,3} )?[A-Z][\w.'’-]*){0,3}")
+
+
+_PAREN_YEAR = re.compile(r"\((?:19|20)\d\d\)")
+
+
+def _byline(text: str, after_year: bool, alone: bool = False) -> list[str]:
+    """The names ``text`` is, or []: names written with initials ("Y. LeCun, Y. Bengio and G.
+    Hinton", "S. Ji et al."); after a work's year ("(2015), ...") full names joined as names are
+    ("Andrew G. Howard et al", "H. Wang and Bhiksha Raj"), and one name ``alone`` where the
+    title's own text ends in "(2017), Michael Nielsen"; elsewhere capitalised words are no names."""
+    text = text.strip(_SEPARATORS + " ")
+    if _INITIALLED_BYLINE.fullmatch(text):
+        return _people(text)[0] or [text]
+    joined = bool(_ET_AL.search(text) or "," in text or " and " in text)
+    if not after_year or not (joined or alone):
+        return []
+    names = _people(text)[0] if joined else [text]
+    return names if names and all(_NAME.fullmatch(n) for n in names) else []
+
+
+def _fill_from_rest(entry: Entry, rest: str, after_year: bool = False) -> None:
+    """The venue, year and description an item writes after its title and byline (``after_year``:
+    the text follows the work's year, "(2015), ...", where a byline may be full names)."""
+    rest = re.sub(r"^[^\w(\[]+", "", rest)  # a mark before the title ("- 🌟 **Title**") is no venue
     paren = re.match(r"^\(([^)]{2,60})\)\s*", rest)
     if paren and not entry.venue:
         entry.venue, rest = paren.group(1).strip(), rest[paren.end() :]
@@ -467,6 +521,11 @@ def _fill_from_rest(entry: Entry, rest: str) -> None:
         else:
             entry.venue = short.group(1).strip()
         rest = ""
+    names = _byline(rest, after_year) if not entry.authors and rest.strip(_SEPARATORS + " ") else []
+    if names:
+        # "**Title** (2015), Y. LeCun et al. [[pdf]](url)": the names after the title are its
+        # byline, not a description
+        entry.authors, rest = names, ""
     if _LETTER.search(rest):  # words, not an emoji or a stray mark
         entry.description.append(rest)
     if not entry.year:
@@ -770,6 +829,9 @@ def _cell_role(name: str, cell: _Inline) -> str:
     return ""
 
 
+_PLACEHOLDER = re.compile(r"^\s*(?:[-–—/?✗✘]+|n/?a|none|tbd|todo)\s*$", re.I)
+
+
 def _row_entry(names: Sequence[str], cells: Sequence[_Inline], line: int) -> Entry | None:
     order = sorted(
         range(len(cells)),
@@ -788,8 +850,8 @@ def _row_entry(names: Sequence[str], cells: Sequence[_Inline], line: int) -> Ent
         return None
     for i, cell in enumerate(cells):
         name = names[i] if i < len(names) else ""
-        if i == title_at or not cell.text:
-            continue
+        if i == title_at or not cell.text or (not cell.links and _PLACEHOLDER.match(cell.text)):
+            continue  # an empty cell, or one that only says so ("-", "—", "N/A")
         for lk in cell.links:  # a link in any cell is the work's (a venue cell's own too)
             _add_link(entry, lk)
         role = _cell_role(name, cell)
@@ -961,8 +1023,14 @@ def _repeated_labels(tokens: Sequence[Token]) -> frozenset[str]:
     return frozenset(n for n, hrefs in targets.items() if len(hrefs) >= 5)
 
 
+_TRAILING_BREAK = re.compile(r"(?<!\\)\\[ \t]+$", re.M)
+
+
 def read_markdown(text: str) -> MarkdownList:
     """The entries, sections and prose of a Markdown list (see the module's docstring)."""
+    # "\\" then spaces at a line's end: the list meant a line break (CommonMark reads one only
+    # when the backslash ends the line), as a paragraph per work writes "**Title** \\ "
+    text = _TRAILING_BREAK.sub("\\\\", text)
     tokens = _parser().parse(text)
     root = SyntaxTreeNode(tokens)
     reader = _Reader(text.splitlines(keepends=True))
@@ -1130,6 +1198,8 @@ def _markup_problems(text: str, label: str) -> list[Problem]:
         return [Problem(label, 0, 0, "", f"{total:,} emphasis, code and link marks ({_MARKS}) in the file; the "
                         f"limit is {_FILE_MARKS * limit:,}, {_FILE_MARKS} times --max-markup (--max-markup raises it)")]
     return []
+
+
 
 
 def read_awesome(text: str, label: str) -> Table:

@@ -28,6 +28,7 @@ _RELATIVE = re.compile(
 _SPLIT = re.compile(r"\s*[;|]\s*|\s+")
 # Columns a reader fills with what it knows the role of already: the key and the links.
 _SKIP = frozenset(["key", "id", LINKS, "entry type"])
+_OWN_LINKS = frozenset(["link", "url", "paper_url", "paper_link"])
 
 
 def _address(text: str) -> tuple[str, str] | None:
@@ -65,16 +66,26 @@ def _kinds(table: Table, column: str) -> set[str] | None:
     return kinds if kinds - {"relative"} else None
 
 
+def _target(table: Table, roles: dict[str, set[str]]) -> str:
+    """The column the links go to: ``links``, else the list's own column of links by its usual
+    name (``Link``, ``URL``: a CSV exported by the toolkit reads back byte for byte)."""
+    if LINKS in table.columns:
+        return LINKS
+    return next((c for c in table.columns if c.lower() in _OWN_LINKS and roles.get(c) == {"url"}), LINKS)
+
+
 def with_link_roles(table: Table) -> Table:
     """The table with its address columns folded into ``links`` (see the module's docstring)."""
     roles = {c: k for c in table.columns if c.lower() not in _SKIP and (k := _kinds(table, c))}
+    target = _target(table, roles)
+    roles.pop(target, None)
     if not roles:
         return table
     # a DOI column stays the DOI; a column that also holds relative paths stays, with them
     folded = [c for c, kinds in roles.items() if kinds != {"doi"} and "relative" not in kinds]
     rows = []
     for row in table.rows:
-        links = list(_parts(row.cells.get(LINKS, ""))) if LINKS in table.columns else []
+        links = list(_parts(row.cells.get(target, ""))) if target in table.columns else []
         for column in roles:
             links += [a[1] for p in _parts(row.cells.get(column, "")) if (a := _address(p))]
         cells = {k: v for k, v in row.cells.items() if k not in folded}
@@ -82,16 +93,16 @@ def with_link_roles(table: Table) -> Table:
             if column in cells and roles[column] != {"doi"}:
                 kept = [p for p in _parts(cells[column]) if _address(p) is None]
                 cells[column] = tuple(kept) if isinstance(cells[column], tuple) else " ".join(kept)
-        cells[LINKS] = tuple(dict.fromkeys(links))
+        cells[target] = tuple(dict.fromkeys(links))
         rows.append(Row(row.line, cells))
     columns = tuple(c for c in table.columns if c not in folded)
-    columns = columns if LINKS in columns else (*columns, LINKS)
+    columns = columns if target in columns else (*columns, target)
     if not folded and all(c.lower() == "doi" for c in roles):
         return replace(
             table,
             rows=tuple(rows),
-            list_columns=table.list_columns | {LINKS},
-            columns=table.columns if LINKS in table.columns else (*table.columns, LINKS),
+            list_columns=table.list_columns | {target},
+            columns=table.columns if target in table.columns else (*table.columns, target),
         )
     said = ", ".join(repr(c) for c in roles)
     warning = (
@@ -103,5 +114,87 @@ def with_link_roles(table: Table) -> Table:
         columns=columns,
         rows=tuple(rows),
         warnings=(*table.warnings, warning),
-        list_columns=table.list_columns | {LINKS},
+        list_columns=table.list_columns | {target},
     )
+
+
+# Marks after a name that say something of the author, not the name: equal contribution (*),
+# corresponding author (†, ‡), footnotes (§, ¶), as al-folio's papers.bib writes them
+_MARKS = re.compile(r"(?<=[^\s*†‡§¶#])[*†‡§¶#]+(?=\s*(?:,|;|\band\b|&|$))")
+_AUTHOR_COLUMNS = ("author", "authors")
+AS_WRITTEN = "authors_as_written"
+
+
+def _unmarked(cell: Cell) -> Cell:
+    if isinstance(cell, tuple):
+        return tuple(_MARKS.sub("", c) for c in cell)
+    return _MARKS.sub("", cell)
+
+
+def with_author_marks(table: Table) -> Table:
+    """The table with the marks after authors' names (``Einstein*†, A.``) taken off the names;
+    each row whose names had them keeps the names as written in a column of its own,
+    ``authors_as_written`` (private, as every field off the allowlist), so nothing is lost."""
+    column = next((c for c in table.columns if c.lower() in _AUTHOR_COLUMNS), None)
+    if column is None or AS_WRITTEN in table.columns:
+        return table
+    marked = [r for r in table.rows if _unmarked(r.cells.get(column, "")) != r.cells.get(column, "")]
+    if not marked:
+        return table
+    rows = []
+    for row in table.rows:
+        cell = row.cells.get(column, "")
+        if _unmarked(cell) == cell:
+            rows.append(row)
+            continue
+        written = "; ".join(cell) if isinstance(cell, tuple) else cell
+        rows.append(Row(row.line, {**row.cells, column: _unmarked(cell), AS_WRITTEN: written}))
+    warning = (f"{table.file}: {len(marked)} entr{'y marks' if len(marked) == 1 else 'ies mark'} authors' names "
+               f"(*, †, ...): the names are read without the marks, kept as written in {AS_WRITTEN}")
+    return replace(table, columns=(*table.columns, AS_WRITTEN), rows=tuple(rows),
+                   warnings=(*table.warnings, warning))
+
+
+# A link signed for one session (an S3, Google Cloud or Azure address with its signature and
+# credential in the query): it opens for no reader and names the account it was signed for
+_SIGNED = re.compile(
+    r"[?&](?:X-Amz-(?:Signature|Credential|Security-Token)|X-Goog-(?:Signature|Credential)|sig|Signature|"
+    r"access_token)=",
+    re.I,
+)
+SIGNED = "signed_links"
+
+
+def _unsigned(cell: Cell) -> tuple[Cell, list[str]]:
+    """The cell without its signed links, and those links."""
+    parts = _parts(cell)
+    signed = [p for p in parts if _SIGNED.search(p) and _address(p)]
+    if not signed:
+        return cell, []
+    if isinstance(cell, tuple):
+        return tuple(c for c in cell if c not in signed), signed
+    return " ".join(p for p in parts if p not in signed), signed
+
+
+def with_signed_links_private(table: Table) -> Table:
+    """The table with every signed link (:data:`_SIGNED`), in whatever column, moved into a
+    column of its own, ``signed_links`` (always private), with one warning."""
+    if SIGNED in table.columns:
+        return table
+    rows, moved = [], 0
+    for row in table.rows:
+        cells, signed = dict(row.cells), []
+        for column in table.columns:
+            if column.lower() not in _SKIP - {LINKS}:
+                cells[column], found = _unsigned(cells.get(column, ""))
+                signed += found
+        if not signed:
+            rows.append(row)
+            continue
+        moved += 1
+        rows.append(Row(row.line, {**cells, SIGNED: " ".join(signed)}))
+    if not moved:
+        return table
+    warning = (f"{table.file}: {moved} entr{'y has' if moved == 1 else 'ies have'} a link signed for one session "
+               f"(X-Amz-Signature, sig=...): kept private in {SIGNED}, not published")
+    return replace(table, columns=(*table.columns, SIGNED), rows=tuple(rows), warnings=(*table.warnings, warning))

@@ -22,7 +22,7 @@ from survey_tools.adopt.entries import read_json_list, read_yaml_list
 from survey_tools.adopt.excel import read_xlsx
 from survey_tools.adopt.markdown_list import read_awesome
 from survey_tools.adopt.ris import read_ris
-from survey_tools.adopt.roles import with_link_roles
+from survey_tools.adopt.roles import with_author_marks, with_link_roles, with_signed_links_private
 from survey_tools.adopt.table import Table, read_text
 from survey_tools.errors import UsageError
 
@@ -44,11 +44,11 @@ def detect_format(path: Path) -> str:
 
 def read_source(path: Path, fmt: str | None = None, strict: bool = True) -> Table:
     """The list in ``path``, in the format its name says (or ``fmt``). Columns of addresses become the entries' links
-    (adopt.roles), except in a CSV file, which `survey import` reads through its layout
-    (csvio.read_csv), not through this function, and in a Markdown list."""
+    (adopt.roles) in every format but a Markdown list (whose reader reads each link's role itself); `survey import`
+    reads a CSV file whose header fits its layout by the names instead (csvio.read_csv)."""
     fmt = fmt or detect_format(path)
     table = _read(path, fmt, strict)
-    return table if fmt in ("csv", "markdown") else with_link_roles(table)
+    return table if fmt == "markdown" else with_signed_links_private(with_author_marks(with_link_roles(table)))
 
 
 def _read(path: Path, fmt: str, strict: bool) -> Table:

@@ -147,3 +147,21 @@ def read_text(path: Path, label: str) -> str:
     if not text.strip():
         raise InvalidInput([Problem(label, 1, 0, "", "the file is empty")], "nothing to read")
     return text
+
+
+def grouped_header(header: Sequence[str], found: Sequence[tuple[int, Sequence[str]]]) -> str:
+    """The group names of a first row that only groups the columns of the real header below it
+    (a few labels over blank cells, above a row naming nearly every column, each once); ""
+    otherwise. One rule for every table a list is kept in: an Excel sheet, CSV, TSV."""
+    if not found or found[0][0] != 2 or not header:
+        return ""
+    named = [h for h in header if h.strip()]
+    below = [c for c in found[0][1] if c.strip()]
+    width = max(len(header), len(found[0][1]))
+    if len(named) * 2 > width or len(below) * 5 < width * 4 or len(set(below)) != len(below):
+        return ""
+    return ", ".join(named)
+
+
+def grouped_warning(label: str, grouped: str) -> str:
+    return f"{label}: row 1 groups the columns ({grouped}); the header is row 2"

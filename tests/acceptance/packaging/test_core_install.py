@@ -207,16 +207,22 @@ def test_a_command_needing_an_extra_says_how_to_install_it(
     assert not (survey.parent / "from-excel").exists()
 
 
-def test_a_ris_list_is_adopted_on_the_core(core: tuple[Path, Path, dict[str, str]]) -> None:
+@pytest.mark.parametrize(
+    ("name", "records"), [("asreview-zotero.ris", 10), ("zotero-csl.json", 26)], ids=["ris", "csl-json"]
+)
+def test_a_ris_or_csl_json_list_is_adopted_on_the_core(
+    core: tuple[Path, Path, dict[str, str]], name: str, records: int
+) -> None:
+    """RIS (rispy, core) and CSL-JSON (the json module) on the install the docs name: no extra."""
     venv, survey, env = core
-    target = survey.parent / "from-ris"
+    target = survey.parent / f"from-{Path(name).suffix[1:]}"
     res = subprocess.run(
         [
             str(venv / "bin" / "survey"),
             "init",
             str(target),
             "--from",
-            str(REPO / "tests" / "fixtures" / "lists" / "asreview-zotero.ris"),
+            str(REPO / "tests" / "fixtures" / "lists" / name),
             "--title",
             "Synthetic Adoption",
         ],
@@ -228,4 +234,4 @@ def test_a_ris_list_is_adopted_on_the_core(core: tuple[Path, Path, dict[str, str
         check=False,
     )
     assert res.returncode == 0, res.stderr
-    assert len(list((target / "corpus").glob("*.yaml"))) == 10
+    assert len(list((target / "corpus").glob("*.yaml"))) == records
