@@ -81,6 +81,9 @@ class SpanRec:
     follows: bool = False  # its parent is a linked span: it may start and end after it
     span: str = ""  # the span's own name (the summary names generic spans by it)
     rule: str = ""  # the framework row that mapped it (--explain)
+    process: str = ""  # the process that wrote it (its resource), when the file says
+    run_ids: tuple[str, ...] = ()  # "key=value" of its run, conversation, session ids
+    prompt_name: str = ""  # a model call's: the agent its system prompt names (prompts.py)
 
 
 @dataclass
@@ -91,12 +94,14 @@ class SpanSummary:
     clamped_start: int = 0
     clamped_end: int = 0
     clamped_late: int = 0
+    outlived: int = 0  # spans of one process that ran on after their parent ended
     generic: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
     failed: int = 0
     runtime: Counter[str] = field(default_factory=Counter)
     joined: int = 0  # traces joined into this one by span links
     lacks: list[str] = field(default_factory=list)  # what the file has none of
+    told_apart: list[str] = field(default_factory=list)  # scopes of one name, told apart
     explained: list[str] = field(default_factory=list)  # --explain: one line per span
 
     def notes(self) -> list[str]:
@@ -123,8 +128,13 @@ class SpanSummary:
                 f"clock skew: {self.clamped_end} span(s) ended after their parent; "
                 "end clamped to the parent's"
             )
+        if self.outlived:
+            out.append(
+                f"{self.outlived} span(s) ran on after their parent ended (one process, one "
+                "clock: work it left running); the parent's end moved to theirs"
+            )
         if self.joined:
-            out.append(f"{self.joined + 1} traces joined into one by span links")
+            out.append(f"{self.joined + 1} traces joined into one by span links or by their times")
         if self.runtime:
             ops = ", ".join(f"{k} ({v})" for k, v in sorted(self.runtime.items()))
             out.append(f"runtime spans folded into their agent's events: {ops}")
@@ -136,6 +146,7 @@ class SpanSummary:
         out.extend(
             f"the file has no {what}: nothing is invented in their place" for what in self.lacks
         )
+        out.extend(self.told_apart)
         out.extend(f"explain: {line}" for line in self.explained)
         if self.skipped:
             shown = "; ".join(self.skipped[:5])
@@ -180,6 +191,7 @@ def build(
     _speakers(recs, by_id)
     _group_turns(recs)
     _owners_of_model_calls(recs, root, by_id)
+    _distinct_scopes(recs, root, by_id, summary)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
     # are whole milliseconds) a child starting with its parent but ending first would
     # be clamped against its parent's end before that end is clamped itself.
@@ -320,7 +332,7 @@ def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
                 r.kind = STEP
                 if turn is None or turn.name != r.agent:
                     turn = SpanRec(f"{r.span_id}~turn", parent, r.start, r.end, AGENT, r.agent)
-                    turn.operation = "turn"
+                    turn.operation, turn.process = "turn", r.process
                     turns.append(turn)
                     by_id[turn.span_id] = turn
             if turn is not None:
@@ -382,6 +394,76 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
                 cur.rule = INFERRED
                 break
             cur = parent(cur.parent_id) if cur is not root else None
+
+
+def _distinct_scopes(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """Scopes promoted to agents under one name (a generic method name: Haystack's
+    ``Agent.run`` for every agent) are different agents when one holds another or their
+    model calls' system prompts differ: each is then named by what its own model calls'
+    system prompts name (prompts.py), else numbered (``Agent``, ``Agent#2``), and the
+    summary says the file does not name them. Scopes of one name that are neither are one
+    agent (a module called twice)."""
+    inferred = [r for r in recs if r.kind == AGENT and r.rule == INFERRED]
+    by_name: dict[str, list[SpanRec]] = {}
+    for r in inferred:
+        by_name.setdefault(r.name, []).append(r)
+    shared = {n: spans for n, spans in by_name.items() if len(spans) > 1}
+    if not shared:
+        return
+    agent_spans = {r.span_id for r in inferred}
+    prompts: dict[str, set[str]] = {}
+    for r in recs:
+        if r.kind == MODEL and r.prompt_name:
+            owner = _nearest(r, root, by_id, agent_spans)
+            if owner:
+                prompts.setdefault(owner, set()).add(r.prompt_name)
+    for name, spans in shared.items():
+        named = {
+            s.span_id: next(iter(p)) for s in spans if len(p := prompts.get(s.span_id, ())) == 1
+        }
+        nested = any(_nearest(s, root, by_id, {t.span_id for t in spans}) for s in spans)
+        if not nested and len(set(named.values())) < 2:
+            continue  # one agent, called more than once
+        _name_apart(name, spans, named, summary)
+
+
+def _nearest(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec], among: set[str]) -> str:
+    """The nearest ancestor of ``r`` (itself excepted) that is in ``among``, or ''."""
+    cur = r
+    while cur is not root:
+        cur = by_id[cur.parent_id]
+        if cur.span_id in among:
+            return cur.span_id
+    return ""
+
+
+def _name_apart(
+    name: str, spans: list[SpanRec], named: dict[str, str], summary: SpanSummary
+) -> None:
+    taken = set(named.values())
+    if len(taken) < len(named):
+        named = {}  # two scopes' prompts name one agent: the prompts tell nothing apart
+        taken = set()
+    k = 1
+    for s in sorted(spans, key=_SORT_KEY):
+        got = named.get(s.span_id)
+        if got is None:
+            got = name if k == 1 and name not in taken else f"{name}#{k}"
+            k += 1
+        s.name = s.agent = got
+        s.rule = f"{INFERRED}; told apart from the other {name!r} scopes"
+    if named:
+        summary.told_apart.append(
+            f"{len(spans)} scopes named {name!r} are different agents; named by their system "
+            f"prompts ('You are <name>'): {', '.join(sorted(s.name for s in spans))}"
+        )
+    else:
+        summary.told_apart.append(
+            f"{len(spans)} scopes named {name!r} are different agents, and the file does not "
+            f"name them: called {', '.join(s.name for s in sorted(spans, key=_SORT_KEY))}"
+        )
 
 
 def _group_turns(recs: list[SpanRec]) -> None:
@@ -481,6 +563,7 @@ def _clamp(
     and a parent starts no later than its child once clamped)."""
     if root.end < root.start:
         root.end = root.start
+    _outlived(recs, root, by_id, summary)
     if any(r.follows for r in recs):
         # Linked work may outlast the span that caused it: the run ends with its last span.
         root.end = max(root.end, max(map(attrgetter("end"), recs)))
@@ -507,6 +590,23 @@ def _clamp(
             summary.clamped_end += 1
         if r.end < r.start:
             r.end = r.start
+
+
+def _outlived(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """A span that ends after its parent, written by the same process (one clock), is not
+    clock skew: the parent left it running (an async workflow returning its handler before
+    its steps run). Its ancestors' ends move to its end, children first (``recs`` are in
+    parents-first order), so nothing is clamped and the run keeps its order."""
+    for r in reversed(recs):
+        if r is root or r.follows or not r.process:
+            continue
+        p = by_id[r.parent_id]
+        if p.process == r.process and r.end > p.end and r.start >= p.start:
+            if r.start > p.end:
+                summary.outlived += 1
+            p.end = r.end
 
 
 class _Events:
