@@ -32,15 +32,17 @@ from survey_tools.traces.importers import frameworks  # noqa: E402
 FIXTURES = REPO / "tests" / "fixtures" / "traces-frameworks"
 # The rules.yaml families naming one framework folder's framework, where the folder's name
 # is not the family (a folder "a-b" also drops family "a": crewai-openllmetry drops crewai).
+# Rows of an instrumentor or a convention many frameworks share (genai, openinference,
+# openllmetry, messaging, handoff-tools) are never dropped.
 OWN = {
     "google-adk": ("adk",),
     "mlflow": ("smolagents",),
     "smolagents": ("smolagents",),
     "pydantic-ai": (),
     "openai-agents-js": (),
-    "crewai-openllmetry": ("crewai", "openllmetry"),
-    "llamaindex-openllmetry": ("llamaindex", "openllmetry"),
-    "langgraph-openllmetry": ("langgraph", "langgraph-openllmetry", "openllmetry"),
+    "crewai-openllmetry": ("crewai",),
+    "llamaindex-openllmetry": ("llamaindex",),
+    "langgraph-openllmetry": ("langgraph", "langgraph-openllmetry"),
 }
 _SHORT = {
     "imports": "imp",

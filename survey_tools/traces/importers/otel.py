@@ -44,6 +44,7 @@ from survey_tools.traces.importers.spans import (
     TOOL,
     SpanRec,
     SpanSummary,
+    bare,
     build,
 )
 from survey_tools.traces.limits import count_span, span_count_problem
@@ -165,6 +166,8 @@ WANTED.update(
         "tool.parameters",
         *RUN_IDS,
         *PROMPT_KEYS,
+        "gen_ai.request.model",
+        "gen_ai.response.model",
     }
 )
 
@@ -247,12 +250,27 @@ def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     op = str(a.get("gen_ai.operation.name", ""))
     agent_name = a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or ""
     if op in AGENT_OPS:
-        return AGENT, str(agent_name or span_name or op), op
+        return AGENT, str(agent_name or bare(span_name) or op), op
     if op == "execute_tool":
-        return TOOL, str(a.get("gen_ai.tool.name") or span_name or "tool"), op
+        return TOOL, str(a.get("gen_ai.tool.name") or bare(span_name) or "tool"), op
     if op in MODEL_OPS:
         return MODEL, op, op
+    if not op:
+        return _classify_plain(span_name, a)
     return GENERIC, op, op
+
+
+def _classify_plain(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
+    """A span of no convention's operation that still says what it did, in the
+    conventions' words: a request's model (``gen_ai.request.model``, ``gen_ai.response.model``)
+    makes it a model call, a tool's name (``gen_ai.tool.name``, ``tool.name``) a tool call.
+    (The AI SDK's doGenerate spans, OpenLLMetry's LlamaIndex tool tasks.)"""
+    if a.get("gen_ai.request.model") or a.get("gen_ai.response.model"):
+        return MODEL, "chat", "chat"
+    tool = a.get("gen_ai.tool.name") or a.get("tool.name")
+    if isinstance(tool, str) and tool:
+        return TOOL, tool, "execute_tool"
+    return GENERIC, "", ""
 
 
 def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, str, str]:
@@ -265,7 +283,7 @@ def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, st
             a.get("agent.name")
             or a.get("gen_ai.agent.name")
             or a.get("graph.node.name")
-            or span_name
+            or bare(span_name)
             or "agent"
         )
     elif kind == TOOL:
@@ -273,7 +291,7 @@ def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, st
         if not name and span_name.startswith("handoff to "):
             # The Agents SDK instrumentor writes a handoff as a nameless TOOL span.
             return HANDOFF, span_name[len("handoff to ") :].strip() or "agent", "handoff"
-        name = name or span_name or op
+        name = name or bare(span_name) or op
     elif kind == GENERIC:
         op = f"openinference:{op}"
         name = op

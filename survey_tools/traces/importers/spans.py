@@ -349,6 +349,23 @@ _SCOPES = (STEP, WORKFLOW, GENERIC)
 INFERRED = "structure: the nearest named scope holding model calls owns them (an agent)"
 
 
+def bare(name: str) -> str:
+    """A span's name as the name of what it runs: a framework's method suffix (``.run``,
+    ``.forward``, ``.__call__``...) stripped, and a convention's operation prefix
+    (``invoke_agent researcher``, ``execute_tool search``)."""
+    for prefix in _OPERATION_PREFIXES:
+        if name.startswith(prefix) and len(name) > len(prefix):
+            name = name[len(prefix) :]
+            break
+    for suffix in _SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+_OPERATION_PREFIXES = ("invoke_agent ", "execute_tool ", "create_agent ")
+
+
 def scope_name(r: SpanRec) -> str:
     """The agent a scope names: a name a rule or an attribute gave it, else its span's
     name, framework suffixes stripped ('' when it names nothing)."""
@@ -442,10 +459,7 @@ def _nearest(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec], among: set[st
 def _name_apart(
     name: str, spans: list[SpanRec], named: dict[str, str], summary: SpanSummary
 ) -> None:
-    taken = set(named.values())
-    if len(taken) < len(named):
-        named = {}  # two scopes' prompts name one agent: the prompts tell nothing apart
-        taken = set()
+    taken = set(named.values())  # scopes whose prompts name one agent are that agent
     k = 1
     for s in sorted(spans, key=_SORT_KEY):
         got = named.get(s.span_id)
