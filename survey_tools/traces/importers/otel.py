@@ -32,7 +32,7 @@ from survey_tools.traces.importers import frameworks
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.prompts import KEYS as PROMPT_KEYS
 from survey_tools.traces.importers.prompts import prompt_name
-from survey_tools.traces.importers.runs import RUN_IDS, union_nested
+from survey_tools.traces.importers.runs import RUN_IDS, union_idle_by_ids, union_nested
 from survey_tools.traces.importers.spans import (
     AGENT,
     GENERIC,
@@ -630,7 +630,8 @@ def join_linked(by_trace: dict[str, list[SpanRec]]) -> dict[str, int]:
 
     _union_links(by_trace, up, find)
     union_nested(by_trace, up, find)
-    bookkeeping = _union_bookkeeping(by_trace, up, find)
+    bookkeeping = union_idle_by_ids(by_trace, up, find)
+    bookkeeping |= _union_bookkeeping(by_trace, up, find)
     groups: dict[str, list[str]] = {}
     for tid in by_trace:
         groups.setdefault(find(tid), []).append(tid)

@@ -15,8 +15,12 @@ call excepted: it calls no one). Never joined, whatever the times:
 * a trace inside two runs that do not nest in each other (it could be either's).
 
 Run ids that agree let a trace join a run it only starts inside (it may end later: work
-the run left running). Shared ids alone join nothing: a session or conversation id is
-shared by every run of a session, and a workflow id by every run of a workflow.
+the run left running). Shared ids alone join no two runs: a session or conversation id is
+shared by every run of a session, and a workflow id by every run of a workflow. But **a
+trace that does no work** (no agent, model call, tool call or hand-off: a workflow being
+built, a session being opened) **joins the run of its process sharing a run id with it**,
+the first that starts after it (else the last before): Microsoft Agent Framework's
+``workflow.build`` and the ``workflow.run`` after it carry one ``workflow.id``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from survey_tools.traces.importers.spans import MODEL, SpanRec
+from survey_tools.traces.importers.spans import AGENT, HANDOFF, MODEL, TOOL, SpanRec
 
 # Attributes naming a run, a conversation or a session: a trace carrying one value and a
 # trace carrying another are not one run.
@@ -135,3 +139,39 @@ def union_nested(
         up[find(inner.key)] = find(host.key)
         joined += 1
     return joined
+
+
+_WORK = frozenset({AGENT, MODEL, TOOL, HANDOFF})
+
+
+def union_idle_by_ids(
+    by_trace: dict[str, list[SpanRec]], up: dict[str, str], find: Callable[[str], str]
+) -> set[str]:
+    """Joins each trace that does no work to the run of its process sharing a run id with
+    it (module docstring); returns the traces so joined (bookkeeping of their run)."""
+    groups: dict[str, list[SpanRec]] = {}
+    for tid, recs in by_trace.items():
+        groups.setdefault(find(tid), []).extend(recs)
+    if len(groups) < 2:
+        return set()
+    facts = {}
+    for g, recs in groups.items():
+        ids = frozenset(i for r in recs for i in r.run_ids)
+        procs = {r.process for r in recs}
+        busy = any(r.kind in _WORK for r in recs)
+        facts[g] = (min(r.start for r in recs), ids, procs, busy)
+    idle: set[str] = set()
+    for g, (start, ids, procs, busy) in facts.items():
+        if busy or not ids or len(procs) != 1 or "" in procs:
+            continue
+        runs = sorted(
+            (t, h)
+            for h, (t, hids, hprocs, hbusy) in facts.items()
+            if hbusy and hprocs == procs and hids & ids
+        )
+        if not runs:
+            continue
+        later = [h for t, h in runs if t >= start]
+        up[g] = later[0] if later else runs[-1][1]
+        idle.add(g)
+    return {tid for tid in by_trace if tid in idle}

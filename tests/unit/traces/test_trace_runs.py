@@ -161,3 +161,24 @@ def test_a_shared_session_id_alone_joins_nothing(tmp_path: Path) -> None:
         2, 0x20, "b", 120, 200, attrs={"session.id": "s1"}
     )
     assert len(_imported(tmp_path, _file(tmp_path, ("app", spans)))) == 2
+
+
+def _build(trace: int, base: int, start: int, end: int, wid: str) -> list[dict[str, Any]]:
+    """A span of no work (a workflow being built) carrying a workflow id."""
+    return [_span(trace, base, "prepare", start, end, attrs={"workflow.id": wid})]
+
+
+def test_a_trace_of_no_work_joins_the_next_run_sharing_its_id(tmp_path: Path) -> None:
+    spans = (
+        _build(1, 0x10, 0, 5, "w1")
+        + _agent(2, 0x20, "a", 10, 100, attrs={"workflow.id": "w1"})
+        + _agent(3, 0x30, "a", 120, 200, attrs={"workflow.id": "w1"})
+    )
+    docs = _imported(tmp_path, _file(tmp_path, ("app", spans)))
+    assert len(docs) == 2  # the build joined the first run; the second run stays one
+    assert sorted(len(d["events"]) for d in docs)[0] < sorted(len(d["events"]) for d in docs)[1]
+
+
+def test_a_trace_of_no_work_with_another_id_stays_apart(tmp_path: Path) -> None:
+    spans = _build(1, 0x10, 0, 5, "w2") + _agent(2, 0x20, "a", 10, 100, attrs={"workflow.id": "w1"})
+    assert len(_imported(tmp_path, _file(tmp_path, ("app", spans)))) == 2
