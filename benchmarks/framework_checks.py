@@ -17,6 +17,7 @@ benchmarks/bench_frameworks.py prints them as a table for any folder of runs.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import tempfile
@@ -131,25 +132,25 @@ def graph(doc: dict[str, Any], expected_agents: set[str]) -> dict[str, Any]:
 def expected_graph(run_: dict[str, Any]) -> dict[str, Any]:
     """What EXPECTED.yaml says of one run, in :func:`graph`'s terms."""
     agents = set(run_["agents"])
-    delegations = Counter(tuple(d) for d in run_["delegations"])
+    delegations = Counter(tuple(d) for d in run_.get("delegations", ()))
     calls: Counter[str] = Counter()
     tools: dict[str, set[str]] = {}
-    for agent, n in run_["tool_calls"].items():
-        named = set(run_["tools"].get(agent, ())) & agents
+    for agent, n in run_.get("tool_calls", {}).items():
+        named = set(run_.get("tools", {}).get(agent, ())) & agents
         # A call of a tool named after an agent is that delegation (no tool span).
         n -= sum(c for (src, dst), c in delegations.items() if src == agent and dst in named)
         if n:
             calls[agent] = n
-        rest = set(run_["tools"].get(agent, ())) - named
+        rest = set(run_.get("tools", {}).get(agent, ())) - named
         if rest:
             tools[agent] = rest
     return {
         "delegations": delegations,
-        "returns": Counter(tuple(r) for r in run_["returns"]),
+        "returns": Counter(tuple(r) for r in run_.get("returns", ())),
         "tool_calls": calls,
         "tools": tools,
-        "model_calls": Counter({a: n for a, n in run_["model_calls"].items() if n}),
-        "tokens": dict(run_["tokens"]),
+        "model_calls": Counter({a: n for a, n in run_.get("model_calls", {}).items() if n}),
+        "tokens": dict(run_.get("tokens", {"input": 0, "output": 0})),
     }
 
 
@@ -165,6 +166,7 @@ class Result:
     traces: int = 0
     summary: str = ""
     skipped: str = ""
+    digest: str = ""  # of the traces written (the same digest: the same import)
 
     @property
     def score(self) -> int:
@@ -195,9 +197,9 @@ def judge(result: Result, run_: dict[str, Any], doc: dict[str, Any], speedup: fl
     if speedup is None:
         result.passed["speedup"], result.why["speedup"] = False, "no speedup"
         return
-    concurrent = run_["mode"] != "sequential" and "speedup" not in missing
+    concurrent = run_.get("mode", "sequential") != "sequential" and "speedup" not in missing
     result.passed["speedup"] = speedup > CONCURRENT_MIN if concurrent else speedup <= SEQUENTIAL_MAX
-    result.why["speedup"] = f"{speedup:.2f} for a {run_['mode']} run"
+    result.why["speedup"] = f"{speedup:.2f} for a {run_.get('mode', 'sequential')} run"
 
 
 def _invoke(*args: str) -> tuple[int, str]:
@@ -212,8 +214,9 @@ def _invoke(*args: str) -> tuple[int, str]:
     return res.exit_code, res.stderr
 
 
-def check(folder: Path, key: str, run_: dict[str, Any], name: str) -> Result:
-    """Import one file of one run (``key``: the folder's name in the tables) and check it."""
+def check(folder: Path, key: str, run_: dict[str, Any], name: str, *options: str) -> Result:
+    """Import one file of one run (``key``: the folder's name in the tables) and check it;
+    ``options`` go to ``survey trace import`` (``--explain``)."""
     from survey_tools.traces.metrics import compute  # noqa: PLC0415
     from survey_tools.traces.validate import check_file  # noqa: PLC0415
 
@@ -222,20 +225,22 @@ def check(folder: Path, key: str, run_: dict[str, Any], name: str) -> Result:
         result.skipped = "a Parquet export needs pyarrow: pip install -e '.[scale]'"
         return result
     with tempfile.TemporaryDirectory() as tmp:
-        code, err = _invoke("trace", "import", "auto", str(folder / name), "-o", tmp)
+        code, err = _invoke("trace", "import", "auto", str(folder / name), "-o", tmp, *options)
         result.summary = err
         written = sorted(Path(tmp).iterdir())
         result.traces = len(written)
         checked = [check_file(p) for p in written]
         result.passed["imports"] = code == 0 and bool(written) and all(r.ok for r, _ in checked)
         result.why["imports"] = err.strip().splitlines()[-1] if err.strip() else f"exit {code}"
-        result.passed["traces"] = len(written) == run_["traces"]
-        result.why["traces"] = f"{len(written)} traces, want {run_['traces']}"
+        result.passed["traces"] = len(written) == run_.get("traces", 1)
+        result.why["traces"] = f"{len(written)} traces, want {run_.get('traces', 1)}"
         if not written or not result.passed["imports"]:
             for k in CHECKS[2:]:
                 result.passed[k], result.why[k] = False, "nothing imported"
             return result
-        docs = [json.loads(p.read_text(encoding="utf-8")) for p in written]
+        texts = [p.read_bytes() for p in written]
+        result.digest = hashlib.sha256(b"\0".join(texts)).hexdigest()
+        docs = [json.loads(t) for t in texts]
         big = max(range(len(docs)), key=lambda i: len(docs[i]["events"]))
         trace = checked[big][1]
         speedup = compute(trace)["parallelism_speedup"] if trace is not None else None

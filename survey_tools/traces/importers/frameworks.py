@@ -367,11 +367,13 @@ def using(
     extra: tuple[Rule, ...] = (), *, explain: bool = False, drop: frozenset[str] = frozenset()
 ) -> Iterator[None]:
     """A user's rows tried before the toolkit's, and --explain, for an import; ``drop``
-    leaves out the toolkit's rows of those families (benchmarks/bench_frameworks.py
-    --leave-one-out: what the structural rule reads without a framework's own rows)."""
+    leaves out the toolkit's rows of those families or at those places (``rules.yaml:LINE``;
+    benchmarks/bench_frameworks.py: what the structural rule reads without them)."""
     before = (_ACTIVE.table, _ACTIVE.explain)
     added = attributes(extra) - WANTED
-    kept = tuple(r for r in RULES if r.family not in drop) if drop else RULES
+    kept = (
+        tuple(r for r in RULES if r.family not in drop and r.where not in drop) if drop else RULES
+    )
     _ACTIVE.table = _Table.of(extra + kept) if extra or drop else before[0]
     _ACTIVE.explain = explain
     WANTED.update(added)

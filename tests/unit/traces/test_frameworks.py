@@ -111,3 +111,30 @@ def test_framework_run_imports_as_the_program_ran(
         assert failed, "now read right: remove from KNOWN_WRONG"
         return
     assert not failed, f"{got.summary}\n{failed}"
+
+
+def test_no_framework_row_is_covered_by_the_structural_rule() -> None:
+    """Every row of rules.yaml naming one framework that decides spans of that framework's
+    fixtures is needed: without it they would import to other traces (benchmarks/
+    bench_frameworks.py --needed). A row the structural rule or other rows cover goes."""
+    if not FIXTURES.is_dir():
+        pytest.skip(f"no framework fixtures in {FIXTURES}")
+    from benchmarks.bench_frameworks import unneeded
+
+    covered, _kept = unneeded(FIXTURES)
+    assert not covered, "rows the rule covers (remove them):\n" + "\n".join(covered)
+
+
+# What the structural rule and the other frameworks' rows read of each fixture folder with
+# its own framework's rows left out (bench_frameworks.py --leave-one-out; docs/trace-formats.md
+# "Measured"): a floor, so a change that makes the rule less general fails here.
+LEAVE_ONE_OUT_FLOOR = 515
+
+
+def test_leave_one_framework_out_reads_no_less() -> None:
+    if not FIXTURES.is_dir():
+        pytest.skip(f"no framework fixtures in {FIXTURES}")
+    from benchmarks.bench_frameworks import measure
+
+    got = sum(r.score for r in measure([FIXTURES], leave_one_out=True))
+    assert got >= LEAVE_ONE_OUT_FLOOR, f"{got} checks without each folder's own rows"
