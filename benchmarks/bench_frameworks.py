@@ -140,7 +140,7 @@ def table(results: list[Result], why: bool) -> str:
             lines.extend(
                 f"    (import: {n.split(': ', 1)[-1]})"
                 for n in r.summary.splitlines()
-                if "the file has no" in n
+                if failed and "the file has no" in n
             )
     scored = [r for r in results if not r.skipped]
     total = sum(r.score for r in scored)

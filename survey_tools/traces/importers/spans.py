@@ -402,15 +402,49 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
         return found
 
     models = [r for r in recs if r.kind == MODEL and not under_agent(r)]
+    machinery = _machinery(recs, root, by_id) if models else set()
     for m in models:
         cur = parent(m.parent_id) if m is not root else None
+        first: SpanRec | None = None  # the nearest named scope, machinery or not
         while cur is not None and cur.kind not in (AGENT, TOOL):
             name = scope_name(cur) if cur.kind in _SCOPES else ""
-            if name:
-                cur.kind, cur.name, cur.agent = AGENT, name, name
-                cur.rule = INFERRED
+            if name and first is None:
+                first = cur
+            if name and cur.span not in machinery:
+                first = cur
                 break
             cur = parent(cur.parent_id) if cur is not root else None
+        else:
+            if cur is not None and first is not None and first.span in machinery:
+                continue  # only the framework's scopes below an agent or a tool: theirs
+        if first is not None:
+            name = scope_name(first)
+            first.kind, first.name, first.agent = AGENT, name, name
+            first.rule = INFERRED
+
+
+def _machinery(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> set[str]:
+    """Span names of a framework's own scopes, told by where they occur: a scope whose name
+    occurs under scopes of two or more names (DSPy's Predict under every module, ReAct under
+    each agent, LangGraph's agent node under each graph) is the framework's, reused by
+    everyone (one inside another of its own name does not count: an agent calling one of
+    its kind); and so is a scope found only inside the framework's (the adapter inside
+    Predict). A program's own scopes occur in one place each. Model calls pass over these
+    to the nearest scope of the program's (else the nearest named one)."""
+    scopes = [r for r in recs if r is not root and r.kind in _SCOPES and scope_name(r)]
+    parents: dict[str, set[str]] = {}
+    for r in scopes:
+        up = by_id[r.parent_id].span
+        # One inside another of its own name is an agent calling one of its kind (Haystack's
+        # Agent.run as a tool of an Agent.run), not a reuse by someone else.
+        parents.setdefault(r.span, set()).update({up} - {r.span})
+    machinery = {name for name, ps in parents.items() if len(ps) > 1}
+    grew = bool(machinery)
+    while grew:
+        more = {n for n, ps in parents.items() if n not in machinery and ps <= machinery}
+        machinery |= more
+        grew = bool(more)
+    return machinery
 
 
 def _distinct_scopes(
