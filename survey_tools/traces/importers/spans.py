@@ -186,6 +186,7 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
     _speakers(recs, by_id)
@@ -264,6 +265,24 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
     if not any(r.kind in (TOOL, HANDOFF) for r in recs):
         out.append("tool spans")
     return out
+
+
+def _reused_agent_nodes(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent span named only by its span's name (no attribute names its agent) whose name
+    occurs under scopes of two or more names is a framework's node reused by every agent
+    (LangGraph's ``agent`` node of create_react_agent inside each graph, a supervisor's
+    ``call_agent``), not an agent: it becomes a graph node (:func:`_graph_agents`), acting
+    for the graph it runs in."""
+    parents: dict[str, set[str]] = {}
+    spans: list[SpanRec] = []
+    for r in recs:
+        if r.kind == AGENT and r is not root and r.name == bare(r.span):
+            up = by_id[r.parent_id]
+            parents.setdefault(r.name, set()).update({up.name or up.span} - {r.name})
+            spans.append(r)
+    for r in spans:
+        if len(parents[r.name]) > 1:
+            r.kind = NODE
 
 
 def _graph_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:

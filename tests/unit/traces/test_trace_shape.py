@@ -111,3 +111,23 @@ def test_without_a_prompt_naming_them_the_summary_says_the_file_does_not(tmp_pat
     agents, err = _agents(tmp_path, spans)
     assert agents == {"Agent", "Agent#2"}
     assert "the file does not name them" in err
+
+
+AGENT = {"openinference_span_kind": "AGENT"}
+
+
+def test_an_agent_node_reused_by_every_graph_acts_for_its_graph(tmp_path: Path) -> None:
+    """LangGraph's create_react_agent writes an AGENT span 'agent' inside each graph: a node
+    of each, not an agent called 'agent'."""
+    spans = [_span(0x10, 0, "supervisor", 0, 100, **CHAIN)]
+    for k, graph in enumerate(("researcher", "writer")):
+        base = 0x100 * (k + 1)
+        spans += [
+            _span(base, 0x10, graph, 10 + 40 * k, 40 + 40 * k, **CHAIN),
+            _span(base + 1, base, "agent", 11 + 40 * k, 39 + 40 * k, **AGENT),
+            _span(
+                base + 2, base + 1, "Model", 12 + 40 * k, 20 + 40 * k, openinference_span_kind="LLM"
+            ),
+        ]
+    agents, _ = _agents(tmp_path, spans)
+    assert agents == {"researcher", "writer"}
