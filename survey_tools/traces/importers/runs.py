@@ -12,7 +12,8 @@ call excepted: it calls no one). Never joined, whatever the times:
 * a trace whose root is named as the other's root is (another run of the same entry
   point: a server answering two requests at once);
 * traces whose run ids disagree (:data:`RUN_IDS`: both carry one and no value is shared);
-* a trace inside two runs that do not nest in each other (it could be either's).
+* a trace inside two runs that do not nest in each other (it could be either's), or
+  starting while more than :data:`MAX_OPEN` runs of its process are open.
 
 Run ids that agree let a trace join a run it only starts inside (it may end later: work
 the run left running). Shared ids alone join no two runs: a session or conversation id is
@@ -41,6 +42,9 @@ RUN_IDS = (
     "thread_id",
     "conversation.id",
 )
+
+
+MAX_OPEN = 256
 
 
 @dataclass(frozen=True)
@@ -122,21 +126,31 @@ def union_nested(
 ) -> int:
     """Joins each trace whose root lies inside another run of its process (module
     docstring), its root made the child of that run's span open over it; returns how
-    many traces were joined."""
-    runs = _runs(by_trace, find)
+    many traces were joined. Runs are swept in start order, each tried only against the
+    runs still open when it starts."""
+    runs = sorted(_runs(by_trace, find), key=lambda r: (r.start, r.key))
     if len(runs) < 2:
         return 0
+    spans: dict[str, list[SpanRec]] = {}
+    for tid, recs in by_trace.items():
+        spans.setdefault(find(tid), []).extend(recs)
     joined = 0
-    for inner in sorted(runs, key=lambda r: (r.start, r.key)):
-        hosts = [h for h in runs if _holds(h, inner)]
+    open_: list[_Run] = []
+    for inner in runs:
+        open_ = [h for h in open_ if h.end >= inner.start]
+        # Past MAX_OPEN runs open at once (a server's concurrent requests), times cannot
+        # single out one: none is joined by them.
+        hosts = [h for h in open_ if _holds(h, inner)] if len(open_) <= MAX_OPEN else []
+        open_.append(inner)
         host = _innermost(hosts) if hosts else None
         if host is None:
             continue
-        recs = [r for tid in by_trace if find(tid) == find(host.key) for r in by_trace[tid]]
-        parent = _parent(recs, inner)
+        into, out = find(host.key), find(inner.key)
+        parent = _parent(spans[into], inner)
         inner.root.parent_id = parent.span_id
         inner.root.follows = inner.end > parent.end
-        up[find(inner.key)] = find(host.key)
+        up[out] = into
+        spans[into].extend(spans.pop(out, []))
         joined += 1
     return joined
 
@@ -154,21 +168,22 @@ def union_idle_by_ids(
         groups.setdefault(find(tid), []).extend(recs)
     if len(groups) < 2:
         return set()
-    facts = {}
+    busy: dict[tuple[str, str], list[tuple[int, str]]] = {}  # (process, id) -> runs
+    idle_runs: list[tuple[str, int, str, frozenset[str]]] = []
     for g, recs in groups.items():
-        ids = frozenset(i for r in recs for i in r.run_ids)
         procs = {r.process for r in recs}
-        busy = any(r.kind in _WORK for r in recs)
-        facts[g] = (min(r.start for r in recs), ids, procs, busy)
-    idle: set[str] = set()
-    for g, (start, ids, procs, busy) in facts.items():
-        if busy or not ids or len(procs) != 1 or "" in procs:
+        ids = frozenset(i for r in recs for i in r.run_ids)
+        if len(procs) != 1 or "" in procs or not ids:
             continue
-        runs = sorted(
-            (t, h)
-            for h, (t, hids, hprocs, hbusy) in facts.items()
-            if hbusy and hprocs == procs and hids & ids
-        )
+        proc, start = next(iter(procs)), min(r.start for r in recs)
+        if any(r.kind in _WORK for r in recs):
+            for i in ids:
+                busy.setdefault((proc, i), []).append((start, g))
+        else:
+            idle_runs.append((g, start, proc, ids))
+    idle: set[str] = set()
+    for g, start, proc, ids in idle_runs:
+        runs = sorted({run for i in ids for run in busy.get((proc, i), ())})
         if not runs:
             continue
         later = [h for t, h in runs if t >= start]
