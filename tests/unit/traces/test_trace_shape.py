@@ -22,6 +22,9 @@ _KEYS = {
     "openinference_span_kind": "openinference.span.kind",
     "role": "llm.input_messages.0.message.role",
     "content": "llm.input_messages.0.message.content",
+    "kind": "traceloop.span.kind",
+    "entity": "traceloop.entity.name",
+    "model": "gen_ai.request.model",
 }
 
 
@@ -131,3 +134,24 @@ def test_an_agent_node_reused_by_every_graph_acts_for_its_graph(tmp_path: Path) 
         ]
     agents, _ = _agents(tmp_path, spans)
     assert agents == {"researcher", "writer"}
+
+
+def test_traceloop_decorators_name_agents_and_tools(tmp_path: Path) -> None:
+    """OpenLLMetry's @workflow, @agent and @tool (traceloop.span.kind, traceloop.entity.name),
+    and a model call that names only its request model."""
+    spans = [
+        _span(0x10, 0, "app.workflow", 0, 100, kind="workflow", entity="app"),
+        _span(0x20, 0x10, "researcher.agent", 1, 99, kind="agent", entity="researcher"),
+        _span(0x30, 0x20, "openai.chat", 2, 10, model="gpt-x"),
+        _span(0x40, 0x20, "search.tool", 11, 20, kind="tool", entity="search"),
+    ]
+    src = tmp_path / "run.otlp.json"
+    src.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    out = tmp_path / "out.json"
+    code, _, err = run(None, "trace", "import", "otel", str(src), "-o", str(out))
+    assert code == 0, err
+    ev = json.loads(out.read_text(encoding="utf-8"))["events"]
+    assert {e["agent"] for e in ev if e.get("role") == "llm_call"} == {"researcher"}
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("researcher", "search")
+    ]
