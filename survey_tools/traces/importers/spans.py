@@ -272,17 +272,40 @@ def _reused_agent_nodes(recs: list[SpanRec], root: SpanRec, by_id: dict[str, Spa
     occurs under scopes of two or more names is a framework's node reused by every agent
     (LangGraph's ``agent`` node of create_react_agent inside each graph, a supervisor's
     ``call_agent``), not an agent: it becomes a graph node (:func:`_graph_agents`), acting
-    for the graph it runs in."""
+    for the graph it runs in. Not when an agent's span holds it directly and it makes model
+    calls of its own: an agent several agents call is an agent (BeeAI's nameless
+    ``final_answer``, which makes none, is bookkeeping)."""
     parents: dict[str, set[str]] = {}
+    called: set[str] = set()  # names of agent spans an agent's span holds directly
+    thinking = _agents_with_model_calls(recs, root, by_id)
     spans: list[SpanRec] = []
     for r in recs:
         if r.kind == AGENT and r is not root and r.name == bare(r.span):
             up = by_id[r.parent_id]
+            if up.kind == AGENT and r.span_id in thinking:
+                called.add(r.name)  # an agent several agents call, with model calls of its own
             parents.setdefault(r.name, set()).update({up.name or up.span} - {r.name})
             spans.append(r)
     for r in spans:
-        if len(parents[r.name]) > 1:
+        if len(parents[r.name]) > 1 and r.name not in called:
             r.kind = NODE
+
+
+def _agents_with_model_calls(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
+) -> set[str]:
+    """The agent spans holding a model call with no other agent span between."""
+    out: set[str] = set()
+    for r in recs:
+        if r.kind != MODEL:
+            continue
+        cur = r
+        while cur is not root:
+            cur = by_id[cur.parent_id]
+            if cur.kind == AGENT:
+                out.add(cur.span_id)
+                break
+    return out
 
 
 def _graph_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:

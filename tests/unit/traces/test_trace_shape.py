@@ -155,3 +155,20 @@ def test_traceloop_decorators_name_agents_and_tools(tmp_path: Path) -> None:
     assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
         ("researcher", "search")
     ]
+
+
+def test_an_agent_two_agents_call_stays_an_agent(tmp_path: Path) -> None:
+    """A sub-agent held by two agents' spans, with model calls of its own, is an agent (not
+    a reused node), unlike a node inside each graph."""
+    spans = [_span(0x10, 0, "app", 0, 200, **CHAIN)]
+    for k, caller in enumerate(("lead", "reviewer")):
+        base = 0x100 * (k + 1)
+        t = 10 + 90 * k
+        spans += [
+            _span(base, 0x10, caller, t, t + 80, **AGENT),
+            _span(base + 1, base, "Model", t + 1, t + 5, openinference_span_kind="LLM"),
+            _span(base + 2, base, "helper", t + 10, t + 40, **AGENT),
+            _span(base + 3, base + 2, "Model", t + 11, t + 20, openinference_span_kind="LLM"),
+        ]
+    agents, _ = _agents(tmp_path, spans)
+    assert agents == {"lead", "reviewer", "helper"}
