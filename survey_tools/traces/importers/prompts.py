@@ -4,8 +4,9 @@ Some instrumentors name no agent at all: OpenInference's Haystack instrumentor c
 agent's span ``Agent.run`` (a Haystack Agent has no name). The one place left that says
 which agent a model call is for is its request's **system message** (its first message,
 role ``system``), and only in one well-defined form: it starts ``You are <Name>`` followed
-by punctuation, ``<Name>`` one word or capitalised words (``You are researcher.``, ``You
-are Crew Manager,``). Anything else (``You are a helpful assistant.``) names nobody. The
+by punctuation, ``<Name>`` one word or capitalised words, an article before it allowed
+(``You are researcher.``, ``You are the Writer.``, ``You are Crew Manager,``). Anything
+else (``You are a helpful assistant.``: two words before the punctuation) names nobody. The
 span builder uses it only to tell apart scopes of one generic name that are different
 agents (spans.py, _distinct_scopes), and the import's summary says the names were read
 from system prompts.
@@ -30,7 +31,9 @@ KEYS = (
     "gen_ai.system_instructions",
     "gen_ai.input.messages",
 )
-_NAMED = re.compile(r"\s*You are (?P<name>[A-Za-z][\w-]*(?: [A-Z][\w-]*)*)[.,:;!]")
+_NAMED = re.compile(
+    r"\s*[Yy]ou are (?:[Tt]he |[Aa]n? )?(?P<name>[A-Za-z][\w-]*(?: [A-Z][\w-]*)*)[.,:;!]"
+)
 _ARTICLES = frozenset({"a", "an", "the", "A", "An", "The"})
 
 
