@@ -424,7 +424,7 @@ def _prompt_name(kind: str, a: dict[str, Any]) -> str:
 
 def _run_ids(a: dict[str, Any]) -> tuple[str, ...]:
     """The span's run, conversation and session ids as "key=value" (runs.RUN_IDS)."""
-    if not a.keys() & _RUN_ID_SET:
+    if _RUN_ID_SET.isdisjoint(a):
         return ()
     return tuple(f"{k}={a[k]}" for k in RUN_IDS if isinstance(a.get(k), str | int) and a[k] != "")
 

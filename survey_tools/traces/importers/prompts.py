@@ -78,7 +78,7 @@ def system_prompt(a: dict[str, Any]) -> str:
 
 def prompt_name(a: dict[str, Any]) -> str:
     """The agent a model call's system message names (module docstring), or ''."""
-    if not a.keys() & _KEY_SET:
+    if _KEY_SET.isdisjoint(a):
         return ""
     m = _NAMED.match(system_prompt(a)[:400])
     if m is None or m["name"] in _ARTICLES:
