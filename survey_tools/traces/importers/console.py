@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from survey_tools.traces.importers.common import ImportFailed, ImportResult, iso_nanos
+from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash, iso_nanos
 from survey_tools.traces.importers.otel import (
     WANTED,
     hex_id,
@@ -99,6 +99,10 @@ def _record(line: int, doc: Any, names: dict[str, str]) -> tuple[str, SpanRec] |
             if lt and ls:
                 links.append((lt, ls))
     rec.links = tuple(links)
+    res = doc.get("resource")
+    if isinstance(res, dict):
+        key = "resource:" + content_hash(json.dumps(res, sort_keys=True, default=str))[7:23]
+        rec.process = names.setdefault(key, key)
     return tid, rec
 
 

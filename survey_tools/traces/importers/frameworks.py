@@ -96,6 +96,7 @@ ARGUMENT_KEYS = (
     "tool_call.function.arguments",
     "gcp.vertex.agent.tool_call_args",
     "ai.toolCall.args",
+    "tool.arguments",
     "input.value",
 )
 _KINDS = (
@@ -363,11 +364,18 @@ _ACTIVE = _Active(_Table.of(RULES))
 
 
 @contextmanager
-def using(extra: tuple[Rule, ...] = (), *, explain: bool = False) -> Iterator[None]:
-    """A user's rows tried before the toolkit's, and --explain, for an import."""
+def using(
+    extra: tuple[Rule, ...] = (), *, explain: bool = False, drop: frozenset[str] = frozenset()
+) -> Iterator[None]:
+    """A user's rows tried before the toolkit's, and --explain, for an import; ``drop``
+    leaves out the toolkit's rows of those families or at those places (``rules.yaml:LINE``;
+    benchmarks/bench_frameworks.py: what the structural rule reads without them)."""
     before = (_ACTIVE.table, _ACTIVE.explain)
     added = attributes(extra) - WANTED
-    _ACTIVE.table = _Table.of(extra + RULES) if extra else before[0]
+    kept = (
+        tuple(r for r in RULES if r.family not in drop and r.where not in drop) if drop else RULES
+    )
+    _ACTIVE.table = _Table.of(extra + kept) if extra or drop else before[0]
     _ACTIVE.explain = explain
     WANTED.update(added)
     try:

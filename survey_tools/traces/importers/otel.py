@@ -21,6 +21,7 @@ import base64
 import binascii
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,9 @@ import msgspec
 
 from survey_tools.traces.importers import frameworks
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
+from survey_tools.traces.importers.prompts import KEYS as PROMPT_KEYS
+from survey_tools.traces.importers.prompts import prompt_name
+from survey_tools.traces.importers.runs import RUN_IDS, union_idle_by_ids, union_nested
 from survey_tools.traces.importers.spans import (
     AGENT,
     GENERIC,
@@ -40,6 +44,7 @@ from survey_tools.traces.importers.spans import (
     TOOL,
     SpanRec,
     SpanSummary,
+    bare,
     build,
 )
 from survey_tools.traces.limits import count_span, span_count_problem
@@ -109,6 +114,7 @@ class _ScopeSpans(msgspec.Struct):
 
 class _ResourceSpans(msgspec.Struct):
     scopeSpans: list[_ScopeSpans] = []
+    resource: msgspec.Raw = msgspec.Raw(b"null")  # absent: the process is not known
 
 
 class _Otlp(msgspec.Struct):
@@ -123,6 +129,7 @@ _SPANS = msgspec.json.Decoder(list[_Span])
 
 
 _HEX_DIGITS = "0123456789abcdef"
+_RUN_ID_SET = frozenset(RUN_IDS)
 # The attributes the importer reads; the others are skipped without being converted.
 _IN_TOKENS = (
     "gen_ai.usage.input_tokens",
@@ -157,6 +164,10 @@ WANTED.update(
         "tool_call.id",
         "tool_call.function.name",
         "tool.parameters",
+        *RUN_IDS,
+        *PROMPT_KEYS,
+        "gen_ai.request.model",
+        "gen_ai.response.model",
     }
 )
 
@@ -239,12 +250,27 @@ def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     op = str(a.get("gen_ai.operation.name", ""))
     agent_name = a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or ""
     if op in AGENT_OPS:
-        return AGENT, str(agent_name or span_name or op), op
+        return AGENT, str(agent_name or bare(span_name) or op), op
     if op == "execute_tool":
-        return TOOL, str(a.get("gen_ai.tool.name") or span_name or "tool"), op
+        return TOOL, str(a.get("gen_ai.tool.name") or bare(span_name) or "tool"), op
     if op in MODEL_OPS:
         return MODEL, op, op
+    if not op:
+        return _classify_plain(span_name, a)
     return GENERIC, op, op
+
+
+def _classify_plain(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
+    """A span of no convention's operation that still says what it did, in the
+    conventions' words: a request's model (``gen_ai.request.model``, ``gen_ai.response.model``)
+    makes it a model call, a tool's name (``gen_ai.tool.name``, ``tool.name``) a tool call.
+    (The AI SDK's doGenerate spans, OpenLLMetry's LlamaIndex tool tasks.)"""
+    if a.get("gen_ai.request.model") or a.get("gen_ai.response.model"):
+        return MODEL, "chat", "chat"
+    tool = a.get("gen_ai.tool.name") or a.get("tool.name")
+    if isinstance(tool, str) and tool:
+        return TOOL, tool, "execute_tool"
+    return GENERIC, "", ""
 
 
 def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, str, str]:
@@ -257,7 +283,7 @@ def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, st
             a.get("agent.name")
             or a.get("gen_ai.agent.name")
             or a.get("graph.node.name")
-            or span_name
+            or bare(span_name)
             or "agent"
         )
     elif kind == TOOL:
@@ -265,7 +291,7 @@ def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, st
         if not name and span_name.startswith("handoff to "):
             # The Agents SDK instrumentor writes a handoff as a nameless TOOL span.
             return HANDOFF, span_name[len("handoff to ") :].strip() or "agent", "handoff"
-        name = name or span_name or op
+        name = name or bare(span_name) or op
     elif kind == GENERIC:
         op = f"openinference:{op}"
         name = op
@@ -312,6 +338,17 @@ def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
     return tid, rec
 
 
+def _mapped(kind: str, name: str, span_name: str, a: dict[str, Any]) -> frameworks.Mapped | None:
+    """What the rows say of a span; a span a row made a tool call is tried against the
+    rows on tools too (a hand-off's target)."""
+    mapped = frameworks.apply(kind, name, span_name, a)
+    if mapped is not None and mapped.kind == TOOL and kind != TOOL and not mapped.target:
+        again = frameworks.apply(TOOL, mapped.tool or name, span_name, a)
+        if again is not None and again.target:
+            mapped = replace(mapped, target=again.target, rule=f"{mapped.rule}; {again.rule}")
+    return mapped
+
+
 def span_record(
     sid: str,
     pid: str,
@@ -328,7 +365,7 @@ def span_record(
     kind, name, op = _classify(span_name, a)
     agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
     target = name if kind == HANDOFF else ""
-    mapped = frameworks.apply(kind, name, span_name, a)
+    mapped = _mapped(kind, name, span_name, a)
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
     rule = ""
     if mapped is not None:
@@ -374,10 +411,26 @@ def span_record(
         False,
         intern(span_name, span_name)[:256],
         rule,
+        "",
+        _run_ids(a),
+        _prompt_name(kind, a),
     )
 
 
-_Chunk = tuple[int, list[msgspec.Raw]]  # (line of the input, raw spans)
+def _prompt_name(kind: str, a: dict[str, Any]) -> str:
+    """A model call's: the agent its system prompt names (prompts.py)."""
+    return prompt_name(a) if kind == MODEL else ""
+
+
+def _run_ids(a: dict[str, Any]) -> tuple[str, ...]:
+    """The span's run, conversation and session ids as "key=value" (runs.RUN_IDS)."""
+    if _RUN_ID_SET.isdisjoint(a):
+        return ()
+    return tuple(f"{k}={a[k]}" for k in RUN_IDS if isinstance(a.get(k), str | int) and a[k] != "")
+
+
+# (line of the input, raw spans, their process: the resource's bytes, interned)
+_Chunk = tuple[int, list[msgspec.Raw], str]
 
 
 _SPAN_ID = re.compile(rb'"spanId"\s*:\s*"([0-9A-Za-z_-]{1,40})"')
@@ -425,7 +478,7 @@ def _records(
     chunks: list[_Chunk], summary: SpanSummary, names: dict[str, str], lines: bool
 ) -> dict[str, list[SpanRec]]:
     by_trace: dict[str, list[SpanRec]] = {}
-    for line, chunk in chunks:
+    for line, chunk, process in chunks:
         where = f"line {line}: " if lines else ""
         try:
             spans = _SPANS.decode(b"[" + b",".join(chunk) + b"]")
@@ -456,8 +509,19 @@ def _records(
                 summary.skipped.append(where + got)
                 continue
             tid, rec = got
+            rec.process = process
             by_trace.setdefault(tid, []).append(rec)
     return by_trace
+
+
+def _process(resource: msgspec.Raw, names: dict[str, str]) -> str:
+    """Which process wrote a batch of spans: its resource (all of it), as a short key; ''
+    when the file gives no resource (nothing then says two batches share a process)."""
+    raw = bytes(resource).decode("utf-8", "replace")
+    if raw == "null":
+        return ""
+    key = "resource:" + content_hash(raw)[7:23]
+    return names.setdefault(key, key)
 
 
 def _undecodable(raw: bytes, err: Exception) -> str:
@@ -539,7 +603,7 @@ def import_otlp(
     summary = SpanSummary()
     names: dict[str, str] = {}
     chunks: list[_Chunk] = [
-        (n, ss.spans[i : i + BATCH])
+        (n, ss.spans[i : i + BATCH], _process(rs.resource, names))
         for n, doc in docs
         for rs in doc.resourceSpans or ()
         for ss in rs.scopeSpans
@@ -547,7 +611,7 @@ def import_otlp(
     ]
     # Every Raw slice keeps the whole input alive: only the chunks hold them now.
     del docs
-    too_many = span_count_problem(sum(len(c) for _, c in chunks))
+    too_many = span_count_problem(sum(len(c) for _, c, _ in chunks))
     if too_many:
         raise ImportFailed(too_many)
     by_trace = _records(chunks, summary, names, lines)
@@ -585,7 +649,9 @@ def join_linked(by_trace: dict[str, list[SpanRec]]) -> dict[str, int]:
         return x
 
     _union_links(by_trace, up, find)
-    bookkeeping = _union_bookkeeping(by_trace, up, find)
+    union_nested(by_trace, up, find)
+    bookkeeping = union_idle_by_ids(by_trace, up, find)
+    bookkeeping |= _union_bookkeeping(by_trace, up, find)
     groups: dict[str, list[str]] = {}
     for tid in by_trace:
         groups.setdefault(find(tid), []).append(tid)

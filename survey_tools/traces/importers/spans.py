@@ -81,6 +81,9 @@ class SpanRec:
     follows: bool = False  # its parent is a linked span: it may start and end after it
     span: str = ""  # the span's own name (the summary names generic spans by it)
     rule: str = ""  # the framework row that mapped it (--explain)
+    process: str = ""  # the process that wrote it (its resource), when the file says
+    run_ids: tuple[str, ...] = ()  # "key=value" of its run, conversation, session ids
+    prompt_name: str = ""  # a model call's: the agent its system prompt names (prompts.py)
 
 
 @dataclass
@@ -93,12 +96,14 @@ class SpanSummary:
     clamped_start: int = 0
     clamped_end: int = 0
     clamped_late: int = 0
+    outlived: int = 0  # spans of one process that ran on after their parent ended
     generic: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
     failed: int = 0
     runtime: Counter[str] = field(default_factory=Counter)
     joined: int = 0  # traces joined into this one by span links
     lacks: list[str] = field(default_factory=list)  # what the file has none of
+    told_apart: list[str] = field(default_factory=list)  # scopes of one name, told apart
     explained: list[str] = field(default_factory=list)  # --explain: one line per span
 
     def notes(self) -> list[str]:
@@ -134,8 +139,13 @@ class SpanSummary:
                 f"clock skew: {self.clamped_end} span(s) ended after their parent; "
                 "end clamped to the parent's"
             )
+        if self.outlived:
+            out.append(
+                f"{self.outlived} span(s) ran on after their parent ended (one process, one "
+                "clock: work it left running); the parent's end moved to theirs"
+            )
         if self.joined:
-            out.append(f"{self.joined + 1} traces joined into one by span links")
+            out.append(f"{self.joined + 1} traces joined into one by span links or by their times")
         if self.runtime:
             ops = ", ".join(f"{k} ({v})" for k, v in sorted(self.runtime.items()))
             out.append(f"runtime spans folded into their agent's events: {ops}")
@@ -147,6 +157,7 @@ class SpanSummary:
         out.extend(
             f"the file has no {what}: nothing is invented in their place" for what in self.lacks
         )
+        out.extend(self.told_apart)
         out.extend(f"explain: {line}" for line in self.explained)
         if self.skipped:
             shown = "; ".join(self.skipped[:5])
@@ -186,11 +197,13 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
     _speakers(recs, by_id)
     _group_turns(recs)
     _owners_of_model_calls(recs, root, by_id)
+    _distinct_scopes(recs, root, by_id, summary)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
     # are whole milliseconds) a child starting with its parent but ending first would
     # be clamped against its parent's end before that end is clamped itself.
@@ -265,6 +278,47 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
     return out
 
 
+def _reused_agent_nodes(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent span named only by its span's name (no attribute names its agent) whose name
+    occurs under scopes of two or more names is a framework's node reused by every agent
+    (LangGraph's ``agent`` node of create_react_agent inside each graph, a supervisor's
+    ``call_agent``), not an agent: it becomes a graph node (:func:`_graph_agents`), acting
+    for the graph it runs in. Not when an agent's span holds it directly and it makes model
+    calls of its own: an agent several agents call is an agent (BeeAI's nameless
+    ``final_answer``, which makes none, is bookkeeping)."""
+    parents: dict[str, set[str]] = {}
+    called: set[str] = set()  # names of agent spans an agent's span holds directly
+    thinking = _agents_with_model_calls(recs, root, by_id)
+    spans: list[SpanRec] = []
+    for r in recs:
+        if r.kind == AGENT and r is not root and r.name == bare(r.span):
+            up = by_id[r.parent_id]
+            if up.kind == AGENT and r.span_id in thinking:
+                called.add(r.name)  # an agent several agents call, with model calls of its own
+            parents.setdefault(r.name, set()).update({up.name or up.span} - {r.name})
+            spans.append(r)
+    for r in spans:
+        if len(parents[r.name]) > 1 and r.name not in called:
+            r.kind = NODE
+
+
+def _agents_with_model_calls(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
+) -> set[str]:
+    """The agent spans holding a model call with no other agent span between."""
+    out: set[str] = set()
+    for r in recs:
+        if r.kind != MODEL:
+            continue
+        cur = r
+        while cur is not root:
+            cur = by_id[cur.parent_id]
+            if cur.kind == AGENT:
+                out.add(cur.span_id)
+                break
+    return out
+
+
 def _graph_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
     """An agent node of a graph (LangGraph's ``agent`` node of create_react_agent, a
     supervisor's ``call_agent``) is not the agent's name: the agent is the graph the node
@@ -331,7 +385,7 @@ def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
                 r.kind = STEP
                 if turn is None or turn.name != r.agent:
                     turn = SpanRec(f"{r.span_id}~turn", parent, r.start, r.end, AGENT, r.agent)
-                    turn.operation = "turn"
+                    turn.operation, turn.process = "turn", r.process
                     turns.append(turn)
                     by_id[turn.span_id] = turn
             if turn is not None:
@@ -346,6 +400,23 @@ _SUFFIXES = (".forward", ".aforward", ".__call__", ".acall", ".arun", ".run", ".
 # The scopes that can name an agent: a step (a chain, a workflow) or a span of no convention.
 _SCOPES = (STEP, WORKFLOW, GENERIC)
 INFERRED = "structure: the nearest named scope holding model calls owns them (an agent)"
+
+
+def bare(name: str) -> str:
+    """A span's name as the name of what it runs: a framework's method suffix (``.run``,
+    ``.forward``, ``.__call__``...) stripped, and a convention's operation prefix
+    (``invoke_agent researcher``, ``execute_tool search``)."""
+    for prefix in _OPERATION_PREFIXES:
+        if name.startswith(prefix) and len(name) > len(prefix):
+            name = name[len(prefix) :]
+            break
+    for suffix in _SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+_OPERATION_PREFIXES = ("invoke_agent ", "execute_tool ", "create_agent ")
 
 
 def scope_name(r: SpanRec) -> str:
@@ -384,15 +455,116 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
         return found
 
     models = [r for r in recs if r.kind == MODEL and not under_agent(r)]
+    machinery = _machinery(recs, root, by_id) if models else set()
     for m in models:
         cur = parent(m.parent_id) if m is not root else None
+        first: SpanRec | None = None  # the nearest named scope, machinery or not
         while cur is not None and cur.kind not in (AGENT, TOOL):
             name = scope_name(cur) if cur.kind in _SCOPES else ""
-            if name:
-                cur.kind, cur.name, cur.agent = AGENT, name, name
-                cur.rule = INFERRED
+            if name and first is None:
+                first = cur
+            if name and cur.span not in machinery:
+                first = cur
                 break
             cur = parent(cur.parent_id) if cur is not root else None
+        else:
+            if cur is not None and first is not None and first.span in machinery:
+                continue  # only the framework's scopes below an agent or a tool: theirs
+        if first is not None:
+            name = scope_name(first)
+            first.kind, first.name, first.agent = AGENT, name, name
+            first.rule = INFERRED
+
+
+def _machinery(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> set[str]:
+    """Span names of a framework's own scopes, told by where they occur: a scope whose name
+    occurs under scopes of two or more names (DSPy's Predict under every module, ReAct under
+    each agent, LangGraph's agent node under each graph) is the framework's, reused by
+    everyone (one inside another of its own name does not count: an agent calling one of
+    its kind); and so is a scope found only inside the framework's (the adapter inside
+    Predict). A program's own scopes occur in one place each. Model calls pass over these
+    to the nearest scope of the program's (else the nearest named one)."""
+    scopes = [r for r in recs if r is not root and r.kind in _SCOPES and scope_name(r)]
+    parents: dict[str, set[str]] = {}
+    for r in scopes:
+        up = by_id[r.parent_id].span
+        # One inside another of its own name is an agent calling one of its kind (Haystack's
+        # Agent.run as a tool of an Agent.run), not a reuse by someone else.
+        parents.setdefault(r.span, set()).update({up} - {r.span})
+    machinery = {name for name, ps in parents.items() if len(ps) > 1}
+    grew = bool(machinery)
+    while grew:
+        more = {n for n, ps in parents.items() if n not in machinery and ps <= machinery}
+        machinery |= more
+        grew = bool(more)
+    return machinery
+
+
+def _distinct_scopes(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """Scopes promoted to agents under one name (a generic method name: Haystack's
+    ``Agent.run`` for every agent) are different agents when one holds another or their
+    model calls' system prompts differ: each is then named by what its own model calls'
+    system prompts name (prompts.py), else numbered (``Agent``, ``Agent#2``), and the
+    summary says the file does not name them. Scopes of one name that are neither are one
+    agent (a module called twice)."""
+    inferred = [r for r in recs if r.kind == AGENT and r.rule == INFERRED]
+    by_name: dict[str, list[SpanRec]] = {}
+    for r in inferred:
+        by_name.setdefault(r.name, []).append(r)
+    shared = {n: spans for n, spans in by_name.items() if len(spans) > 1}
+    if not shared:
+        return
+    agent_spans = {r.span_id for r in inferred}
+    prompts: dict[str, set[str]] = {}
+    for r in recs:
+        if r.kind == MODEL and r.prompt_name:
+            owner = _nearest(r, root, by_id, agent_spans)
+            if owner:
+                prompts.setdefault(owner, set()).add(r.prompt_name)
+    for name, spans in shared.items():
+        named = {
+            s.span_id: next(iter(p)) for s in spans if len(p := prompts.get(s.span_id, ())) == 1
+        }
+        nested = any(_nearest(s, root, by_id, {t.span_id for t in spans}) for s in spans)
+        if not nested and len(set(named.values())) < 2:
+            continue  # one agent, called more than once
+        _name_apart(name, spans, named, summary)
+
+
+def _nearest(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec], among: set[str]) -> str:
+    """The nearest ancestor of ``r`` (itself excepted) that is in ``among``, or ''."""
+    cur = r
+    while cur is not root:
+        cur = by_id[cur.parent_id]
+        if cur.span_id in among:
+            return cur.span_id
+    return ""
+
+
+def _name_apart(
+    name: str, spans: list[SpanRec], named: dict[str, str], summary: SpanSummary
+) -> None:
+    taken = set(named.values())  # scopes whose prompts name one agent are that agent
+    k = 1
+    for s in sorted(spans, key=_SORT_KEY):
+        got = named.get(s.span_id)
+        if got is None:
+            got = name if k == 1 and name not in taken else f"{name}#{k}"
+            k += 1
+        s.name = s.agent = got
+        s.rule = f"{INFERRED}; told apart from the other {name!r} scopes"
+    if named:
+        summary.told_apart.append(
+            f"{len(spans)} scopes named {name!r} are different agents; named by their system "
+            f"prompts ('You are <name>'): {', '.join(sorted(s.name for s in spans))}"
+        )
+    else:
+        summary.told_apart.append(
+            f"{len(spans)} scopes named {name!r} are different agents, and the file does not "
+            f"name them: called {', '.join(s.name for s in sorted(spans, key=_SORT_KEY))}"
+        )
 
 
 def _group_turns(recs: list[SpanRec]) -> None:
@@ -492,6 +664,7 @@ def _clamp(
     and a parent starts no later than its child once clamped)."""
     if root.end < root.start:
         root.end = root.start
+    _outlived(recs, root, by_id, summary)
     if any(r.follows for r in recs):
         # Linked work may outlast the span that caused it: the run ends with its last span.
         root.end = max(root.end, max(map(attrgetter("end"), recs)))
@@ -518,6 +691,23 @@ def _clamp(
             summary.clamped_end += 1
         if r.end < r.start:
             r.end = r.start
+
+
+def _outlived(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """A span that ends after its parent, written by the same process (one clock), is not
+    clock skew: the parent left it running (an async workflow returning its handler before
+    its steps run). Its ancestors' ends move to its end, children first (``recs`` are in
+    parents-first order), so nothing is clamped and the run keeps its order."""
+    for r in reversed(recs):
+        if r is root or r.follows or not r.process:
+            continue
+        p = by_id[r.parent_id]
+        if p.process == r.process and r.end > p.end and r.start >= p.start:
+            if r.start > p.end:
+                summary.outlived += 1
+            p.end = r.end
 
 
 class _Events:

@@ -1,0 +1,174 @@
+"""Who owns a model call when no span says "agent": the program's scopes, not the
+framework's (spans.py, _machinery and _distinct_scopes).
+
+A framework's own scope (DSPy's Predict, an adapter inside it) occurs under scopes of two
+or more names, or only inside the framework's; a program's module occurs in one place.
+Model calls pass over the framework's scopes to the program's. A scope of one generic name
+nested in itself is an agent calling one of its kind: the scopes are told apart, named by
+their system prompts' "You are <Name>." or, without one, numbered with the summary saying
+the file does not name them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from helpers.support import run
+
+MS = 1_000_000
+# Keyword names for the attributes (a keyword cannot hold a dot).
+_KEYS = {
+    "openinference_span_kind": "openinference.span.kind",
+    "role": "llm.input_messages.0.message.role",
+    "content": "llm.input_messages.0.message.content",
+    "kind": "traceloop.span.kind",
+    "entity": "traceloop.entity.name",
+    "model": "gen_ai.request.model",
+}
+
+
+def _span(span: int, parent: int, name: str, start: int, end: int, **attrs: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "traceId": "1" * 32,
+        "spanId": f"{span:016x}",
+        "name": name,
+        "startTimeUnixNano": str(start * MS),
+        "endTimeUnixNano": str(end * MS),
+        "attributes": [
+            {"key": _KEYS.get(k, k), "value": {"stringValue": v}} for k, v in attrs.items()
+        ],
+    }
+    if parent:
+        out["parentSpanId"] = f"{parent:016x}"
+    return out
+
+
+def _call(base: int, parent: int, start: int, prompt: str = "") -> list[dict[str, Any]]:
+    """The framework's wrapper (Predict > Adapter) around one model call."""
+    llm: dict[str, str] = {"openinference_span_kind": "LLM"}
+    if prompt:
+        llm |= {"role": "system", "content": prompt}
+    return [
+        _span(base, parent, "Predict.forward", start, start + 8, openinference_span_kind="CHAIN"),
+        _span(
+            base + 1,
+            base,
+            "Adapter.__call__",
+            start + 1,
+            start + 7,
+            openinference_span_kind="CHAIN",
+        ),
+        _span(base + 2, base + 1, "Model.__call__", start + 2, start + 6, **llm),
+    ]
+
+
+def _agents(tmp: Path, spans: list[dict[str, Any]]) -> tuple[set[str], str]:
+    src = tmp / "run.otlp.json"
+    src.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    out = tmp / "out.json"
+    code, _, err = run(None, "trace", "import", "otel", str(src), "-o", str(out))
+    assert code == 0, err
+    ev = json.loads(out.read_text(encoding="utf-8"))["events"]
+    return {e["agent"] for e in ev if e.get("role") == "llm_call"}, err
+
+
+CHAIN = {"openinference_span_kind": "CHAIN"}
+
+
+def test_model_calls_pass_over_the_framework_scopes_to_the_program_modules(tmp_path: Path) -> None:
+    spans = [
+        _span(0x10, 0, "Coordinator.forward", 0, 100, **CHAIN),
+        *_call(0x20, 0x10, 1),
+        _span(0x30, 0x10, "Researcher.forward", 20, 50, **CHAIN),
+        *_call(0x40, 0x30, 21),
+        *_call(0x50, 0x30, 31),
+        _span(0x60, 0x10, "Writer.forward", 60, 90, **CHAIN),
+        *_call(0x70, 0x60, 61),
+    ]
+    agents, _ = _agents(tmp_path, spans)
+    assert agents == {"Coordinator", "Researcher", "Writer"}  # not Predict, not Adapter
+
+
+def test_one_generic_scope_nested_in_itself_is_told_apart_by_prompts(tmp_path: Path) -> None:
+    spans = [
+        _span(0x10, 0, "Pipeline.run", 0, 100, **CHAIN),
+        _span(0x20, 0x10, "Agent.run", 1, 99, **CHAIN),
+        *_call(0x30, 0x20, 2, "You are lead."),
+        _span(0x40, 0x20, "Agent.run", 20, 50, **CHAIN),
+        *_call(0x50, 0x40, 21, "You are helper. Be brief."),
+    ]
+    agents, err = _agents(tmp_path, spans)
+    assert agents == {"lead", "helper"}
+    assert "named by their system prompts" in err
+
+
+def test_without_a_prompt_naming_them_the_summary_says_the_file_does_not(tmp_path: Path) -> None:
+    spans = [
+        _span(0x10, 0, "Pipeline.run", 0, 100, **CHAIN),
+        _span(0x20, 0x10, "Agent.run", 1, 99, **CHAIN),
+        *_call(0x30, 0x20, 2, "You are a helpful assistant."),
+        _span(0x40, 0x20, "Agent.run", 20, 50, **CHAIN),
+        *_call(0x50, 0x40, 21),
+    ]
+    agents, err = _agents(tmp_path, spans)
+    assert agents == {"Agent", "Agent#2"}
+    assert "the file does not name them" in err
+
+
+AGENT = {"openinference_span_kind": "AGENT"}
+
+
+def test_an_agent_node_reused_by_every_graph_acts_for_its_graph(tmp_path: Path) -> None:
+    """LangGraph's create_react_agent writes an AGENT span 'agent' inside each graph: a node
+    of each, not an agent called 'agent'."""
+    spans = [_span(0x10, 0, "supervisor", 0, 100, **CHAIN)]
+    for k, graph in enumerate(("researcher", "writer")):
+        base = 0x100 * (k + 1)
+        spans += [
+            _span(base, 0x10, graph, 10 + 40 * k, 40 + 40 * k, **CHAIN),
+            _span(base + 1, base, "agent", 11 + 40 * k, 39 + 40 * k, **AGENT),
+            _span(
+                base + 2, base + 1, "Model", 12 + 40 * k, 20 + 40 * k, openinference_span_kind="LLM"
+            ),
+        ]
+    agents, _ = _agents(tmp_path, spans)
+    assert agents == {"researcher", "writer"}
+
+
+def test_traceloop_decorators_name_agents_and_tools(tmp_path: Path) -> None:
+    """OpenLLMetry's @workflow, @agent and @tool (traceloop.span.kind, traceloop.entity.name),
+    and a model call that names only its request model."""
+    spans = [
+        _span(0x10, 0, "app.workflow", 0, 100, kind="workflow", entity="app"),
+        _span(0x20, 0x10, "researcher.agent", 1, 99, kind="agent", entity="researcher"),
+        _span(0x30, 0x20, "openai.chat", 2, 10, model="gpt-x"),
+        _span(0x40, 0x20, "search.tool", 11, 20, kind="tool", entity="search"),
+    ]
+    src = tmp_path / "run.otlp.json"
+    src.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    out = tmp_path / "out.json"
+    code, _, err = run(None, "trace", "import", "otel", str(src), "-o", str(out))
+    assert code == 0, err
+    ev = json.loads(out.read_text(encoding="utf-8"))["events"]
+    assert {e["agent"] for e in ev if e.get("role") == "llm_call"} == {"researcher"}
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("researcher", "search")
+    ]
+
+
+def test_an_agent_two_agents_call_stays_an_agent(tmp_path: Path) -> None:
+    """A sub-agent held by two agents' spans, with model calls of its own, is an agent (not
+    a reused node), unlike a node inside each graph."""
+    spans = [_span(0x10, 0, "app", 0, 200, **CHAIN)]
+    for k, caller in enumerate(("lead", "reviewer")):
+        base = 0x100 * (k + 1)
+        t = 10 + 90 * k
+        spans += [
+            _span(base, 0x10, caller, t, t + 80, **AGENT),
+            _span(base + 1, base, "Model", t + 1, t + 5, openinference_span_kind="LLM"),
+            _span(base + 2, base, "helper", t + 10, t + 40, **AGENT),
+            _span(base + 3, base + 2, "Model", t + 11, t + 20, openinference_span_kind="LLM"),
+        ]
+    agents, _ = _agents(tmp_path, spans)
+    assert agents == {"lead", "reviewer", "helper"}
