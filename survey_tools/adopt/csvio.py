@@ -823,6 +823,12 @@ def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: d
         # nothing the list held is lost: the value no field could take is kept, privately
         notes = [record[NOTES_FIELD]] if isinstance(record.get(NOTES_FIELD), str) else []
         record[NOTES_FIELD] = "\n\n".join(notes + kept)
+        # in the taxonomy's field order, as every record is written (an export and import again
+        # gives the same file, the notes not moved to the end)
+        order = coll.field_names()
+        ranked = sorted(record.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
+        record.clear()
+        record.update(ranked)
     label, line = found[0].file, found[0].line
     again = _tag_problems(tax, coll, lay, record, label, line) + _record_problems(tax, coll, lay, rel, record, label, line)
     if again:

@@ -632,7 +632,9 @@ def _venue_year_words(
     idents = data.get("identifiers")
     a = idents.get("arxiv") if isinstance(idents, dict) else None
     ay = arxiv_year(a) if isinstance(a, str) else None
-    if ay is not None and not ay <= v <= ay + ARXIV_YEAR_SLACK:  # the id dates the work: the venue is off
+    # the id dates the work: the venue is off. A paper may reach arXiv after its conference
+    # (EMNLP in December, the preprint in January), hence the year before the id's too.
+    if ay is not None and not ay - 1 <= v <= ay + ARXIV_YEAR_SLACK:
         return ("venue",), (f"the venue {venue!r} names {v}, which does not fit arXiv id {a} "
                             f"(issued {ay}): correct the venue (venue: 'arXiv' for the preprint alone)")
     return (f.name,), (f"{year} does not fit the venue {venue!r}, which names {v}: write the year of the "

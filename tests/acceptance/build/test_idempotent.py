@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from helpers.readings import readings_for
 
 from survey_tools.build import build
 from survey_tools.cli import cli
@@ -31,6 +32,7 @@ def _add(root: Path) -> None:
             value["evidence"] = "https://arxiv.org/abs/2605.09999"
     if isinstance(data.get("strict_credit_evidence"), dict) and "url" in data["strict_credit_evidence"]:
         data["strict_credit_evidence"]["url"] = "https://arxiv.org/abs/2605.09999"
+    data["readings"] = readings_for(data, root)  # a new living record places each tag it sets
     (root / "corpus" / "a-later-work.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 

@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from helpers.arxiv_replay import ArxivServer, serve_arxiv
+from helpers.readings import readings_yaml
 
 REPO = Path(__file__).resolve().parents[3]
 TITLE = "Heat-bath random walks with Markov bases"
@@ -89,9 +91,11 @@ def _fill(path: Path) -> None:
     for name, value in answers.items():
         text, n = re.subn(rf"^{name}: untagged$", f"{name}: {value}", text, flags=re.M)
         assert n == 1, name
-    # `readings` (where each tag was read) is optional for a contributor: left untagged here,
-    # it is every other field the contributor must fill
+    # what is still untagged after those answers is `readings`: where each tag was read, which
+    # a new living record must say; the contributor places each tag set
     assert [ln for ln in text.splitlines() if "untagged" in ln] == ["readings: untagged"]
+    data = yaml.safe_load(text.replace("readings: untagged\n", ""))
+    text = text.replace("readings: untagged\n", readings_yaml(data, path.parents[1], "Section 2"))
     path.write_text(text, encoding="utf-8")
 
 

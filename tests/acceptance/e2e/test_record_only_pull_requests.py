@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+from helpers.readings import readings_yaml
 
 REPO = Path(__file__).resolve().parents[3]
 DEMO = (REPO / "tests" / "data" / "records" / "valid" / "demo-paper.yaml").read_text(encoding="utf-8")
@@ -31,8 +33,12 @@ def record(key: str, title: str, arxiv: str, summary: str) -> str:
         "title: A Demonstration Paper on Orchestration", f"title: {title}")
     text = text.replace("2501.00001", arxiv).replace("year: 2025", "year: 2026").replace("  doi: 10.1000/demo.1\n", "").replace(
         "  openreview: AbCdEf123\n", "").replace("- https://example.org/demo\n", "")
-    return text.replace("summary: Trains an orchestrator with RL to decide which worker acts next.",
+    text = text.replace("summary: Trains an orchestrator with RL to decide which worker acts next.",
                         f"summary: {summary}")
+    if "\nreadings:" in text:
+        return text
+    # a new living record places each tag it sets (the taxonomy requires it)
+    return text.rstrip("\n") + "\n" + readings_yaml(yaml.safe_load(text), REPO)
 
 
 class Repo:
