@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -29,13 +29,15 @@ from survey_tools.traces.batch import (
     parquet_metrics,
     render_json,
 )
-from survey_tools.traces.importers import FORMATS, IMPORTERS, frameworks
-from survey_tools.traces.importers.convert import import_to
+from survey_tools.traces.importers import FORMATS, IMPORTERS
 from survey_tools.traces.limits import DEFAULT_MAX_SPANS, Limits, parse_size
 from survey_tools.traces.problems import TraceReport
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
 from survey_tools.traces.validate import check_file
+
+if TYPE_CHECKING:
+    from survey_tools.traces.importers import frameworks
 
 _LIMIT_HELP = "Problems kept per trace (0 = all); the count always covers all of them."
 
@@ -346,6 +348,10 @@ def import_cmd(
     max_bytes: int,
     max_string_bytes: int,
 ) -> None:
+    # Imported here: the framework rules (rules.yaml, read and checked when the module loads,
+    # about 0.12 s) are for `trace import` alone, not for validate or metrics.
+    from survey_tools.traces.importers import frameworks
+
     extra = _user_rules(rules_files)
     with frameworks.using(extra, explain=explain):
         failed, paths = _import_all(
@@ -361,6 +367,8 @@ def import_cmd(
 
 def _user_rules(files: tuple[Path, ...]) -> tuple[frameworks.Rule, ...]:
     """The rows of the --rules files; every problem of every file at once."""
+    from survey_tools.traces.importers import frameworks
+
     rows: list[frameworks.Rule] = []
     problems: list[Problem] = []
     for f in files:
@@ -387,6 +395,8 @@ def _import_all(
     check: bool | None,
     limits: Limits,
 ) -> tuple[int, list[Path]]:
+    from survey_tools.traces.importers import convert  # (with the framework rules)
+
     paths = [p for p in inputs]
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
@@ -399,7 +409,7 @@ def _import_all(
     folder = output is not None and (len(paths) > 1 or output.is_dir())
     for p in paths:
         try:
-            notes = import_to(
+            notes = convert.import_to(
                 fmt,
                 p,
                 output,
