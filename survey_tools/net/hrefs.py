@@ -66,10 +66,11 @@ def href_problem(url: object) -> str | None:
     return _str_problem(url) if type(url) is str else _str_problem.__wrapped__(url)
 
 
-# One answer per address: validate, every renderer and the site's page check ask about the same
-# addresses again (a paper page's links, evidence and metadata), 55,000 questions at 2,000 records,
-# a tenth of a cold build before. The answer depends on the string alone.
-@lru_cache(maxsize=1 << 16)
+# One answer per address: a paper page's context and then its link check ask about the same
+# addresses again (its links, evidence and metadata), 55,000 questions at 2,000 records, a tenth
+# of a cold build before. The answer depends on the string alone. The questions about one page
+# come together, so a few thousand entries answer them (64k kept 10,000 pages' addresses alive).
+@lru_cache(maxsize=1 << 12)
 def _str_problem(url: str) -> str | None:
     if _CONTROL.search(url):
         return f"{_shown(url)} holds a control character, tab or line break; write the address without it"
