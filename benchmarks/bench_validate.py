@@ -53,10 +53,10 @@ def synthetic_record(i: int, rng: random.Random, tax) -> dict:  # type: ignore[n
     rec: dict = {
         "key": f"paper-{i:06d}",
         "title": " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 11))).capitalize(),
-        "authors": [f"Author{j}, Given{i % 97}" for j in range(rng.randint(1, 6))],
+        "authors": [f"Author{j}, {WORDS[i % 97].capitalize()}" for j in range(rng.randint(1, 6))],
         "authors_complete": True,
         "affiliation": "Synthetic University",
-        "year": 2000 + (i % 25),
+        "year": 2017 + (i % 10),  # from the survey's earliest year to this one
         "venue": "arXiv",
         "identifiers": {"arxiv": f"{(i % 25):02d}{(i % 12) + 1:02d}.{i:05d}"[-10:]},
         "links": [f"https://example.org/papers/{i}"],
@@ -67,6 +67,8 @@ def synthetic_record(i: int, rng: random.Random, tax) -> dict:  # type: ignore[n
     }
     del rec["identifiers"]  # synthetic ids would collide with the year check; links carry no id
     for cf in coll.controlled:
+        if cf.name == "readings":  # optional; a record that places one reading must place every tag
+            continue
         if cf.kind == "mapping":
             picks = rng.sample(list(cf.ids), rng.randint(0, 3))
             rec[cf.name] = {

@@ -5,22 +5,16 @@ Each command parses options and calls the library (:mod:`survey_tools.traces`).
 
 from __future__ import annotations
 
+import importlib
 import sys
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import click
 
 from survey_tools.cli.common import report
-from survey_tools.errors import (
-    EXIT_INVALID,
-    EXIT_OK,
-    InvalidInput,
-    Problem,
-    SurveyError,
-    UsageError,
-)
+from survey_tools.cli.trace_options import limits_of as _limits
+from survey_tools.cli.trace_options import size_options as _size_options
+from survey_tools.errors import EXIT_INVALID, EXIT_OK, SurveyError, UsageError
 from survey_tools.fileio import atomic_write
 from survey_tools.traces.batch import (
     METRICS_FORMATS,
@@ -29,58 +23,12 @@ from survey_tools.traces.batch import (
     parquet_metrics,
     render_json,
 )
-from survey_tools.traces.importers import FORMATS, IMPORTERS, frameworks
-from survey_tools.traces.importers.convert import import_to
-from survey_tools.traces.limits import DEFAULT_MAX_EVENTS, DEFAULT_MAX_SPANS, Limits, parse_size
 from survey_tools.traces.problems import TraceReport
 from survey_tools.traces.schema import schema_text
 from survey_tools.traces.survey_v1 import PROFILES, check_file_v1, export_v1
 from survey_tools.traces.validate import check_file
 
 _LIMIT_HELP = "Problems kept per trace (0 = all); the count always covers all of them."
-
-
-class _Size(click.ParamType):
-    """A byte count: 600M, 1G, 100000 (K, M, G are powers of 1024)."""
-
-    name = "size"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int):
-            return value
-
-        try:
-            return parse_size(str(value))
-        except ValueError as err:
-            self.fail(str(err), param, ctx)
-
-
-def _size_options(f: Any) -> Any:
-    f = click.option(
-        "--max-events",
-        type=click.IntRange(min=1),
-        default=DEFAULT_MAX_EVENTS,
-        show_default=True,
-        help="Refuse a trace holding more events (or more edges) than this, before they are decoded.",
-    )(f)
-    f = click.option(
-        "--max-string-bytes",
-        type=_Size(),
-        default="16M",
-        show_default=True,
-        help="Refuse a file holding one JSON string longer than this.",
-    )(f)
-    return click.option(
-        "--max-bytes",
-        type=_Size(),
-        default="512M",
-        show_default=True,
-        help="Refuse a file larger than this (K, M, G suffixes), before reading it.",
-    )(f)
-
-
-def _limits(max_bytes: int, max_string_bytes: int, max_events: int = DEFAULT_MAX_EVENTS) -> Any:
-    return Limits(max_bytes=max_bytes, max_string_bytes=max_string_bytes, max_events=max_events)
 
 
 def _emit(text: str, out: Path | None) -> None:
@@ -96,7 +44,26 @@ def _progress_wanted(flag: bool | None, n: int) -> bool:
     return n > 1 and sys.stderr.isatty()
 
 
-@click.group()
+class _TraceGroup(click.Group):
+    """``survey trace``: its ``import`` command lives in :mod:`survey_tools.cli.trace_import`,
+    loaded only when it is asked for (as the root group loads each command's module): the
+    framework rules it needs are read and compiled when their module loads (0.11-0.13 s), which
+    ``trace validate`` and ``trace metrics`` should not pay for."""
+
+    _LAZY = {"import": "survey_tools.cli.trace_import"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self._LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = self._LAZY.get(cmd_name)
+        if module is not None:
+            found: click.Command = importlib.import_module(module).COMMAND
+            return found
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_TraceGroup)
 def trace() -> None:
     """Validate and measure run traces of LLM agent systems (independent of the survey)."""
 
@@ -282,157 +249,6 @@ def metrics_cmd(
     for line in run.messages:
         click.echo(line, err=True)
     raise click.exceptions.Exit(EXIT_INVALID if run.failed else EXIT_OK)
-
-
-_IMPORT_HELP = (
-    "Turn agent-system logs into orchestration traces (docs/trace-formats.md).\n\n"
-    "Each trace is validated before it is written (by default up to 250,000 events; "
-    "--check for any size); an input that cannot be imported is reported and skipped, "
-    "and the exit code is then 1.\n\n"
-    "FORMAT is one of:\n\n\b\n"
-    + "\n".join(
-        f"  {name:<15}{line}"
-        for name, line in [
-            ("auto", "tell the format from the file's start"),
-            *((imp.name, imp.summary) for imp in IMPORTERS),
-        ]
-    )
-)
-
-
-@trace.command("import", help=_IMPORT_HELP)
-@click.argument("fmt", metavar="FORMAT", type=click.Choice(list(FORMATS)))
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(path_type=Path),
-    help="A file for one trace, a folder for several inputs or an input holding several "
-    "traces (default: standard output for one).",
-)
-@click.option(
-    "--keep-content",
-    is_flag=True,
-    help="Copy raw message text into the trace (who-and-when; for local use only).",
-)
-@click.option(
-    "--check/--no-check",
-    default=None,
-    help="Re-validate each written trace (default: for traces of up to 250,000 events).",
-)
-@click.option(
-    "--max-spans",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_SPANS,
-    show_default=True,
-    help="Refuse an input holding more spans than this, before they become records.",
-)
-@click.option(
-    "--rules",
-    "rules_files",
-    multiple=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="A file of your own framework rules (the shape of the toolkit's rules.yaml, "
-    "docs/trace-formats.md), tried before the toolkit's; may be given more than once.",
-)
-@click.option(
-    "--explain",
-    is_flag=True,
-    help="Say, for each span, what it became (agent, tool call, delegation, folded, "
-    "generic) and by which rule.",
-)
-@_size_options
-def import_cmd(
-    fmt: str,
-    inputs: tuple[Path, ...],
-    output: Path | None,
-    keep_content: bool,
-    check: bool | None,
-    max_spans: int,
-    rules_files: tuple[Path, ...],
-    explain: bool,
-    max_bytes: int,
-    max_string_bytes: int,
-    max_events: int,
-) -> None:
-    extra = _user_rules(rules_files)
-    with frameworks.using(extra, explain=explain):
-        failed, paths = _import_all(
-            fmt,
-            inputs,
-            output,
-            keep_content,
-            check,
-            replace(_limits(max_bytes, max_string_bytes, max_events), max_spans=max_spans),
-        )
-    sys.exit(EXIT_INVALID if failed else EXIT_OK)
-
-
-def _user_rules(files: tuple[Path, ...]) -> tuple[frameworks.Rule, ...]:
-    """The rows of the --rules files; every problem of every file at once."""
-    rows: list[frameworks.Rule] = []
-    problems: list[Problem] = []
-    for f in files:
-        if not f.is_file():
-            raise UsageError(f"--rules {f}: no such file")
-        try:
-            rows.extend(frameworks.load_rules(f.read_text(encoding="utf-8"), str(f)))
-        except InvalidInput as err:
-            problems.extend(err.problems)
-        except UnicodeDecodeError:
-            problems.append(Problem(str(f), 0, 0, "", "not UTF-8 text"))
-    if problems:
-        for prob in sorted(set(problems)):
-            click.echo(prob.format(), err=True)
-        raise click.exceptions.Exit(EXIT_INVALID)
-    return tuple(rows)
-
-
-def _import_all(
-    fmt: str,
-    inputs: tuple[Path, ...],
-    output: Path | None,
-    keep_content: bool,
-    check: bool | None,
-    limits: Limits,
-) -> tuple[int, list[Path]]:
-    paths = [p for p in inputs]
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise UsageError("no such file: " + ", ".join(missing))
-    if len(paths) > 1 and output is None:
-        raise UsageError("several inputs need -o FOLDER")
-    if len(paths) > 1 and output is not None and output.exists() and not output.is_dir():
-        raise UsageError(f"-o {output}: several inputs need a folder, not a file")
-    failed = 0
-    folder = output is not None and (len(paths) > 1 or output.is_dir())
-    for p in paths:
-        try:
-            notes = import_to(
-                fmt,
-                p,
-                output,
-                keep_content=keep_content,
-                check=check,
-                limits=limits,
-                folder=folder,
-            )
-        except SurveyError as err:
-            failed += 1
-            problems = getattr(err, "report", None)
-            if problems is not None:
-                for prob in problems.sorted()[:20]:
-                    click.echo(prob.format(), err=True)
-            click.echo(f"{p}: not imported: {err}", err=True)
-            continue
-        for note in notes:
-            click.echo(f"{p}: {note}", err=True)
-    if len(paths) > 1:
-        click.echo(
-            f"import: {len(paths)} input(s), {len(paths) - failed} imported, {failed} failed",
-            err=True,
-        )
-    return failed, paths
 
 
 @trace.command("export")

@@ -30,6 +30,10 @@ class SiteLinkError(SurveyError):
     """A page of the site refers to a file outside the site's folder, or to one it lacks."""
 
 
+# Every page writes the site's icon (a long data: URI full of &#39;) and the same navigation.
+_unescaped = lru_cache(maxsize=1 << 12)(html.unescape)
+
+
 def references(text: str) -> list[str]:
     """Every ``href``/``src`` of a page (HTML or the Atom feed), unescaped: the hrefs in order,
     then the srcs, then ``xml:base``."""
@@ -41,7 +45,7 @@ def references(text: str) -> list[str]:
             if end < 0:
                 break
             ref = text[start + n : end]
-            out.append(html.unescape(ref) if "&" in ref else ref)
+            out.append(_unescaped(ref) if "&" in ref else ref)
             start = text.find(attr, end)
     return out
 
@@ -53,9 +57,6 @@ def target(page: str, ref: str) -> str | None:
     return _target(posixpath.dirname(page), ref)
 
 
-# Pages of one folder share most of their links (navigation, stylesheet, tag pages): each
-# (folder, link) is worked out once, which keeps the check of 10,000 paper pages cheap.
-@lru_cache(maxsize=1 << 16)
 def _target(folder: str, ref: str) -> str | None:
     if not ref or ref.startswith(("#", "//")) or _SCHEME.match(ref):
         return None
@@ -82,22 +83,39 @@ def check_page(page: str, text: str, files: Collection[str]) -> list[str]:
     out = []
     folder = posixpath.dirname(page)
     for ref in references(text):
-        where = _target(folder, ref)
-        if where is None:
-            if (ref.startswith("//") or _SCHEME.match(ref.lstrip("\x00 \t\n\r"))) and not (
-                ref.startswith(_OWN_DATA) or safe_href(ref)
-            ):
-                out.append(
-                    f"{page}: {ref!r} is not a web address a page may link to ({href_problem(ref)})"
-                )
-            continue
-        if where.startswith("/"):
-            out.append(f"{page}: {ref!r} starts at the server's root, outside the site's folder")
-        elif where == ".." or where.startswith("../"):
-            out.append(f"{page}: {ref!r} leads outside the site's folder")
-        elif where not in files:
-            out.append(f"{page}: {ref!r} names {where}, which the site does not have")
+        kind, where = _classified(folder, ref)
+        if kind == _FILE:
+            if where not in files:
+                out.append(f"{page}: {ref!r} names {where}, which the site does not have")
+        elif kind != _FINE:
+            out.append(f"{page}: {ref!r} {kind}")
     return out
+
+
+_FILE, _FINE = "file", "fine"
+
+
+# What a link is, by the folder of its page and its text alone (whether the file it names
+# exists is asked of the site's files each time). Pages of one folder share most of their links
+# (navigation, stylesheet, tag pages, the icon): each is classified once. A few thousand entries
+# hold those; a paper's own links pass through (64k entries kept 10,000 pages' links alive, 20 MB
+# more at the peak of a 10k build).
+@lru_cache(maxsize=1 << 12)
+def _classified(folder: str, ref: str) -> tuple[str, str]:
+    """(``_FILE``, the file it names), (``_FINE``, "") for a link to elsewhere that may be
+    written, or (what is wrong, "")."""
+    where = _target(folder, ref)
+    if where is None:
+        if (ref.startswith("//") or _SCHEME.match(ref.lstrip("\x00 \t\n\r"))) and not (
+            ref.startswith(_OWN_DATA) or safe_href(ref)
+        ):
+            return f"is not a web address a page may link to ({href_problem(ref)})", ""
+        return _FINE, ""
+    if where.startswith("/"):
+        return "starts at the server's root, outside the site's folder", ""
+    if where == ".." or where.startswith("../"):
+        return "leads outside the site's folder", ""
+    return _FILE, where
 
 
 def checked(page: str, render: Callable[[], str], files: Collection[str], folder: str) -> str:

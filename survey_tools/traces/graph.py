@@ -146,13 +146,26 @@ def dependency_edges(
     return s, d, cs, cd
 
 
+def forward_order(rank: np.ndarray, cs: np.ndarray) -> np.ndarray:
+    """The edges (sources ``cs``) in the topological order of their sources, ties in edge order
+    (a stable sort): the order the longest-chain and taint walks take them in."""
+    return np.argsort(rank[cs], kind="stable")
+
+
 def longest_chain(
-    t: np.ndarray, dur: np.ndarray, cs: np.ndarray, cd: np.ndarray, rank: np.ndarray
+    t: np.ndarray,
+    dur: np.ndarray,
+    cs: np.ndarray,
+    cd: np.ndarray,
+    rank: np.ndarray,
+    cfwd: np.ndarray | None = None,
 ) -> tuple[list[int], float]:
-    """The critical path over edges (cs, cd), given the events' topological ``rank``."""
+    """The critical path over edges (cs, cd), given the events' topological ``rank`` (and the
+    edges' :func:`forward_order`, when the caller has it)."""
     n = t.size
     end = t + np.nan_to_num(dur, nan=0.0)
-    cfwd = np.argsort(rank[cs], kind="stable")
+    if cfwd is None:
+        cfwd = forward_order(rank, cs)
     CS, CD = cs[cfwd].tolist(), cd[cfwd].tolist()
 
     # Critical path: the dependency chain spanning the most time, from the start of

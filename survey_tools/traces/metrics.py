@@ -16,6 +16,7 @@ import numpy as np
 from survey_tools.traces.graph import (
     SpawnInfo,
     dependency_edges,
+    forward_order,
     longest_chain,
     spawn_info,
     topo_edge_order,
@@ -84,7 +85,12 @@ def _ratio(a: float, b: float) -> float | None:
 
 
 def _taint(
-    tb: Table, s: np.ndarray, d: np.ndarray, rank: np.ndarray, max_paths: int
+    tb: Table,
+    s: np.ndarray,
+    d: np.ndarray,
+    rank: np.ndarray,
+    max_paths: int,
+    cfwd: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Taint over dependency edges (s, d).
 
@@ -106,7 +112,9 @@ def _taint(
         start[untrusted] = ~safety[untrusted]
         tainted = bytearray(start.tobytes())
         # Forwards in topological order; an edge into a safety event never carries taint.
-        fwd = np.argsort(rank[s], kind="stable")
+        # The critical path's order of its edges (s, then the safety_flow ones) holds the
+        # order of s: a stable sort keeps any subset of its items in their relative order.
+        fwd = forward_order(rank, s) if cfwd is None else cfwd[cfwd < s.size]
         fwd = fwd[~safety[d[fwd]]]
         for v in compress(d[fwd].tolist(), map(tainted.__getitem__, s[fwd].tolist())):
             tainted[v] = 1
@@ -430,8 +438,9 @@ def compute(trace: Trace, *, max_taint_paths: int = DEFAULT_MAX_TAINT_PATHS) -> 
     s, d, cs, cd = dependency_edges(tb.t, tb.ekind, tb.esrc, tb.edst)
     fan_in_max, fan_in_mean = _fan_in(tb, s, d)
     rank = topo_edge_order(tb.t, s, d)
-    cp, cp_len = longest_chain(tb.t, tb.dur, cs, cd, rank)
-    graph = _taint(tb, s, d, rank, max_taint_paths)
+    cfwd = forward_order(rank, cs)  # one sort for both walks
+    cp, cp_len = longest_chain(tb.t, tb.dur, cs, cd, rank, cfwd)
+    graph = _taint(tb, s, d, rank, max_taint_paths, cfwd)
     work, basis = _work(tb, end)
 
     return {
