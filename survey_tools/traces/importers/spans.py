@@ -26,6 +26,7 @@ calls before turns before whole runs), so rolled-up totals are not counted twice
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -84,6 +85,7 @@ class SpanRec:
     process: str = ""  # the process that wrote it (its resource), when the file says
     run_ids: tuple[str, ...] = ()  # "key=value" of its run, conversation, session ids
     prompt_name: str = ""  # a model call's: the agent its system prompt names (prompts.py)
+    asked: tuple[str, ...] = ()  # a model call's: the tools its answer asked for, by name
 
 
 @dataclass
@@ -197,6 +199,8 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _agents_beside_their_tools(recs, root, by_id)
+    _handoff_tools(recs)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -276,6 +280,71 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
     if not any(r.kind in (TOOL, HANDOFF) for r in recs):
         out.append("tool spans")
     return out
+
+
+def _word_parts(name: str) -> set[str]:
+    return {w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w}
+
+
+def _handoff_tools(recs: list[SpanRec]) -> None:
+    """A hand-off span that names its target but not the tool the model called to hand off
+    (OpenInference over the OpenAI Agents SDK: a nameless TOOL span ``handoff to
+    researcher``) is that tool's call when the model call just before it, in the same
+    parent, asked for a tool whose name holds the target's (``transfer_to_researcher``):
+    a tool call of that name, handing off to the target. Otherwise it stays a hand-off
+    with no tool call (nothing invented)."""
+    last_model: dict[str, SpanRec] = {}
+    for r in recs:  # sorted by start
+        if r.kind == MODEL and r.asked:
+            last_model[r.parent_id] = r
+        elif r.kind == HANDOFF and r.target not in ("", UNNAMED):
+            m = last_model.get(r.parent_id)
+            want = _word_parts(r.target)
+            if m is None or m.end > r.start or not want:
+                continue
+            tool = next((t for t in m.asked if want <= _word_parts(t)), "")
+            if tool:
+                r.kind, r.name = TOOL, tool
+
+
+def _agents_beside_their_tools(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
+) -> None:
+    """An agent run as a tool whose span the tracing made a sibling of the tool span that ran
+    it (OpenLLMetry over the OpenAI Agents SDK: the agent's span under the workflow, beside
+    the caller's ``ask_researcher.tool``) goes under that tool span: the innermost tool span
+    of another branch that lasts the whole of the agent's span and whose tool's name holds
+    the agent's name (``ask_researcher`` for ``researcher``). Never when the agent's span is
+    already under a tool span, or the tool span under the agent's."""
+    tools = [r for r in recs if r.kind == TOOL]
+    if not tools:
+        return
+    for r in recs:
+        if r.kind != AGENT or r is root or by_id[r.parent_id].kind == TOOL:
+            continue
+        agent = _word_parts(r.name)
+        if not agent:
+            continue
+        best: SpanRec | None = None
+        for t in tools:
+            if t.start > r.start or t.end < r.end or not agent <= _word_parts(t.name):
+                continue
+            if _holds(r, t, by_id) or _holds(t, r, by_id):
+                continue
+            if best is None or t.end - t.start < best.end - best.start:
+                best = t
+        if best is not None:
+            r.parent_id = best.span_id
+
+
+def _holds(outer: SpanRec, inner: SpanRec, by_id: dict[str, SpanRec]) -> bool:
+    """``outer`` is ``inner`` or one of its ancestors."""
+    cur: SpanRec | None = inner
+    while cur is not None:
+        if cur is outer:
+            return True
+        cur = by_id.get(cur.parent_id) if cur.parent_id else None
+    return False
 
 
 def _reused_agent_nodes(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -955,6 +1024,8 @@ class _Events:
                 self._handoff(me, r.target, "transfer", ts, attrs)
             res = push(_RESULT("", te, "tool_result", me, tool, call_id, False, attrs))
             self.b.edge(call, res, "tool_dependency")
+        elif kind == HANDOFF and r.target == UNNAMED:
+            self.open_handoff = (me, ts, attrs)  # to whichever agent acts next
         elif kind == HANDOFF:
             self._handoff(me, r.target or "agent", "handoff", ts, attrs)
         elif kind == GUARD:
