@@ -422,13 +422,15 @@ def span_record(
         "",
         _run_ids(a),
         _prompt_name(kind, a),
-        _asked(a) if kind == MODEL else (),
+        _asked(kind, a),
     )
 
 
-def _asked(a: dict[str, Any]) -> tuple[str, ...]:
+def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     """The tools a model call's answer asked for, by name (OpenInference's
     ``llm.output_messages.N.message.tool_calls.M.tool_call.function.name``, :data:`_ASKED_KEYS`)."""
+    if kind != MODEL:
+        return ()
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
 
 

@@ -208,6 +208,7 @@ def build(
     _group_turns(recs)
     _owners_of_model_calls(recs, root, by_id)
     _distinct_scopes(recs, root, by_id, summary)
+    _graph_data_flow(recs, root, by_id)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
     # are whole milliseconds) a child starting with its parent but ending first would
     # be clamped against its parent's end before that end is clamped itself.
@@ -497,6 +498,59 @@ def scope_name(r: SpanRec) -> str:
             name = name[: -len(suffix)]
             break
     return "" if name.startswith("__") or name == "(none)" else name
+
+
+def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A graph's or a workflow's data flow, where no span link says it: the agent spans a
+    graph or workflow scope (the run's root, or a workflow span, making no model or tool
+    call of its own: else it is an agent calling its agents) runs directly, none of
+    them handing off, none linked, fall into stages by time (spans that overlap are one
+    stage); when some stage runs two or more at once (a fan-out, so a graph, not a
+    conversation passed on), each agent of a stage gets its input from every agent of the
+    stage before it: links to their spans, read as delegations as a workflow's own links
+    are (``maf/workflow``). The scope itself is the application, not an agent."""
+    groups: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.kind != AGENT or r is root or r.links:
+            continue
+        cur = by_id[r.parent_id]
+        while cur is not root and cur.kind not in (AGENT, TOOL, WORKFLOW):
+            cur = by_id[cur.parent_id]
+        if cur is root or cur.kind == WORKFLOW:
+            groups.setdefault(cur.span_id, []).append(r)
+    handing = {by_id[r.parent_id].name for r in recs if r.kind == HANDOFF or r.target}
+    for holder in _thinking_scopes(recs, root, by_id):
+        groups.pop(holder, None)  # an agent's own work, not a graph: it calls its agents
+    for spans in groups.values():
+        stages: list[list[SpanRec]] = []
+        end = -1
+        for r in spans:  # sorted by start
+            if stages and r.start < end:
+                stages[-1].append(r)
+                end = max(end, r.end)
+            else:
+                stages.append([r])
+                end = r.end
+        wide = any(len({x.name for x in st}) > 1 for st in stages)
+        if len(stages) < 2 or not wide or any(r.name in handing for r in spans):
+            continue
+        for before, after in zip(stages, stages[1:], strict=False):
+            links = tuple(("", b.span_id) for b in before)
+            for r in after:
+                r.links = links
+
+
+def _thinking_scopes(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> set[str]:
+    """The agent and workflow spans (and the root) nearest above some model or tool call."""
+    out: set[str] = set()
+    for r in recs:
+        if r.kind not in (MODEL, TOOL):
+            continue
+        cur = by_id[r.parent_id] if r is not root else root
+        while cur is not root and cur.kind not in (AGENT, WORKFLOW):
+            cur = by_id[cur.parent_id]
+        out.add(cur.span_id)
+    return out
 
 
 def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
