@@ -208,6 +208,7 @@ def build(
     _group_turns(recs)
     _owners_of_model_calls(recs, root, by_id)
     _distinct_scopes(recs, root, by_id, summary)
+    _composite_agents(recs, root, by_id)
     _graph_data_flow(recs, root, by_id)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
     # are whole milliseconds) a child starting with its parent but ending first would
@@ -501,9 +502,9 @@ def scope_name(r: SpanRec) -> str:
 
 
 def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
-    """A graph's or a workflow's data flow, where no span link says it: the agent spans a
-    graph or workflow scope (the run's root, or a workflow span, making no model or tool
-    call of its own: else it is an agent calling its agents) runs directly, none of
+    """A graph's or a workflow's data flow, where no span link says it: the agent spans
+    the run's root (a graph or workflow, making no model or tool call of its own: else it
+    is an agent calling its agents) runs, directly or through workflow spans, none of
     them handing off, none linked, fall into stages by time (spans that overlap are one
     stage); when some stage runs two or more at once (a fan-out, so a graph, not a
     conversation passed on), each agent of a stage gets its input from every agent of the
@@ -514,9 +515,9 @@ def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRe
         if r.kind != AGENT or r is root or r.links:
             continue
         cur = by_id[r.parent_id]
-        while cur is not root and cur.kind not in (AGENT, TOOL, WORKFLOW):
-            cur = by_id[cur.parent_id]
-        if cur is root or cur.kind == WORKFLOW:
+        while cur is not root and cur.kind not in (AGENT, TOOL):
+            cur = by_id[cur.parent_id]  # through workflow spans: a workflow's own stages
+        if cur is root:
             groups.setdefault(cur.span_id, []).append(r)
     handing = {by_id[r.parent_id].name for r in recs if r.kind == HANDOFF or r.target}
     for holder in _thinking_scopes(recs, root, by_id):
@@ -538,6 +539,29 @@ def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRe
             links = tuple(("", b.span_id) for b in before)
             for r in after:
                 r.links = links
+
+
+def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent span that only runs two or more agents (ADK's SequentialAgent and
+    ParallelAgent: no model call, tool call or hand-off of its own, every span it holds
+    directly that is not bookkeeping an agent's) is a workflow, not an agent: a step of
+    the agent holding it, its agents run by that agent (the application at the root)."""
+    kids: dict[str, int] = {}
+    busy: set[str] = set()
+    for r in recs:
+        if r is root:
+            continue
+        cur = by_id[r.parent_id]
+        while cur is not root and cur.kind not in (AGENT, TOOL, WORKFLOW):
+            cur = by_id[cur.parent_id]
+        if r.kind == AGENT:
+            kids[cur.span_id] = kids.get(cur.span_id, 0) + 1
+        elif r.kind in (MODEL, TOOL, HANDOFF, GUARD):
+            busy.add(cur.span_id)
+    for r in recs:
+        alone = r.span_id not in busy and kids.get(r.span_id, 0) >= 2
+        if alone and r.kind == AGENT and r is not root and by_id[r.parent_id].kind != TOOL:
+            r.kind = WORKFLOW
 
 
 def _thinking_scopes(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> set[str]:
