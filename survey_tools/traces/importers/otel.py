@@ -429,7 +429,7 @@ def span_record(
 def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     """The tools a model call's answer asked for, by name (OpenInference's
     ``llm.output_messages.N.message.tool_calls.M.tool_call.function.name``, :data:`_ASKED_KEYS`)."""
-    if kind != MODEL:
+    if kind != MODEL or (_ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a):
         return ()
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
 

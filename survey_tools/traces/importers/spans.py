@@ -26,6 +26,7 @@ calls before turns before whole runs), so rolled-up totals are not counted twice
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -284,8 +285,10 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
     return out
 
 
-def _word_parts(name: str) -> set[str]:
-    return {w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w}
+@functools.lru_cache(maxsize=4096)
+def _word_parts(name: str) -> frozenset[str]:
+    """The words of a name, lower-cased (``ask_researcher``: ask, researcher)."""
+    return frozenset(w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w)
 
 
 def _handoff_tools(recs: list[SpanRec]) -> None:
@@ -318,8 +321,13 @@ def _agents_beside_their_tools(
     of another branch that lasts the whole of the agent's span and whose tool's name holds
     the agent's name (``ask_researcher`` for ``researcher``). Never when the agent's span is
     already under a tool span, or the tool span under the agent's."""
-    tools = [r for r in recs if r.kind == TOOL]
-    if not tools:
+    by_word: dict[str, list[tuple[SpanRec, frozenset[str]]]] = {}
+    for t in recs:
+        if t.kind == TOOL:
+            words = _word_parts(t.name)
+            for w in words:
+                by_word.setdefault(w, []).append((t, words))
+    if not by_word:
         return
     for r in recs:
         if r.kind != AGENT or r is root or by_id[r.parent_id].kind == TOOL:
@@ -328,8 +336,10 @@ def _agents_beside_their_tools(
         if not agent:
             continue
         best: SpanRec | None = None
-        for t in tools:
-            if t.start > r.start or t.end < r.end or not agent <= _word_parts(t.name):
+        # The tools whose names hold the agent's rarest word, then the rest of its words.
+        rarest = min(agent, key=lambda w: len(by_word.get(w, ())))
+        for t, words in by_word.get(rarest, ()):
+            if t.start > r.start or t.end < r.end or not agent <= words:
                 continue
             if _holds(r, t, by_id) or _holds(t, r, by_id):
                 continue
@@ -501,6 +511,32 @@ def scope_name(r: SpanRec) -> str:
     return "" if name.startswith("__") or name == "(none)" else name
 
 
+def _holders_of(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], stop: tuple[str, ...]
+) -> dict[str, SpanRec]:
+    """Each span's nearest ancestor that is the root or of a kind in ``stop`` (one walk
+    up per span at most: what a walk passes is remembered)."""
+    out: dict[str, SpanRec] = {}
+    for r in recs:
+        if r is root or r.span_id in out:
+            continue
+        path: list[SpanRec] = []
+        cur = r
+        while True:
+            path.append(cur)
+            up = by_id[cur.parent_id]
+            if up is root or up.kind in stop:
+                found = up
+                break
+            if up.span_id in out:
+                found = out[up.span_id]
+                break
+            cur = up
+        for x in path:
+            out[x.span_id] = found
+    return out
+
+
 def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
     """A graph's or a workflow's data flow, where no span link says it: the agent spans
     the run's root (a graph or workflow, making no model or tool call of its own: else it
@@ -510,35 +546,40 @@ def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRe
     conversation passed on), each agent of a stage gets its input from every agent of the
     stage before it: links to their spans, read as delegations as a workflow's own links
     are (``maf/workflow``). The scope itself is the application, not an agent."""
-    groups: dict[str, list[SpanRec]] = {}
-    for r in recs:
-        if r.kind != AGENT or r is root or r.links:
-            continue
-        cur = by_id[r.parent_id]
-        while cur is not root and cur.kind not in (AGENT, TOOL):
-            cur = by_id[cur.parent_id]  # through workflow spans: a workflow's own stages
-        if cur is root:
-            groups.setdefault(cur.span_id, []).append(r)
-    handing = {by_id[r.parent_id].name for r in recs if r.kind == HANDOFF or r.target}
-    for holder in _thinking_scopes(recs, root, by_id):
-        groups.pop(holder, None)  # an agent's own work, not a graph: it calls its agents
-    for spans in groups.values():
-        stages: list[list[SpanRec]] = []
-        end = -1
-        for r in spans:  # sorted by start
-            if stages and r.start < end:
-                stages[-1].append(r)
-                end = max(end, r.end)
-            else:
-                stages.append([r])
-                end = r.end
-        wide = any(len({x.name for x in st}) > 1 for st in stages)
-        if len(stages) < 2 or not wide or any(r.name in handing for r in spans):
-            continue
-        for before, after in zip(stages, stages[1:], strict=False):
-            links = tuple(("", b.span_id) for b in before)
-            for r in after:
-                r.links = links
+    # Through workflow spans (a workflow's own stages) to the nearest agent, tool or root.
+    holder = _holders_of(recs, root, by_id, (AGENT, TOOL))
+    if any(holder[r.span_id] is root for r in recs if r.kind in (MODEL, TOOL) and r is not root):
+        return  # the root's own work: an agent calling its agents, not a graph
+    spans = [r for r in recs if r.kind == AGENT and r is not root and holder[r.span_id] is root]
+    if len(spans) < 2 or any(r.links for r in spans):
+        return
+    handing = {
+        holder[r.span_id].name for r in recs if (r.kind == HANDOFF or r.target) and r is not root
+    }
+    if not handing.isdisjoint(r.name for r in spans):
+        return
+    _stages_pass_on(spans)
+
+
+def _stages_pass_on(spans: list[SpanRec]) -> None:
+    """Spans (by start) in stages of overlapping spans: when a stage holds two agents or
+    more, each span of a stage links to every span of the stage before."""
+    stages: list[list[SpanRec]] = []
+    end = -1
+    for r in spans:  # sorted by start
+        if stages and r.start < end:
+            stages[-1].append(r)
+            end = max(end, r.end)
+        else:
+            stages.append([r])
+            end = r.end
+    wide = any(len({x.name for x in st}) > 1 for st in stages)
+    if len(stages) < 2 or not wide:
+        return
+    for before, after in zip(stages, stages[1:], strict=False):
+        links = tuple(("", b.span_id) for b in before)
+        for r in after:
+            r.links = links
 
 
 def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -548,12 +589,11 @@ def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanR
     the agent holding it, its agents run by that agent (the application at the root)."""
     kids: dict[str, int] = {}
     busy: set[str] = set()
+    holder = _holders_of(recs, root, by_id, (AGENT, TOOL, WORKFLOW))
     for r in recs:
-        if r is root:
+        if r is root or r.kind not in (AGENT, MODEL, TOOL, HANDOFF, GUARD):
             continue
-        cur = by_id[r.parent_id]
-        while cur is not root and cur.kind not in (AGENT, TOOL, WORKFLOW):
-            cur = by_id[cur.parent_id]
+        cur = holder[r.span_id]
         if r.kind == AGENT:
             kids[cur.span_id] = kids.get(cur.span_id, 0) + 1
         elif r.kind in (MODEL, TOOL, HANDOFF, GUARD):
@@ -562,19 +602,6 @@ def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanR
         alone = r.span_id not in busy and kids.get(r.span_id, 0) >= 2
         if alone and r.kind == AGENT and r is not root and by_id[r.parent_id].kind != TOOL:
             r.kind = WORKFLOW
-
-
-def _thinking_scopes(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> set[str]:
-    """The agent and workflow spans (and the root) nearest above some model or tool call."""
-    out: set[str] = set()
-    for r in recs:
-        if r.kind not in (MODEL, TOOL):
-            continue
-        cur = by_id[r.parent_id] if r is not root else root
-        while cur is not root and cur.kind not in (AGENT, WORKFLOW):
-            cur = by_id[cur.parent_id]
-        out.add(cur.span_id)
-    return out
 
 
 def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
