@@ -279,7 +279,15 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
     if usage_rank < 0:
         out.append("token counts (no span reports usage; the trace's tokens are 0)")
     if not any(r.kind == MODEL for r in recs):
-        out.append("model-call spans")
+        out.append(
+            "model-call spans"
+            + (
+                " (the tokens are those its other spans report, such as an agent's run;"
+                " model calls those do not cover are not counted)"
+                if usage_rank >= 0
+                else ""
+            )
+        )
     if not any(r.kind in (TOOL, HANDOFF) for r in recs):
         out.append("tool spans")
     return out
