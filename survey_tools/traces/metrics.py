@@ -292,7 +292,9 @@ def own_work(tb: Table, end: np.ndarray) -> float:
     k = np.flatnonzero(np.nan_to_num(tb.dur, nan=0.0) > 0)
     if not k.size:
         return 0.0
-    starts, ends = tb.t[k], end[k]
+    # To the nanosecond, the format's precision: a start plus a duration is a float sum,
+    # and a child clamped to end with its parent may otherwise end one ulp after it.
+    starts, ends = np.round(tb.t[k], 9), np.round(end[k], 9)
     order = np.lexsort((k, -ends, starts))
     total = float(np.sum(ends - starts))
     # Nothing holds anything (each interval ends after every earlier one): no sweep.
@@ -301,7 +303,8 @@ def own_work(tb: Table, end: np.ndarray) -> float:
         return total
     agents = tb.agent[k][order].astype(np.int64)
     holder = _holders(e_sorted)
-    parent = _parents(holder, agents, _delegates(tb), len(tb.names.names))
+    calls = tb.etype[k][order] == EVENT_CODE["tool_call"]
+    parent = _parents(holder, agents, _delegates(tb), len(tb.names.names), calls)
     return max(0.0, total - _covered(starts[order], e_sorted, parent))
 
 
@@ -321,10 +324,12 @@ def _holders(E: np.ndarray) -> np.ndarray:
 
 
 def _parents(
-    holder: np.ndarray, agents: np.ndarray, reach: dict[int, int], n_names: int
+    holder: np.ndarray, agents: np.ndarray, reach: dict[int, int], n_names: int, calls: np.ndarray
 ) -> np.ndarray:
     """Each interval's parent: the first of its holders (innermost first) whose agent is
-    its own or handed work to its own, -1 for none."""
+    its own or handed work to its own, -1 for none; a tool call is never the parent of its
+    own agent's tool call (``calls`` marks them): those are calls made at once, side by
+    side (several in one model answer), not one inside the other."""
     # Per agent that delegated, the agents it reaches as a row of bits (bit a of byte a >> 3),
     # as many rows and bytes as the bit sets hold (not one row per name: a trace may have a
     # million tool names); row_of[b] is agent b's row, the last (all clear) if it has none.
@@ -340,6 +345,7 @@ def _parents(
         a, b = agents[todo], agents[parent[todo]]
         byte = np.minimum(a >> 3, width - 1)  # an agent beyond every row's bits: a clear bit
         fits = (a == b) | ((bits[row_of[b], byte] >> (a & 7)) & 1 == 1) & (a >> 3 < width)
+        fits &= ~((a == b) & calls[todo] & calls[parent[todo]])
         todo = todo[~fits]
         parent[todo] = holder[parent[todo]]
         todo = todo[parent[todo] >= 0]

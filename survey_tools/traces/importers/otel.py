@@ -143,6 +143,13 @@ _OUT_TOKENS = (
 )
 # A tool call's arguments (hashed into content_ref, never copied).
 _ARGUMENTS = frameworks.ARGUMENT_KEYS
+# The tools a model call's answer asked for (OpenInference flattens the answer's messages;
+# the first two messages' first eight tool calls are read).
+_ASKED_KEYS = tuple(
+    f"llm.output_messages.{i}.message.tool_calls.{j}.tool_call.function.name"
+    for i in range(2)
+    for j in range(8)
+)
 # The same set as frameworks.WANTED (a user's rules add to it while they are used).
 WANTED = frameworks.WANTED
 WANTED.update(
@@ -166,6 +173,7 @@ WANTED.update(
         "tool.parameters",
         *RUN_IDS,
         *PROMPT_KEYS,
+        *_ASKED_KEYS,
         "gen_ai.request.model",
         "gen_ai.response.model",
     }
@@ -414,7 +422,16 @@ def span_record(
         "",
         _run_ids(a),
         _prompt_name(kind, a),
+        _asked(kind, a),
     )
+
+
+def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
+    """The tools a model call's answer asked for, by name (OpenInference's
+    ``llm.output_messages.N.message.tool_calls.M.tool_call.function.name``, :data:`_ASKED_KEYS`)."""
+    if kind != MODEL or (_ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a):
+        return ()
+    return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
 
 
 def _prompt_name(kind: str, a: dict[str, Any]) -> str:

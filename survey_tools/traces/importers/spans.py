@@ -26,6 +26,8 @@ calls before turns before whole runs), so rolled-up totals are not counted twice
 from __future__ import annotations
 
 import bisect
+import functools
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -84,6 +86,7 @@ class SpanRec:
     process: str = ""  # the process that wrote it (its resource), when the file says
     run_ids: tuple[str, ...] = ()  # "key=value" of its run, conversation, session ids
     prompt_name: str = ""  # a model call's: the agent its system prompt names (prompts.py)
+    asked: tuple[str, ...] = ()  # a model call's: the tools its answer asked for, by name
 
 
 @dataclass
@@ -197,6 +200,8 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _agents_beside_their_tools(recs, root, by_id)
+    _handoff_tools(recs)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -204,6 +209,8 @@ def build(
     _group_turns(recs)
     _owners_of_model_calls(recs, root, by_id)
     _distinct_scopes(recs, root, by_id, summary)
+    _composite_agents(recs, root, by_id)
+    _graph_data_flow(recs, root, by_id)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
     # are whole milliseconds) a child starting with its parent but ending first would
     # be clamped against its parent's end before that end is clamped itself.
@@ -272,10 +279,92 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
     if usage_rank < 0:
         out.append("token counts (no span reports usage; the trace's tokens are 0)")
     if not any(r.kind == MODEL for r in recs):
-        out.append("model-call spans")
+        out.append(
+            "model-call spans"
+            + (
+                " (the tokens are those its other spans report, such as an agent's run;"
+                " model calls those do not cover are not counted)"
+                if usage_rank >= 0
+                else ""
+            )
+        )
     if not any(r.kind in (TOOL, HANDOFF) for r in recs):
         out.append("tool spans")
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_parts(name: str) -> frozenset[str]:
+    """The words of a name, lower-cased (``ask_researcher``: ask, researcher)."""
+    return frozenset(w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w)
+
+
+def _handoff_tools(recs: list[SpanRec]) -> None:
+    """A hand-off span that names its target but not the tool the model called to hand off
+    (OpenInference over the OpenAI Agents SDK: a nameless TOOL span ``handoff to
+    researcher``) is that tool's call when the model call just before it, in the same
+    parent, asked for a tool whose name holds the target's (``transfer_to_researcher``):
+    a tool call of that name, handing off to the target. Otherwise it stays a hand-off
+    with no tool call (nothing invented)."""
+    last_model: dict[str, SpanRec] = {}
+    for r in recs:  # sorted by start
+        if r.kind == MODEL and r.asked:
+            last_model[r.parent_id] = r
+        elif r.kind == HANDOFF and r.target not in ("", UNNAMED):
+            m = last_model.get(r.parent_id)
+            want = _word_parts(r.target)
+            if m is None or m.end > r.start or not want:
+                continue
+            tool = next((t for t in m.asked if want <= _word_parts(t)), "")
+            if tool:
+                r.kind, r.name = TOOL, tool
+
+
+def _agents_beside_their_tools(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
+) -> None:
+    """An agent run as a tool whose span the tracing made a sibling of the tool span that ran
+    it (OpenLLMetry over the OpenAI Agents SDK: the agent's span under the workflow, beside
+    the caller's ``ask_researcher.tool``) goes under that tool span: the innermost tool span
+    of another branch that lasts the whole of the agent's span and whose tool's name holds
+    the agent's name (``ask_researcher`` for ``researcher``). Never when the agent's span is
+    already under a tool span, or the tool span under the agent's."""
+    by_word: dict[str, list[tuple[SpanRec, frozenset[str]]]] = {}
+    for t in recs:
+        if t.kind == TOOL:
+            words = _word_parts(t.name)
+            for w in words:
+                by_word.setdefault(w, []).append((t, words))
+    if not by_word:
+        return
+    for r in recs:
+        if r.kind != AGENT or r is root or by_id[r.parent_id].kind == TOOL:
+            continue
+        agent = _word_parts(r.name)
+        if not agent:
+            continue
+        best: SpanRec | None = None
+        # The tools whose names hold the agent's rarest word, then the rest of its words.
+        rarest = min(agent, key=lambda w: len(by_word.get(w, ())))
+        for t, words in by_word.get(rarest, ()):
+            if t.start > r.start or t.end < r.end or not agent <= words:
+                continue
+            if _holds(r, t, by_id) or _holds(t, r, by_id):
+                continue
+            if best is None or t.end - t.start < best.end - best.start:
+                best = t
+        if best is not None:
+            r.parent_id = best.span_id
+
+
+def _holds(outer: SpanRec, inner: SpanRec, by_id: dict[str, SpanRec]) -> bool:
+    """``outer`` is ``inner`` or one of its ancestors."""
+    cur: SpanRec | None = inner
+    while cur is not None:
+        if cur is outer:
+            return True
+        cur = by_id.get(cur.parent_id) if cur.parent_id else None
+    return False
 
 
 def _reused_agent_nodes(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -428,6 +517,99 @@ def scope_name(r: SpanRec) -> str:
             name = name[: -len(suffix)]
             break
     return "" if name.startswith("__") or name == "(none)" else name
+
+
+def _holders_of(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], stop: tuple[str, ...]
+) -> dict[str, SpanRec]:
+    """Each span's nearest ancestor that is the root or of a kind in ``stop`` (one walk
+    up per span at most: what a walk passes is remembered)."""
+    out: dict[str, SpanRec] = {}
+    for r in recs:
+        if r is root or r.span_id in out:
+            continue
+        path: list[SpanRec] = []
+        cur = r
+        while True:
+            path.append(cur)
+            up = by_id[cur.parent_id]
+            if up is root or up.kind in stop:
+                found = up
+                break
+            if up.span_id in out:
+                found = out[up.span_id]
+                break
+            cur = up
+        for x in path:
+            out[x.span_id] = found
+    return out
+
+
+def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A graph's or a workflow's data flow, where no span link says it: the agent spans
+    the run's root (a graph or workflow, making no model or tool call of its own: else it
+    is an agent calling its agents) runs, directly or through workflow spans, none of
+    them handing off, none linked, fall into stages by time (spans that overlap are one
+    stage); when some stage runs two or more at once (a fan-out, so a graph, not a
+    conversation passed on), each agent of a stage gets its input from every agent of the
+    stage before it: links to their spans, read as delegations as a workflow's own links
+    are (``maf/workflow``). The scope itself is the application, not an agent."""
+    # Through workflow spans (a workflow's own stages) to the nearest agent, tool or root.
+    holder = _holders_of(recs, root, by_id, (AGENT, TOOL))
+    if any(holder[r.span_id] is root for r in recs if r.kind in (MODEL, TOOL) and r is not root):
+        return  # the root's own work: an agent calling its agents, not a graph
+    spans = [r for r in recs if r.kind == AGENT and r is not root and holder[r.span_id] is root]
+    if len(spans) < 2 or any(r.links for r in spans):
+        return
+    handing = {
+        holder[r.span_id].name for r in recs if (r.kind == HANDOFF or r.target) and r is not root
+    }
+    if not handing.isdisjoint(r.name for r in spans):
+        return
+    _stages_pass_on(spans)
+
+
+def _stages_pass_on(spans: list[SpanRec]) -> None:
+    """Spans (by start) in stages of overlapping spans: when a stage holds two agents or
+    more, each span of a stage links to every span of the stage before."""
+    stages: list[list[SpanRec]] = []
+    end = -1
+    for r in spans:  # sorted by start
+        if stages and r.start < end:
+            stages[-1].append(r)
+            end = max(end, r.end)
+        else:
+            stages.append([r])
+            end = r.end
+    wide = any(len({x.name for x in st}) > 1 for st in stages)
+    if len(stages) < 2 or not wide:
+        return
+    for before, after in zip(stages, stages[1:], strict=False):
+        links = tuple(("", b.span_id) for b in before)
+        for r in after:
+            r.links = links
+
+
+def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent span that only runs two or more agents (ADK's SequentialAgent and
+    ParallelAgent: no model call, tool call or hand-off of its own, every span it holds
+    directly that is not bookkeeping an agent's) is a workflow, not an agent: a step of
+    the agent holding it, its agents run by that agent (the application at the root)."""
+    kids: dict[str, int] = {}
+    busy: set[str] = set()
+    holder = _holders_of(recs, root, by_id, (AGENT, TOOL, WORKFLOW))
+    for r in recs:
+        if r is root or r.kind not in (AGENT, MODEL, TOOL, HANDOFF, GUARD):
+            continue
+        cur = holder[r.span_id]
+        if r.kind == AGENT:
+            kids[cur.span_id] = kids.get(cur.span_id, 0) + 1
+        elif r.kind in (MODEL, TOOL, HANDOFF, GUARD):
+            busy.add(cur.span_id)
+    for r in recs:
+        alone = r.span_id not in busy and kids.get(r.span_id, 0) >= 2
+        if alone and r.kind == AGENT and r is not root and by_id[r.parent_id].kind != TOOL:
+            r.kind = WORKFLOW
 
 
 def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -955,6 +1137,8 @@ class _Events:
                 self._handoff(me, r.target, "transfer", ts, attrs)
             res = push(_RESULT("", te, "tool_result", me, tool, call_id, False, attrs))
             self.b.edge(call, res, "tool_dependency")
+        elif kind == HANDOFF and r.target == UNNAMED:
+            self.open_handoff = (me, ts, attrs)  # to whichever agent acts next
         elif kind == HANDOFF:
             self._handoff(me, r.target or "agent", "handoff", ts, attrs)
         elif kind == GUARD:

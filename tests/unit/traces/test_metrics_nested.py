@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from survey_tools.traces.metrics import _delegates, compute, own_work
+from survey_tools.traces.table import EVENT_CODE
 from survey_tools.traces.validate import check_file, check_value
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "traces" / "metrics"
@@ -47,10 +48,13 @@ def test_sequential_work_is_never_above_the_critical_path() -> None:
     assert m["total_work_s"] <= m["critical_path_s"]
 
 
-def _swept(S: list[float], E: list[float], A: list[int], reach: dict[int, int]) -> float:
+def _swept(
+    S: list[float], E: list[float], A: list[int], reach: dict[int, int], C: list[bool]
+) -> float:
     """The definition, swept one interval at a time: a stack of the intervals holding the
     current one (those ending before it dropped), the innermost of them whose agent is its
-    own or delegated to it as parent, each parent's children merged where they overlap."""
+    own or delegated to it as parent (a tool call never the parent of its own agent's tool
+    call, ``C`` marking tool calls), each parent's children merged where they overlap."""
     stack: list[int] = []
     lo = [0.0] * len(S)
     hi = [-1.0] * len(S)
@@ -59,6 +63,8 @@ def _swept(S: list[float], E: list[float], A: list[int], reach: dict[int, int]) 
         while stack and E[stack[-1]] < e:
             stack.pop()
         for j in reversed(stack):
+            if A[j] == a and C[i] and C[j]:
+                continue  # two calls of one agent side by side
             if A[j] == a or (reach.get(A[j], 0) >> a) & 1:
                 if hi[j] < 0:
                     lo[j], hi[j] = s, e
@@ -108,10 +114,16 @@ def test_own_work_is_the_sweep_to_the_last_bit(raw: list[dict[str, Any]]) -> Non
     tb = trace.table
     end = tb.t + np.nan_to_num(tb.dur, nan=0.0)
     k = np.flatnonzero(np.nan_to_num(tb.dur, nan=0.0) > 0)
-    order = np.lexsort((k, -end[k], tb.t[k]))
-    total = float(np.sum(end[k] - tb.t[k]))
+    t, e = np.round(tb.t, 9), np.round(end, 9)  # to the nanosecond, as own_work reads them
+    order = np.lexsort((k, -e[k], t[k]))
+    total = float(np.sum(e[k] - t[k]))
+    calls = (tb.etype[k][order] == EVENT_CODE["tool_call"]).tolist()
     covered = _swept(
-        tb.t[k][order].tolist(), end[k][order].tolist(), tb.agent[k][order].tolist(), _delegates(tb)
+        t[k][order].tolist(),
+        e[k][order].tolist(),
+        tb.agent[k][order].tolist(),
+        _delegates(tb),
+        calls,
     )
     assert own_work(tb, end) == (max(0.0, total - covered) if k.size else 0.0)
 
