@@ -127,8 +127,10 @@ def test_no_framework_row_is_covered_by_the_structural_rule() -> None:
 
 # What the structural rule and the other frameworks' rows read of each fixture folder with
 # its own framework's rows left out (bench_frameworks.py --leave-one-out; docs/trace-formats.md
-# "Measured"): a floor, so a change that makes the rule less general fails here.
-LEAVE_ONE_OUT_FLOOR = 545
+# "Measured": 545 of 620): a ceiling on the checks missed, so a change that makes the rule less
+# general fails here. Counted as checks missed, not checks read, so that files an environment
+# cannot read (Phoenix's Parquet without the [scale] extra) are left out, not counted as misses.
+LEAVE_ONE_OUT_MISSED = 620 - 545
 
 
 def test_leave_one_framework_out_reads_no_less() -> None:
@@ -136,5 +138,8 @@ def test_leave_one_framework_out_reads_no_less() -> None:
         pytest.skip(f"no framework fixtures in {FIXTURES}")
     from benchmarks.bench_frameworks import measure
 
-    got = sum(r.score for r in measure([FIXTURES], leave_one_out=True))
-    assert got >= LEAVE_ONE_OUT_FLOOR, f"{got} checks without each folder's own rows"
+    scored = [r for r in measure([FIXTURES], leave_one_out=True) if not r.skipped]
+    missed = sum(len(CHECKS) - r.score for r in scored)
+    assert scored and missed <= LEAVE_ONE_OUT_MISSED, (
+        f"{missed} checks missed of {len(CHECKS) * len(scored)} without each folder's own rows"
+    )
