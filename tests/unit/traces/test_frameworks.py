@@ -35,7 +35,7 @@ from typing import Any
 import pytest
 import yaml
 
-from benchmarks.framework_checks import CHECKS, check
+from benchmarks.framework_checks import CHECKS, cases, check
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = Path(
@@ -74,14 +74,9 @@ def _key(d: Path) -> str:
 
 
 def _cases() -> list[Any]:
-    cases = []
-    for expected in sorted(FIXTURES.rglob("EXPECTED.yaml")) if FIXTURES.is_dir() else []:
-        d = expected.parent
-        doc = yaml.safe_load(expected.read_text(encoding="utf-8"))
-        for run_ in doc["runs"]:
-            for name in run_["files"]:
-                cases.append(pytest.param(d, run_, name, id=f"{_key(d)}/{name}"))
-    return cases
+    if not FIXTURES.is_dir():
+        return []
+    return [pytest.param(d, run_, name, id=f"{key}/{name}") for d, key, run_, name in cases(FIXTURES)]
 
 
 def test_every_framework_has_expected() -> None:

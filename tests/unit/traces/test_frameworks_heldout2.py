@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from benchmarks import framework_checks
-from benchmarks.framework_checks import CHECKS, check
+from benchmarks.framework_checks import CHECKS, cases, check
 
 HELDOUT = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout2"
 
@@ -61,14 +60,7 @@ KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
 
 
 def _cases() -> list[Any]:
-    out = []
-    for expected in sorted(HELDOUT.rglob("EXPECTED.yaml")):
-        d = expected.parent
-        doc = yaml.safe_load(expected.read_text(encoding="utf-8"))
-        for run_ in doc["runs"]:
-            for name in run_["files"]:
-                out.append(pytest.param(d, run_, name, id=f"{d.name}/{name}"))
-    return out
+    return [pytest.param(d, run_, name, id=f"{key}/{name}") for d, key, run_, name in cases(HELDOUT)]
 
 
 def test_the_held_out_set_is_all_here() -> None:
