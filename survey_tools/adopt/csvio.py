@@ -428,8 +428,12 @@ def _insert_after(record: dict[str, Any], name: str, value: Any, tax: Taxonomy) 
         (c for c in tax.collections.values() if name in c.field_names() and c.id_field in record),
         tax.retained,
     )
-    order = coll.field_names()
     record[name] = value
+    _in_field_order(record, coll.field_names())
+
+
+def _in_field_order(record: dict[str, Any], order: list[str]) -> None:
+    """Put ``record``'s fields in the taxonomy's order, in place (fields it does not list last)."""
     items = sorted(
         record.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)
     )
@@ -825,10 +829,7 @@ def _leave_out(tax: Taxonomy, coll: Collection, lay: Layout, rel: str, record: d
         record[NOTES_FIELD] = "\n\n".join(notes + kept)
         # in the taxonomy's field order, as every record is written (an export and import again
         # gives the same file, the notes not moved to the end)
-        order = coll.field_names()
-        ranked = sorted(record.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
-        record.clear()
-        record.update(ranked)
+        _in_field_order(record, coll.field_names())
     label, line = found[0].file, found[0].line
     again = _tag_problems(tax, coll, lay, record, label, line) + _record_problems(tax, coll, lay, rel, record, label, line)
     if again:
