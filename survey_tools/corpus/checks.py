@@ -370,9 +370,15 @@ def _field_problems(
 
 
 @lru_cache(maxsize=1)
+def _rules_file() -> dict[str, Any]:
+    """link_rules.yaml, read once for the link and the venue rules."""
+    return dict(yaml.safe_load((Path(__file__).parent / "link_rules.yaml").read_text(encoding="utf-8")))
+
+
+@lru_cache(maxsize=1)
 def _link_rules() -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[re.Pattern[str], str], ...]]:
     """link_rules.yaml: the hosts that serve https, the tracking parameters, the landing pages."""
-    rules = yaml.safe_load((Path(__file__).parent / "link_rules.yaml").read_text(encoding="utf-8"))
+    rules = _rules_file()
     pages = tuple((re.compile(r["pattern"]), str(r["page"])) for r in rules.get("landing_pages") or [])
     return tuple(rules["https_hosts"]), tuple(rules["tracking_parameters"]), pages
 
@@ -608,7 +614,7 @@ def _year_words(f: PlainField, year: int, data: Mapping[str, Any], this_year: in
 def _venue_series() -> re.Pattern[str]:
     """A venue's edition year: four digits, or two after a known series and an apostrophe
     (link_rules.yaml: venue_series)."""
-    rules = yaml.safe_load((Path(__file__).parent / "link_rules.yaml").read_text(encoding="utf-8"))
+    rules = _rules_file()
     series = "|".join(re.escape(s) for s in rules["venue_series"])
     return re.compile(
         rf"(?<![\w])(?P<four>(?:19|20)\d\d)(?!\d)|\b(?:{series})\s?['’‘](?P<two>\d\d)\b",
