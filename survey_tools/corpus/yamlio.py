@@ -34,6 +34,8 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 # Larger files are refused before parsing: a record is a page of text, not a data dump.
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
+# How libyaml's scanner words its own depth limit (PyYAML >= 6.0.4's bundled libyaml).
+_NESTING_LIMIT = "exceeded maximum nesting depth"
 
 _TAG = "tag:yaml.org,2002:"
 _TRUE = {"true", "True", "TRUE"}
@@ -374,12 +376,14 @@ def parse_yaml(text: str, rel: str, positions: bool = True) -> YamlDocument:
     return _parse_into(YamlDocument(rel), text, positions=True)
 
 
-def _parse_into(doc: YamlDocument, text: str, positions: bool) -> YamlDocument:
+def _parse_into(
+    doc: YamlDocument, text: str, positions: bool, loader_class: Any = _Loader
+) -> YamlDocument:
     rel = doc.file
     if not text.strip():
         doc.problems.append(Problem(rel, 1, 1, "", "the file is empty"))
         return doc
-    loader = _Loader(text)
+    loader = loader_class(text)
     try:
         loader.get_event()  # stream start
         if loader.check_event(yaml.StreamEndEvent):
@@ -407,6 +411,12 @@ def _parse_into(doc: YamlDocument, text: str, positions: bool) -> YamlDocument:
         line, col = _pos(err.mark)
         doc.problems.append(Problem(rel, line, col, "", err.message))
     except yaml.MarkedYAMLError as err:
+        if loader_class is not yaml.SafeLoader and _NESTING_LIMIT in str(err.problem):
+            # The libyaml that PyYAML 6.0.4 bundles stops at 1000 levels while its scanner looks
+            # ahead, before the event at our own limit arrives (6.0.3's did not stop). The
+            # pure-Python parser has no such limit and reaches ours: the same message at the same
+            # place whichever PyYAML is installed. Only such files pay its slower pace.
+            return _parse_into(YamlDocument(rel), text, positions, yaml.SafeLoader)
         # What to change, in words, at the line to change (the parser's words on a second line).
         doc.problems.append(syntax_problem(text, err, rel))
     except yaml.reader.ReaderError as err:
