@@ -392,15 +392,16 @@ def span_record(
     agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
     target = name if kind == HANDOFF else ""
     mapped = _mapped(kind, name, span_name, a)
+    rule = ""
     if mapped is None and kind == GENERIC and not op:
         # No convention and no row: what the span says of itself (selfsaid.py), then the
         # rows on that kind (a hand-off tool's target, a framework's bookkeeping tool).
         kind, name, op = _classify_self(span_name, a)
         if kind != GENERIC:
             target = name if kind == HANDOFF else ""
+            rule = selfsaid.why(span_name)
             mapped = _mapped(kind, name, span_name, a)
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
-    rule = ""
     if mapped is not None:
         kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
         agent = mapped.agent or agent

@@ -111,9 +111,7 @@ def _template(span_name: str) -> tuple[str, str, str]:
     if not keys:
         return "", "", ""
     head = span_name[: span_name.index("{")]
-    kind = next(
-        (KIND_WORDS[w] for w in re.split(r"[^a-z]+", head.lower()) if w in KIND_WORDS), ""
-    )
+    kind = next((KIND_WORDS[w] for w in re.split(r"[^a-z]+", head.lower()) if w in KIND_WORDS), "")
     arrow = _ARROW.search(span_name)
     return kind, keys[0], arrow.group(1) if arrow else keys[-1]
 
@@ -131,3 +129,10 @@ def template(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     if kind == "handoff" and not (isinstance(target, str) and target):
         return "", "", ""
     return kind, name, str(target or "")
+
+
+def why(span_name: str) -> str:
+    """The --explain line of a span read by these words."""
+    if _template(span_name)[0]:
+        return "words: a templated span name, its placeholders from the attributes (selfsaid.py)"
+    return "words: an attribute of its own naming its kind (selfsaid.py)"
