@@ -375,6 +375,28 @@ def _mapped(kind: str, name: str, span_name: str, a: dict[str, Any]) -> framewor
     return mapped
 
 
+def _or_own_usage(in_tok: int, out_tok: int, a: dict[str, Any]) -> tuple[int, int]:
+    """The token counts read so far, else those of a usage JSON object of the span's own
+    (selfsaid.py)."""
+    return (in_tok, out_tok) if in_tok or out_tok else selfsaid.usage(a)
+
+
+def _said(
+    kind: str, name: str, op: str, span_name: str, a: dict[str, Any]
+) -> tuple[str, str, str, str, frameworks.Mapped | None, str]:
+    """(kind, name, operation, hand-off target, the row's mapping, the rule for --explain):
+    the rows first; with no convention and no row, what the span says of itself
+    (selfsaid.py), then the rows on that kind (a hand-off tool's target, a framework's
+    bookkeeping tool)."""
+    mapped = _mapped(kind, name, span_name, a)
+    if mapped is None and kind == GENERIC and not op:
+        k, n, o = _classify_self(span_name, a)
+        if k != GENERIC:
+            target = n if k == HANDOFF else ""
+            return k, n, o, target, _mapped(k, n, span_name, a), selfsaid.why(span_name)
+    return kind, name, op, name if kind == HANDOFF else "", mapped, ""
+
+
 def span_record(
     sid: str,
     pid: str,
@@ -390,17 +412,7 @@ def span_record(
     operation names), so a million records do not hold a million copies of each."""
     kind, name, op = _classify(span_name, a)
     agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
-    target = name if kind == HANDOFF else ""
-    mapped = _mapped(kind, name, span_name, a)
-    rule = ""
-    if mapped is None and kind == GENERIC and not op:
-        # No convention and no row: what the span says of itself (selfsaid.py), then the
-        # rows on that kind (a hand-off tool's target, a framework's bookkeeping tool).
-        kind, name, op = _classify_self(span_name, a)
-        if kind != GENERIC:
-            target = name if kind == HANDOFF else ""
-            rule = selfsaid.why(span_name)
-            mapped = _mapped(kind, name, span_name, a)
+    kind, name, op, target, mapped, rule = _said(kind, name, op, span_name, a)
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
     if mapped is not None:
         kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
@@ -416,8 +428,7 @@ def span_record(
             name = span_name[:256]
         in_tok = in_tok or mapped.tokens_in or 0
         out_tok = out_tok or mapped.tokens_out or 0
-    if not (in_tok or out_tok):
-        in_tok, out_tok = selfsaid.usage(a)  # a usage JSON object of its own (selfsaid.py)
+    in_tok, out_tok = _or_own_usage(in_tok, out_tok, a)
     ref = ""
     if kind == TOOL:
         args = next((a[k] for k in _ARGUMENTS if isinstance(a.get(k), str)), None)
