@@ -17,6 +17,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from survey_tools.traces.importers import selfsaid
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash, iso_nanos
 from survey_tools.traces.importers.otel import (
     WANTED,
@@ -55,10 +56,16 @@ def _hex(v: Any, size: int) -> str | None:
     return hex_id(v[2:] if v[:2] in ("0x", "0X") else v, size)
 
 
-def _attrs(raw: Any) -> dict[str, Any]:
+def _attrs(raw: Any, named: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The attributes the importer reads (as otel._attrs: WANTED, the self-described
+    ones, those the span name's template names)."""
     if not isinstance(raw, dict):
         return {}
-    return {k: v for k, v in raw.items() if k in WANTED and isinstance(v, str | int | float)}
+    return {
+        k: v
+        for k, v in raw.items()
+        if (k in WANTED or selfsaid.described(k) or k in named) and isinstance(v, str | int | float)
+    }
 
 
 def _error(status: Any) -> str:
@@ -87,7 +94,7 @@ def _record(line: int, doc: Any, names: dict[str, str]) -> tuple[str, SpanRec] |
         start,
         end if end is not None else start,
         name,
-        _attrs(doc.get("attributes")),
+        _attrs(doc.get("attributes"), selfsaid.placeholders(name)),
         _error(doc.get("status")),
         names,
     )

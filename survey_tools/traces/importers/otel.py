@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from survey_tools.traces.importers import frameworks
+from survey_tools.traces.importers import frameworks, selfsaid
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.prompts import KEYS as PROMPT_KEYS
 from survey_tools.traces.importers.prompts import prompt_name
@@ -205,10 +205,12 @@ def _nanos(v: int | str) -> int | None:
     return int(v) if v.isascii() and v.isdigit() else None
 
 
-def _attrs(kvs: list[_KeyValue]) -> dict[str, Any]:
+def _attrs(kvs: list[_KeyValue], named: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The attributes the importer reads: :data:`WANTED`, those a span may describe itself
+    by (selfsaid.described) and those its name's template names (``named``)."""
     out: dict[str, Any] = {}
     for kv in kvs:
-        if kv.key not in WANTED:
+        if kv.key not in WANTED and not selfsaid.described(kv.key) and kv.key not in named:
             continue
         v = kv.value
         if v.stringValue is not None:
@@ -281,6 +283,21 @@ def _classify_plain(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     return GENERIC, "", ""
 
 
+def _classify_self(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
+    """A span that says its kind in words of its own (selfsaid.py): a kind attribute
+    (``*.type: agent``), named by its span's name; or a templated span name (``Agent run:
+    {name!r}``), named by its placeholder's value (a hand-off by its target's)."""
+    kind, name, target = selfsaid.template(span_name, a)
+    if kind:
+        return kind, target if kind == HANDOFF else name, kind
+    kind = selfsaid.kind_of(a)
+    if kind == MODEL:
+        return MODEL, "chat", "chat"
+    if kind:
+        return kind, bare(span_name) or kind, kind
+    return GENERIC, "", ""
+
+
 def _classify_oi(span_name: str, a: dict[str, Any], label: str) -> tuple[str, str, str]:
     kind = OI_KINDS.get(label, GENERIC)
     op = label.lower()
@@ -341,7 +358,8 @@ def _record(sp: _Span, names: dict[str, str]) -> tuple[str, SpanRec] | str:
             for ln in sp.links
             if (lt := _fast_id(ln.traceId, 16)) and (ls := _fast_id(ln.spanId, 8))
         )
-    rec = span_record(sid, pid, start, end, sp.name, _attrs(sp.attributes), _failed(sp), names)
+    a = _attrs(sp.attributes, selfsaid.placeholders(sp.name))
+    rec = span_record(sid, pid, start, end, sp.name, a, _failed(sp), names)
     rec.links = links
     return tid, rec
 
@@ -355,6 +373,28 @@ def _mapped(kind: str, name: str, span_name: str, a: dict[str, Any]) -> framewor
         if again is not None and again.target:
             mapped = replace(mapped, target=again.target, rule=f"{mapped.rule}; {again.rule}")
     return mapped
+
+
+def _or_own_usage(in_tok: int, out_tok: int, a: dict[str, Any]) -> tuple[int, int]:
+    """The token counts read so far, else those of a usage JSON object of the span's own
+    (selfsaid.py)."""
+    return (in_tok, out_tok) if in_tok or out_tok else selfsaid.usage(a)
+
+
+def _said(
+    kind: str, name: str, op: str, span_name: str, a: dict[str, Any]
+) -> tuple[str, str, str, str, frameworks.Mapped | None, str]:
+    """(kind, name, operation, hand-off target, the row's mapping, the rule for --explain):
+    the rows first; with no convention and no row, what the span says of itself
+    (selfsaid.py), then the rows on that kind (a hand-off tool's target, a framework's
+    bookkeeping tool)."""
+    mapped = _mapped(kind, name, span_name, a)
+    if mapped is None and kind == GENERIC and not op:
+        k, n, o = _classify_self(span_name, a)
+        if k != GENERIC:
+            target = n if k == HANDOFF else ""
+            return k, n, o, target, _mapped(k, n, span_name, a), selfsaid.why(span_name)
+    return kind, name, op, name if kind == HANDOFF else "", mapped, ""
 
 
 def span_record(
@@ -372,10 +412,8 @@ def span_record(
     operation names), so a million records do not hold a million copies of each."""
     kind, name, op = _classify(span_name, a)
     agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
-    target = name if kind == HANDOFF else ""
-    mapped = _mapped(kind, name, span_name, a)
+    kind, name, op, target, mapped, rule = _said(kind, name, op, span_name, a)
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
-    rule = ""
     if mapped is not None:
         kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
         agent = mapped.agent or agent
@@ -390,6 +428,7 @@ def span_record(
             name = span_name[:256]
         in_tok = in_tok or mapped.tokens_in or 0
         out_tok = out_tok or mapped.tokens_out or 0
+    in_tok, out_tok = _or_own_usage(in_tok, out_tok, a)
     ref = ""
     if kind == TOOL:
         args = next((a[k] for k in _ARGUMENTS if isinstance(a.get(k), str)), None)

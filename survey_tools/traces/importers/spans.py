@@ -606,10 +606,55 @@ def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanR
             kids[cur.span_id] = kids.get(cur.span_id, 0) + 1
         elif r.kind in (MODEL, TOOL, HANDOFF, GUARD):
             busy.add(cur.span_id)
+    made: list[SpanRec] = []
     for r in recs:
         alone = r.span_id not in busy and kids.get(r.span_id, 0) >= 2
         if alone and r.kind == AGENT and r is not root and by_id[r.parent_id].kind != TOOL:
             r.kind = WORKFLOW
+            made.append(r)
+    if made:
+        _composite_turns(recs, root, by_id, {r.span_id for r in made})
+
+
+def _composite_turns(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], composites: set[str]
+) -> None:
+    """The agents a composite runs one after another (none overlapping: a round-robin
+    group chat, a sequential pipeline) take turns, each passed on by the one before: read as
+    a group chat's turns (:func:`_group_turns`). A turn that makes no model call while the
+    file has model calls, only tool calls, is not an agent but the group's tool runner
+    (AG2's ``_Group_Tool_Executor``): its tools are the calls of the speaker before it. A
+    composite whose agents overlap (a parallel one) stays a workflow (its stages:
+    :func:`_graph_data_flow`)."""
+    kids: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.parent_id in composites and r.kind == AGENT:
+            kids.setdefault(r.parent_id, []).append(r)
+    thinking = _agents_with_model_calls(recs, root, by_id)
+    if not thinking:
+        return  # the file writes no model call: nothing tells an agent from a tool runner
+    tooling = {h.span_id for r in recs if r.kind == TOOL if (h := _agent_above(r, root, by_id))}
+    for parent, turns in kids.items():
+        turns.sort(key=_SORT_KEY)
+        if any(b.start < a.end for a, b in zip(turns, turns[1:], strict=False)):
+            continue
+        if len({t.name for t in turns}) < 2:
+            continue
+        for t in turns:
+            if t.span_id not in thinking and t.span_id in tooling:
+                t.kind = EXECUTOR
+        by_id[parent].kind = GROUP
+    _group_turns(recs)
+
+
+def _agent_above(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> SpanRec | None:
+    """The nearest agent span holding ``r`` (None when only the root does)."""
+    cur = r
+    while cur is not root:
+        cur = by_id[cur.parent_id]
+        if cur.kind == AGENT and cur is not root:
+            return cur
+    return None
 
 
 def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:

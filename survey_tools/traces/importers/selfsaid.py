@@ -1,0 +1,138 @@
+"""What a span of no convention says of itself, in words any framework may use.
+
+A span with neither a GenAI operation nor an OpenInference kind can still say what it is,
+and frameworks that write their own attributes mostly say it one of two ways:
+
+* **an attribute naming its kind**: a key whose last word is ``type`` or ``kind``
+  (``<tool>.observation.type``, ``<tool>.span.kind``, ``span_type``) whose whole value is
+  one of the kind words of :data:`KIND_WORDS` (``agent``, ``tool``, ``generation``...). The
+  span is that kind, named by its span's name (its framework suffix stripped). Its token
+  counts are in a JSON object held in an attribute whose last word is ``usage`` or
+  ``usage_details`` (``{"input": 90, "output": 15}``, ``input_tokens``/``output_tokens``,
+  ``prompt_tokens``/``completion_tokens``).
+* **a span name that is a message template** (a logging library naming a span by its
+  message: ``Agent run: {name!r}``, ``Function: {name}``, ``Handoff: {from_agent} →
+  {to_agent}``): the placeholders name attributes, and the words before the first one say
+  the kind (:data:`KIND_WORDS` again: ``Agent run`` an agent, ``Function`` a tool,
+  ``Handoff`` a hand-off). The agent or tool is the value of the first placeholder; a
+  hand-off's target the one after an arrow or ``to`` (else the last).
+
+Nothing here names a framework: these are the words, and the rows of rules.yaml still come
+first (a framework's own attribute wins over this reading).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import orjson
+
+# A kind word (the whole value of a kind attribute, lower-cased; or a word before a
+# template's first placeholder) -> the span builder's kind (spans.py).
+KIND_WORDS = {
+    "agent": "agent",
+    "tool": "tool",
+    "function": "tool",
+    "retriever": "tool",
+    "generation": "model",
+    "llm": "model",
+    "chat": "model",
+    "completion": "model",
+    "embedding": "model",
+    "guardrail": "guard",
+    "handoff": "handoff",
+}
+_KIND_KEY = re.compile(r"(?:^|[._])(?:type|kind)$")
+_USAGE_KEY = re.compile(r"(?:^|[._])usage(?:_details)?$")
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
+_ARROW = re.compile(r"\}\s*(?:→|->|=>|\bto\b)\s*\{(\w+)")
+IN_KEYS = ("input", "input_tokens", "prompt_tokens")
+OUT_KEYS = ("output", "output_tokens", "completion_tokens")
+MAX_TOKENS = 1 << 53
+
+
+@functools.lru_cache(maxsize=4096)
+def described(key: str) -> bool:
+    """Whether an attribute key is one this module reads (a kind or a usage key)."""
+    return bool(_KIND_KEY.search(key) or _USAGE_KEY.search(key))
+
+
+@functools.lru_cache(maxsize=4096)
+def placeholders(span_name: str) -> tuple[str, ...]:
+    """The attributes a span name's template placeholders name (none when it is no template)."""
+    if "{" not in span_name:
+        return ()
+    return tuple(m.group(1) for m in _PLACEHOLDER.finditer(span_name))
+
+
+def kind_of(a: dict[str, Any]) -> str:
+    """The kind a kind attribute gives the span ('' when none does)."""
+    for key, value in a.items():
+        if isinstance(value, str) and _KIND_KEY.search(key):
+            kind = KIND_WORDS.get(value.strip().lower(), "")
+            if kind:
+                return kind
+    return ""
+
+
+def usage(a: dict[str, Any]) -> tuple[int, int]:
+    """Input and output tokens of a usage JSON object in an attribute (0, 0 when none)."""
+    for key, value in a.items():
+        if not (isinstance(value, str) and value.startswith("{") and _USAGE_KEY.search(key)):
+            continue
+        try:
+            doc = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(doc, dict):
+            got = _count(doc, IN_KEYS), _count(doc, OUT_KEYS)
+            if got != (0, 0):
+                return got
+    return 0, 0
+
+
+def _count(doc: dict[str, Any], keys: tuple[str, ...]) -> int:
+    for k in keys:
+        v = doc.get(k)
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_TOKENS:
+            return v
+    return 0
+
+
+@functools.lru_cache(maxsize=4096)
+def _template(span_name: str) -> tuple[str, str, str]:
+    """(kind, the placeholder naming the agent or tool, the one naming a hand-off's
+    target) of a templated span name; kind '' when its words name none."""
+    keys = placeholders(span_name)
+    if not keys:
+        return "", "", ""
+    head = span_name[: span_name.index("{")]
+    kind = next((KIND_WORDS[w] for w in re.split(r"[^a-z]+", head.lower()) if w in KIND_WORDS), "")
+    arrow = _ARROW.search(span_name)
+    return kind, keys[0], arrow.group(1) if arrow else keys[-1]
+
+
+def template(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
+    """(kind, name, target) a templated span name says, its placeholders filled from the
+    span's attributes ('' kind when it says none, or its placeholder has no value)."""
+    kind, first, last = _template(span_name)
+    if not kind:
+        return "", "", ""
+    name = a.get(first)
+    if not isinstance(name, str) or not name:
+        return "", "", ""
+    target = a.get(last) if kind == "handoff" else ""
+    if kind == "handoff" and not (isinstance(target, str) and target):
+        return "", "", ""
+    return kind, name, str(target or "")
+
+
+def why(span_name: str) -> str:
+    """The --explain line of a span read by these words."""
+    if _template(span_name)[0]:
+        return "words: a templated span name, its placeholders from the attributes (selfsaid.py)"
+    return "words: an attribute of its own naming its kind (selfsaid.py)"
