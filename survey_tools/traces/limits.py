@@ -112,21 +112,30 @@ def _keys(data: Buffer, key: bytes) -> int:
     return sum(1 for _ in re.finditer(re.escape(key) + rb"\s*:", data))
 
 
-def _count(data: Buffer, key: bytes) -> int:
-    """``data.count(key)``, for a mapped file too (in 16 MiB slices, overlapping by the key)."""
+def _counts(data: Buffer, keys: tuple[bytes, ...]) -> list[int]:
+    """``data.count(key)`` for each key, for a mapped file too: in 16 MiB slices (overlapping by
+    the longest key), each slice copied once for all the keys (a mapped file has no count())."""
     if isinstance(data, bytes):
-        return data.count(key)
-    step, n = 1 << 24, 0
+        return [data.count(key) for key in keys]
+    step, over = 1 << 24, max(map(len, keys)) - 1
+    out = [0] * len(keys)
     for i in range(0, len(data), step):
-        n += data[i : i + step + len(key) - 1].count(key)
-    return n
+        part = data[i : i + step + over]
+        for k, key in enumerate(keys):
+            # A match in the overlap belongs to the next slice: only matches starting here count.
+            out[k] += part.count(key, 0, step + len(key) - 1)
+    return out
+
+
+_COUNTED = ((b'"agent"', "events"), (b'"src"', "edges"))
 
 
 def event_count_problem(data: Buffer, limits: Limits) -> str | None:
     """The refusal of a trace holding more events or edges than ``limits.max_events``, or None."""
     limit = limits.max_events
-    for key, what in ((b'"agent"', "events"), (b'"src"', "edges")):
-        if _count(data, key) > limit and (n := _keys(data, key)) > limit:
+    counts = _counts(data, tuple(key for key, _ in _COUNTED))
+    for (key, what), count in zip(_COUNTED, counts, strict=True):
+        if count > limit and (n := _keys(data, key)) > limit:
             return (
                 f"the trace holds {n:,} {what}, over the {limit:,} events limit "
                 "(--max-events raises it)"

@@ -86,7 +86,7 @@ def test_bibtex_macros_resolve_through_earlier_macros(tmp_path: Path) -> None:
 def test_events_are_counted_in_a_mapped_file_too(tmp_path: Path) -> None:
     import mmap
 
-    from survey_tools.traces.limits import Limits, _count, event_count_problem
+    from survey_tools.traces.limits import Limits, _counts, event_count_problem
 
     events = ",".join(
         f'{{"id":"e{i}","t":0,"type":"message","agent":"agent","to":"b"}}' for i in range(5)
@@ -95,9 +95,23 @@ def test_events_are_counted_in_a_mapped_file_too(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     path.write_bytes(data)
     with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-        assert _count(mapped, b'"agent"') == data.count(b'"agent"') == 10
+        assert _counts(mapped, (b'"agent"', b'"to"')) == [data.count(b'"agent"'), 5] == [10, 5]
         # the value "agent" is no key: 5 events, not 10
         assert event_count_problem(mapped, Limits(max_events=4)) == (
             "the trace holds 5 events, over the 4 events limit (--max-events raises it)"
         )
         assert event_count_problem(mapped, Limits(max_events=5)) is None
+
+
+def test_mapped_counts_see_a_key_across_a_slice_boundary_once(tmp_path: Path) -> None:
+    import mmap
+
+    from survey_tools.traces.limits import _counts
+
+    step = 1 << 24  # the slices' size
+    # "src" straddles the first boundary, then "agent" right after it: each counted once
+    data = b" " * (step - 3) + b'"src"' + b'"agent"' + b" " * 10
+    path = tmp_path / "big.json"
+    path.write_bytes(data)
+    with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        assert _counts(mapped, (b'"src"', b'"agent"', b'"a')) == [1, 1, 1]
