@@ -171,7 +171,7 @@ LAYERS = {
     "reports": 2,
     "render": 3,
     "build": 4, "buildcache": 4, "adopt": 4, "curate": 4, "review": 4, "scholarly": 2,
-    "cli": 5,
+    "cli": 5, "__main__": 6,
 }
 
 
