@@ -285,16 +285,18 @@ def _classify_plain(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
 
 def _classify_self(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     """A span that says its kind in words of its own (selfsaid.py): a kind attribute
-    (``*.type: agent``), named by its span's name; or a templated span name (``Agent run:
+    (``*.type: agent``) or a kind prefix (``subagent:<name>``), named by its span's name
+    (the prefix stripped); or a templated span name (``Agent run:
     {name!r}``), named by its placeholder's value (a hand-off by its target's)."""
     kind, name, target = selfsaid.template(span_name, a)
     if kind:
         return kind, target if kind == HANDOFF else name, kind
-    kind = selfsaid.kind_of(a)
+    word, named = selfsaid.prefixed(span_name)
+    kind = selfsaid.kind_of(a) or word
     if kind == MODEL:
         return MODEL, "chat", "chat"
     if kind:
-        return kind, bare(span_name) or kind, kind
+        return kind, (named if word else "") or bare(span_name) or kind, kind
     return GENERIC, "", ""
 
 

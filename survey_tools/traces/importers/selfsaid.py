@@ -9,13 +9,20 @@ and frameworks that write their own attributes mostly say it one of two ways:
   span is that kind, named by its span's name (its framework suffix stripped). Its token
   counts are in a JSON object held in an attribute whose last word is ``usage`` or
   ``usage_details`` (``{"input": 90, "output": 15}``, ``input_tokens``/``output_tokens``,
-  ``prompt_tokens``/``completion_tokens``).
+  ``prompt_tokens``/``completion_tokens``), or in flat attributes ``usage.<count>``
+  (``usage.prompt_tokens``, ``usage.input_tokens``: the span's own, not a namespaced
+  ``llm.usage.*``, which a framework may write as the last of several calls only). Of
+  several kind attributes a model call's or a tool's wins over an agent's: an agent kind
+  beside it (``entity.type: agent``) names the agent the span belongs to, not the span.
 * **a span name that is a message template** (a logging library naming a span by its
   message: ``Agent run: {name!r}``, ``Function: {name}``, ``Handoff: {from_agent} →
   {to_agent}``): the placeholders name attributes, and the words before the first one say
   the kind (:data:`KIND_WORDS` again: ``Agent run`` an agent, ``Function`` a tool,
   ``Handoff`` a hand-off). The agent or tool is the value of the first placeholder; a
   hand-off's target the one after an arrow or ``to`` (else the last).
+* **a span name with a kind prefix** ``<kind>:<name>`` (``subagent:researcher``,
+  ``tool.execution:search``, ``llm:generateText``): a prefix whose words end in a kind
+  word names the kind, and the rest is the agent's or tool's name (:func:`prefixed`).
 
 Nothing here names a framework: these are the words, and the rows of rules.yaml still come
 first (a framework's own attribute wins over this reading).
@@ -46,6 +53,10 @@ KIND_WORDS = {
 }
 _KIND_KEY = re.compile(r"(?:^|[._])(?:type|kind)$")
 _USAGE_KEY = re.compile(r"(?:^|[._])usage(?:_details)?$")
+_FLAT_IN = ("usage.input_tokens", "usage.prompt_tokens")
+_FLAT_OUT = ("usage.output_tokens", "usage.completion_tokens")
+_FLAT = frozenset(_FLAT_IN + _FLAT_OUT)
+_PREFIX = re.compile(r"^([A-Za-z][\w.]*):(\S.*)$")
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
 _ARROW = re.compile(r"\}\s*(?:→|->|=>|\bto\b)\s*\{(\w+)")
 IN_KEYS = ("input", "input_tokens", "prompt_tokens")
@@ -56,7 +67,7 @@ MAX_TOKENS = 1 << 53
 @functools.lru_cache(maxsize=4096)
 def described(key: str) -> bool:
     """Whether an attribute key is one this module reads (a kind or a usage key)."""
-    return bool(_KIND_KEY.search(key) or _USAGE_KEY.search(key))
+    return bool(_KIND_KEY.search(key) or _USAGE_KEY.search(key) or key in _FLAT)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -68,17 +79,40 @@ def placeholders(span_name: str) -> tuple[str, ...]:
 
 
 def kind_of(a: dict[str, Any]) -> str:
-    """The kind a kind attribute gives the span ('' when none does)."""
+    """The kind a kind attribute gives the span ('' when none does); of several, any
+    other kind wins over an agent's (that one names whose the span is)."""
+    found = ""
     for key, value in a.items():
         if isinstance(value, str) and _KIND_KEY.search(key):
             kind = KIND_WORDS.get(value.strip().lower(), "")
-            if kind:
+            if kind and kind != "agent":
                 return kind
-    return ""
+            found = found or kind
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def prefixed(span_name: str) -> tuple[str, str]:
+    """(kind, name) of a span name ``<kind>:<name>`` whose prefix has a word ending in a
+    kind word (the first such word says the kind) (``subagent:researcher`` an agent, ``tool.execution:search`` a tool);
+    ('', '') for any other name."""
+    m = _PREFIX.match(span_name)
+    if not m:
+        return "", ""
+    words = [w for w in re.split(r"[^a-z]+", m.group(1).lower()) if w]
+    for w in words:
+        kind = next((KIND_WORDS[k] for k in KIND_WORDS if w.endswith(k)), "")
+        if kind:
+            return kind, m.group(2).strip()
+    return "", ""
 
 
 def usage(a: dict[str, Any]) -> tuple[int, int]:
-    """Input and output tokens of a usage JSON object in an attribute (0, 0 when none)."""
+    """Input and output tokens of a usage JSON object in an attribute, else of flat
+    ``usage.<count>`` attributes (0, 0 when none)."""
+    flat = _count(a, _FLAT_IN), _count(a, _FLAT_OUT)
+    if flat != (0, 0):
+        return flat
     for key, value in a.items():
         if not (isinstance(value, str) and value.startswith("{") and _USAGE_KEY.search(key)):
             continue
@@ -135,4 +169,6 @@ def why(span_name: str) -> str:
     """The --explain line of a span read by these words."""
     if _template(span_name)[0]:
         return "words: a templated span name, its placeholders from the attributes (selfsaid.py)"
+    if prefixed(span_name)[0]:
+        return "words: a kind prefix of its span name, <kind>:<name> (selfsaid.py)"
     return "words: an attribute of its own naming its kind (selfsaid.py)"

@@ -132,6 +132,50 @@ def test_a_row_still_wins_over_the_words(tmp_path: Path) -> None:
     assert _calls(doc)[0] == {"app"}
 
 
+def _counts(sp: dict[str, Any], **counts: int) -> dict[str, Any]:
+    """``sp`` with integer attributes (token counts) added."""
+    for k, v in counts.items():
+        sp["attributes"].append({"key": k.replace("__", "."), "value": {"intValue": str(v)}})
+    return sp
+
+
+def test_a_kind_prefix_names_its_agent_and_tool_and_flat_usage_counts_once(
+    tmp_path: Path,
+) -> None:
+    """``<kind>:<name>`` span names (round 7, held-out set 3): the prefix's word says the
+    kind, the rest the name; a model call's own kind attribute wins over the agent kind
+    beside it (which says whose it is); flat ``usage.*`` are a span's own tokens, a
+    namespaced ``llm.usage.*`` (one of several calls) is not read."""
+    own = {"entity__type": "agent"}
+    spans = [
+        _counts(
+            _span(0x10, 0, "lead", 0, 100, **own),
+            usage__prompt_tokens=15,
+            usage__completion_tokens=3,
+        ),
+        _counts(
+            _span(0x11, 0x10, "llm:generate", 1, 99, span__type="llm", **own),
+            llm__usage__prompt_tokens=12,
+            llm__usage__completion_tokens=2,
+        ),
+        _span(0x12, 0x10, "tool.execution:ask", 6, 50, span__type="tool", tool__name="ask", **own),
+        _counts(
+            _span(0x13, 0x12, "subagent:helper", 7, 49, subagent__type="agent", **own),
+            usage__prompt_tokens=20,
+            usage__completion_tokens=4,
+        ),
+        _span(0x14, 0x13, "llm:generate", 8, 48, span__type="llm", **own),
+    ]
+    doc, err = _import(tmp_path, spans, "--explain")
+    thinking, tools, spawns = _calls(doc)
+    assert thinking == {"lead", "helper"}
+    assert tools == [("lead", "ask")]
+    assert ("lead", "helper") in spawns
+    # The lead's own 15 + 3 (less than the helper's, so not a roll-up of it: spans.py).
+    assert doc["costs"]["input_tokens"] == 35 and doc["costs"]["output_tokens"] == 7
+    assert "[words: a kind prefix of its span name" in err
+
+
 def test_a_composite_running_agents_in_turn_passes_each_turn_on(tmp_path: Path) -> None:
     """A group chat's manager (an agent span that only runs agents, one after another): each
     turn is passed on by the speaker before it, and a turn making no model call, only tool
