@@ -43,10 +43,11 @@ def git(cwd: Path, *args: str) -> str:
 
 
 def _pins_as_installed(hooks_yaml: str) -> str:
-    """The hooks' pins moved to the versions this test run has installed. Under the weekly run
-    of the newest releases (SURVEY_UNPINNED=1, newest-deps.yml) the environment is not the
-    pinned one, and pip, told to use no index, can only take what is installed: without this
-    every pre-commit test failed there on the first pin that had moved (certifi 2026.5.20
+    """The hooks' pins moved to the versions this test run has installed (the same, where it was
+    installed with constraints.txt). Under the weekly run of the newest releases
+    (newest-deps.yml), or a clone installed without the constraints, the environment is not
+    the pinned one, and pip, told to use no index, can only take what is installed: without
+    this every pre-commit test failed there on the first pin that had moved (certifi 2026.5.20
     against 2026.10.19.post1), hiding whether the hooks work with the newest releases."""
 
     def installed(m: re.Match[str]) -> str:
@@ -60,9 +61,8 @@ def hook_repo(dest: Path) -> Path:
     dest.mkdir()
     for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
         shutil.copy2(REPO / name, dest / name)
-    if os.environ.get("SURVEY_UNPINNED") == "1":
-        hooks_yaml = dest / ".pre-commit-hooks.yaml"
-        hooks_yaml.write_text(_pins_as_installed(hooks_yaml.read_text(encoding="utf-8")), encoding="utf-8")
+    hooks_yaml = dest / ".pre-commit-hooks.yaml"
+    hooks_yaml.write_text(_pins_as_installed(hooks_yaml.read_text(encoding="utf-8")), encoding="utf-8")
     shutil.copytree(REPO / "survey_tools", dest / "survey_tools",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     git(dest, "init", "-q")

@@ -110,9 +110,9 @@ def test_the_environment_is_the_pinned_one() -> None:
     runtime_pins = set(constraints("runtime"))
     # every runtime dependency, not only the rendering libraries: a new msgspec broke a command
     runtime = {p.split("==")[0] for p in runtime_pins}
-    assert runtime >= _runtime_closure() - {"pip"}, _runtime_closure() - runtime
     # what this test run uses is what CI pins (so the committed figures are its bytes); the
     # environment part only where installed (the README's install has no interop or scale extra)
+    moved = []
     for pin in pins:
         name, want = pin.split("==")
         try:
@@ -120,7 +120,24 @@ def test_the_environment_is_the_pinned_one() -> None:
         except PackageNotFoundError:
             assert pin not in runtime_pins, f"{name} is a runtime dependency and not installed"
             continue
-        assert have == want, f"{name} {have} installed, constraints.txt pins {want}"
+        if have != want:
+            moved.append(f"{name} {have} installed, constraints.txt pins {want}")
+    if moved and os.environ.get("SURVEY_PINNED") != "1":
+        # A user's clone installed without the constraints (newer releases): the rest of the
+        # suite says whether the toolkit works with them; only CI, which installs with
+        # constraints.txt and says so (tools/ci.sh test sets SURVEY_PINNED=1), must match.
+        pytest.skip(f"this environment is not the pinned one ({len(moved)} differ: {moved[0]}); "
+                    "pip install -c constraints.txt -e '.[test]' installs the versions CI tests")
+    assert not moved, moved
+    # the pinned environment's whole runtime closure is pinned (newer releases may need more:
+    # under today's newest, pandas' tzdata)
+    assert runtime >= _runtime_closure() - {"pip"}, _runtime_closure() - runtime
+
+
+def test_ci_tells_the_suite_its_environment_is_the_pinned_one() -> None:
+    ci = (REPO / "tools" / "ci.sh").read_text()
+    body = ci.split("step_test() {", 1)[1].split("\n}", 1)[0]
+    assert 'export SURVEY_PINNED="${SURVEY_PINNED:-1}"' in body
 
 
 def test_the_newest_releases_run_is_told_it_is_unpinned() -> None:
