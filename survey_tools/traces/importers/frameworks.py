@@ -409,10 +409,10 @@ def _arguments(a: dict[str, Any]) -> dict[str, Any]:
 def _json_key(a: dict[str, Any], key: str, memo: dict[str, Any]) -> Any:
     """``key`` is ``ATTR:KEY``: that key of the JSON object in attribute ATTR."""
     attr, _, inner = key.partition(":")
-    return _json_doc(a, attr, memo).get(inner)
+    return json_object(a, attr, memo).get(inner)
 
 
-def _json_doc(a: dict[str, Any], attr: str, memo: dict[str, Any]) -> dict[str, Any]:
+def json_object(a: dict[str, Any], attr: str, memo: dict[str, Any]) -> dict[str, Any]:
     """The JSON object attribute ``attr`` holds, parsed once per span ({} if none)."""
     doc = memo.get(attr)
     if doc is None:
@@ -427,14 +427,19 @@ def _json_doc(a: dict[str, Any], attr: str, memo: dict[str, Any]) -> dict[str, A
     return doc
 
 
-def _number(src: str, a: dict[str, Any], memo: dict[str, Any]) -> int | None:
-    how, _, key = src.partition(":")
-    value = a.get(key) if how == "attr" else _json_key(a, key, memo)
+def token_count(value: Any) -> int | None:
+    """``value`` as a token count (an int, or a float with no fraction, 0 to 2**53), else None:
+    the one reading of a count found in an attribute or a JSON object (rows and selfsaid.py)."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_TOKENS:
         return value
     return None
+
+
+def _number(src: str, a: dict[str, Any], memo: dict[str, Any]) -> int | None:
+    how, _, key = src.partition(":")
+    return token_count(a.get(key) if how == "attr" else _json_key(a, key, memo))
 
 
 def _first_number(srcs: tuple[str, ...], a: dict[str, Any], memo: dict[str, Any]) -> int | None:
@@ -481,7 +486,7 @@ def apply(kind: str, name: str, span_name: str, a: dict[str, Any]) -> Mapped | N
         elif how == _TOOL:
             subject = name if kind == "tool" else None
         elif how == _JSON:
-            subject = _json_doc(a, key, memo).get(inner) if key in a else None
+            subject = json_object(a, key, memo).get(inner) if key in a else None
         else:
             subject = kind
         if subject.__class__ is not str:

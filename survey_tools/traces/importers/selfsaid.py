@@ -34,7 +34,7 @@ import functools
 import re
 from typing import Any
 
-import orjson
+from survey_tools.traces.importers.frameworks import json_object, token_count
 
 # A kind word (the whole value of a kind attribute, lower-cased; or a word before a
 # template's first placeholder) -> the span builder's kind (spans.py).
@@ -61,7 +61,6 @@ _PLACEHOLDER = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
 _ARROW = re.compile(r"\}\s*(?:→|->|=>|\bto\b)\s*\{(\w+)")
 IN_KEYS = ("input", "input_tokens", "prompt_tokens")
 OUT_KEYS = ("output", "output_tokens", "completion_tokens")
-MAX_TOKENS = 1 << 53
 
 
 @functools.lru_cache(maxsize=4096)
@@ -113,14 +112,10 @@ def usage(a: dict[str, Any]) -> tuple[int, int]:
     flat = _count(a, _FLAT_IN), _count(a, _FLAT_OUT)
     if flat != (0, 0):
         return flat
-    for key, value in a.items():
-        if not (isinstance(value, str) and value.startswith("{") and _USAGE_KEY.search(key)):
-            continue
-        try:
-            doc = orjson.loads(value)
-        except orjson.JSONDecodeError:
-            continue
-        if isinstance(doc, dict):
+    memo: dict[str, Any] = {}
+    for key in a:
+        if _USAGE_KEY.search(key):
+            doc = json_object(a, key, memo)  # {} unless the value is a JSON object
             got = _count(doc, IN_KEYS), _count(doc, OUT_KEYS)
             if got != (0, 0):
                 return got
@@ -128,13 +123,8 @@ def usage(a: dict[str, Any]) -> tuple[int, int]:
 
 
 def _count(doc: dict[str, Any], keys: tuple[str, ...]) -> int:
-    for k in keys:
-        v = doc.get(k)
-        if isinstance(v, float) and v.is_integer():
-            v = int(v)
-        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_TOKENS:
-            return v
-    return 0
+    """The first of ``keys`` holding a token count (frameworks.token_count), else 0."""
+    return next((v for k in keys if (v := token_count(doc.get(k))) is not None), 0)
 
 
 @functools.lru_cache(maxsize=4096)

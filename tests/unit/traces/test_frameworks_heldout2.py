@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from benchmarks import framework_checks
-from benchmarks.framework_checks import CHECKS, cases, check
+from helpers import heldout_runs
 
 HELDOUT = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout2"
 
@@ -59,29 +57,12 @@ KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 
-def _cases() -> list[Any]:
-    return [pytest.param(d, run_, name, id=f"{key}/{name}") for d, key, run_, name in cases(HELDOUT)]
-
-
 def test_the_held_out_set_is_all_here() -> None:
-    cases = _cases()
-    assert len(cases) == 25
-    keys = {f"{c.values[0].name}/{c.values[2]}" for c in cases}
-    assert set(KNOWN_WRONG) <= keys
-    assert set(NOT_WRITTEN) <= {c.values[0].name for c in cases}
+    heldout_runs.assert_all_here(HELDOUT, 25, KNOWN_WRONG, NOT_WRITTEN)
 
 
-@pytest.mark.parametrize(("folder", "run_", "name"), _cases())
+@pytest.mark.parametrize(("folder", "run_", "name"), heldout_runs.params(HELDOUT))
 def test_held_out_run_imports_as_the_program_ran(
     folder: Path, run_: dict[str, Any], name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for key, checks in NOT_WRITTEN.items():
-        monkeypatch.setitem(framework_checks.NOT_WRITTEN, key, checks)
-    got = check(folder, folder.name, run_, name)
-    failed = {c: got.why[c] for c in CHECKS if not got.passed.get(c)}
-    key = f"{folder.name}/{name}"
-    if key in KNOWN_WRONG:
-        checks, why = KNOWN_WRONG[key]
-        assert set(failed) == set(checks), f"{why}: now failing {failed}"
-        return
-    assert not failed, f"{got.summary}\n{failed}"
+    heldout_runs.assert_reads_as_it_ran(folder, run_, name, NOT_WRITTEN, KNOWN_WRONG, monkeypatch)

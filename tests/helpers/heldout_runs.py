@@ -1,0 +1,52 @@
+"""The held-out sets of framework runs (tests/fixtures/traces-heldout*/), checked as their
+programs ran: one listing of a set's runs and one check of a run, shared by each set's test
+module, which keeps only its own NOT_WRITTEN (what the files do not hold) and KNOWN_WRONG
+(the checks still failing, and why)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks import framework_checks
+from benchmarks.framework_checks import CHECKS, cases, check
+
+
+def params(heldout: Path) -> list[Any]:
+    """One pytest parameter (folder, run, file name) per run file of a held-out set."""
+    return [pytest.param(d, run_, name, id=f"{key}/{name}") for d, key, run_, name in cases(heldout)]
+
+
+def assert_all_here(
+    heldout: Path, runs: int, known_wrong: dict[str, Any], not_written: dict[str, Any]
+) -> None:
+    """The set holds ``runs`` run files, and every entry of the two tables names one of them."""
+    found = params(heldout)
+    assert len(found) == runs
+    keys = {f"{c.values[0].name}/{c.values[2]}" for c in found}
+    assert set(known_wrong) <= keys
+    assert set(not_written) <= {c.values[0].name for c in found}
+
+
+def assert_reads_as_it_ran(
+    folder: Path,
+    run_: dict[str, Any],
+    name: str,
+    not_written: dict[str, tuple[str, ...]],
+    known_wrong: dict[str, tuple[tuple[str, ...], str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every check passes, but those a file cannot pass (``not_written``, then checked to be
+    absent); a run of ``known_wrong`` fails exactly its listed checks."""
+    for key, checks in not_written.items():
+        monkeypatch.setitem(framework_checks.NOT_WRITTEN, key, checks)
+    got = check(folder, folder.name, run_, name)
+    failed = {c: got.why[c] for c in CHECKS if not got.passed.get(c)}
+    key = f"{folder.name}/{name}"
+    if key in known_wrong:
+        checks, why = known_wrong[key]
+        assert set(failed) == set(checks), f"{why}: now failing {failed}"
+        return
+    assert not failed, f"{got.summary}\n{failed}"
