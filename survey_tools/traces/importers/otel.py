@@ -433,6 +433,7 @@ def span_record(
     in_tok, out_tok = _or_own_usage(in_tok, out_tok, a)
     ref = ""
     if kind == TOOL:
+        name = _result_tool(a) or name
         args = next((a[k] for k in _ARGUMENTS if isinstance(a.get(k), str)), None)
         ref = content_hash(args) if args is not None else ""
     call_id = a.get("gen_ai.tool.call.id") or a.get("tool_call.id") or a.get("tool.id") or ""
@@ -465,6 +466,33 @@ def span_record(
         _prompt_name(kind, a),
         _asked(kind, a),
     )
+
+
+# Where a tool span keeps what it returned (OpenLLMetry, OpenInference).
+_TOOL_OUTPUTS = ("traceloop.entity.output", "output.value")
+
+
+def _result_tool(a: dict[str, Any]) -> str:
+    """The tool a tool span's result message names: a tool message (the chat APIs' answer
+    to a tool call: its ``tool_call_id`` beside the tool's ``name``, LangChain's ToolMessage
+    under ``kwargs``), which names the tool where the span names only its class
+    (OpenLLMetry JS: every tool ``DynamicStructuredTool``); '' when there is none."""
+    for key in _TOOL_OUTPUTS:
+        text = a.get(key)
+        if not isinstance(text, str) or "tool_call_id" not in text[:4096]:
+            continue
+        try:
+            doc = msgspec.json.decode(text)
+        except msgspec.DecodeError:
+            continue
+        for msg in (doc, doc.get("kwargs") if isinstance(doc, dict) else None):
+            if (
+                isinstance(msg, dict)
+                and msg.get("tool_call_id")
+                and isinstance(msg.get("name"), str)
+            ):
+                return str(msg["name"])[:256]
+    return ""
 
 
 def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:

@@ -62,6 +62,14 @@ def _json(text: Any) -> Any:
 
 def system_prompt(a: dict[str, Any]) -> str:
     """The model call's system message, '' when it has none the attributes show."""
+    text = _system_prompt(a)
+    # A message's content written as the JSON of its content blocks (LangChain.js through
+    # OpenLLMetry: '[{"type":"text","text":"You are ..."}]') is read for its text.
+    inner = _json(text)
+    return _text(inner) if inner is not text and inner else text
+
+
+def _system_prompt(a: dict[str, Any]) -> str:
     if a.get("llm.input_messages.0.message.role") == "system":
         return str(a.get("llm.input_messages.0.message.content") or "")
     if a.get("gen_ai.prompt.0.role") == "system":

@@ -100,6 +100,7 @@ class SpanSummary:
     clamped_end: int = 0
     clamped_late: int = 0
     outlived: int = 0  # spans of one process that ran on after their parent ended
+    nested_flat: int = 0  # spans of a flat trace put under the span whose time holds them
     generic: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
     failed: int = 0
@@ -146,6 +147,12 @@ class SpanSummary:
             out.append(
                 f"{self.outlived} span(s) ran on after their parent ended (one process, one "
                 "clock: work it left running); the parent's end moved to theirs"
+            )
+        if self.nested_flat:
+            out.append(
+                f"every span was a child of the root while their times nest (a tracer that "
+                f"lost its context): {self.nested_flat} span(s) put under the span whose "
+                "time holds them"
             )
         if self.joined:
             out.append(f"{self.joined + 1} traces joined into one by span links or by their times")
@@ -200,6 +207,7 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _nest_flat(recs, root, by_id, summary)
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
     _reused_agent_nodes(recs, root, by_id)
@@ -208,6 +216,7 @@ def build(
     _speakers(recs, by_id)
     _group_turns(recs)
     _owners_of_model_calls(recs, root, by_id)
+    _prompted_apart(recs, root, by_id, summary)
     _distinct_scopes(recs, root, by_id, summary)
     _composite_agents(recs, root, by_id)
     _graph_data_flow(recs, root, by_id)
@@ -462,6 +471,10 @@ def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
     becomes an agent span of its own (id ``<speaker span>~turn``) holding the speaker
     and its later siblings until another agent's turn starts."""
     speakers = [r for r in recs if r.kind == SPEAKER]
+    for r in speakers:
+        if r.parent_id not in by_id:
+            r.kind = STEP  # the root saying whose turn it is has no siblings to hold
+    speakers = [r for r in speakers if r.kind == SPEAKER]
     if not speakers:
         return
     parents = {r.parent_id for r in speakers}
@@ -703,6 +716,69 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
             first.rule = INFERRED
 
 
+def _prompted_apart(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """One agent span (or the root) owning model calls whose system prompts name two or
+    more agents is not one agent: every span of its own is the framework's (LangChain.js's
+    ``CompiledStateGraph`` for every agent, the delegates' inside tools). Its model calls
+    fall to the agents their prompts name (prompts.py): each agent's span is the outermost
+    scope below the owner whose model calls, those inside a tool span within it left out
+    (another agent run as a tool), all name that agent. Nothing is renamed when some of the
+    owner's model calls name nobody."""
+    owned: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.kind == MODEL:
+            owner = _agent_above(r, root, by_id) or root
+            owned.setdefault(owner.span_id, []).append(r)
+    for owner_id, calls in owned.items():
+        names = {m.prompt_name for m in calls}
+        if len(names) < 2 or "" in names:
+            continue
+        owner = by_id[owner_id]
+        # Each call's scopes up to the owner, and whether a tool span lies between.
+        named: dict[str, set[str]] = {}  # scope -> the prompt names of calls outside its tools
+        holds: dict[str, set[str]] = {}  # tool -> the prompt names of the calls it holds
+        chains: list[tuple[SpanRec, list[SpanRec]]] = []
+        for m in calls:
+            chain: list[SpanRec] = []
+            cur = by_id[m.parent_id]
+            tool_between = False
+            while cur is not owner:
+                if cur.kind == TOOL:
+                    tool_between = True
+                    holds.setdefault(cur.span_id, set()).add(m.prompt_name)
+                elif cur.kind in (*_SCOPES, RUNTIME) and not tool_between:
+                    named.setdefault(cur.span_id, set()).add(m.prompt_name)
+                    chain.append(cur)
+                if cur is root:
+                    break
+                cur = by_id[cur.parent_id]
+            chains.append((m, chain))
+        # A scope that also holds, inside one of its tools, calls of its own agent's name
+        # is still one agent's (a tool of the agent's own); the outermost pure one wins.
+        done: set[str] = set()
+        for m, chain in chains:
+            pure = [c for c in chain if named.get(c.span_id) == {m.prompt_name}]
+            if not pure:
+                continue
+            top = pure[-1]
+            if top.span_id in done:
+                continue
+            done.add(top.span_id)
+            top.kind, top.name, top.agent = AGENT, m.prompt_name, m.prompt_name
+            top.rule = (
+                f"{INFERRED}; its model calls' system prompts name {m.prompt_name!r} "
+                "('You are <name>'), its owner's name others"
+            )
+        if done:
+            summary.told_apart.append(
+                f"the model calls of {owner.name or owner.span!r} name {len(names)} agents in "
+                f"their system prompts ('You are <name>'): {', '.join(sorted(names))}, each "
+                "the agent of the scope holding its calls"
+            )
+
+
 def _machinery(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> set[str]:
     """Span names of a framework's own scopes, told by where they occur: a scope whose name
     occurs under scopes of two or more names (DSPy's Predict under every module, ReAct under
@@ -882,6 +958,39 @@ def _repair_tree(recs: list[SpanRec], summary: SpanSummary) -> tuple[SpanRec, di
             r.parent_id = root.span_id
             depth_ok[r.span_id] = True
     return root, by_id
+
+
+def _nest_flat(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """A tracer that lost its context writes every span as a child of the root, while
+    their times still nest (OpenLLMetry JS over LangChain.js: each graph, its steps and
+    its model calls all children of the program's root). When every span but the root is
+    the root's child, one process wrote them all, and some span's time holds a span
+    holding another (three levels no flat run has), each span goes under the innermost
+    span whose time holds it. ``recs`` are sorted by start (``_repair_tree``)."""
+    rest = [r for r in recs if r is not root]
+    if len(rest) < 3 or any(r.parent_id != root.span_id or r.links for r in rest):
+        return
+    if len({r.process for r in rest}) > 1:
+        return
+    order = sorted(rest, key=lambda r: (r.start, -r.end, r.span_id))
+    stack: list[SpanRec] = []  # the spans holding the current one, outermost first
+    parent: dict[str, str] = {}
+    deep = False
+    for r in order:
+        while stack and stack[-1].end < r.end:
+            stack.pop()
+        if stack:
+            parent[r.span_id] = stack[-1].span_id
+            deep = deep or len(stack) >= 2
+        stack.append(r)
+    if not deep:
+        return
+    for r in rest:
+        r.parent_id = parent.get(r.span_id, root.span_id)
+    summary.nested_flat = len(parent)
+    _parents_first(recs, root, by_id)
 
 
 def _clamp(
