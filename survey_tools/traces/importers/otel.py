@@ -431,6 +431,8 @@ def span_record(
         in_tok = in_tok or mapped.tokens_in or 0
         out_tok = out_tok or mapped.tokens_out or 0
     in_tok, out_tok = _or_own_usage(in_tok, out_tok, a)
+    if kind == MODEL and not (in_tok or out_tok):
+        in_tok, out_tok = selfsaid.answer_usage(a)
     ref = ""
     if kind == TOOL:
         name = _result_tool(a) or name

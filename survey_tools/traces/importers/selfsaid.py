@@ -56,6 +56,11 @@ _USAGE_KEY = re.compile(r"(?:^|[._])usage(?:_details)?$")
 _FLAT_IN = ("usage.input_tokens", "usage.prompt_tokens")
 _FLAT_OUT = ("usage.output_tokens", "usage.completion_tokens")
 _FLAT = frozenset(_FLAT_IN + _FLAT_OUT)
+# A framework's own attribute holding a model call's whole request or answer (Haystack's
+# tracer: haystack.agent.step.llm.input, .output): prompts.py reads the request's system
+# message, answer_usage the answer's usage.
+_WHOLE_KEY = re.compile(r"(?:^|[._])(?:input|output)$")
+_ANSWER_KEY = re.compile(r"(?:^|[._])output$")
 _PREFIX = re.compile(r"^([A-Za-z][\w.]*):(\S.*)$")
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
 _ARROW = re.compile(r"\}\s*(?:→|->|=>|\bto\b)\s*\{(\w+)")
@@ -66,7 +71,9 @@ OUT_KEYS = ("output", "output_tokens", "completion_tokens")
 @functools.lru_cache(maxsize=4096)
 def described(key: str) -> bool:
     """Whether an attribute key is one this module reads (a kind or a usage key)."""
-    return bool(_KIND_KEY.search(key) or _USAGE_KEY.search(key) or key in _FLAT)
+    return bool(
+        _KIND_KEY.search(key) or _USAGE_KEY.search(key) or key in _FLAT or _WHOLE_KEY.search(key)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -119,6 +126,29 @@ def usage(a: dict[str, Any]) -> tuple[int, int]:
             got = _count(doc, IN_KEYS), _count(doc, OUT_KEYS)
             if got != (0, 0):
                 return got
+    return 0, 0
+
+
+def answer_usage(a: dict[str, Any]) -> tuple[int, int]:
+    """A model call's tokens from its answer written whole as JSON in an attribute of the
+    framework's own whose key ends in ``output`` (Haystack's tracer: ``{"replies": [{"meta":
+    {"usage": {"prompt_tokens": 90, ...}}}]}``): the first ``usage`` object in it holding a
+    count, searched breadth-first a few levels deep; (0, 0) when none."""
+    memo: dict[str, Any] = {}
+    for key in a:
+        if not _ANSWER_KEY.search(key) or "usage" not in str(a[key])[:8192]:
+            continue
+        level: list[Any] = [json_object(a, key, memo)]
+        for _depth in range(6):
+            nxt: list[Any] = []
+            for node in level:
+                items = node.values() if isinstance(node, dict) else node
+                if isinstance(node, dict) and isinstance(node.get("usage"), dict):
+                    got = _count(node["usage"], IN_KEYS), _count(node["usage"], OUT_KEYS)
+                    if got != (0, 0):
+                        return got
+                nxt.extend(v for v in items if isinstance(v, dict | list))
+            level = nxt[:64]
     return 0, 0
 
 

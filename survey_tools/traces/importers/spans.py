@@ -760,8 +760,8 @@ def _prompted_apart(
         done: set[str] = set()
         for m, chain in chains:
             pure = [c for c in chain if named.get(c.span_id) == {m.prompt_name}]
-            if not pure:
-                continue
+            if not pure or m.prompt_name == owner.name:
+                continue  # the owner's own calls stay its
             top = pure[-1]
             if top.span_id in done:
                 continue

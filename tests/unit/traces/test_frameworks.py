@@ -54,12 +54,6 @@ KNOWN_WRONG: dict[str, str] = {
         "coordinator has no model and runs the researchers' tools (AG2's executor): the tool "
         "calls are read as coordinator's, and the chats' order as hand-offs between them"
     ),
-    "haystack-tracer/agents-as-tools.otlp.jsonl": (
-        "the delegates are nameless haystack.agent.run spans inside the caller's "
-        "haystack.agent.step.tool (the rows fold them as the Agent's loop), so every model "
-        "call is coordinator's; no gen_ai usage (only inside the step's output JSON)"
-    ),
-    "haystack-tracer/parallel.otlp.jsonl": "as agents-as-tools",
     "strands-graph/chain.otlp.jsonl": (
         "a graph (invoke_graph at the root) running three agents one after another: nothing in "
         "the file tells it from an application calling agents in turn (no fan-out, no link), "
