@@ -176,6 +176,7 @@ WANTED.update(
         *_ASKED_KEYS,
         "gen_ai.request.model",
         "gen_ai.response.model",
+        "operation.name",
     }
 )
 
@@ -274,10 +275,11 @@ def _classify_plain(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     """A span of no convention's operation that still says what it did, in the
     conventions' words: a request's model (``gen_ai.request.model``, ``gen_ai.response.model``)
     makes it a model call, a tool's name (``gen_ai.tool.name``, ``tool.name``) a tool call.
-    (The AI SDK's doGenerate spans, OpenLLMetry's LlamaIndex tool tasks.)"""
+    A framework's own ``<namespace>.toolCall.name`` or ``.tool_call.name`` says the same.
+    (The AI SDK's doGenerate and ai.toolCall spans, OpenLLMetry's LlamaIndex tool tasks.)"""
     if a.get("gen_ai.request.model") or a.get("gen_ai.response.model"):
         return MODEL, "chat", "chat"
-    tool = a.get("gen_ai.tool.name") or a.get("tool.name")
+    tool = a.get("gen_ai.tool.name") or a.get("tool.name") or selfsaid.tool_call_name(a)
     if isinstance(tool, str) and tool:
         return TOOL, tool, "execute_tool"
     return GENERIC, "", ""
@@ -413,7 +415,12 @@ def span_record(
     format they came in). ``names`` interns the repeated strings (agent, tool and
     operation names), so a million records do not hold a million copies of each."""
     kind, name, op = _classify(span_name, a)
-    agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
+    agent = str(
+        a.get("gen_ai.agent.name")
+        or a.get("gen_ai.agent.id")
+        or a.get("agent.name")
+        or _instance(span_name, a)
+    )
     kind, name, op, target, mapped, rule = _said(kind, name, op, span_name, a)
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
     if mapped is not None:
@@ -495,6 +502,17 @@ def _result_tool(a: dict[str, Any]) -> str:
             ):
                 return str(msg["name"])[:256]
     return ""
+
+
+def _instance(span_name: str, a: dict[str, Any]) -> str:
+    """The name a span's ``operation.name`` gives its instance: the span's own name, a
+    space, then one word (the AI SDK: ``ai.generateText coordinator`` for the span
+    ``ai.generateText`` of function ``coordinator``); '' when it says no more than the name."""
+    op = a.get("operation.name")
+    if not isinstance(op, str) or not op.startswith(span_name + " "):
+        return ""
+    rest = op[len(span_name) + 1 :].strip()
+    return rest if rest and len(rest) <= 128 and " " not in rest else ""
 
 
 def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:

@@ -61,6 +61,7 @@ _FLAT = frozenset(_FLAT_IN + _FLAT_OUT)
 # message, answer_usage the answer's usage.
 _WHOLE_KEY = re.compile(r"(?:^|[._])(?:input|output)$")
 _ANSWER_KEY = re.compile(r"(?:^|[._])output$")
+_TOOL_CALL_NAME = re.compile(r"(?:^|\.)(?:toolCall|tool_call)\.name$")
 _PREFIX = re.compile(r"^([A-Za-z][\w.]*):(\S.*)$")
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
 _ARROW = re.compile(r"\}\s*(?:→|->|=>|\bto\b)\s*\{(\w+)")
@@ -72,8 +73,21 @@ OUT_KEYS = ("output", "output_tokens", "completion_tokens")
 def described(key: str) -> bool:
     """Whether an attribute key is one this module reads (a kind or a usage key)."""
     return bool(
-        _KIND_KEY.search(key) or _USAGE_KEY.search(key) or key in _FLAT or _WHOLE_KEY.search(key)
+        _KIND_KEY.search(key)
+        or _USAGE_KEY.search(key)
+        or key in _FLAT
+        or _WHOLE_KEY.search(key)
+        or _TOOL_CALL_NAME.search(key)
     )
+
+
+def tool_call_name(a: dict[str, Any]) -> str:
+    """The tool a framework's own ``<namespace>.toolCall.name`` (or ``.tool_call.name``)
+    names: the span is that tool's call ('' when no such attribute)."""
+    for key, value in a.items():
+        if isinstance(value, str) and value and _TOOL_CALL_NAME.search(key):
+            return value
+    return ""
 
 
 @functools.lru_cache(maxsize=4096)
