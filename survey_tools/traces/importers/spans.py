@@ -30,7 +30,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any
 
@@ -101,6 +101,7 @@ class SpanSummary:
     clamped_late: int = 0
     outlived: int = 0  # spans of one process that ran on after their parent ended
     nested_flat: int = 0  # spans of a flat trace put under the span whose time holds them
+    model_loops: int = 0  # model-call spans holding their agent's tool rounds: split per call
     generic: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
     failed: int = 0
@@ -153,6 +154,12 @@ class SpanSummary:
                 f"every span was a child of the root while their times nest (a tracer that "
                 f"lost its context): {self.nested_flat} span(s) put under the span whose "
                 "time holds them"
+            )
+        if self.model_loops:
+            out.append(
+                f"{self.model_loops} model-call span(s) last through their agent's tool calls "
+                "(one span for the agent's loop): read as one model call before the tools and "
+                "one after each round of them"
             )
         if self.joined:
             out.append(f"{self.joined + 1} traces joined into one by span links or by their times")
@@ -208,6 +215,7 @@ def build(
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
     _nest_flat(recs, root, by_id, summary)
+    _model_loops(recs, root, by_id, summary)
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
     _reused_agent_nodes(recs, root, by_id)
@@ -991,6 +999,57 @@ def _nest_flat(
         r.parent_id = parent.get(r.span_id, root.span_id)
     summary.nested_flat = len(parent)
     _parents_first(recs, root, by_id)
+
+
+def _model_loops(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """A model-call span whose time holds tool calls of its own agent (its siblings: the
+    tools its answers asked for ran while it lasted) is the agent's loop of model calls,
+    one span for several (VoltAgent's ``llm:streamText``): a call before the first round of
+    tools, one after each round (tools overlapping in time are one round). Only when it
+    lasts after its last round at least a quarter of the time it took before its first: a
+    span that ends with its tools is one call that ran its answer's tools (ADK's). It becomes one
+    model-call record per call, each between two rounds (ids ``<span>~<n>``); its usage
+    stays with the first. A span with children of its own is left whole."""
+    models = [r for r in recs if r.kind == MODEL and r is not root]
+    if not models:
+        return
+    parents = {r.parent_id for r in recs if r is not root}
+    kids: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.kind in (TOOL, HANDOFF) and r is not root:
+            kids.setdefault(r.parent_id, []).append(r)
+    added: list[SpanRec] = []
+    for m in models:
+        if m.span_id in parents:
+            continue
+        inside = sorted(
+            (t for t in kids.get(m.parent_id, ()) if m.start < t.start and t.end <= m.end),
+            key=_SORT_KEY,
+        )
+        rounds: list[list[int]] = []
+        for t in inside:
+            if rounds and t.start <= rounds[-1][1]:
+                rounds[-1][1] = max(rounds[-1][1], t.end)
+            else:
+                rounds.append([t.start, t.end])
+        if not rounds or (m.end - rounds[-1][1]) * 4 < rounds[0][0] - m.start:
+            # Ending with its tools (ADK's call_llm, which runs the answer's tools before
+            # it ends): one call. A loop's last call lasts after them as its first did.
+            continue
+        end = m.end
+        m.end = rounds[0][0]
+        for i, (_s, e) in enumerate(rounds, 1):
+            nxt = rounds[i][0] if i < len(rounds) else end
+            call = replace(m, span_id=f"{m.span_id}~{i}", start=e, end=max(e, nxt))
+            call.input_tokens = call.output_tokens = 0
+            by_id[call.span_id] = call
+            added.append(call)
+        summary.model_loops += 1
+    if added:
+        recs.extend(added)
+        recs.sort(key=_SORT_KEY)
 
 
 def _clamp(

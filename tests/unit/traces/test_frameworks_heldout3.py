@@ -74,15 +74,6 @@ KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
         "running span, which may be the other's (the file says nothing else): a researcher's "
         "second model call and its search_papers call land in the coordinator's scope",
     ),
-    "voltagent/supervisor.otlp.jsonl": (
-        ("model_calls",),
-        "one llm:generateText/llm:streamText span per agent run covers all its model calls "
-        "(the file does not count them), read as one model call each",
-    ),
-    "voltagent/parallel-delegates.otlp.jsonl": (
-        ("model_calls",),
-        "one llm: span per agent run for several model calls, read as one each",
-    ),
 }
 
 
