@@ -226,6 +226,7 @@ def build(
     _owners_of_model_calls(recs, root, by_id)
     _prompted_apart(recs, root, by_id, summary)
     _distinct_scopes(recs, root, by_id, summary)
+    _conversations(recs, root, by_id)
     _composite_agents(recs, root, by_id)
     _graph_data_flow(recs, root, by_id)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
@@ -510,6 +511,10 @@ _SUFFIXES = (".forward", ".aforward", ".__call__", ".acall", ".arun", ".run", ".
 # The scopes that can name an agent: a step (a chain, a workflow) or a span of no convention.
 _SCOPES = (STEP, WORKFLOW, GENERIC)
 INFERRED = "structure: the nearest named scope holding model calls owns them (an agent)"
+BOOKKEEPING_CALL = (
+    "structure: a model call inside the framework's bookkeeping (a runtime span holds its "
+    "scope) is the framework's own, folded with it"
+)
 
 
 def bare(name: str) -> str:
@@ -609,6 +614,54 @@ def _stages_pass_on(spans: list[SpanRec]) -> None:
         links = tuple(("", b.span_id) for b in before)
         for r in after:
             r.links = links
+
+
+def _conversations(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A span of no agent operation that names an agent (``gen_ai.agent.name``) and holds
+    the turns of another agent is the named agent's conversation with it (AG2's
+    ``conversation coordinator`` of a chat the coordinator started): the named agent's
+    span. Its own turns inside that make no model call and only run tools are it running
+    the other's tools (AG2's executor): those tool calls are the speaker's before, and
+    that speaker's turns around them are one turn of it."""
+    kids: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r is not root:
+            kids.setdefault(r.parent_id, []).append(r)
+    thinking = _agents_with_model_calls(recs, root, by_id)
+    for conv in recs:
+        if conv.kind != GENERIC or not conv.agent or conv is root:
+            continue
+        turns = sorted((k for k in kids.get(conv.span_id, ()) if k.kind == AGENT), key=_SORT_KEY)
+        others = [t for t in turns if t.name != conv.agent]
+        if not others or any(k.kind in (MODEL, TOOL) for k in kids.get(conv.span_id, ())):
+            continue
+        if any(b.start < a.end for a, b in zip(turns, turns[1:], strict=False)):
+            continue  # turns at once: not one conversation's
+        above = _agent_above(conv, root, by_id)
+        if above is not None and above.name == conv.agent:
+            continue
+        conv.kind, conv.name = AGENT, conv.agent
+        conv.rule = "structure: a span naming an agent that holds another's turns: its conversation"
+        prev: SpanRec | None = None
+        for t in turns:
+            mine = t.name == conv.agent
+            if mine and prev is not None and t.span_id not in thinking:
+                # Running the previous speaker's tools: they are its calls.
+                for k in kids.get(t.span_id, ()):
+                    k.parent_id = prev.span_id
+                    kids.setdefault(prev.span_id, []).append(k)
+                prev.end = max(prev.end, t.end)
+                t.kind, t.rule = RUNTIME, "structure: the conversation's tool runner"
+                t.operation = t.operation or "tool runner"
+                continue
+            if prev is not None and not mine and t.name == prev.name:
+                for k in kids.get(t.span_id, ()):
+                    k.parent_id = prev.span_id
+                    kids.setdefault(prev.span_id, []).append(k)
+                prev.end = max(prev.end, t.end)
+                t.kind, t.rule = RUNTIME, "structure: the same speaker's turn, continued"
+                continue
+            prev = None if mine else t
 
 
 def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -718,10 +771,29 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
         else:
             if cur is not None and first is not None and first.span in machinery:
                 continue  # only the framework's scopes below an agent or a tool: theirs
+        if first is not None and _in_bookkeeping(first, root, by_id):
+            # A scope of the framework's bookkeeping (AG2's speaker selection): its model
+            # calls are the framework's, folded like it (their tokens still count).
+            m.kind, m.rule = RUNTIME, BOOKKEEPING_CALL
+            continue
         if first is not None:
             name = scope_name(first)
             first.kind, first.name, first.agent = AGENT, name, name
             first.rule = INFERRED
+
+
+def _in_bookkeeping(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> bool:
+    """Whether a span of the framework's bookkeeping (kind runtime) holds ``r`` below the
+    nearest agent: what runs inside bookkeeping acts for its owner, so no scope in it is an
+    agent of its own (AG2's speaker selection runs a ``conversation checking_agent``)."""
+    cur = r
+    while cur is not root:
+        cur = by_id[cur.parent_id]
+        if cur.kind == RUNTIME:
+            return True
+        if cur.kind in (AGENT, TOOL):
+            return False
+    return False
 
 
 def _prompted_apart(
