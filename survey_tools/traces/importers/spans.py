@@ -592,12 +592,15 @@ def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRe
     }
     if not handing.isdisjoint(r.name for r in spans):
         return
-    _stages_pass_on(spans)
+    # A root whose operation says it runs a graph (Strands' invoke_graph) is one, its
+    # stages passing on even when they run one agent each (a chain).
+    _stages_pass_on(spans, "graph" in _word_parts(root.operation))
 
 
-def _stages_pass_on(spans: list[SpanRec]) -> None:
+def _stages_pass_on(spans: list[SpanRec], graph: bool = False) -> None:
     """Spans (by start) in stages of overlapping spans: when a stage holds two agents or
-    more, each span of a stage links to every span of the stage before."""
+    more (or ``graph``: the root says it is a graph), each span of a stage links to every
+    span of the stage before."""
     stages: list[list[SpanRec]] = []
     end = -1
     for r in spans:  # sorted by start
@@ -608,7 +611,7 @@ def _stages_pass_on(spans: list[SpanRec]) -> None:
             stages.append([r])
             end = r.end
     wide = any(len({x.name for x in st}) > 1 for st in stages)
-    if len(stages) < 2 or not wide:
+    if len(stages) < 2 or not (wide or graph):
         return
     for before, after in zip(stages, stages[1:], strict=False):
         links = tuple(("", b.span_id) for b in before)
