@@ -295,6 +295,9 @@ def _classify_self(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
         return kind, target if kind == HANDOFF else name, kind
     word, named = selfsaid.prefixed(span_name)
     kind = selfsaid.kind_of(a) or word
+    if not kind:
+        kind, named = selfsaid.method(span_name)
+        word = kind
     if kind == MODEL:
         return MODEL, "chat", "chat"
     if kind:

@@ -23,6 +23,10 @@ and frameworks that write their own attributes mostly say it one of two ways:
 * **a span name with a kind prefix** ``<kind>:<name>`` (``subagent:researcher``,
   ``tool.execution:search``, ``llm:generateText``): a prefix whose words end in a kind
   word names the kind, and the rest is the agent's or tool's name (:func:`prefixed`).
+* **a method span** ``<Class>.<method>()`` (a tracer timing methods: ``SearchTool.try_run()``,
+  ``Agent.run()``): the class name's last word that is a kind word says the kind, and the
+  class names it (:func:`method`); a method span directly inside one of its own class is
+  part of that call (spans.py).
 
 Nothing here names a framework: these are the words, and the rows of rules.yaml still come
 first (a framework's own attribute wins over this reading).
@@ -127,6 +131,34 @@ def prefixed(span_name: str) -> tuple[str, str]:
     return "", ""
 
 
+_METHOD = re.compile(r"^([A-Z][A-Za-z0-9]*)\.(_*[a-z]\w*)\(\)$")
+_CAMEL = re.compile(r"[A-Z][a-z0-9]*|[a-z0-9]+")
+METHOD_WHY = "words: a method span <Class>.<method>(), its kind the class name's last kind word"
+
+
+@functools.lru_cache(maxsize=4096)
+def method(span_name: str) -> tuple[str, str]:
+    """(kind, class) of a span named by the method it times, ``<Class>.<method>()`` (a
+    tracer decorating methods: ``SearchTool.try_run()``, ``Agent.run()``), whose class
+    name's last word that is a kind word says the kind (``SearchTool`` a tool,
+    ``OpenAiChatPromptDriver`` a model call by ``Chat``); ('', '') for any other name.
+    The class names the agent or tool: the file names no instance."""
+    m = _METHOD.match(span_name)
+    if not m:
+        return "", ""
+    words = [w.lower() for w in _CAMEL.findall(m.group(1))]
+    for w in reversed(words):
+        if w in KIND_WORDS:
+            return KIND_WORDS[w], m.group(1)
+    return "", ""
+
+
+def method_class(span_name: str) -> str:
+    """The class of a method span ``<Class>.<method>()`` ('' for any other name)."""
+    m = _METHOD.match(span_name)
+    return m.group(1) if m else ""
+
+
 def usage(a: dict[str, Any]) -> tuple[int, int]:
     """Input and output tokens of a usage JSON object in an attribute, else of flat
     ``usage.<count>`` attributes (0, 0 when none)."""
@@ -205,4 +237,6 @@ def why(span_name: str) -> str:
         return "words: a templated span name, its placeholders from the attributes (selfsaid.py)"
     if prefixed(span_name)[0]:
         return "words: a kind prefix of its span name, <kind>:<name> (selfsaid.py)"
+    if method(span_name)[0]:
+        return f"{METHOD_WHY} (selfsaid.py)"
     return "words: an attribute of its own naming its kind (selfsaid.py)"

@@ -37,7 +37,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from survey_tools.traces.importers import frameworks
+from survey_tools.traces.importers import frameworks, selfsaid
 from survey_tools.traces.importers.common import ImportFailed
 
 AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
@@ -215,6 +215,7 @@ def build(
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
     _nest_flat(recs, root, by_id, summary)
+    _own_methods(recs, root, by_id)
     _model_loops(recs, root, by_id, summary)
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
@@ -895,7 +896,11 @@ def _distinct_scopes(
     system prompts name (prompts.py), else numbered (``Agent``, ``Agent#2``), and the
     summary says the file does not name them. Scopes of one name that are neither are one
     agent (a module called twice)."""
-    inferred = [r for r in recs if r.kind == AGENT and r.rule == INFERRED]
+    inferred = [
+        r
+        for r in recs
+        if r.kind == AGENT and (r.rule == INFERRED or r.rule.startswith(selfsaid.METHOD_WHY))
+    ]
     by_name: dict[str, list[SpanRec]] = {}
     for r in inferred:
         by_name.setdefault(r.name, []).append(r)
@@ -914,7 +919,9 @@ def _distinct_scopes(
             s.span_id: next(iter(p)) for s in spans if len(p := prompts.get(s.span_id, ())) == 1
         }
         nested = any(_nearest(s, root, by_id, {t.span_id for t in spans}) for s in spans)
-        if not nested and len(set(named.values())) < 2:
+        ordered = sorted(spans, key=_SORT_KEY)
+        at_once = any(b.start < a.end for a, b in zip(ordered, ordered[1:], strict=False))
+        if not nested and not at_once and len(set(named.values())) < 2:
             continue  # one agent, called more than once
         _name_apart(name, spans, named, summary)
 
@@ -1074,6 +1081,20 @@ def _nest_flat(
         r.parent_id = parent.get(r.span_id, root.span_id)
     summary.nested_flat = len(parent)
     _parents_first(recs, root, by_id)
+
+
+def _own_methods(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A method span ``<Class>.<method>()`` directly inside one of its own class (Griptape:
+    ``Agent.try_run()`` and ``Agent.before_run()`` inside ``Agent.run()``, a driver's
+    ``try_run()`` inside its ``run()``) is part of that call: the object's own bookkeeping,
+    folded (else one model call would count twice, and an agent's run be three agents)."""
+    for r in recs:
+        if r is root or r.kind == RUNTIME:
+            continue
+        cls = selfsaid.method_class(r.span)
+        if cls and selfsaid.method_class(by_id[r.parent_id].span) == cls:
+            r.kind, r.rule = RUNTIME, "structure: a method of its own class's call, part of it"
+            r.operation = r.operation or r.span
 
 
 def _model_loops(
