@@ -298,6 +298,10 @@ def _classify_self(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     if not kind:
         kind, named = selfsaid.method(span_name)
         word = kind
+    if not kind:
+        kind = selfsaid.dotted(span_name)
+        named = selfsaid.tool_call_name(a) if kind == TOOL else ""
+        word = kind if named else ""
     if kind == MODEL:
         return MODEL, "chat", "chat"
     if kind:
@@ -418,13 +422,13 @@ def span_record(
     format they came in). ``names`` interns the repeated strings (agent, tool and
     operation names), so a million records do not hold a million copies of each."""
     kind, name, op = _classify(span_name, a)
+    instance = _instance(span_name, a)
     agent = str(
-        a.get("gen_ai.agent.name")
-        or a.get("gen_ai.agent.id")
-        or a.get("agent.name")
-        or _instance(span_name, a)
+        a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or instance
     )
     kind, name, op, target, mapped, rule = _said(kind, name, op, span_name, a)
+    if mapped is None and kind == AGENT and rule and instance:
+        name = instance  # an agent by its own words, named by its instance, not its span
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
     if mapped is not None:
         kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
@@ -508,14 +512,19 @@ def _result_tool(a: dict[str, Any]) -> str:
 
 
 def _instance(span_name: str, a: dict[str, Any]) -> str:
-    """The name a span's ``operation.name`` gives its instance: the span's own name, a
-    space, then one word (the AI SDK: ``ai.generateText coordinator`` for the span
-    ``ai.generateText`` of function ``coordinator``); '' when it says no more than the name."""
+    """The name a span gives its instance: its ``operation.name`` when that is the span's
+    own name, a space, then one word (the AI SDK: ``ai.generateText coordinator`` for the
+    span ``ai.generateText`` of function ``coordinator``); else, for a dotted span name
+    ``<subject>.<verb>``, its attribute ``<subject>.name``; '' when it says neither."""
     op = a.get("operation.name")
-    if not isinstance(op, str) or not op.startswith(span_name + " "):
-        return ""
-    rest = op[len(span_name) + 1 :].strip()
-    return rest if rest and len(rest) <= 128 and " " not in rest else ""
+    if isinstance(op, str) and op.startswith(span_name + " "):
+        rest = op[len(span_name) + 1 :].strip()
+        return rest if rest and len(rest) <= 128 and " " not in rest else ""
+    # A dotted span name <subject>.<verb> whose attribute <subject>.name names the subject
+    # (Haystack's tracer: haystack.component.run, haystack.component.name: coordinator).
+    subject = span_name.rsplit(".", 1)[0] if span_name.count(".") >= 2 else ""
+    named = a.get(f"{subject}.name") if subject else None
+    return named if isinstance(named, str) and 0 < len(named) <= 128 else ""
 
 
 def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:

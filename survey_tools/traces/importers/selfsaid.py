@@ -65,7 +65,7 @@ _FLAT = frozenset(_FLAT_IN + _FLAT_OUT)
 # message, answer_usage the answer's usage.
 _WHOLE_KEY = re.compile(r"(?:^|[._])(?:input|output)$")
 _ANSWER_KEY = re.compile(r"(?:^|[._])output$")
-_TOOL_CALL_NAME = re.compile(r"(?:^|\.)(?:toolCall|tool_call)\.name$")
+_TOOL_CALL_NAME = re.compile(r"(?:^|\.)(?:toolCall|tool_call|tool)\.name$")
 _PREFIX = re.compile(r"^([A-Za-z][\w.]*):(\S.*)$")
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
 _ARROW = re.compile(r"\}\s*(?:→|->|=>|\bto\b)\s*\{(\w+)")
@@ -82,6 +82,7 @@ def described(key: str) -> bool:
         or key in _FLAT
         or _WHOLE_KEY.search(key)
         or _TOOL_CALL_NAME.search(key)
+        or (key.endswith(".name") and key.count(".") >= 2)
     )
 
 
@@ -151,6 +152,20 @@ def method(span_name: str) -> tuple[str, str]:
         if w in KIND_WORDS:
             return KIND_WORDS[w], m.group(1)
     return "", ""
+
+
+_DOTTED = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$")
+DOTTED_WHY = "words: a dotted span name whose last part is a kind word"
+
+
+@functools.lru_cache(maxsize=4096)
+def dotted(span_name: str) -> str:
+    """The kind a dotted lower-case span name says by its last part (a tracer naming spans
+    by what they are: ``haystack.agent.step.llm`` a model call, ``haystack.agent.step.tool``
+    a tool call); '' for any other name."""
+    if not _DOTTED.match(span_name):
+        return ""
+    return KIND_WORDS.get(span_name.rsplit(".", 1)[1], "")
 
 
 def method_class(span_name: str) -> str:
@@ -239,4 +254,6 @@ def why(span_name: str) -> str:
         return "words: a kind prefix of its span name, <kind>:<name> (selfsaid.py)"
     if method(span_name)[0]:
         return f"{METHOD_WHY} (selfsaid.py)"
+    if dotted(span_name):
+        return f"{DOTTED_WHY} (selfsaid.py)"
     return "words: an attribute of its own naming its kind (selfsaid.py)"
