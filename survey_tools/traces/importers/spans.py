@@ -624,9 +624,10 @@ def _conversations(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
     """A span of no agent operation that names an agent (``gen_ai.agent.name``) and holds
     the turns of another agent is the named agent's conversation with it (AG2's
     ``conversation coordinator`` of a chat the coordinator started): the named agent's
-    span. Its own turns inside that make no model call and only run tools are it running
-    the other's tools (AG2's executor): those tool calls are the speaker's before, and
-    that speaker's turns around them are one turn of it."""
+    span, when no agent holds it (a chat inside an agent's turn, as AG2's speaker selection
+    runs, is that agent's work). Its own turns inside that make no model call and only run
+    tools are it running the other's tools (AG2's executor): those tool calls are the
+    speaker's before, and that speaker's turns around them are one turn of it."""
     kids: dict[str, list[SpanRec]] = {}
     for r in recs:
         if r is not root:
@@ -641,9 +642,8 @@ def _conversations(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
             continue
         if any(b.start < a.end for a, b in zip(turns, turns[1:], strict=False)):
             continue  # turns at once: not one conversation's
-        above = _agent_above(conv, root, by_id)
-        if above is not None and above.name == conv.agent:
-            continue
+        if _agent_above(conv, root, by_id) is not None:
+            continue  # inside an agent's work (AG2's speaker selection's inner chat)
         conv.kind, conv.name = AGENT, conv.agent
         conv.rule = "structure: a span naming an agent that holds another's turns: its conversation"
         prev: SpanRec | None = None
