@@ -1057,24 +1057,37 @@ def _nest_flat(
     their times still nest (OpenLLMetry JS over LangChain.js: each graph, its steps and
     its model calls all children of the program's root). When every span but the root is
     the root's child, one process wrote them all, and some span's time holds a span
-    holding another (three levels no flat run has), each span goes under the innermost
-    span whose time holds it. ``recs`` are sorted by start (``_repair_tree``)."""
+    holding another (three levels no flat run has), each span goes under a span whose
+    time holds it: of several (two delegates at once), one whose last child has ended (a
+    scope's steps run one after another), the tightest fit first. ``recs`` are sorted by
+    start (``_repair_tree``)."""
     rest = [r for r in recs if r is not root]
     if len(rest) < 3 or any(r.parent_id != root.span_id or r.links for r in rest):
         return
     if len({r.process for r in rest}) > 1:
         return
     order = sorted(rest, key=lambda r: (r.start, -r.end, r.span_id))
-    stack: list[SpanRec] = []  # the spans holding the current one, outermost first
+    running: list[SpanRec] = []  # spans still running at the current start
     parent: dict[str, str] = {}
+    depth: dict[str, int] = {}
+    last_child: dict[str, SpanRec] = {}
     deep = False
     for r in order:
-        while stack and stack[-1].end < r.end:
-            stack.pop()
-        if stack:
-            parent[r.span_id] = stack[-1].span_id
-            deep = deep or len(stack) >= 2
-        stack.append(r)
+        running = [o for o in running if o.end >= r.start]
+        holding = [o for o in running if o.end >= r.end]
+        if holding:
+            # Of spans running at once (two delegates), a scope whose last child still runs
+            # is busy (its work is one after another): a free one holds the span, the
+            # tightest fit first.
+            free = [
+                o for o in holding if (c := last_child.get(o.span_id)) is None or c.end <= r.start
+            ]
+            up = min(free or holding, key=lambda o: (o.end - o.start, -o.start))
+            parent[r.span_id] = up.span_id
+            last_child[up.span_id] = r
+            depth[r.span_id] = depth.get(up.span_id, 0) + 1
+            deep = deep or depth[r.span_id] >= 2
+        running.append(r)
     if not deep:
         return
     for r in rest:

@@ -70,14 +70,6 @@ KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
         f"{_BY_AGENT}, as agents-as-tools; and the delegates' overlap is read as speedup "
         "1.20, not above the concurrent bound 1.2",
     ),
-    "langchain-js-openllmetry/parallel-tools.otlp.jsonl": (
-        ("tool_calls", "tools", "model_calls"),
-        "every span is a child of the program's root, nested again by their times: the two "
-        "researchers run at once inside two tools whose times overlap, so a span of one "
-        "researcher's graph that the other's tool also holds goes under the innermost "
-        "running span, which may be the other's (the file says nothing else): a researcher's "
-        "second model call and its search_papers call land in the coordinator's scope",
-    ),
 }
 
 
