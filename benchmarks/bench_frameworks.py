@@ -47,7 +47,7 @@ FIXTURES = REPO / "tests" / "fixtures" / "traces-frameworks"
 # The rules.yaml families naming one framework folder's framework, where the folder's name
 # is not the family (a folder "a-b" also drops family "a": crewai-openllmetry drops crewai).
 # Rows of an instrumentor or a convention many frameworks share (genai, openinference,
-# openllmetry, messaging, handoff-tools) are never dropped.
+# openllmetry, messaging, handoff-tools, agent-state) are never dropped.
 OWN = {
     "google-adk": ("adk",),
     "mlflow": ("smolagents",),
@@ -82,7 +82,9 @@ def own_families(key: str) -> frozenset[str]:
 
 # Families whose rows no single fixture folder is named after (a tracer's own habits with no
 # file of it here, or rows every framework shares): --needed does not try them.
-SHARED = frozenset({"genai", "openinference", "openllmetry", "messaging", "handoff-tools"})
+SHARED = frozenset(
+    {"genai", "openinference", "openllmetry", "messaging", "handoff-tools", "agent-state"}
+)
 
 
 def unneeded(root: Path = FIXTURES) -> tuple[list[str], list[str]]:

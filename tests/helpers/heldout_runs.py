@@ -16,7 +16,9 @@ from benchmarks.framework_checks import CHECKS, cases, check
 
 def params(heldout: Path) -> list[Any]:
     """One pytest parameter (folder, run, file name) per run file of a held-out set."""
-    return [pytest.param(d, run_, name, id=f"{key}/{name}") for d, key, run_, name in cases(heldout)]
+    return [
+        pytest.param(d, run_, name, id=f"{key}/{name}") for d, key, run_, name in cases(heldout)
+    ]
 
 
 def assert_all_here(
@@ -50,3 +52,55 @@ def assert_reads_as_it_ran(
         assert set(failed) == set(checks), f"{why}: now failing {failed}"
         return
     assert not failed, f"{got.summary}\n{failed}"
+
+
+def read_up_to_names(folder: Path, run_: dict[str, Any], name: str) -> dict[str, Any]:
+    """What a file naming no agent reads as, renamed: each agent the import numbered
+    (``Agent``, ``Agent#2``...) given the program's name that makes the most of the four
+    shape checks (delegations, returns, tool calls, model calls) hold; returns those four,
+    got and wanted, and the names given (agents the file does not name can only be
+    matched so, never read)."""
+    import itertools  # noqa: PLC0415
+    import json  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+    from collections import Counter  # noqa: PLC0415
+
+    from benchmarks.framework_checks import _invoke, expected_graph, graph  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "t.json"
+        code, err = _invoke("trace", "import", "auto", str(folder / name), "-o", str(out))
+        assert code == 0, err
+        doc = json.loads(out.read_text(encoding="utf-8"))
+    want = expected_graph(run_)
+    expected = list(run_["agents"])
+    got_graph = graph(doc, set(expected))
+    found = sorted(got_graph["agents"] - {got_graph["app"]})
+    keys = ("delegations", "returns", "tool_calls", "model_calls")
+
+    def renamed(mapping: dict[str, str]) -> dict[str, Any]:
+        ev = [
+            {
+                **e,
+                "agent": mapping.get(e["agent"], e["agent"]),
+                **({"to": mapping.get(e["to"], e["to"])} if e.get("to") else {}),
+            }
+            for e in doc["events"]
+        ]
+        g = graph({**doc, "events": ev}, set(expected))
+        return {k: Counter(dict(g[k])) for k in keys}
+
+    best: tuple[int, dict[str, str], dict[str, Any]] = (-1, {}, {})
+    if len(found) == len(expected):
+        for perm in itertools.permutations(expected):
+            mapping = dict(zip(found, perm, strict=True))
+            got = renamed(mapping)
+            score = sum(got[k] == Counter(dict(want[k])) for k in keys)
+            if score > best[0]:
+                best = (score, mapping, got)
+    return {
+        "names": best[1],
+        "got": best[2],
+        "want": {k: Counter(dict(want[k])) for k in keys},
+        "found": found,
+    }

@@ -176,6 +176,7 @@ WANTED.update(
         *_ASKED_KEYS,
         "gen_ai.request.model",
         "gen_ai.response.model",
+        "operation.name",
     }
 )
 
@@ -274,10 +275,11 @@ def _classify_plain(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     """A span of no convention's operation that still says what it did, in the
     conventions' words: a request's model (``gen_ai.request.model``, ``gen_ai.response.model``)
     makes it a model call, a tool's name (``gen_ai.tool.name``, ``tool.name``) a tool call.
-    (The AI SDK's doGenerate spans, OpenLLMetry's LlamaIndex tool tasks.)"""
+    A framework's own ``<namespace>.toolCall.name`` or ``.tool_call.name`` says the same.
+    (The AI SDK's doGenerate and ai.toolCall spans, OpenLLMetry's LlamaIndex tool tasks.)"""
     if a.get("gen_ai.request.model") or a.get("gen_ai.response.model"):
         return MODEL, "chat", "chat"
-    tool = a.get("gen_ai.tool.name") or a.get("tool.name")
+    tool = a.get("gen_ai.tool.name") or a.get("tool.name") or selfsaid.tool_call_name(a)
     if isinstance(tool, str) and tool:
         return TOOL, tool, "execute_tool"
     return GENERIC, "", ""
@@ -293,6 +295,13 @@ def _classify_self(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
         return kind, target if kind == HANDOFF else name, kind
     word, named = selfsaid.prefixed(span_name)
     kind = selfsaid.kind_of(a) or word
+    if not kind:
+        kind, named = selfsaid.method(span_name)
+        word = kind
+    if not kind:
+        kind = selfsaid.dotted(span_name)
+        named = selfsaid.tool_call_name(a) if kind == TOOL else ""
+        word = kind if named else ""
     if kind == MODEL:
         return MODEL, "chat", "chat"
     if kind:
@@ -413,8 +422,13 @@ def span_record(
     format they came in). ``names`` interns the repeated strings (agent, tool and
     operation names), so a million records do not hold a million copies of each."""
     kind, name, op = _classify(span_name, a)
-    agent = str(a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or "")
+    instance = _instance(span_name, a)
+    agent = str(
+        a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or a.get("agent.name") or instance
+    )
     kind, name, op, target, mapped, rule = _said(kind, name, op, span_name, a)
+    if mapped is None and kind == AGENT and rule and instance:
+        name = instance  # an agent by its own words, named by its instance, not its span
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
     if mapped is not None:
         kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
@@ -431,8 +445,11 @@ def span_record(
         in_tok = in_tok or mapped.tokens_in or 0
         out_tok = out_tok or mapped.tokens_out or 0
     in_tok, out_tok = _or_own_usage(in_tok, out_tok, a)
+    if kind == MODEL and not (in_tok or out_tok):
+        in_tok, out_tok = selfsaid.answer_usage(a)
     ref = ""
     if kind == TOOL:
+        name = _result_tool(a) or name
         args = next((a[k] for k in _ARGUMENTS if isinstance(a.get(k), str)), None)
         ref = content_hash(args) if args is not None else ""
     call_id = a.get("gen_ai.tool.call.id") or a.get("tool_call.id") or a.get("tool.id") or ""
@@ -465,6 +482,49 @@ def span_record(
         _prompt_name(kind, a),
         _asked(kind, a),
     )
+
+
+# Where a tool span keeps what it returned (OpenLLMetry, OpenInference).
+_TOOL_OUTPUTS = ("traceloop.entity.output", "output.value")
+
+
+def _result_tool(a: dict[str, Any]) -> str:
+    """The tool a tool span's result message names: a tool message (the chat APIs' answer
+    to a tool call: its ``tool_call_id`` beside the tool's ``name``, LangChain's ToolMessage
+    under ``kwargs``), which names the tool where the span names only its class
+    (OpenLLMetry JS: every tool ``DynamicStructuredTool``); '' when there is none."""
+    for key in _TOOL_OUTPUTS:
+        text = a.get(key)
+        if not isinstance(text, str) or "tool_call_id" not in text[:4096]:
+            continue
+        try:
+            doc = msgspec.json.decode(text)
+        except msgspec.DecodeError:
+            continue
+        for msg in (doc, doc.get("kwargs") if isinstance(doc, dict) else None):
+            if (
+                isinstance(msg, dict)
+                and msg.get("tool_call_id")
+                and isinstance(msg.get("name"), str)
+            ):
+                return str(msg["name"])[:256]
+    return ""
+
+
+def _instance(span_name: str, a: dict[str, Any]) -> str:
+    """The name a span gives its instance: its ``operation.name`` when that is the span's
+    own name, a space, then one word (the AI SDK: ``ai.generateText coordinator`` for the
+    span ``ai.generateText`` of function ``coordinator``); else, for a dotted span name
+    ``<subject>.<verb>``, its attribute ``<subject>.name``; '' when it says neither."""
+    op = a.get("operation.name")
+    if isinstance(op, str) and op.startswith(span_name + " "):
+        rest = op[len(span_name) + 1 :].strip()
+        return rest if rest and len(rest) <= 128 and " " not in rest else ""
+    # A dotted span name <subject>.<verb> whose attribute <subject>.name names the subject
+    # (Haystack's tracer: haystack.component.run, haystack.component.name: coordinator).
+    subject = span_name.rsplit(".", 1)[0] if span_name.count(".") >= 2 else ""
+    named = a.get(f"{subject}.name") if subject else None
+    return named if isinstance(named, str) and 0 < len(named) <= 128 else ""
 
 
 def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:

@@ -23,6 +23,10 @@ and frameworks that write their own attributes mostly say it one of two ways:
 * **a span name with a kind prefix** ``<kind>:<name>`` (``subagent:researcher``,
   ``tool.execution:search``, ``llm:generateText``): a prefix whose words end in a kind
   word names the kind, and the rest is the agent's or tool's name (:func:`prefixed`).
+* **a method span** ``<Class>.<method>()`` (a tracer timing methods: ``SearchTool.try_run()``,
+  ``Agent.run()``): the class name's last word that is a kind word says the kind, and the
+  class names it (:func:`method`); a method span directly inside one of its own class is
+  part of that call (spans.py).
 
 Nothing here names a framework: these are the words, and the rows of rules.yaml still come
 first (a framework's own attribute wins over this reading).
@@ -56,6 +60,12 @@ _USAGE_KEY = re.compile(r"(?:^|[._])usage(?:_details)?$")
 _FLAT_IN = ("usage.input_tokens", "usage.prompt_tokens")
 _FLAT_OUT = ("usage.output_tokens", "usage.completion_tokens")
 _FLAT = frozenset(_FLAT_IN + _FLAT_OUT)
+# A framework's own attribute holding a model call's whole request or answer (Haystack's
+# tracer: haystack.agent.step.llm.input, .output): prompts.py reads the request's system
+# message, answer_usage the answer's usage.
+_WHOLE_KEY = re.compile(r"(?:^|[._])(?:input|output)$")
+_ANSWER_KEY = re.compile(r"(?:^|[._])output$")
+_TOOL_CALL_NAME = re.compile(r"(?:^|\.)(?:toolCall|tool_call|tool)\.name$")
 _PREFIX = re.compile(r"^([A-Za-z][\w.]*):(\S.*)$")
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
 _ARROW = re.compile(r"\}\s*(?:→|->|=>|\bto\b)\s*\{(\w+)")
@@ -66,7 +76,23 @@ OUT_KEYS = ("output", "output_tokens", "completion_tokens")
 @functools.lru_cache(maxsize=4096)
 def described(key: str) -> bool:
     """Whether an attribute key is one this module reads (a kind or a usage key)."""
-    return bool(_KIND_KEY.search(key) or _USAGE_KEY.search(key) or key in _FLAT)
+    return bool(
+        _KIND_KEY.search(key)
+        or _USAGE_KEY.search(key)
+        or key in _FLAT
+        or _WHOLE_KEY.search(key)
+        or _TOOL_CALL_NAME.search(key)
+        or (key.endswith(".name") and key.count(".") >= 2)
+    )
+
+
+def tool_call_name(a: dict[str, Any]) -> str:
+    """The tool a framework's own ``<namespace>.toolCall.name`` (or ``.tool_call.name``)
+    names: the span is that tool's call ('' when no such attribute)."""
+    for key, value in a.items():
+        if isinstance(value, str) and value and _TOOL_CALL_NAME.search(key):
+            return value
+    return ""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -106,6 +132,48 @@ def prefixed(span_name: str) -> tuple[str, str]:
     return "", ""
 
 
+_METHOD = re.compile(r"^([A-Z][A-Za-z0-9]*)\.(_*[a-z]\w*)\(\)$")
+_CAMEL = re.compile(r"[A-Z][a-z0-9]*|[a-z0-9]+")
+METHOD_WHY = "words: a method span <Class>.<method>(), its kind the class name's last kind word"
+
+
+@functools.lru_cache(maxsize=4096)
+def method(span_name: str) -> tuple[str, str]:
+    """(kind, class) of a span named by the method it times, ``<Class>.<method>()`` (a
+    tracer decorating methods: ``SearchTool.try_run()``, ``Agent.run()``), whose class
+    name's last word that is a kind word says the kind (``SearchTool`` a tool,
+    ``OpenAiChatPromptDriver`` a model call by ``Chat``); ('', '') for any other name.
+    The class names the agent or tool: the file names no instance."""
+    m = _METHOD.match(span_name)
+    if not m:
+        return "", ""
+    words = [w.lower() for w in _CAMEL.findall(m.group(1))]
+    for w in reversed(words):
+        if w in KIND_WORDS:
+            return KIND_WORDS[w], m.group(1)
+    return "", ""
+
+
+_DOTTED = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$")
+DOTTED_WHY = "words: a dotted span name whose last part is a kind word"
+
+
+@functools.lru_cache(maxsize=4096)
+def dotted(span_name: str) -> str:
+    """The kind a dotted lower-case span name says by its last part (a tracer naming spans
+    by what they are: ``haystack.agent.step.llm`` a model call, ``haystack.agent.step.tool``
+    a tool call); '' for any other name."""
+    if not _DOTTED.match(span_name):
+        return ""
+    return KIND_WORDS.get(span_name.rsplit(".", 1)[1], "")
+
+
+def method_class(span_name: str) -> str:
+    """The class of a method span ``<Class>.<method>()`` ('' for any other name)."""
+    m = _METHOD.match(span_name)
+    return m.group(1) if m else ""
+
+
 def usage(a: dict[str, Any]) -> tuple[int, int]:
     """Input and output tokens of a usage JSON object in an attribute, else of flat
     ``usage.<count>`` attributes (0, 0 when none)."""
@@ -119,6 +187,29 @@ def usage(a: dict[str, Any]) -> tuple[int, int]:
             got = _count(doc, IN_KEYS), _count(doc, OUT_KEYS)
             if got != (0, 0):
                 return got
+    return 0, 0
+
+
+def answer_usage(a: dict[str, Any]) -> tuple[int, int]:
+    """A model call's tokens from its answer written whole as JSON in an attribute of the
+    framework's own whose key ends in ``output`` (Haystack's tracer: ``{"replies": [{"meta":
+    {"usage": {"prompt_tokens": 90, ...}}}]}``): the first ``usage`` object in it holding a
+    count, searched breadth-first a few levels deep; (0, 0) when none."""
+    memo: dict[str, Any] = {}
+    for key in a:
+        if not _ANSWER_KEY.search(key) or "usage" not in str(a[key])[:8192]:
+            continue
+        level: list[Any] = [json_object(a, key, memo)]
+        for _depth in range(6):
+            nxt: list[Any] = []
+            for node in level:
+                items = node.values() if isinstance(node, dict) else node
+                if isinstance(node, dict) and isinstance(node.get("usage"), dict):
+                    got = _count(node["usage"], IN_KEYS), _count(node["usage"], OUT_KEYS)
+                    if got != (0, 0):
+                        return got
+                nxt.extend(v for v in items if isinstance(v, dict | list))
+            level = nxt[:64]
     return 0, 0
 
 
@@ -161,4 +252,8 @@ def why(span_name: str) -> str:
         return "words: a templated span name, its placeholders from the attributes (selfsaid.py)"
     if prefixed(span_name)[0]:
         return "words: a kind prefix of its span name, <kind>:<name> (selfsaid.py)"
+    if method(span_name)[0]:
+        return f"{METHOD_WHY} (selfsaid.py)"
+    if dotted(span_name):
+        return f"{DOTTED_WHY} (selfsaid.py)"
     return "words: an attribute of its own naming its kind (selfsaid.py)"

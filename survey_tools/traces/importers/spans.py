@@ -30,14 +30,14 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any
 
 import msgspec
 import numpy as np
 
-from survey_tools.traces.importers import frameworks
+from survey_tools.traces.importers import frameworks, selfsaid
 from survey_tools.traces.importers.common import ImportFailed
 
 AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
@@ -100,6 +100,8 @@ class SpanSummary:
     clamped_end: int = 0
     clamped_late: int = 0
     outlived: int = 0  # spans of one process that ran on after their parent ended
+    nested_flat: int = 0  # spans of a flat trace put under the span whose time holds them
+    model_loops: int = 0  # model-call spans holding their agent's tool rounds: split per call
     generic: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
     failed: int = 0
@@ -146,6 +148,18 @@ class SpanSummary:
             out.append(
                 f"{self.outlived} span(s) ran on after their parent ended (one process, one "
                 "clock: work it left running); the parent's end moved to theirs"
+            )
+        if self.nested_flat:
+            out.append(
+                f"every span was a child of the root while their times nest (a tracer that "
+                f"lost its context): {self.nested_flat} span(s) put under the span whose "
+                "time holds them"
+            )
+        if self.model_loops:
+            out.append(
+                f"{self.model_loops} model-call span(s) last through their agent's tool calls "
+                "(one span for the agent's loop): read as one model call before the tools and "
+                "one after each round of them"
             )
         if self.joined:
             out.append(f"{self.joined + 1} traces joined into one by span links or by their times")
@@ -200,6 +214,9 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _nest_flat(recs, root, by_id, summary)
+    _own_methods(recs, root, by_id)
+    _model_loops(recs, root, by_id, summary)
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
     _reused_agent_nodes(recs, root, by_id)
@@ -208,7 +225,9 @@ def build(
     _speakers(recs, by_id)
     _group_turns(recs)
     _owners_of_model_calls(recs, root, by_id)
+    _prompted_apart(recs, root, by_id, summary)
     _distinct_scopes(recs, root, by_id, summary)
+    _conversations(recs, root, by_id)
     _composite_agents(recs, root, by_id)
     _graph_data_flow(recs, root, by_id)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
@@ -462,6 +481,10 @@ def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
     becomes an agent span of its own (id ``<speaker span>~turn``) holding the speaker
     and its later siblings until another agent's turn starts."""
     speakers = [r for r in recs if r.kind == SPEAKER]
+    for r in speakers:
+        if r.parent_id not in by_id:
+            r.kind = STEP  # the root saying whose turn it is has no siblings to hold
+    speakers = [r for r in speakers if r.kind == SPEAKER]
     if not speakers:
         return
     parents = {r.parent_id for r in speakers}
@@ -489,6 +512,10 @@ _SUFFIXES = (".forward", ".aforward", ".__call__", ".acall", ".arun", ".run", ".
 # The scopes that can name an agent: a step (a chain, a workflow) or a span of no convention.
 _SCOPES = (STEP, WORKFLOW, GENERIC)
 INFERRED = "structure: the nearest named scope holding model calls owns them (an agent)"
+BOOKKEEPING_CALL = (
+    "structure: a model call inside the framework's bookkeeping (a runtime span holds its "
+    "scope) is the framework's own, folded with it"
+)
 
 
 def bare(name: str) -> str:
@@ -566,12 +593,15 @@ def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRe
     }
     if not handing.isdisjoint(r.name for r in spans):
         return
-    _stages_pass_on(spans)
+    # A root whose operation says it runs a graph (Strands' invoke_graph) is one, its
+    # stages passing on even when they run one agent each (a chain).
+    _stages_pass_on(spans, "graph" in _word_parts(root.operation))
 
 
-def _stages_pass_on(spans: list[SpanRec]) -> None:
+def _stages_pass_on(spans: list[SpanRec], graph: bool = False) -> None:
     """Spans (by start) in stages of overlapping spans: when a stage holds two agents or
-    more, each span of a stage links to every span of the stage before."""
+    more (or ``graph``: the root says it is a graph), each span of a stage links to every
+    span of the stage before."""
     stages: list[list[SpanRec]] = []
     end = -1
     for r in spans:  # sorted by start
@@ -582,12 +612,60 @@ def _stages_pass_on(spans: list[SpanRec]) -> None:
             stages.append([r])
             end = r.end
     wide = any(len({x.name for x in st}) > 1 for st in stages)
-    if len(stages) < 2 or not wide:
+    if len(stages) < 2 or not (wide or graph):
         return
     for before, after in zip(stages, stages[1:], strict=False):
         links = tuple(("", b.span_id) for b in before)
         for r in after:
             r.links = links
+
+
+def _conversations(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A span of no agent operation that names an agent (``gen_ai.agent.name``) and holds
+    the turns of another agent is the named agent's conversation with it (AG2's
+    ``conversation coordinator`` of a chat the coordinator started): the named agent's
+    span, when no agent holds it (a chat inside an agent's turn, as AG2's speaker selection
+    runs, is that agent's work). Its own turns inside that make no model call and only run
+    tools are it running the other's tools (AG2's executor): those tool calls are the
+    speaker's before, and that speaker's turns around them are one turn of it."""
+    kids: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r is not root:
+            kids.setdefault(r.parent_id, []).append(r)
+    thinking = _agents_with_model_calls(recs, root, by_id)
+    for conv in recs:
+        if conv.kind != GENERIC or not conv.agent or conv is root:
+            continue
+        turns = sorted((k for k in kids.get(conv.span_id, ()) if k.kind == AGENT), key=_SORT_KEY)
+        others = [t for t in turns if t.name != conv.agent]
+        if not others or any(k.kind in (MODEL, TOOL) for k in kids.get(conv.span_id, ())):
+            continue
+        if any(b.start < a.end for a, b in zip(turns, turns[1:], strict=False)):
+            continue  # turns at once: not one conversation's
+        if _agent_above(conv, root, by_id) is not None:
+            continue  # inside an agent's work (AG2's speaker selection's inner chat)
+        conv.kind, conv.name = AGENT, conv.agent
+        conv.rule = "structure: a span naming an agent that holds another's turns: its conversation"
+        prev: SpanRec | None = None
+        for t in turns:
+            mine = t.name == conv.agent
+            if mine and prev is not None and t.span_id not in thinking:
+                # Running the previous speaker's tools: they are its calls.
+                for k in kids.get(t.span_id, ()):
+                    k.parent_id = prev.span_id
+                    kids.setdefault(prev.span_id, []).append(k)
+                prev.end = max(prev.end, t.end)
+                t.kind, t.rule = RUNTIME, "structure: the conversation's tool runner"
+                t.operation = t.operation or "tool runner"
+                continue
+            if prev is not None and not mine and t.name == prev.name:
+                for k in kids.get(t.span_id, ()):
+                    k.parent_id = prev.span_id
+                    kids.setdefault(prev.span_id, []).append(k)
+                prev.end = max(prev.end, t.end)
+                t.kind, t.rule = RUNTIME, "structure: the same speaker's turn, continued"
+                continue
+            prev = None if mine else t
 
 
 def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -697,10 +775,92 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
         else:
             if cur is not None and first is not None and first.span in machinery:
                 continue  # only the framework's scopes below an agent or a tool: theirs
+        if first is not None and _in_bookkeeping(first, root, by_id):
+            # A scope of the framework's bookkeeping (AG2's speaker selection): its model
+            # calls are the framework's, folded like it (their tokens still count).
+            m.kind, m.rule = RUNTIME, BOOKKEEPING_CALL
+            continue
         if first is not None:
             name = scope_name(first)
             first.kind, first.name, first.agent = AGENT, name, name
             first.rule = INFERRED
+
+
+def _in_bookkeeping(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> bool:
+    """Whether a span of the framework's bookkeeping (kind runtime) holds ``r`` below the
+    nearest agent: what runs inside bookkeeping acts for its owner, so no scope in it is an
+    agent of its own (AG2's speaker selection runs a ``conversation checking_agent``)."""
+    cur = r
+    while cur is not root:
+        cur = by_id[cur.parent_id]
+        if cur.kind == RUNTIME:
+            return True
+        if cur.kind in (AGENT, TOOL):
+            return False
+    return False
+
+
+def _prompted_apart(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """One agent span (or the root) owning model calls whose system prompts name two or
+    more agents is not one agent: every span of its own is the framework's (LangChain.js's
+    ``CompiledStateGraph`` for every agent, the delegates' inside tools). Its model calls
+    fall to the agents their prompts name (prompts.py): each agent's span is the outermost
+    scope below the owner whose model calls, those inside a tool span within it left out
+    (another agent run as a tool), all name that agent. Nothing is renamed when some of the
+    owner's model calls name nobody."""
+    owned: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.kind == MODEL:
+            owner = _agent_above(r, root, by_id) or root
+            owned.setdefault(owner.span_id, []).append(r)
+    for owner_id, calls in owned.items():
+        names = {m.prompt_name for m in calls}
+        if len(names) < 2 or "" in names:
+            continue
+        owner = by_id[owner_id]
+        # Each call's scopes up to the owner, and whether a tool span lies between.
+        named: dict[str, set[str]] = {}  # scope -> the prompt names of calls outside its tools
+        holds: dict[str, set[str]] = {}  # tool -> the prompt names of the calls it holds
+        chains: list[tuple[SpanRec, list[SpanRec]]] = []
+        for m in calls:
+            chain: list[SpanRec] = []
+            cur = by_id[m.parent_id]
+            tool_between = False
+            while cur is not owner:
+                if cur.kind == TOOL:
+                    tool_between = True
+                    holds.setdefault(cur.span_id, set()).add(m.prompt_name)
+                elif cur.kind in (*_SCOPES, RUNTIME) and not tool_between:
+                    named.setdefault(cur.span_id, set()).add(m.prompt_name)
+                    chain.append(cur)
+                if cur is root:
+                    break
+                cur = by_id[cur.parent_id]
+            chains.append((m, chain))
+        # A scope that also holds, inside one of its tools, calls of its own agent's name
+        # is still one agent's (a tool of the agent's own); the outermost pure one wins.
+        done: set[str] = set()
+        for m, chain in chains:
+            pure = [c for c in chain if named.get(c.span_id) == {m.prompt_name}]
+            if not pure or m.prompt_name == owner.name:
+                continue  # the owner's own calls stay its
+            top = pure[-1]
+            if top.span_id in done:
+                continue
+            done.add(top.span_id)
+            top.kind, top.name, top.agent = AGENT, m.prompt_name, m.prompt_name
+            top.rule = (
+                f"{INFERRED}; its model calls' system prompts name {m.prompt_name!r} "
+                "('You are <name>'), its owner's name others"
+            )
+        if done:
+            summary.told_apart.append(
+                f"the model calls of {owner.name or owner.span!r} name {len(names)} agents in "
+                f"their system prompts ('You are <name>'): {', '.join(sorted(names))}, each "
+                "the agent of the scope holding its calls"
+            )
 
 
 def _machinery(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> set[str]:
@@ -736,7 +896,11 @@ def _distinct_scopes(
     system prompts name (prompts.py), else numbered (``Agent``, ``Agent#2``), and the
     summary says the file does not name them. Scopes of one name that are neither are one
     agent (a module called twice)."""
-    inferred = [r for r in recs if r.kind == AGENT and r.rule == INFERRED]
+    inferred = [
+        r
+        for r in recs
+        if r.kind == AGENT and (r.rule == INFERRED or r.rule.startswith(selfsaid.METHOD_WHY))
+    ]
     by_name: dict[str, list[SpanRec]] = {}
     for r in inferred:
         by_name.setdefault(r.name, []).append(r)
@@ -755,7 +919,9 @@ def _distinct_scopes(
             s.span_id: next(iter(p)) for s in spans if len(p := prompts.get(s.span_id, ())) == 1
         }
         nested = any(_nearest(s, root, by_id, {t.span_id for t in spans}) for s in spans)
-        if not nested and len(set(named.values())) < 2:
+        ordered = sorted(spans, key=_SORT_KEY)
+        at_once = any(b.start < a.end for a, b in zip(ordered, ordered[1:], strict=False))
+        if not nested and not at_once and len(set(named.values())) < 2:
             continue  # one agent, called more than once
         _name_apart(name, spans, named, summary)
 
@@ -882,6 +1048,117 @@ def _repair_tree(recs: list[SpanRec], summary: SpanSummary) -> tuple[SpanRec, di
             r.parent_id = root.span_id
             depth_ok[r.span_id] = True
     return root, by_id
+
+
+def _nest_flat(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """A tracer that lost its context writes every span as a child of the root, while
+    their times still nest (OpenLLMetry JS over LangChain.js: each graph, its steps and
+    its model calls all children of the program's root). When every span but the root is
+    the root's child, one process wrote them all, and some span's time holds a span
+    holding another (three levels no flat run has), each span goes under a span whose
+    time holds it: of several (two delegates at once), one whose last child has ended (a
+    scope's steps run one after another), the tightest fit first. ``recs`` are sorted by
+    start (``_repair_tree``)."""
+    rest = [r for r in recs if r is not root]
+    if len(rest) < 3 or any(r.parent_id != root.span_id or r.links for r in rest):
+        return
+    if len({r.process for r in rest}) > 1:
+        return
+    order = sorted(rest, key=lambda r: (r.start, -r.end, r.span_id))
+    running: list[SpanRec] = []  # spans still running at the current start
+    parent: dict[str, str] = {}
+    depth: dict[str, int] = {}
+    last_child: dict[str, SpanRec] = {}
+    deep = False
+    for r in order:
+        running = [o for o in running if o.end >= r.start]
+        holding = [o for o in running if o.end >= r.end]
+        if holding:
+            # Of spans running at once (two delegates), a scope whose last child still runs
+            # is busy (its work is one after another): a free one holds the span, the
+            # tightest fit first.
+            free = [
+                o for o in holding if (c := last_child.get(o.span_id)) is None or c.end <= r.start
+            ]
+            up = min(free or holding, key=lambda o: (o.end - o.start, -o.start))
+            parent[r.span_id] = up.span_id
+            last_child[up.span_id] = r
+            depth[r.span_id] = depth.get(up.span_id, 0) + 1
+            deep = deep or depth[r.span_id] >= 2
+        running.append(r)
+    if not deep:
+        return
+    for r in rest:
+        r.parent_id = parent.get(r.span_id, root.span_id)
+    summary.nested_flat = len(parent)
+    _parents_first(recs, root, by_id)
+
+
+def _own_methods(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A method span ``<Class>.<method>()`` directly inside one of its own class (Griptape:
+    ``Agent.try_run()`` and ``Agent.before_run()`` inside ``Agent.run()``, a driver's
+    ``try_run()`` inside its ``run()``) is part of that call: the object's own bookkeeping,
+    folded (else one model call would count twice, and an agent's run be three agents)."""
+    for r in recs:
+        if r is root or r.kind == RUNTIME:
+            continue
+        cls = selfsaid.method_class(r.span)
+        if cls and selfsaid.method_class(by_id[r.parent_id].span) == cls:
+            r.kind, r.rule = RUNTIME, "structure: a method of its own class's call, part of it"
+            r.operation = r.operation or r.span
+
+
+def _model_loops(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """A model-call span whose time holds tool calls of its own agent (its siblings: the
+    tools its answers asked for ran while it lasted) is the agent's loop of model calls,
+    one span for several (VoltAgent's ``llm:streamText``): a call before the first round of
+    tools, one after each round (tools overlapping in time are one round). Only when it
+    lasts after its last round at least a quarter of the time it took before its first: a
+    span that ends with its tools is one call that ran its answer's tools (ADK's). It becomes one
+    model-call record per call, each between two rounds (ids ``<span>~<n>``); its usage
+    stays with the first. A span with children of its own is left whole."""
+    models = [r for r in recs if r.kind == MODEL and r is not root]
+    if not models:
+        return
+    parents = {r.parent_id for r in recs if r is not root}
+    kids: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.kind in (TOOL, HANDOFF) and r is not root:
+            kids.setdefault(r.parent_id, []).append(r)
+    added: list[SpanRec] = []
+    for m in models:
+        if m.span_id in parents:
+            continue
+        inside = sorted(
+            (t for t in kids.get(m.parent_id, ()) if m.start < t.start and t.end <= m.end),
+            key=_SORT_KEY,
+        )
+        rounds: list[list[int]] = []
+        for t in inside:
+            if rounds and t.start <= rounds[-1][1]:
+                rounds[-1][1] = max(rounds[-1][1], t.end)
+            else:
+                rounds.append([t.start, t.end])
+        if not rounds or (m.end - rounds[-1][1]) * 4 < rounds[0][0] - m.start:
+            # Ending with its tools (ADK's call_llm, which runs the answer's tools before
+            # it ends): one call. A loop's last call lasts after them as its first did.
+            continue
+        end = m.end
+        m.end = rounds[0][0]
+        for i, (_s, e) in enumerate(rounds, 1):
+            nxt = rounds[i][0] if i < len(rounds) else end
+            call = replace(m, span_id=f"{m.span_id}~{i}", start=e, end=max(e, nxt))
+            call.input_tokens = call.output_tokens = 0
+            by_id[call.span_id] = call
+            added.append(call)
+        summary.model_loops += 1
+    if added:
+        recs.extend(added)
+        recs.sort(key=_SORT_KEY)
 
 
 def _clamp(
