@@ -214,6 +214,7 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _default_agent_names(recs, root, by_id)
     _nest_flat(recs, root, by_id, summary)
     _own_methods(recs, root, by_id)
     _model_loops(recs, root, by_id, summary)
@@ -723,6 +724,24 @@ def _composite_turns(
                 t.kind = EXECUTOR
         by_id[parent].kind = GROUP
     _group_turns(recs)
+
+
+def _default_agent_names(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent name that no agent span has, written on spans inside the runs of two or
+    more agents of other names (and not the root's) is an instrumentor's default, not an
+    agent's (OpenTelemetry's own OpenAI Agents instrumentor writes ``gen_ai.agent.name``
+    "OpenAI Agent" on every span but the agents' own): those spans name no agent."""
+    agents = {r.name for r in recs if r.kind == AGENT}
+    inside: dict[str, set[str]] = {}
+    for r in recs:
+        if r.agent and r.agent not in agents and r is not root:
+            holder = _agent_above(r, root, by_id)
+            if holder is not None:
+                inside.setdefault(r.agent, set()).add(holder.name)
+    defaults = {name for name, holders in inside.items() if len(holders) >= 2}
+    for r in recs:
+        if r.agent in defaults:
+            r.agent = ""
 
 
 def _agent_above(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> SpanRec | None:
