@@ -647,26 +647,35 @@ def _conversations(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
             continue  # inside an agent's work (AG2's speaker selection's inner chat)
         conv.kind, conv.name = AGENT, conv.agent
         conv.rule = "structure: a span naming an agent that holds another's turns: its conversation"
-        prev: SpanRec | None = None
-        for t in turns:
-            mine = t.name == conv.agent
-            if mine and prev is not None and t.span_id not in thinking:
-                # Running the previous speaker's tools: they are its calls.
-                for k in kids.get(t.span_id, ()):
-                    k.parent_id = prev.span_id
-                    kids.setdefault(prev.span_id, []).append(k)
-                prev.end = max(prev.end, t.end)
-                t.kind, t.rule = RUNTIME, "structure: the conversation's tool runner"
-                t.operation = t.operation or "tool runner"
-                continue
-            if prev is not None and not mine and t.name == prev.name:
-                for k in kids.get(t.span_id, ()):
-                    k.parent_id = prev.span_id
-                    kids.setdefault(prev.span_id, []).append(k)
-                prev.end = max(prev.end, t.end)
-                t.kind, t.rule = RUNTIME, "structure: the same speaker's turn, continued"
-                continue
-            prev = None if mine else t
+        _conversation_turns(conv.agent, turns, kids, thinking)
+
+
+def _conversation_turns(
+    me: str, turns: list[SpanRec], kids: dict[str, list[SpanRec]], thinking: set[str]
+) -> None:
+    """The turns (by start) of ``me``'s conversation with another agent: ``me``'s own
+    turns that make no model call (not in ``thinking``) run the previous speaker's tools,
+    which are that speaker's calls, and a speaker's turns around them are one turn."""
+    prev: SpanRec | None = None
+    for t in turns:
+        mine = t.name == me
+        if mine and prev is not None and t.span_id not in thinking:
+            # Running the previous speaker's tools: they are its calls.
+            for k in kids.get(t.span_id, ()):
+                k.parent_id = prev.span_id
+                kids.setdefault(prev.span_id, []).append(k)
+            prev.end = max(prev.end, t.end)
+            t.kind, t.rule = RUNTIME, "structure: the conversation's tool runner"
+            t.operation = t.operation or "tool runner"
+            continue
+        if prev is not None and not mine and t.name == prev.name:
+            for k in kids.get(t.span_id, ()):
+                k.parent_id = prev.span_id
+                kids.setdefault(prev.span_id, []).append(k)
+            prev.end = max(prev.end, t.end)
+            t.kind, t.rule = RUNTIME, "structure: the same speaker's turn, continued"
+            continue
+        prev = None if mine else t
 
 
 def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -686,13 +695,33 @@ def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanR
         elif r.kind in (MODEL, TOOL, HANDOFF, GUARD):
             busy.add(cur.span_id)
     made: list[SpanRec] = []
+    direct: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r is not root:
+            direct.setdefault(r.parent_id, []).append(r)
+    thinking: set[str] | None = None
     for r in recs:
         alone = r.span_id not in busy and kids.get(r.span_id, 0) >= 2
         if alone and r.kind == AGENT and r is not root and by_id[r.parent_id].kind != TOOL:
+            turns = sorted((k for k in direct.get(r.span_id, ()) if k.kind == AGENT), key=_SORT_KEY)
+            own = {t.name for t in turns}
+            if r.name in own and len(own) > 1 and _one_at_a_time(turns):
+                # One of the agents taking turns in it: its conversation with the others
+                # (AG2's <agent>.initiate_chat), not a workflow.
+                if thinking is None:
+                    thinking = _agents_with_model_calls(recs, root, by_id)
+                r.rule = r.rule or "structure: an agent's span holding its turns with another's"
+                _conversation_turns(r.name, turns, direct, thinking)
+                continue
             r.kind = WORKFLOW
             made.append(r)
     if made:
         _composite_turns(recs, root, by_id, {r.span_id for r in made})
+
+
+def _one_at_a_time(turns: list[SpanRec]) -> bool:
+    """No two of the spans (by start) overlap."""
+    return not any(b.start < a.end for a, b in zip(turns, turns[1:], strict=False))
 
 
 def _composite_turns(
