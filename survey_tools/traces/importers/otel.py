@@ -150,6 +150,10 @@ _ASKED_KEYS = tuple(
     for i in range(2)
     for j in range(8)
 )
+# The GenAI semantic conventions' answer of a model call: JSON messages whose parts of type
+# tool_call name the tools it asked for (read up to this many characters).
+_OUTPUT_MESSAGES = "gen_ai.output.messages"
+_MAX_OUTPUT_JSON = 200_000
 # The same set as frameworks.WANTED (a user's rules add to it while they are used).
 WANTED = frameworks.WANTED
 WANTED.update(
@@ -174,6 +178,7 @@ WANTED.update(
         *RUN_IDS,
         *PROMPT_KEYS,
         *_ASKED_KEYS,
+        _OUTPUT_MESSAGES,
         "gen_ai.request.model",
         "gen_ai.response.model",
         "operation.name",
@@ -530,9 +535,31 @@ def _instance(span_name: str, a: dict[str, Any]) -> str:
 def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     """The tools a model call's answer asked for, by name (OpenInference's
     ``llm.output_messages.N.message.tool_calls.M.tool_call.function.name``, :data:`_ASKED_KEYS`)."""
-    if kind != MODEL or (_ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a):
+    if kind != MODEL:
         return ()
+    if _ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a:
+        return _asked_genai(a.get(_OUTPUT_MESSAGES))
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
+
+
+def _asked_genai(raw: Any) -> tuple[str, ...]:
+    """The tools named by the ``tool_call`` parts of the GenAI conventions'
+    ``gen_ai.output.messages`` (a JSON list of messages, each with its ``parts``)."""
+    if not isinstance(raw, str) or '"tool_call"' not in raw or len(raw) > _MAX_OUTPUT_JSON:
+        return ()
+    try:
+        messages = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return ()
+    out: list[str] = []
+    for m in messages if isinstance(messages, list) else ():
+        parts = m.get("parts") if isinstance(m, dict) else None
+        for p in parts if isinstance(parts, list) else ():
+            if isinstance(p, dict) and p.get("type") == "tool_call":
+                name = p.get("name")
+                if isinstance(name, str) and 0 < len(name) <= 128:
+                    out.append(name)
+    return tuple(out[:16])
 
 
 def _prompt_name(kind: str, a: dict[str, Any]) -> str:

@@ -220,6 +220,7 @@ def build(
     _model_loops(recs, root, by_id, summary)
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
+    _asked_tool_spans(recs, root)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -338,6 +339,23 @@ def _handoff_tools(recs: list[SpanRec]) -> None:
             tool = next((t for t in m.asked if want <= _word_parts(t)), "")
             if tool:
                 r.kind, r.name = TOOL, tool
+
+
+def _asked_tool_spans(recs: list[SpanRec], root: SpanRec) -> None:
+    """A span of no convention and no row, holding no span, named as a tool the model call
+    just before it in the same parent asked for, is that tool's call (Burr's
+    ``__tracer(search_papers)`` span, written with no attribute after the model asked for
+    search_papers)."""
+    parents = {r.parent_id for r in recs if r is not root}
+    last_model: dict[str, SpanRec] = {}
+    for r in recs:  # sorted by start
+        if r.kind == MODEL and r.asked:
+            last_model[r.parent_id] = r
+        elif r.kind == GENERIC and r is not root and r.span_id not in parents and not r.rule:
+            m = last_model.get(r.parent_id)
+            if m is not None and m.end <= r.start and r.span in m.asked:
+                r.kind, r.name, r.operation = TOOL, r.span, "execute_tool"
+                r.rule = "structure: named as a tool the model call before it asked for"
 
 
 def _agents_beside_their_tools(
