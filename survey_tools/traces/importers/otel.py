@@ -17,6 +17,7 @@ raw span slices, which are decoded in batches into small typed records.
 
 from __future__ import annotations
 
+import ast
 import base64
 import binascii
 import re
@@ -154,6 +155,7 @@ _ASKED_KEYS = tuple(
 # tool_call name the tools it asked for (read up to this many characters).
 _OUTPUT_MESSAGES = "gen_ai.output.messages"
 _MAX_OUTPUT_JSON = 200_000
+_MAX_REPR = 20_000  # a message's Python repr read as a literal, up to this many characters
 # The same set as frameworks.WANTED (a user's rules add to it while they are used).
 WANTED = frameworks.WANTED
 WANTED.update(
@@ -545,21 +547,44 @@ def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
 def _asked_genai(raw: Any) -> tuple[str, ...]:
     """The tools named by the ``tool_call`` parts of the GenAI conventions'
     ``gen_ai.output.messages`` (a JSON list of messages, each with its ``parts``)."""
-    if not isinstance(raw, str) or '"tool_call"' not in raw or len(raw) > _MAX_OUTPUT_JSON:
+    if not isinstance(raw, str) or "tool_call" not in raw or len(raw) > _MAX_OUTPUT_JSON:
         return ()
     try:
         messages = msgspec.json.decode(raw)
     except msgspec.DecodeError:
         return ()
-    out: list[str] = []
+    out: list[Any] = []
     for m in messages if isinstance(messages, list) else ():
         parts = m.get("parts") if isinstance(m, dict) else None
         for p in parts if isinstance(parts, list) else ():
-            if isinstance(p, dict) and p.get("type") == "tool_call":
-                name = p.get("name")
-                if isinstance(name, str) and 0 < len(name) <= 128:
-                    out.append(name)
-    return tuple(out[:16])
+            if not isinstance(p, dict):
+                continue
+            if p.get("type") == "tool_call":
+                out.append(p.get("name"))
+            elif p.get("type") == "text":
+                out.extend(_repr_tool_calls(p.get("content")))
+    return tuple(n for n in out if isinstance(n, str) and 0 < len(n) <= 128)[:16]
+
+
+def _repr_tool_calls(text: Any) -> list[Any]:
+    """The tool names of an answer message written as a text part holding the message
+    object's Python repr (``{'role': 'assistant', 'tool_calls': [{'function': {'name':
+    ...}}]}``: OpenTelemetry's own Agents SDK instrumentor), read as a literal (never
+    run); nothing for any other text."""
+    if not isinstance(text, str) or not text.startswith("{") or "'tool_calls'" not in text:
+        return []
+    if len(text) > _MAX_REPR:
+        return []
+    try:
+        message = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return []
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    return [
+        c["function"].get("name")
+        for c in (calls if isinstance(calls, list) else ())
+        if isinstance(c, dict) and isinstance(c.get("function"), dict)
+    ]
 
 
 def _prompt_name(kind: str, a: dict[str, Any]) -> str:
