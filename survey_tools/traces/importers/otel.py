@@ -17,6 +17,7 @@ raw span slices, which are decoded in batches into small typed records.
 
 from __future__ import annotations
 
+import ast
 import base64
 import binascii
 import re
@@ -150,6 +151,11 @@ _ASKED_KEYS = tuple(
     for i in range(2)
     for j in range(8)
 )
+# The GenAI semantic conventions' answer of a model call: JSON messages whose parts of type
+# tool_call name the tools it asked for (read up to this many characters).
+_OUTPUT_MESSAGES = "gen_ai.output.messages"
+_MAX_OUTPUT_JSON = 200_000
+_MAX_REPR = 20_000  # a message's Python repr read as a literal, up to this many characters
 # The same set as frameworks.WANTED (a user's rules add to it while they are used).
 WANTED = frameworks.WANTED
 WANTED.update(
@@ -174,6 +180,7 @@ WANTED.update(
         *RUN_IDS,
         *PROMPT_KEYS,
         *_ASKED_KEYS,
+        _OUTPUT_MESSAGES,
         "gen_ai.request.model",
         "gen_ai.response.model",
         "operation.name",
@@ -530,9 +537,54 @@ def _instance(span_name: str, a: dict[str, Any]) -> str:
 def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     """The tools a model call's answer asked for, by name (OpenInference's
     ``llm.output_messages.N.message.tool_calls.M.tool_call.function.name``, :data:`_ASKED_KEYS`)."""
-    if kind != MODEL or (_ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a):
+    if kind != MODEL:
         return ()
+    if _ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a:
+        return _asked_genai(a.get(_OUTPUT_MESSAGES))
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
+
+
+def _asked_genai(raw: Any) -> tuple[str, ...]:
+    """The tools named by the ``tool_call`` parts of the GenAI conventions'
+    ``gen_ai.output.messages`` (a JSON list of messages, each with its ``parts``)."""
+    if not isinstance(raw, str) or "tool_call" not in raw or len(raw) > _MAX_OUTPUT_JSON:
+        return ()
+    try:
+        messages = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return ()
+    out: list[Any] = []
+    for m in messages if isinstance(messages, list) else ():
+        parts = m.get("parts") if isinstance(m, dict) else None
+        for p in parts if isinstance(parts, list) else ():
+            if not isinstance(p, dict):
+                continue
+            if p.get("type") == "tool_call":
+                out.append(p.get("name"))
+            elif p.get("type") == "text":
+                out.extend(_repr_tool_calls(p.get("content")))
+    return tuple(n for n in out if isinstance(n, str) and 0 < len(n) <= 128)[:16]
+
+
+def _repr_tool_calls(text: Any) -> list[Any]:
+    """The tool names of an answer message written as a text part holding the message
+    object's Python repr (``{'role': 'assistant', 'tool_calls': [{'function': {'name':
+    ...}}]}``: OpenTelemetry's own Agents SDK instrumentor), read as a literal (never
+    run); nothing for any other text."""
+    if not isinstance(text, str) or not text.startswith("{") or "'tool_calls'" not in text:
+        return []
+    if len(text) > _MAX_REPR:
+        return []
+    try:
+        message = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return []
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    return [
+        c["function"].get("name")
+        for c in (calls if isinstance(calls, list) else ())
+        if isinstance(c, dict) and isinstance(c.get("function"), dict)
+    ]
 
 
 def _prompt_name(kind: str, a: dict[str, Any]) -> str:

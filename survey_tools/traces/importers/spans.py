@@ -214,11 +214,13 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _default_agent_names(recs, root, by_id)
     _nest_flat(recs, root, by_id, summary)
     _own_methods(recs, root, by_id)
     _model_loops(recs, root, by_id, summary)
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
+    _asked_tool_spans(recs, root)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -337,6 +339,23 @@ def _handoff_tools(recs: list[SpanRec]) -> None:
             tool = next((t for t in m.asked if want <= _word_parts(t)), "")
             if tool:
                 r.kind, r.name = TOOL, tool
+
+
+def _asked_tool_spans(recs: list[SpanRec], root: SpanRec) -> None:
+    """A span of no convention and no row, holding no span, named as a tool the model call
+    just before it in the same parent asked for, is that tool's call (Burr's
+    ``__tracer(search_papers)`` span, written with no attribute after the model asked for
+    search_papers)."""
+    parents = {r.parent_id for r in recs if r is not root}
+    last_model: dict[str, SpanRec] = {}
+    for r in recs:  # sorted by start
+        if r.kind == MODEL and r.asked:
+            last_model[r.parent_id] = r
+        elif r.kind == GENERIC and r is not root and r.span_id not in parents and not r.rule:
+            m = last_model.get(r.parent_id)
+            if m is not None and m.end <= r.start and r.span in m.asked:
+                r.kind, r.name, r.operation = TOOL, r.span, "execute_tool"
+                r.rule = "structure: named as a tool the model call before it asked for"
 
 
 def _agents_beside_their_tools(
@@ -646,26 +665,35 @@ def _conversations(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
             continue  # inside an agent's work (AG2's speaker selection's inner chat)
         conv.kind, conv.name = AGENT, conv.agent
         conv.rule = "structure: a span naming an agent that holds another's turns: its conversation"
-        prev: SpanRec | None = None
-        for t in turns:
-            mine = t.name == conv.agent
-            if mine and prev is not None and t.span_id not in thinking:
-                # Running the previous speaker's tools: they are its calls.
-                for k in kids.get(t.span_id, ()):
-                    k.parent_id = prev.span_id
-                    kids.setdefault(prev.span_id, []).append(k)
-                prev.end = max(prev.end, t.end)
-                t.kind, t.rule = RUNTIME, "structure: the conversation's tool runner"
-                t.operation = t.operation or "tool runner"
-                continue
-            if prev is not None and not mine and t.name == prev.name:
-                for k in kids.get(t.span_id, ()):
-                    k.parent_id = prev.span_id
-                    kids.setdefault(prev.span_id, []).append(k)
-                prev.end = max(prev.end, t.end)
-                t.kind, t.rule = RUNTIME, "structure: the same speaker's turn, continued"
-                continue
-            prev = None if mine else t
+        _conversation_turns(conv.agent, turns, kids, thinking)
+
+
+def _conversation_turns(
+    me: str, turns: list[SpanRec], kids: dict[str, list[SpanRec]], thinking: set[str]
+) -> None:
+    """The turns (by start) of ``me``'s conversation with another agent: ``me``'s own
+    turns that make no model call (not in ``thinking``) run the previous speaker's tools,
+    which are that speaker's calls, and a speaker's turns around them are one turn."""
+    prev: SpanRec | None = None
+    for t in turns:
+        mine = t.name == me
+        if mine and prev is not None and t.span_id not in thinking:
+            # Running the previous speaker's tools: they are its calls.
+            for k in kids.get(t.span_id, ()):
+                k.parent_id = prev.span_id
+                kids.setdefault(prev.span_id, []).append(k)
+            prev.end = max(prev.end, t.end)
+            t.kind, t.rule = RUNTIME, "structure: the conversation's tool runner"
+            t.operation = t.operation or "tool runner"
+            continue
+        if prev is not None and not mine and t.name == prev.name:
+            for k in kids.get(t.span_id, ()):
+                k.parent_id = prev.span_id
+                kids.setdefault(prev.span_id, []).append(k)
+            prev.end = max(prev.end, t.end)
+            t.kind, t.rule = RUNTIME, "structure: the same speaker's turn, continued"
+            continue
+        prev = None if mine else t
 
 
 def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -685,13 +713,33 @@ def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanR
         elif r.kind in (MODEL, TOOL, HANDOFF, GUARD):
             busy.add(cur.span_id)
     made: list[SpanRec] = []
+    direct: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r is not root:
+            direct.setdefault(r.parent_id, []).append(r)
+    thinking: set[str] | None = None
     for r in recs:
         alone = r.span_id not in busy and kids.get(r.span_id, 0) >= 2
         if alone and r.kind == AGENT and r is not root and by_id[r.parent_id].kind != TOOL:
+            turns = sorted((k for k in direct.get(r.span_id, ()) if k.kind == AGENT), key=_SORT_KEY)
+            own = {t.name for t in turns}
+            if r.name in own and len(own) > 1 and _one_at_a_time(turns):
+                # One of the agents taking turns in it: its conversation with the others
+                # (AG2's <agent>.initiate_chat), not a workflow.
+                if thinking is None:
+                    thinking = _agents_with_model_calls(recs, root, by_id)
+                r.rule = r.rule or "structure: an agent's span holding its turns with another's"
+                _conversation_turns(r.name, turns, direct, thinking)
+                continue
             r.kind = WORKFLOW
             made.append(r)
     if made:
         _composite_turns(recs, root, by_id, {r.span_id for r in made})
+
+
+def _one_at_a_time(turns: list[SpanRec]) -> bool:
+    """No two of the spans (by start) overlap."""
+    return not any(b.start < a.end for a, b in zip(turns, turns[1:], strict=False))
 
 
 def _composite_turns(
@@ -723,6 +771,24 @@ def _composite_turns(
                 t.kind = EXECUTOR
         by_id[parent].kind = GROUP
     _group_turns(recs)
+
+
+def _default_agent_names(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent name that no agent span has, written on spans inside the runs of two or
+    more agents of other names (and not the root's) is an instrumentor's default, not an
+    agent's (OpenTelemetry's own OpenAI Agents instrumentor writes ``gen_ai.agent.name``
+    "OpenAI Agent" on every span but the agents' own): those spans name no agent."""
+    agents = {r.name for r in recs if r.kind == AGENT}
+    inside: dict[str, set[str]] = {}
+    for r in recs:
+        if r.agent and r.agent not in agents and r is not root:
+            holder = _agent_above(r, root, by_id)
+            if holder is not None:
+                inside.setdefault(r.agent, set()).add(holder.name)
+    defaults = {name for name, holders in inside.items() if len(holders) >= 2}
+    for r in recs:
+        if r.agent in defaults:
+            r.agent = ""
 
 
 def _agent_above(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> SpanRec | None:

@@ -25,6 +25,9 @@ _KEYS = {
     "kind": "traceloop.span.kind",
     "entity": "traceloop.entity.name",
     "model": "gen_ai.request.model",
+    "op": "gen_ai.operation.name",
+    "agent_name": "gen_ai.agent.name",
+    "answer": "gen_ai.output.messages",
 }
 
 
@@ -172,3 +175,72 @@ def test_an_agent_two_agents_call_stays_an_agent(tmp_path: Path) -> None:
         ]
     agents, _ = _agents(tmp_path, spans)
     assert agents == {"lead", "reviewer", "helper"}
+
+
+def test_a_default_agent_name_on_every_span_names_no_agent(tmp_path: Path) -> None:
+    """An instrumentor's default gen_ai.agent.name ("Default") on every span but the
+    agents' own, held by two agents of other names: no agent (OpenTelemetry's Agents SDK
+    instrumentor's "OpenAI Agent"), not a conversation holding the agents' runs."""
+    dflt = {"agent_name": "Default"}
+    spans = [
+        _span(0x10, 0, "workflow", 0, 100, op="invoke_agent"),
+        _span(0x11, 0x10, "unknown", 1, 99, op="unknown", **dflt),
+        _span(0x20, 0x11, "invoke_agent lead", 2, 98, op="invoke_agent", agent_name="lead"),
+        _span(0x21, 0x20, "unknown", 3, 60, op="unknown", **dflt),
+        _span(0x22, 0x21, "chat", 4, 10, op="chat", **dflt),
+        _span(0x23, 0x21, "execute_tool ask_helper", 11, 59, op="execute_tool", **dflt),
+        _span(0x24, 0x23, "unknown", 12, 58, op="unknown", **dflt),
+        _span(0x30, 0x24, "invoke_agent helper", 13, 57, op="invoke_agent", agent_name="helper"),
+        _span(0x31, 0x30, "unknown", 14, 56, op="unknown", **dflt),
+        _span(0x32, 0x31, "chat", 15, 25, op="chat", **dflt),
+        _span(0x25, 0x20, "unknown", 61, 97, op="unknown", **dflt),
+        _span(0x26, 0x25, "chat", 62, 70, op="chat", **dflt),
+    ]
+    agents, _ = _agents(tmp_path, spans)
+    assert agents == {"lead", "helper"}
+    ev = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["events"]
+    assert {e.get("agent") for e in ev} == {"workflow", "lead", "helper"}
+    assert [(e["agent"], e["to"]) for e in ev if e["type"] == "spawn"] == [
+        ("workflow", "lead"),
+        ("lead", "helper"),
+    ]
+
+
+def test_a_span_named_as_the_tool_the_model_asked_for_is_its_call(tmp_path: Path) -> None:
+    """A span of no attribute, holding none, named as the tool the model call before it
+    asked for (the GenAI conventions' gen_ai.output.messages) is that tool's call (Burr);
+    one the model did not ask for stays generic."""
+    asked = json.dumps([{"role": "assistant", "parts": [{"type": "tool_call", "name": "search"}]}])
+    spans = [
+        _span(0x10, 0, "run", 0, 100),
+        _span(0x20, 0x10, "researcher", 1, 99),
+        _span(0x30, 0x20, "openai.chat", 2, 10, model="m", answer=asked),
+        _span(0x40, 0x20, "search", 11, 20),
+        _span(0x50, 0x20, "notes", 21, 25),
+        _span(0x60, 0x20, "openai.chat", 30, 40, model="m"),
+    ]
+    src = tmp_path / "run.otlp.json"
+    src.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    out = tmp_path / "out.json"
+    code, _, err = run(None, "trace", "import", "otel", str(src), "-o", str(out))
+    assert code == 0, err
+    ev = json.loads(out.read_text(encoding="utf-8"))["events"]
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("researcher", "search")
+    ]
+
+
+def test_an_answer_written_as_a_python_repr_is_read_as_a_literal_only() -> None:
+    """The tools of an answer message written as its Python repr in a text part, read as a
+    literal: a call, a name or an over-deep or over-long text gives nothing."""
+    from survey_tools.traces.importers.otel import _asked_genai  # noqa: PLC0415
+
+    def parts(text: str) -> str:
+        return json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": text}]}])
+
+    said = "{'content': None, 'tool_calls': [{'id': 'c1', 'function': {'name': 'transfer_to_b'}}]}"
+    assert _asked_genai(parts(said)) == ("transfer_to_b",)
+    assert _asked_genai(parts("{'tool_calls': [__import__('os').getcwd()]}")) == ()
+    assert _asked_genai(parts("{'tool_calls': " + "[" * 5000 + "]" * 5000 + "}")) == ()
+    assert _asked_genai(parts("{'tool_calls': [" + "1," * 20_000 + "]}")) == ()
+    assert _asked_genai(parts("no tool_call here")) == ()
