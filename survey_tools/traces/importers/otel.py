@@ -415,6 +415,25 @@ def _said(
     return kind, name, op, name if kind == HANDOFF else "", mapped, ""
 
 
+def _by_row(
+    mapped: frameworks.Mapped, name: str, op: str, agent: str, target: str, span_name: str
+) -> tuple[str, str, str, str, str, str]:
+    """(kind, name, operation, agent, hand-off target, rule) of a span a framework's row
+    matched: the row's kind and names over what the span said of itself."""
+    kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
+    agent = mapped.agent or agent
+    if kind in (AGENT, frameworks.WORKFLOW) and mapped.agent:
+        name = mapped.agent
+    elif kind == frameworks.RUNTIME:
+        name = span_name[:256]  # kept in the attributes of the events run inside it
+        op = op if op else " ".join(span_name.split()[:2])
+    elif kind == TOOL and mapped.tool:
+        name = mapped.tool
+    elif kind in (MODEL, STEP) and name == op and not op:
+        name = span_name[:256]
+    return kind, name, op, agent, target, rule
+
+
 def span_record(
     sid: str,
     pid: str,
@@ -438,17 +457,7 @@ def span_record(
         name = instance  # an agent by its own words, named by its instance, not its span
     in_tok, out_tok = _tokens(a, _IN_TOKENS), _tokens(a, _OUT_TOKENS)
     if mapped is not None:
-        kind, target, rule = mapped.kind, mapped.target or target, mapped.rule
-        agent = mapped.agent or agent
-        if kind in (AGENT, frameworks.WORKFLOW) and mapped.agent:
-            name = mapped.agent
-        elif kind == frameworks.RUNTIME:
-            name = span_name[:256]  # kept in the attributes of the events run inside it
-            op = op if op else " ".join(span_name.split()[:2])
-        elif kind == TOOL and mapped.tool:
-            name = mapped.tool
-        elif kind in (MODEL, STEP) and name == op and not op:
-            name = span_name[:256]
+        kind, name, op, agent, target, rule = _by_row(mapped, name, op, agent, target, span_name)
         in_tok = in_tok or mapped.tokens_in or 0
         out_tok = out_tok or mapped.tokens_out or 0
     in_tok, out_tok = _or_own_usage(in_tok, out_tok, a)
