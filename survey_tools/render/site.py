@@ -701,20 +701,58 @@ class _Site:
         return out
 
     def _paper_tags(self, rec: Record, specs: Sequence[str]) -> list[dict[str, Any]]:
-        """The record's tags along ``specs`` (sentinels left out), each value with its label and,
-        when a facet offers it, its tag page and filtered list."""
-        tax, links = self.tax, self._value_links
+        """The record's tags along ``specs`` (sentinels left out): each its reading mark and its
+        HTML (the label, each value with its label and, when a facet offers it, its tag page and
+        filtered list), rendered once for every paper page showing the same."""
+        tax = self.tax
         sentinels = (tax.na, tax.untagged)
         marks = model.reading_marks(tax)
         out = []
         for spec in specs:
             ax = model.axis(tax, spec)
-            values = [v for v in dict.fromkeys(ax.extract(rec, tax.untagged)) if v not in sentinels]
+            values = tuple(v for v in dict.fromkeys(ax.extract(rec, tax.untagged)) if v not in sentinels)
             if values:
                 mark = marks.of(rec, marks.key_for(ax))
-                out.append({"label": ax.label, "mark": mark, "values": [
-                    {"label": ax.label_of(v), **links.get((spec, v), _NO_LINKS)} for v in values]})
+                out.append({"mark": mark, "html": self._tag_html(spec, values, mark)})
         return out
+
+    # A few thousand fragments hold the tags of a survey's pages: most papers share their values
+    # along an axis with many others (bounded: one per paper where every combination is new).
+    @cached_property
+    def _tag_html(self) -> Callable[[str, tuple[str, ...], str], Markup]:
+        template, links = self.env.get_template("site/_paper_tag.html.j2"), self._value_links
+
+        @lru_cache(maxsize=1 << 12)
+        def html(spec: str, values: tuple[str, ...], mark: str) -> Markup:
+            ax = model.axis(self.tax, spec)
+            t = {"label": ax.label, "mark": mark, "values": [
+                {"label": ax.label_of(v), **links.get((spec, v), _NO_LINKS)} for v in values]}
+            return Markup(template.render(t=t))
+
+        return html
+
+    @cached_property
+    def _decision_badge(self) -> Callable[[str, str, str, str], Markup]:
+        """A sub-decision's badge (value and mode, mark, tag page and list) by (field, value,
+        mode, mark), rendered once for every paper page showing the same."""
+        template, links = self.env.get_template("site/_paper_decision.html.j2"), self._value_links
+        ret = self.tax.retained
+
+        @lru_cache(maxsize=1 << 12)
+        def badge(field: str, value: str, mode: str, mark: str) -> Markup:
+            cf = ret.controlled_field(field)
+            assert cf is not None
+            d = {
+                "label": cf.label_of(value),
+                # the value's definition from the taxonomy (O5: what counts as learned)
+                "definition": getattr(cf.value(value), "description", ""),
+                "mode": next((m.label for m in cf.modes if m.id == mode), mode),
+                "mark": mark,
+                **links.get((field, f"{value}:{mode}"), _NO_LINKS),
+            }
+            return Markup(template.render(d=d))
+
+        return badge
 
     def paper_context(self, rec: Record) -> dict[str, Any]:
         tax = self.tax
@@ -728,14 +766,15 @@ class _Site:
             if raw is None or raw == "" or raw == [] or raw == {}:
                 continue
             details.append({"label": f.label, "parts": _detail_value(raw)})
-        decisions = [
-            {**d, **self._value_links.get((cf.name, f"{d['id']}:{d['mode_id']}"), _NO_LINKS)}
-            for cf in common["mappings"] for d in self._decisions(cf, rec)
-        ]
-        tags = self._paper_tags(rec, common["tag_specs"])
         marks = model.reading_marks(tax)
-        for d in decisions:  # a sub-decision whose reading rests on code carries its mark
-            d["mark"] = marks.of(rec, d["id"] if d["id"] in marks.keys else "")
+        decisions = []
+        for cf in common["mappings"]:
+            for d in self._decisions(cf, rec):
+                # a sub-decision whose reading rests on code carries its mark
+                d["mark"] = marks.of(rec, d["id"] if d["id"] in marks.keys else "")
+                d["badge"] = self._decision_badge(cf.name, d["id"], d["mode_id"], d["mark"])
+                decisions.append(d)
+        tags = self._paper_tags(rec, common["tag_specs"])
         used = {x["mark"] for x in (*tags, *decisions) if x.get("mark")}
         authors = model.display_authors(rec)
         rel = rec.path if isinstance(rec.path, str) and rec.path else f"{ret.folder}/{rec.id}.yaml"
@@ -786,10 +825,6 @@ class _Site:
                     "field": cf.label,
                     "id": str(k),
                     "mode_id": mode,
-                    "label": cf.label_of(str(k)),
-                    # the value's definition from the taxonomy (O5: what counts as learned)
-                    "definition": getattr(cf.value(str(k)), "description", ""),
-                    "mode": next((m.label for m in cf.modes if m.id == mode), mode),
                     "evidence": str(ev) if ev else "",
                     "evidence_is_url": _is_url(ev),
                     "reason": str(item.get("reason") or ""),
