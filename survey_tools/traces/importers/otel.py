@@ -163,6 +163,7 @@ WANTED.update(
         "gen_ai.operation.name",
         "gen_ai.agent.name",
         "gen_ai.agent.id",
+        "gen_ai.agent.source",
         "gen_ai.transfer.target.name",
         "gen_ai.tool.name",
         "gen_ai.tool.call.id",
@@ -268,7 +269,7 @@ def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     op = str(a.get("gen_ai.operation.name", ""))
     agent_name = a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or ""
     if op in AGENT_OPS:
-        return AGENT, str(agent_name or bare(span_name) or op), op
+        return _classify_agent(span_name, a, op, str(agent_name))
     if op == "execute_tool":
         return TOOL, str(a.get("gen_ai.tool.name") or bare(span_name) or "tool"), op
     if op in MODEL_OPS:
@@ -276,6 +277,22 @@ def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     if not op:
         return _classify_plain(span_name, a)
     return GENERIC, op, op
+
+
+def _classify_agent(
+    span_name: str, a: dict[str, Any], op: str, agent_name: str
+) -> tuple[str, str, str]:
+    """An agent operation's span. One whose name is only its operation and that names no
+    agent (``invoke_agent`` alone, a turn or a run's wrapper) names no agent: a step of
+    the agent that holds it. One that says which agent it came from
+    (``gen_ai.agent.source``) is a hand-off to the agent it names."""
+    named = str(a.get("gen_ai.agent.name") or "") or (bare(span_name) if span_name != op else "")
+    if not named and span_name.strip() == op:
+        return GENERIC, "", ""
+    source = a.get("gen_ai.agent.source")
+    if op == "invoke_agent" and named and isinstance(source, str) and source and source != named:
+        return HANDOFF, named, "handoff"
+    return AGENT, agent_name or bare(span_name) or op, op
 
 
 def _classify_plain(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
