@@ -271,7 +271,12 @@ def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     if op in AGENT_OPS:
         return _classify_agent(span_name, a, op, str(agent_name))
     if op == "execute_tool":
-        return TOOL, str(a.get("gen_ai.tool.name") or bare(span_name) or "tool"), op
+        tool = a.get("gen_ai.tool.name") or bare(span_name)
+        if tool and tool in (a.get("gen_ai.request.model"), a.get("gen_ai.response.model")):
+            # Named after the model it runs for, not a tool: it names no tool (a step
+            # running what the answer before it asked for, spans.py, or nothing).
+            return GENERIC, "", op
+        return TOOL, str(tool or "tool"), op
     if op in MODEL_OPS:
         return MODEL, op, op
     if not op:

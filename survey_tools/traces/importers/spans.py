@@ -221,6 +221,7 @@ def build(
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
     _asked_tool_spans(recs, root)
+    _nameless_tool_steps(recs, by_id)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -356,6 +357,35 @@ def _asked_tool_spans(recs: list[SpanRec], root: SpanRec) -> None:
             if m is not None and m.end <= r.start and r.span in m.asked:
                 r.kind, r.name, r.operation = TOOL, r.span, "execute_tool"
                 r.rule = "structure: named as a tool the model call before it asked for"
+
+
+def _nameless_tool_steps(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
+    """An ``execute_tool`` span that names no tool (named after its model, otel.py) and
+    holds no span runs what the model call just before it, in the same parent, asked for:
+    one tool call per tool asked (a copy of the span for each after the first). After a
+    model call that asked for nothing it stays a generic step; no tool is invented."""
+    parents = {r.parent_id for r in recs}
+    last_model: dict[str, SpanRec] = {}
+    out: list[SpanRec] = []
+    for r in recs:  # sorted by start
+        out.append(r)
+        if r.kind == MODEL:
+            last_model[r.parent_id] = r
+            continue
+        if r.kind != GENERIC or r.operation != "execute_tool" or r.span_id in parents:
+            continue
+        m = last_model.pop(r.parent_id, None)
+        if m is None or m.end > r.start or not m.asked:
+            continue
+        for i, tool in enumerate(m.asked):
+            t = r if i == 0 else replace(r, span_id=f"{r.span_id}#{i}")
+            t.kind, t.name = TOOL, tool
+            t.rule = "structure: a nameless tool step runs what the answer before it asked for"
+            if i:
+                by_id[t.span_id] = t
+                out.append(t)
+    if len(out) != len(recs):
+        recs[:] = out
 
 
 def _agents_beside_their_tools(
