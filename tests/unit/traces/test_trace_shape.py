@@ -244,3 +244,72 @@ def test_an_answer_written_as_a_python_repr_is_read_as_a_literal_only() -> None:
     assert _asked_genai(parts("{'tool_calls': " + "[" * 5000 + "]" * 5000 + "}")) == ()
     assert _asked_genai(parts("{'tool_calls': [" + "1," * 20_000 + "]}")) == ()
     assert _asked_genai(parts("no tool_call here")) == ()
+
+
+def test_an_agent_span_named_only_by_its_operation_and_a_sourced_hand_off(tmp_path: Path) -> None:
+    """A span named only ``invoke_agent``, naming no agent, is a step of the agent holding
+    it (OpenLIT's turns), never an agent ``invoke_agent``; an ``invoke_agent b`` span saying
+    it came from ``a`` (gen_ai.agent.source) is a hand-off to b, not a call that returns."""
+    asked = json.dumps(
+        [{"role": "assistant", "parts": [{"type": "tool_call", "name": "transfer_to_b"}]}]
+    )
+    spans = [
+        _span(0x10, 0, "run", 0, 100),
+        _span(0x11, 0x10, "invoke_agent", 1, 99, op="invoke_agent"),
+        _span(0x20, 0x11, "invoke_agent a", 2, 40, op="invoke_agent", agent_name="a"),
+        _span(0x21, 0x20, "invoke_agent", 3, 39, op="invoke_agent"),
+        _span(0x22, 0x21, "chat m", 4, 30, op="chat", answer=asked),
+        _span(
+            0x23,
+            0x21,
+            "invoke_agent b",
+            31,
+            32,
+            op="invoke_agent",
+            agent_name="b",
+            **{"gen_ai.agent.source": "a"},
+        ),
+        _span(0x30, 0x11, "invoke_agent b", 41, 98, op="invoke_agent", agent_name="b"),
+        _span(0x31, 0x30, "invoke_agent", 42, 97, op="invoke_agent"),
+        _span(0x32, 0x31, "chat m", 43, 90, op="chat"),
+    ]
+    agents, _ = _agents(tmp_path, spans)
+    assert agents == {"a", "b"}
+    ev = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["events"]
+    assert "invoke_agent" not in {e.get("agent") for e in ev} | {e.get("to") for e in ev}
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("a", "transfer_to_b")
+    ]
+    assert not [e for e in ev if e["type"] == "return" and e["agent"] == "b" and e["to"] == "a"]
+
+
+def test_a_tool_step_named_after_its_model_runs_what_the_answer_asked_for(tmp_path: Path) -> None:
+    """An execute_tool span named after its own model names no tool: holding no span, it
+    is one call per tool the answer before it asked for (pydantic-ai's node under OpenLIT);
+    after an answer asking for nothing it is no tool call."""
+    two = json.dumps(
+        [
+            {
+                "role": "assistant",
+                "parts": [
+                    {"type": "tool_call", "name": "search"},
+                    {"type": "tool_call", "name": "fetch"},
+                ],
+            }
+        ]
+    )
+    m = {"model": "scripted-a"}
+    spans = [
+        _span(0x10, 0, "run", 0, 100),
+        _span(0x20, 0x10, "execute_task a", 1, 99, op="execute_task", agent_name="a"),
+        _span(0x21, 0x20, "chat scripted-a", 2, 30, op="chat", answer=two, **m),
+        _span(0x22, 0x20, "execute_tool scripted-a", 31, 31, op="execute_tool", **m),
+        _span(0x23, 0x20, "chat scripted-a", 40, 60, op="chat", **m),
+        _span(0x24, 0x20, "execute_tool scripted-a", 61, 61, op="execute_tool", **m),
+    ]
+    _agents(tmp_path, spans)
+    ev = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["events"]
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("a", "search"),
+        ("a", "fetch"),
+    ]
