@@ -52,6 +52,8 @@ from survey_tools.traces.limits import count_span, span_count_problem
 
 AGENT_OPS = {"invoke_agent", "create_agent", "invoke_workflow"}
 MODEL_OPS = {"chat", "generate_content", "text_completion", "embeddings"}
+# Operations a span name may begin with (the conventions' and OpenLIT's ``execute_task``).
+SPAN_OPS = AGENT_OPS | MODEL_OPS | {"execute_tool", "execute_task"}
 BATCH = 20_000
 # Token counts above this are not counts (JSON numbers lose exactness past 2**53).
 MAX_TOKENS = 1 << 53
@@ -266,7 +268,7 @@ def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     oi = a.get("openinference.span.kind")
     if isinstance(oi, str) and oi:
         return _classify_oi(span_name, a, oi.upper())
-    op = str(a.get("gen_ai.operation.name", ""))
+    op = _named_operation(span_name, str(a.get("gen_ai.operation.name", "")))
     agent_name = a.get("gen_ai.agent.name") or a.get("gen_ai.agent.id") or ""
     if op in AGENT_OPS:
         return _classify_agent(span_name, a, op, str(agent_name))
@@ -282,6 +284,17 @@ def _classify(span_name: str, a: dict[str, Any]) -> tuple[str, str, str]:
     if not op:
         return _classify_plain(span_name, a)
     return GENERIC, op, op
+
+
+def _named_operation(span_name: str, op: str) -> str:
+    """The span's operation: a span named ``<operation> <subject>`` by another operation
+    of the conventions' than the model call its ``gen_ai.operation.name`` says (a task's
+    span marked ``chat`` like the model call inside it) is that operation, not a model
+    call."""
+    word = span_name.split(" ", 1)[0]
+    if op in MODEL_OPS and word != op and word in SPAN_OPS:
+        return word
+    return op
 
 
 def _classify_agent(

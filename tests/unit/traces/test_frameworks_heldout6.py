@@ -46,13 +46,11 @@ NOT_WRITTEN: dict[str, tuple[str, ...]] = {
 # Runs still read wrongly: the checks that fail, and why.
 KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
     "ag2-openlit/handoffs.otlp.jsonl": (
-        ("agents", "delegations", "returns", "model_calls", "tokens"),
-        "the GroupChat workflow span, the per-turn invoke_agent speaker_selection (a selector, "
-        "not an agent) and the program's root span named after the run are read as agents; "
-        "the speakers' execute_task spans are not, so delegations and returns run between "
-        "the workflow and speaker_selection and the model calls go to the workflow and the "
-        "root; the execute_task spans' token counts, OpenLIT's estimates from the text, are "
-        "added to the chat spans' real usage (768/231 for 570/97)",
+        ("agents", "delegations", "model_calls"),
+        "the per-turn invoke_agent speaker_selection (a selector, not an agent) is read as an "
+        "agent and the program's root span named after the run as the app, which holds the "
+        "four model calls; the speakers' execute_task spans (OpenLIT marks them chat) are "
+        "read as generic steps, not as the agents whose turns they are, so no delegation",
     ),
     "ag2-openlit/parallel-chats.otlp.jsonl": (
         ("model_calls", "speedup"),
