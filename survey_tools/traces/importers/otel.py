@@ -54,6 +54,8 @@ AGENT_OPS = {"invoke_agent", "create_agent", "invoke_workflow"}
 MODEL_OPS = {"chat", "generate_content", "text_completion", "embeddings"}
 # Operations a span name may begin with (the conventions' and OpenLIT's ``execute_task``).
 SPAN_OPS = AGENT_OPS | MODEL_OPS | {"execute_tool", "execute_task"}
+# An agent span's role saying it is the framework choosing the next speaker: no agent.
+_NO_AGENT_ROLES = frozenset({"selector"})
 BATCH = 20_000
 # Token counts above this are not counts (JSON numbers lose exactness past 2**53).
 MAX_TOKENS = 1 << 53
@@ -166,6 +168,7 @@ WANTED.update(
         "gen_ai.agent.name",
         "gen_ai.agent.id",
         "gen_ai.agent.source",
+        "gen_ai.agent.role",
         "gen_ai.transfer.target.name",
         "gen_ai.tool.name",
         "gen_ai.tool.call.id",
@@ -302,11 +305,14 @@ def _classify_agent(
 ) -> tuple[str, str, str]:
     """An agent operation's span. One whose name is only its operation and that names no
     agent (``invoke_agent`` alone, a turn or a run's wrapper) names no agent: a step of
-    the agent that holds it. One that says which agent it came from
+    the agent that holds it; so is one whose ``gen_ai.agent.role`` is a selector's (the
+    framework choosing the next speaker). One that says which agent it came from
     (``gen_ai.agent.source``) is a hand-off to the agent it names."""
     named = str(a.get("gen_ai.agent.name") or "") or (bare(span_name) if span_name != op else "")
     if not named and span_name.strip() == op:
         return GENERIC, "", ""
+    if a.get("gen_ai.agent.role") in _NO_AGENT_ROLES:
+        return GENERIC, "", op
     source = a.get("gen_ai.agent.source")
     if op == "invoke_agent" and named and isinstance(source, str) and source and source != named:
         return HANDOFF, named, "handoff"

@@ -47,10 +47,11 @@ NOT_WRITTEN: dict[str, tuple[str, ...]] = {
 KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
     "ag2-openlit/handoffs.otlp.jsonl": (
         ("agents", "delegations", "model_calls"),
-        "the per-turn invoke_agent speaker_selection (a selector, not an agent) is read as an "
-        "agent and the program's root span named after the run as the app, which holds the "
-        "four model calls; the speakers' execute_task spans (OpenLIT marks them chat) are "
-        "read as generic steps, not as the agents whose turns they are, so no delegation",
+        "the program's root span named after the run is the only agent read, the app, and "
+        "holds the four model calls; the speakers' execute_task spans (OpenLIT marks them "
+        "chat) are read as generic steps, not as the agents whose turns they are (the "
+        "zero-length execute_task spans of every message passed and broadcast are not told "
+        "from the speaking turns), so no delegation",
     ),
     "ag2-openlit/parallel-chats.otlp.jsonl": (
         ("model_calls", "speedup"),
