@@ -227,6 +227,7 @@ def build(
     _markers(recs, root)
     _speakers(recs, by_id)
     _group_turns(recs)
+    _agents_run_by_tools(recs, root, by_id, summary)
     _owners_of_model_calls(recs, root, by_id)
     _prompted_apart(recs, root, by_id, summary)
     _distinct_scopes(recs, root, by_id, summary)
@@ -500,6 +501,62 @@ def _graph_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec])
             if graph is root:
                 graph.agent = graph.name
         r.kind, r.name = AGENT, graph.name
+
+
+def _agents_run_by_tools(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """Turn spans of one name that no attribute of theirs names (a prebuilt graph's node,
+    the same for every agent) found both inside tool spans and outside them: a tool span
+    holding such turns with model calls runs another agent (a delegation to it), one agent
+    per tool span, which the file does not name (numbered ``agent#2``...: a span of its
+    own, id ``<tool span>~run``, holding what the tool span held); the turns outside any
+    tool (the workflow's own, and the copies a second instrumentation wrote of every turn
+    beside the tool spans) are the enclosing workflow's, which becomes their agent. The
+    turn spans then leave no event of their own."""
+    turns: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.kind == AGENT and r is not root and r.name == bare(r.span):
+            turns.setdefault(r.name, []).append(r)
+    thinking = _agents_with_model_calls(recs, root, by_id)
+    for name, spans in turns.items():
+        holder: dict[str, SpanRec] = {}
+        for r in spans:
+            cur = by_id[r.parent_id]
+            while cur is not root and cur.kind not in (TOOL, AGENT, WORKFLOW):
+                cur = by_id[cur.parent_id]
+            holder[r.span_id] = cur
+        tools = {
+            h.span_id: h
+            for r in spans
+            if r.span_id in thinking and (h := holder[r.span_id]).kind == TOOL
+        }
+        outside = {h.span_id: h for h in holder.values() if h.kind != TOOL}
+        if not tools or len(outside) != 1:
+            continue
+        (top,) = outside.values()
+        if top is root or top.kind != WORKFLOW:
+            continue
+        number = {t: k for k, t in enumerate(sorted(tools, key=lambda i: _SORT_KEY(tools[i])), 2)}
+        for r in spans:
+            if holder[r.span_id] is top or holder[r.span_id].span_id in number:
+                r.kind = RUNTIME
+        for t, k in number.items():
+            tool = tools[t]
+            run = SpanRec(f"{t}~run", t, tool.start, tool.end, AGENT, f"{name}#{k}")
+            run.agent, run.operation, run.process = run.name, "run", tool.process
+            run.rule = f"{INFERRED}; the turns a tool span runs are another agent's"
+            for r in recs:
+                if r.parent_id == t:
+                    r.parent_id = run.span_id
+            by_id[run.span_id] = run
+            recs.append(run)
+        top.kind, top.agent = AGENT, top.name
+        summary.told_apart.append(
+            f"{len(spans)} turn spans named {name!r} are {len(tools) + 1} agents: the "
+            f"{top.name!r} workflow's and one per tool span running turns, which the file "
+            "does not name"
+        )
 
 
 def _markers(recs: list[SpanRec], root: SpanRec) -> None:

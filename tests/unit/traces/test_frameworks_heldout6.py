@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from helpers import heldout_runs
 
+from benchmarks.framework_checks import cases
+
 HELDOUT = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout6"
 
 # What the files of a folder (or folder/file) do not hold (README.md of the folder says so).
@@ -61,29 +63,17 @@ KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
         "plus the calls, 0.89, not above the concurrent bound",
     ),
     "langgraph-openlit/supervisor.otlp.jsonl": (
-        (
-            "agents",
-            "delegations",
-            "returns",
-            "tool_calls",
-            "tools",
-            "model_calls",
-        ),
-        "every turn is invoke_agent agent (the prebuilt node's name), so all model calls go "
-        "to one agent 'agent' and the tools to the root; the ask_<agent> nesting that says "
-        "whose a turn is is not read, so no delegation or return",
+        ("agents", "delegations", "returns", "tool_calls", "tools", "model_calls"),
+        "keyed by agents' names, which the file does not write: every turn is invoke_agent "
+        "agent (the prebuilt node's name); the turns each execute_tool ask_<agent> span "
+        "holds are read as another agent's (a delegation), numbered agent#2, agent#3, the "
+        "others as the supervisor workflow's, the node's doubled turn spans as one; renamed, "
+        "the run reads as it ran (test_nameless_run_reads_right_up_to_names)",
     ),
     "langgraph-openlit/fan-out.otlp.jsonl": (
-        (
-            "agents",
-            "delegations",
-            "returns",
-            "tool_calls",
-            "tools",
-            "model_calls",
-        ),
-        "as in supervisor: one agent 'agent' holds all model calls, the root all tools, no "
-        "delegation or return",
+        ("agents", "delegations", "returns", "tool_calls", "tools", "model_calls"),
+        "as in supervisor: the three sub-agents are numbered agent#2 to agent#4, right up to "
+        "their names",
     ),
 }
 
@@ -97,3 +87,22 @@ def test_held_out_run_imports_as_the_program_ran(
     folder: Path, run_: dict[str, Any], name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     heldout_runs.assert_reads_as_it_ran(folder, run_, name, NOT_WRITTEN, KNOWN_WRONG, monkeypatch)
+
+
+# Runs whose file names no agent, read right but for the names (as in
+# test_frameworks_heldout3.py): the sub-agents numbered, each given the program's name that
+# fits best, have the program's delegations, returns, tool calls and model calls.
+UP_TO_NAMES = (
+    "langgraph-openlit/supervisor.otlp.jsonl",
+    "langgraph-openlit/fan-out.otlp.jsonl",
+)
+
+
+@pytest.mark.parametrize("key", UP_TO_NAMES)
+def test_nameless_run_reads_right_up_to_names(key: str) -> None:
+    folder_name, name = key.split("/", 1)
+    folder = HELDOUT / folder_name
+    run_ = next(r for _d, _k, r, n in cases(folder) if n == name)
+    read = heldout_runs.read_up_to_names(folder, run_, name)
+    assert len(read["found"]) == len(run_["agents"]), read["found"]
+    assert read["got"] == read["want"], read
