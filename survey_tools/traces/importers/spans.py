@@ -226,6 +226,7 @@ def build(
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
     _speakers(recs, by_id)
+    _steps_with_model_calls(recs, by_id)
     _group_turns(recs)
     _agents_run_by_tools(recs, root, by_id, summary)
     _owners_of_model_calls(recs, root, by_id)
@@ -557,6 +558,22 @@ def _agents_run_by_tools(
             f"{top.name!r} workflow's and one per tool span running turns, which the file "
             "does not name"
         )
+
+
+def _steps_with_model_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
+    """A generic step that names an agent and holds a model call directly (OpenLIT's
+    ``execute_task <agent>`` of a speaking turn) is that agent's turn; the steps naming an
+    agent that hold none (a message passed on, broadcast) stay steps. A workflow holding
+    the turns of two agents or more is a group chat (:func:`_group_turns`)."""
+    turns: dict[str, set[str]] = {}
+    for r in recs:
+        up = by_id.get(r.parent_id) if r.kind == MODEL else None
+        if up is not None and up.kind == GENERIC and up.agent and up.operation == "execute_task":
+            up.kind, up.name = AGENT, up.agent
+            turns.setdefault(up.parent_id, set()).add(up.agent)
+    for parent, agents in turns.items():
+        if len(agents) > 1 and (chat := by_id.get(parent)) is not None and chat.kind == WORKFLOW:
+            chat.kind = GROUP
 
 
 def _markers(recs: list[SpanRec], root: SpanRec) -> None:

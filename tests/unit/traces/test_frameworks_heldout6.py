@@ -47,14 +47,6 @@ NOT_WRITTEN: dict[str, tuple[str, ...]] = {
 
 # Runs still read wrongly: the checks that fail, and why.
 KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
-    "ag2-openlit/handoffs.otlp.jsonl": (
-        ("agents", "delegations", "model_calls"),
-        "the program's root span named after the run is the only agent read, the app, and "
-        "holds the four model calls; the speakers' execute_task spans (OpenLIT marks them "
-        "chat) are read as generic steps, not as the agents whose turns they are (the "
-        "zero-length execute_task spans of every message passed and broadcast are not told "
-        "from the speaking turns), so no delegation",
-    ),
     "ag2-openlit/parallel-chats.otlp.jsonl": (
         ("model_calls", "speedup"),
         "the program's root span, named after the run, is taken for the app and holds all "
