@@ -5,13 +5,17 @@ module, which keeps only its own NOT_WRITTEN (what the files do not hold) and KN
 
 from __future__ import annotations
 
+import itertools
+import json
+import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from benchmarks import framework_checks
-from benchmarks.framework_checks import CHECKS, cases, check
+from benchmarks.framework_checks import CHECKS, _invoke, cases, check, expected_graph, graph
 
 
 def params(heldout: Path) -> list[Any]:
@@ -61,13 +65,6 @@ def read_up_to_names(folder: Path, run_: dict[str, Any], name: str) -> dict[str,
     shape checks (delegations, returns, tool calls, model calls) hold; returns those four,
     got and wanted, and the names given (agents the file does not name can only be
     matched so, never read)."""
-    import itertools  # noqa: PLC0415
-    import json  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
-    from collections import Counter  # noqa: PLC0415
-
-    from benchmarks.framework_checks import _invoke, expected_graph, graph  # noqa: PLC0415
-
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "t.json"
         code, err = _invoke("trace", "import", "auto", str(folder / name), "-o", str(out))
@@ -105,3 +102,15 @@ def read_up_to_names(folder: Path, run_: dict[str, Any], name: str) -> dict[str,
         "want": {k: Counter(dict(want[k])) for k in keys},
         "found": found,
     }
+
+
+def assert_reads_up_to_names(heldout: Path, key: str) -> None:
+    """The run ``key`` (folder/file) of a set, whose file names no agent, reads right but for
+    the names: as many agents as the program had, and renamed (:func:`read_up_to_names`),
+    the program's delegations, returns, tool calls and model calls."""
+    folder_name, name = key.split("/", 1)
+    folder = heldout / folder_name
+    run_ = next(r for _d, _k, r, n in cases(folder) if n == name)
+    read = read_up_to_names(folder, run_, name)
+    assert len(read["found"]) == len(run_["agents"]), read["found"]
+    assert read["got"] == read["want"], read

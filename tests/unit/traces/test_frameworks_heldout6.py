@@ -19,8 +19,6 @@ from typing import Any
 import pytest
 from helpers import heldout_runs
 
-from benchmarks.framework_checks import cases
-
 HELDOUT = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout6"
 
 # What the files of a folder (or folder/file) do not hold (README.md of the folder says so).
@@ -92,9 +90,4 @@ UP_TO_NAMES = (
 
 @pytest.mark.parametrize("key", UP_TO_NAMES)
 def test_nameless_run_reads_right_up_to_names(key: str) -> None:
-    folder_name, name = key.split("/", 1)
-    folder = HELDOUT / folder_name
-    run_ = next(r for _d, _k, r, n in cases(folder) if n == name)
-    read = heldout_runs.read_up_to_names(folder, run_, name)
-    assert len(read["found"]) == len(run_["agents"]), read["found"]
-    assert read["got"] == read["want"], read
+    heldout_runs.assert_reads_up_to_names(HELDOUT, key)
