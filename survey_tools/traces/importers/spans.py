@@ -222,6 +222,7 @@ def build(
     _handoff_tools(recs)
     _asked_tool_spans(recs, root)
     _nameless_tool_steps(recs, by_id)
+    _closing_tools(recs)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -388,6 +389,38 @@ def _nameless_tool_steps(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
                 out.append(t)
     if len(out) != len(recs):
         recs[:] = out
+
+
+def _closing_tools(recs: list[SpanRec]) -> None:
+    """A tool that ends every loop it is in is the framework's, not the program's (DSPy
+    ReAct's ``finish``, BeeAI's ``final_answer``): a tool name whose calls lie in two or
+    more scopes (their parent spans), once in each and last of its tool calls there, in
+    every scope holding a tool call at all, and after another tool in at least one of them.
+    Such calls are bookkeeping and leave no tool call (not in a file without model-call
+    spans, where no loop shows, nor among hand-off tools, which pass control on). A tool of the program's that several
+    agents end with is kept: a scope that calls other tools and never it (a coordinator's
+    ``ask_*``), or one that calls it only (each researcher's single search), says so."""
+    by_parent: dict[str, list[SpanRec]] = {}
+    for r in recs:  # sorted by start
+        if r.kind == TOOL and r.parent_id:
+            by_parent.setdefault(r.parent_id, []).append(r)
+    # A loop is seen only where the file has its model's answers, and a hand-off tool
+    # (its target known) passes control on rather than ending a loop.
+    if len(by_parent) < 2 or not any(r.kind == MODEL for r in recs):
+        return
+    if any(t.target for ts in by_parent.values() for t in ts):
+        return
+    lasts = {tools[-1].name for tools in by_parent.values()}
+    if len(lasts) != 1:
+        return
+    (name,) = lasts
+    if not name or any(sum(t.name == name for t in ts) != 1 for ts in by_parent.values()):
+        return
+    if all(len(ts) == 1 for ts in by_parent.values()):
+        return
+    for tools in by_parent.values():
+        last = tools[-1]
+        last.kind, last.rule = RUNTIME, "structure: the tool that ends every loop (the framework's)"
 
 
 def _agents_beside_their_tools(
