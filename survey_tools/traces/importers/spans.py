@@ -87,6 +87,7 @@ class SpanRec:
     run_ids: tuple[str, ...] = ()  # "key=value" of its run, conversation, session ids
     prompt_name: str = ""  # a model call's: the agent its system prompt names (prompts.py)
     asked: tuple[str, ...] = ()  # a model call's: the tools its answer asked for, by name
+    offered: tuple[str, ...] = ()  # a model call's: the tools its request offered, by name
 
 
 @dataclass
@@ -223,6 +224,7 @@ def build(
     _asked_tool_spans(recs, root)
     _nameless_tool_steps(recs, by_id)
     _closing_tools(recs)
+    _unoffered_tools(recs)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -421,6 +423,47 @@ def _closing_tools(recs: list[SpanRec]) -> None:
     for tools in by_parent.values():
         last = tools[-1]
         last.kind, last.rule = RUNTIME, "structure: the tool that ends every loop (the framework's)"
+
+
+def _unoffered_tools(recs: list[SpanRec]) -> None:
+    """A tool span holding no span that is the framework's own record around calls it ran,
+    not a call: named as no tool the model call before it, in the same parent, was offered
+    (its request's tool definitions, when the file lists them), or, where the file lists
+    none, starting after a round of two or more tool calls of its parent that ran at once
+    had all ended, with no model call between (ADK's ``(merged tools)`` after running an
+    answer's calls at once). It is bookkeeping, no tool call; hand-off tools never."""
+    parents = {r.parent_id for r in recs}
+    last_model: dict[str, SpanRec] = {}
+    rounds: dict[str, list[SpanRec]] = {}  # a parent's tool calls since its last model call
+    for r in recs:  # sorted by start
+        if r.kind == MODEL:
+            last_model[r.parent_id] = r
+            rounds.pop(r.parent_id, None)
+            continue
+        if r.kind != TOOL or r.target or r.span_id in parents:
+            if r.kind == TOOL:
+                rounds.setdefault(r.parent_id, []).append(r)
+            continue
+        m = last_model.get(r.parent_id)
+        before = rounds.setdefault(r.parent_id, [])
+        if m is not None and m.offered:
+            unoffered = r.name not in m.offered
+        else:
+            unoffered = _after_a_round(before, r)
+        if unoffered:
+            r.kind, r.rule = RUNTIME, "structure: the framework's record of the calls it ran"
+        else:
+            before.append(r)
+
+
+def _after_a_round(before: list[SpanRec], r: SpanRec) -> bool:
+    """``r`` starts once two or more tool calls before it that ran at once have ended, and
+    its name is none of theirs."""
+    if len(before) < 2 or any(t.name == r.name for t in before):
+        return False
+    last = before[-2:]
+    at_once = last[1].start < last[0].end
+    return at_once and all(t.end <= r.start for t in before)
 
 
 def _agents_beside_their_tools(
