@@ -218,6 +218,7 @@ def build(
     _default_agent_names(recs, root, by_id)
     _nest_flat(recs, root, by_id, summary)
     _own_methods(recs, root, by_id)
+    _prepared_calls(recs)
     _model_loops(recs, root, by_id, summary)
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
@@ -1354,6 +1355,25 @@ def _own_methods(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) 
         if cls and selfsaid.method_class(by_id[r.parent_id].span) == cls:
             r.kind, r.rule = RUNTIME, "structure: a method of its own class's call, part of it"
             r.operation = r.operation or r.span
+
+
+def _prepared_calls(recs: list[SpanRec]) -> None:
+    """Two model-call spans of one object back to back in one parent, one method then
+    another (``<LLM>._prepare_chat_with_tools`` then ``<LLM>.astream_chat``: LlamaIndex), the
+    first ending by the time the second starts with no span between and no usage or asked
+    tool of its own, are one call: the first built the request, a step (else every call
+    would count twice)."""
+    prev: dict[str, SpanRec] = {}  # each parent's latest child
+    for r in recs:  # sorted by start
+        p = prev.get(r.parent_id)
+        prev[r.parent_id] = r
+        if p is None or p.kind != MODEL or r.kind != MODEL or p.end > r.start:
+            continue
+        if p.input_tokens or p.output_tokens or p.asked:
+            continue
+        mine, theirs = p.span.rpartition("."), r.span.rpartition(".")
+        if mine[0] and mine[0] == theirs[0] and mine[2] != theirs[2]:
+            p.kind, p.rule = STEP, "structure: a model call's request being built (a step)"
 
 
 def _model_loops(
