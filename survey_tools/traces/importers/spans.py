@@ -226,6 +226,7 @@ def build(
     _nameless_tool_steps(recs, by_id)
     _closing_tools(recs)
     _unoffered_tools(recs)
+    _routers(recs, root, by_id)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -465,6 +466,20 @@ def _after_a_round(before: list[SpanRec], r: SpanRec) -> bool:
     last = before[-2:]
     at_once = last[1].start < last[0].end
     return at_once and all(t.end <= r.start for t in before)
+
+
+def _routers(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent span holding no span, directly inside a graph's built-in node (a name in
+    double underscores: LangGraph's ``__start__``), is the graph choosing where to go
+    (a swarm's ``route_to_active_agent``): the graph's bookkeeping, no agent."""
+    parents = {r.parent_id for r in recs}
+    for r in recs:
+        if r.kind != AGENT or r is root or r.span_id in parents:
+            continue
+        up = by_id.get(r.parent_id)
+        name = up.span if up is not None else ""
+        if len(name) > 4 and name.startswith("__") and name.endswith("__"):
+            r.kind, r.rule = RUNTIME, "structure: an agent span in a graph's built-in node routes"
 
 
 def _agents_beside_their_tools(
