@@ -227,6 +227,7 @@ def build(
     _closing_tools(recs)
     _unoffered_tools(recs)
     _routers(recs, root, by_id)
+    _confined_agents(recs, root, by_id)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -480,6 +481,59 @@ def _routers(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> N
         name = up.span if up is not None else ""
         if len(name) > 4 and name.startswith("__") and name.endswith("__"):
             r.kind, r.rule = RUNTIME, "structure: an agent span in a graph's built-in node routes"
+
+
+# The operations the GenAI conventions (and OpenLIT's execute_task) name: any other
+# operation name is a framework's own.
+_CONVENTION_OPS = frozenset(
+    {"invoke_agent", "create_agent", "invoke_workflow", "execute_tool", "execute_task"}
+    | {"chat", "generate_content", "text_completion", "embeddings", "handoff"}
+)
+
+
+def _confined_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A span of a framework's own operation (a ``gen_ai.operation.name`` no convention
+    names), naming no agent, inside an agent's span, whose agents act nowhere else in the
+    run (AG2's ``speaker_selection``, a chat between its ``checking_agent`` and
+    ``speaker_selection_agent`` inside the group manager's work) is the framework's
+    bookkeeping: its agents are the framework's, their model calls folded with it."""
+    holder: dict[str, SpanRec | None] = {}  # agent span -> its framework-operation span
+    for r in recs:
+        if r.kind != AGENT or r is root:
+            continue
+        cur = by_id.get(r.parent_id)
+        found = None
+        while cur is not None and cur is not root:
+            if _framework_operation(cur):
+                found = cur
+            cur = by_id.get(cur.parent_id)
+        holder[r.span_id] = found
+    outside = {by_id[s].name for s, h in holder.items() if h is None}
+    spans = {h.span_id: h for h in holder.values() if h is not None}
+    inside: dict[str, set[str]] = {h: set() for h in spans}
+    for s, x in holder.items():
+        if x is not None:
+            inside[x.span_id].add(by_id[s].name)
+    why = "structure: a framework's operation running its own agents"
+    for h, names in inside.items():
+        span = spans[h]
+        if outside and not names & outside and _agent_above(span, root, by_id) is not None:
+            span.kind, span.rule = RUNTIME, why
+            for s, x in holder.items():
+                if x is span:
+                    by_id[s].kind, by_id[s].rule = RUNTIME, why
+    for r in recs:  # their model calls are the framework's too (their tokens still count)
+        up = by_id.get(r.parent_id)
+        if r.kind == MODEL and up is not None and up.rule == why:
+            r.kind, r.rule = RUNTIME, BOOKKEEPING_CALL
+
+
+def _framework_operation(r: SpanRec) -> bool:
+    """A span of an operation no convention names, naming no agent."""
+    op = r.operation
+    return (
+        r.kind == GENERIC and not r.agent and op not in ("", "(none)") and op not in _CONVENTION_OPS
+    )
 
 
 def _agents_beside_their_tools(
