@@ -777,7 +777,10 @@ def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
 
 # What a framework appends to the name of a scope's span (DSPy's Module.forward and
 # __call__, acall, a run's .run): not part of the agent's name.
-_SUFFIXES = (".forward", ".aforward", ".__call__", ".acall", ".arun", ".run", ".invoke", ".ainvoke")
+_SUFFIXES = (
+    *(".forward", ".aforward", ".__call__", ".acall", ".arun", ".run", ".invoke", ".ainvoke"),
+    ".execute",
+)
 # The scopes that can name an agent: a step (a chain, a workflow) or a span of no convention.
 _SCOPES = (STEP, WORKFLOW, GENERIC)
 INFERRED = "structure: the nearest named scope holding model calls owns them (an agent)"
@@ -797,8 +800,23 @@ def bare(name: str) -> str:
             break
     for suffix in _SUFFIXES:
         if name.endswith(suffix) and len(name) > len(suffix):
-            return name[: -len(suffix)]
+            return _doing(name[: -len(suffix)])
+    private = _PRIVATE_METHOD.search(name)
+    if private and private.start() > 0:
+        return name[: private.start()]
     return name
+
+
+# A private method's name after the object's (``Crew Manager._execute_core``).
+_PRIVATE_METHOD = re.compile(r"\._[A-Za-z]\w*$")
+
+
+def _doing(name: str) -> str:
+    """``<name>.<a sentence>`` (a span of a method named by the object and the task it
+    runs, ``Researcher.Find how routers are trained.``) names the object: the part before
+    the first dot, when what follows it holds a space (no identifier does)."""
+    head, dot, rest = name.partition(".")
+    return head if dot and head and " " in rest else name
 
 
 _OPERATION_PREFIXES = ("invoke_agent ", "execute_tool ", "create_agent ")
