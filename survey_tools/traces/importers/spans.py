@@ -726,15 +726,26 @@ def _markers(recs: list[SpanRec], root: SpanRec) -> None:
     """An agent's invocation written as a marker span beside the span of its run
     (OpenLLMetry's ``invoke_agent <graph>`` next to ``execute_task <graph>``): the run's
     span (a step of the same parent naming the same agent) becomes the agent's span, and
-    the marker is bookkeeping. A marker with no such sibling is the agent's span itself."""
+    the marker is bookkeeping. A marker with no such sibling is the agent's span itself.
+    Without a row saying so, an agent span holding no span, beside a step of its time that
+    names its agent and holds spans, is such a marker (OpenLLMetry over LangGraph)."""
+    holding = {r.parent_id for r in recs}
+    # Without a row saying so, an agent span holding no span is a marker too when a step
+    # beside it names its agent and holds the work (round 9).
+    leaves = [r for r in recs if r.kind == AGENT and r is not root and r.span_id not in holding]
     marks = [r for r in recs if r.kind == MARKER]
-    if not marks:
+    if not marks and not leaves:
         return
-    parents = {m.parent_id for m in marks}
+    parents = {m.parent_id for m in (*marks, *leaves)}
     beside: dict[tuple[str, str], SpanRec] = {}
     for r in recs:
-        if r.kind == STEP and r.parent_id in parents and r.agent:
+        if r.kind == STEP and r.parent_id in parents and r.agent and r.span_id in holding:
             beside.setdefault((r.parent_id, r.agent), r)
+    for m in leaves:
+        run = beside.get((m.parent_id, m.name))
+        if run is not None and run.start <= m.end and m.start <= run.end:
+            run.kind, run.name = AGENT, m.name
+            m.kind, m.rule = RUNTIME, "structure: an agent's marker beside the step of its run"
     for m in marks:
         run = beside.get((m.parent_id, m.name)) if m is not root else None
         if run is None:
