@@ -685,12 +685,14 @@ def _agents_run_by_tools(
         if top is root or top.kind != WORKFLOW:
             continue
         number = {t: k for k, t in enumerate(sorted(tools, key=lambda i: _SORT_KEY(tools[i])), 2)}
+        called = _called_by_tools([tools[t].name for t in number])
         for r in spans:
             if holder[r.span_id] is top or holder[r.span_id].span_id in number:
                 r.kind = RUNTIME
         for t, k in number.items():
             tool = tools[t]
-            run = SpanRec(f"{t}~run", t, tool.start, tool.end, AGENT, f"{name}#{k}")
+            who = called.get(tool.name) or f"{name}#{k}"
+            run = SpanRec(f"{t}~run", t, tool.start, tool.end, AGENT, who)
             run.agent, run.operation, run.process = run.name, "run", tool.process
             run.rule = f"{INFERRED}; the turns a tool span runs are another agent's"
             for r in recs:
@@ -701,9 +703,25 @@ def _agents_run_by_tools(
         top.kind, top.agent = AGENT, top.name
         summary.told_apart.append(
             f"{len(spans)} turn spans named {name!r} are {len(tools) + 1} agents: the "
-            f"{top.name!r} workflow's and one per tool span running turns, which the file "
-            "does not name"
+            f"{top.name!r} workflow's and one per tool span running turns, "
+            + (
+                f"named by their tools: {', '.join(sorted(set(called.values())))}"
+                if called
+                else "which the file does not name"
+            )
         )
+
+
+def _called_by_tools(tools: list[str]) -> dict[str, str]:
+    """The agents tools that run unnamed agents name: two or more tools of distinct names
+    that begin with one word (the verb, ``ask_researcher`` and ``ask_writer``) name the
+    agent each runs by the rest of its name (``researcher``, ``writer``); {} otherwise."""
+    names = set(tools)
+    heads = {t.partition("_")[0] for t in names}
+    rests = {t: t.partition("_")[2] for t in names}
+    if len(names) < 2 or len(heads) != 1 or not all(rests.values()):
+        return {}
+    return rests
 
 
 def _steps_with_model_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
