@@ -159,6 +159,8 @@ _ASKED_KEYS = tuple(
 # tool_call name the tools it asked for (read up to this many characters).
 _OUTPUT_MESSAGES = "gen_ai.output.messages"
 _MAX_OUTPUT_JSON = 200_000
+# The tools a model call's request offered: a JSON list of definitions, each with its name.
+_TOOL_DEFINITIONS = "gen_ai.tool.definitions"
 _MAX_REPR = 20_000  # a message's Python repr read as a literal, up to this many characters
 # The same set as frameworks.WANTED (a user's rules add to it while they are used).
 WANTED = frameworks.WANTED
@@ -187,6 +189,7 @@ WANTED.update(
         *PROMPT_KEYS,
         *_ASKED_KEYS,
         _OUTPUT_MESSAGES,
+        _TOOL_DEFINITIONS,
         "gen_ai.request.model",
         "gen_ai.response.model",
         "operation.name",
@@ -538,6 +541,7 @@ def span_record(
         _run_ids(a),
         _prompt_name(kind, a),
         _asked(kind, a),
+        _offered(kind, a),
     )
 
 
@@ -592,6 +596,20 @@ def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     if _ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a:
         return _asked_genai(a.get(_OUTPUT_MESSAGES))
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
+
+
+def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
+    """The names of the tools a model call's request offered (the GenAI conventions'
+    ``gen_ai.tool.definitions``); none when the file does not list them."""
+    raw = a.get(_TOOL_DEFINITIONS) if kind == MODEL else None
+    if not isinstance(raw, str) or len(raw) > _MAX_OUTPUT_JSON:
+        return ()
+    try:
+        tools = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return ()
+    names = [t.get("name") for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
+    return tuple(n for n in names if isinstance(n, str) and 0 < len(n) <= 128)[:64]
 
 
 def _asked_genai(raw: Any) -> tuple[str, ...]:

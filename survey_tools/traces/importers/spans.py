@@ -87,6 +87,7 @@ class SpanRec:
     run_ids: tuple[str, ...] = ()  # "key=value" of its run, conversation, session ids
     prompt_name: str = ""  # a model call's: the agent its system prompt names (prompts.py)
     asked: tuple[str, ...] = ()  # a model call's: the tools its answer asked for, by name
+    offered: tuple[str, ...] = ()  # a model call's: the tools its request offered, by name
 
 
 @dataclass
@@ -217,11 +218,16 @@ def build(
     _default_agent_names(recs, root, by_id)
     _nest_flat(recs, root, by_id, summary)
     _own_methods(recs, root, by_id)
+    _prepared_calls(recs)
     _model_loops(recs, root, by_id, summary)
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
     _asked_tool_spans(recs, root)
     _nameless_tool_steps(recs, by_id)
+    _closing_tools(recs)
+    _unoffered_tools(recs)
+    _routers(recs, root, by_id)
+    _confined_agents(recs, root, by_id)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
@@ -390,6 +396,146 @@ def _nameless_tool_steps(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
         recs[:] = out
 
 
+def _closing_tools(recs: list[SpanRec]) -> None:
+    """A tool that ends every loop it is in is the framework's, not the program's (DSPy
+    ReAct's ``finish``, BeeAI's ``final_answer``): a tool name whose calls lie in two or
+    more scopes (their parent spans), once in each and last of its tool calls there, in
+    every scope holding a tool call at all, and after another tool in at least one of them.
+    Such calls are bookkeeping and leave no tool call (not in a file without model-call
+    spans, where no loop shows, nor among hand-off tools, which pass control on). A tool of the program's that several
+    agents end with is kept: a scope that calls other tools and never it (a coordinator's
+    ``ask_*``), or one that calls it only (each researcher's single search), says so."""
+    by_parent: dict[str, list[SpanRec]] = {}
+    for r in recs:  # sorted by start
+        if r.kind == TOOL and r.parent_id:
+            by_parent.setdefault(r.parent_id, []).append(r)
+    # A loop is seen only where the file has its model's answers, and a hand-off tool
+    # (its target known) passes control on rather than ending a loop.
+    if len(by_parent) < 2 or not any(r.kind == MODEL for r in recs):
+        return
+    if any(t.target for ts in by_parent.values() for t in ts):
+        return
+    lasts = {tools[-1].name for tools in by_parent.values()}
+    if len(lasts) != 1:
+        return
+    (name,) = lasts
+    if not name or any(sum(t.name == name for t in ts) != 1 for ts in by_parent.values()):
+        return
+    if all(len(ts) == 1 for ts in by_parent.values()):
+        return
+    for tools in by_parent.values():
+        last = tools[-1]
+        last.kind, last.rule = RUNTIME, "structure: the tool that ends every loop (the framework's)"
+
+
+def _unoffered_tools(recs: list[SpanRec]) -> None:
+    """A tool span holding no span that is the framework's own record around calls it ran,
+    not a call: named as no tool the model call before it, in the same parent, was offered
+    (its request's tool definitions, when the file lists them), or, where the file lists
+    none, starting after a round of two or more tool calls of its parent that ran at once
+    had all ended, with no model call between (ADK's ``(merged tools)`` after running an
+    answer's calls at once). It is bookkeeping, no tool call; hand-off tools never."""
+    parents = {r.parent_id for r in recs}
+    last_model: dict[str, SpanRec] = {}
+    rounds: dict[str, list[SpanRec]] = {}  # a parent's tool calls since its last model call
+    for r in recs:  # sorted by start
+        if r.kind == MODEL:
+            last_model[r.parent_id] = r
+            rounds.pop(r.parent_id, None)
+            continue
+        if r.kind != TOOL or r.target or r.span_id in parents:
+            if r.kind == TOOL:
+                rounds.setdefault(r.parent_id, []).append(r)
+            continue
+        m = last_model.get(r.parent_id)
+        before = rounds.setdefault(r.parent_id, [])
+        if m is not None and m.offered:
+            unoffered = r.name not in m.offered
+        else:
+            unoffered = _after_a_round(before, r)
+        if unoffered:
+            r.kind, r.rule = RUNTIME, "structure: the framework's record of the calls it ran"
+        else:
+            before.append(r)
+
+
+def _after_a_round(before: list[SpanRec], r: SpanRec) -> bool:
+    """``r`` starts once two or more tool calls before it that ran at once have ended, and
+    its name is none of theirs."""
+    if len(before) < 2 or any(t.name == r.name for t in before):
+        return False
+    last = before[-2:]
+    at_once = last[1].start < last[0].end
+    return at_once and all(t.end <= r.start for t in before)
+
+
+def _routers(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent span holding no span, directly inside a graph's built-in node (a name in
+    double underscores: LangGraph's ``__start__``), is the graph choosing where to go
+    (a swarm's ``route_to_active_agent``): the graph's bookkeeping, no agent."""
+    parents = {r.parent_id for r in recs}
+    for r in recs:
+        if r.kind != AGENT or r is root or r.span_id in parents:
+            continue
+        up = by_id.get(r.parent_id)
+        name = up.span if up is not None else ""
+        if len(name) > 4 and name.startswith("__") and name.endswith("__"):
+            r.kind, r.rule = RUNTIME, "structure: an agent span in a graph's built-in node routes"
+
+
+# The operations the GenAI conventions (and OpenLIT's execute_task) name: any other
+# operation name is a framework's own.
+_CONVENTION_OPS = frozenset(
+    {"invoke_agent", "create_agent", "invoke_workflow", "execute_tool", "execute_task"}
+    | {"chat", "generate_content", "text_completion", "embeddings", "handoff"}
+)
+
+
+def _confined_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A span of a framework's own operation (a ``gen_ai.operation.name`` no convention
+    names), naming no agent, inside an agent's span, whose agents act nowhere else in the
+    run (AG2's ``speaker_selection``, a chat between its ``checking_agent`` and
+    ``speaker_selection_agent`` inside the group manager's work) is the framework's
+    bookkeeping: its agents are the framework's, their model calls folded with it."""
+    holder: dict[str, SpanRec | None] = {}  # agent span -> its framework-operation span
+    for r in recs:
+        if r.kind != AGENT or r is root:
+            continue
+        cur = by_id.get(r.parent_id)
+        found = None
+        while cur is not None and cur is not root:
+            if _framework_operation(cur):
+                found = cur
+            cur = by_id.get(cur.parent_id)
+        holder[r.span_id] = found
+    outside = {by_id[s].name for s, h in holder.items() if h is None}
+    spans = {h.span_id: h for h in holder.values() if h is not None}
+    inside: dict[str, set[str]] = {h: set() for h in spans}
+    for s, x in holder.items():
+        if x is not None:
+            inside[x.span_id].add(by_id[s].name)
+    why = "structure: a framework's operation running its own agents"
+    for h, names in inside.items():
+        span = spans[h]
+        if outside and not names & outside and _agent_above(span, root, by_id) is not None:
+            span.kind, span.rule = RUNTIME, why
+            for s, x in holder.items():
+                if x is span:
+                    by_id[s].kind, by_id[s].rule = RUNTIME, why
+    for r in recs:  # their model calls are the framework's too (their tokens still count)
+        up = by_id.get(r.parent_id)
+        if r.kind == MODEL and up is not None and up.rule == why:
+            r.kind, r.rule = RUNTIME, BOOKKEEPING_CALL
+
+
+def _framework_operation(r: SpanRec) -> bool:
+    """A span of an operation no convention names, naming no agent."""
+    op = r.operation
+    return (
+        r.kind == GENERIC and not r.agent and op not in ("", "(none)") and op not in _CONVENTION_OPS
+    )
+
+
 def _agents_beside_their_tools(
     recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
 ) -> None:
@@ -539,12 +685,14 @@ def _agents_run_by_tools(
         if top is root or top.kind != WORKFLOW:
             continue
         number = {t: k for k, t in enumerate(sorted(tools, key=lambda i: _SORT_KEY(tools[i])), 2)}
+        called = _called_by_tools([tools[t].name for t in number])
         for r in spans:
             if holder[r.span_id] is top or holder[r.span_id].span_id in number:
                 r.kind = RUNTIME
         for t, k in number.items():
             tool = tools[t]
-            run = SpanRec(f"{t}~run", t, tool.start, tool.end, AGENT, f"{name}#{k}")
+            who = called.get(tool.name) or f"{name}#{k}"
+            run = SpanRec(f"{t}~run", t, tool.start, tool.end, AGENT, who)
             run.agent, run.operation, run.process = run.name, "run", tool.process
             run.rule = f"{INFERRED}; the turns a tool span runs are another agent's"
             for r in recs:
@@ -555,9 +703,25 @@ def _agents_run_by_tools(
         top.kind, top.agent = AGENT, top.name
         summary.told_apart.append(
             f"{len(spans)} turn spans named {name!r} are {len(tools) + 1} agents: the "
-            f"{top.name!r} workflow's and one per tool span running turns, which the file "
-            "does not name"
+            f"{top.name!r} workflow's and one per tool span running turns, "
+            + (
+                f"named by their tools: {', '.join(sorted(set(called.values())))}"
+                if called
+                else "which the file does not name"
+            )
         )
+
+
+def _called_by_tools(tools: list[str]) -> dict[str, str]:
+    """The agents tools that run unnamed agents name: two or more tools of distinct names
+    that begin with one word (the verb, ``ask_researcher`` and ``ask_writer``) name the
+    agent each runs by the rest of its name (``researcher``, ``writer``); {} otherwise."""
+    names = set(tools)
+    heads = {t.partition("_")[0] for t in names}
+    rests = {t: t.partition("_")[2] for t in names}
+    if len(names) < 2 or len(heads) != 1 or not all(rests.values()):
+        return {}
+    return rests
 
 
 def _steps_with_model_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
@@ -580,15 +744,26 @@ def _markers(recs: list[SpanRec], root: SpanRec) -> None:
     """An agent's invocation written as a marker span beside the span of its run
     (OpenLLMetry's ``invoke_agent <graph>`` next to ``execute_task <graph>``): the run's
     span (a step of the same parent naming the same agent) becomes the agent's span, and
-    the marker is bookkeeping. A marker with no such sibling is the agent's span itself."""
+    the marker is bookkeeping. A marker with no such sibling is the agent's span itself.
+    Without a row saying so, an agent span holding no span, beside a step of its time that
+    names its agent and holds spans, is such a marker (OpenLLMetry over LangGraph)."""
+    holding = {r.parent_id for r in recs}
+    # Without a row saying so, an agent span holding no span is a marker too when a step
+    # beside it names its agent and holds the work (round 9).
+    leaves = [r for r in recs if r.kind == AGENT and r is not root and r.span_id not in holding]
     marks = [r for r in recs if r.kind == MARKER]
-    if not marks:
+    if not marks and not leaves:
         return
-    parents = {m.parent_id for m in marks}
+    parents = {m.parent_id for m in (*marks, *leaves)}
     beside: dict[tuple[str, str], SpanRec] = {}
     for r in recs:
-        if r.kind == STEP and r.parent_id in parents and r.agent:
+        if r.kind == STEP and r.parent_id in parents and r.agent and r.span_id in holding:
             beside.setdefault((r.parent_id, r.agent), r)
+    for m in leaves:
+        run = beside.get((m.parent_id, m.name))
+        if run is not None and run.start <= m.end and m.start <= run.end:
+            run.kind, run.name = AGENT, m.name
+            m.kind, m.rule = RUNTIME, "structure: an agent's marker beside the step of its run"
     for m in marks:
         run = beside.get((m.parent_id, m.name)) if m is not root else None
         if run is None:
@@ -631,7 +806,10 @@ def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
 
 # What a framework appends to the name of a scope's span (DSPy's Module.forward and
 # __call__, acall, a run's .run): not part of the agent's name.
-_SUFFIXES = (".forward", ".aforward", ".__call__", ".acall", ".arun", ".run", ".invoke", ".ainvoke")
+_SUFFIXES = (
+    *(".forward", ".aforward", ".__call__", ".acall", ".arun", ".run", ".invoke", ".ainvoke"),
+    ".execute",
+)
 # The scopes that can name an agent: a step (a chain, a workflow) or a span of no convention.
 _SCOPES = (STEP, WORKFLOW, GENERIC)
 INFERRED = "structure: the nearest named scope holding model calls owns them (an agent)"
@@ -651,8 +829,23 @@ def bare(name: str) -> str:
             break
     for suffix in _SUFFIXES:
         if name.endswith(suffix) and len(name) > len(suffix):
-            return name[: -len(suffix)]
+            return _doing(name[: -len(suffix)])
+    private = _PRIVATE_METHOD.search(name)
+    if private and private.start() > 0:
+        return name[: private.start()]
     return name
+
+
+# A private method's name after the object's (``Crew Manager._execute_core``).
+_PRIVATE_METHOD = re.compile(r"\._[A-Za-z]\w*$")
+
+
+def _doing(name: str) -> str:
+    """``<name>.<a sentence>`` (a span of a method named by the object and the task it
+    runs, ``Researcher.Find how routers are trained.``) names the object: the part before
+    the first dot, when what follows it holds a space (no identifier does)."""
+    head, dot, rest = name.partition(".")
+    return head if dot and head and " " in rest else name
 
 
 _OPERATION_PREFIXES = ("invoke_agent ", "execute_tool ", "create_agent ")
@@ -1278,6 +1471,25 @@ def _own_methods(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) 
         if cls and selfsaid.method_class(by_id[r.parent_id].span) == cls:
             r.kind, r.rule = RUNTIME, "structure: a method of its own class's call, part of it"
             r.operation = r.operation or r.span
+
+
+def _prepared_calls(recs: list[SpanRec]) -> None:
+    """Two model-call spans of one object back to back in one parent, one method then
+    another (``<LLM>._prepare_chat_with_tools`` then ``<LLM>.astream_chat``: LlamaIndex), the
+    first ending by the time the second starts with no span between and no usage or asked
+    tool of its own, are one call: the first built the request, a step (else every call
+    would count twice)."""
+    prev: dict[str, SpanRec] = {}  # each parent's latest child
+    for r in recs:  # sorted by start
+        p = prev.get(r.parent_id)
+        prev[r.parent_id] = r
+        if p is None or p.kind != MODEL or r.kind != MODEL or p.end > r.start:
+            continue
+        if p.input_tokens or p.output_tokens or p.asked:
+            continue
+        mine, theirs = p.span.rpartition("."), r.span.rpartition(".")
+        if mine[0] and mine[0] == theirs[0] and mine[2] != theirs[2]:
+            p.kind, p.rule = STEP, "structure: a model call's request being built (a step)"
 
 
 def _model_loops(
