@@ -219,6 +219,7 @@ def build(
     _nest_flat(recs, root, by_id, summary)
     _own_methods(recs, root, by_id)
     _prepared_calls(recs)
+    _nested_calls(recs, root, by_id)
     _model_loops(recs, root, by_id, summary)
     _agents_beside_their_tools(recs, root, by_id)
     _handoff_tools(recs)
@@ -1490,6 +1491,25 @@ def _prepared_calls(recs: list[SpanRec]) -> None:
         mine, theirs = p.span.rpartition("."), r.span.rpartition(".")
         if mine[0] and mine[0] == theirs[0] and mine[2] != theirs[2]:
             p.kind, p.rule = STEP, "structure: a model call's request being built (a step)"
+
+
+def _nested_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A model-call span directly inside another (a framework's own ``chat`` or
+    ``generate_content`` holding its client library's ``chat``: two tracings of one call)
+    is part of that call, folded (else every call would count twice). What only the inner
+    one says (the tools asked for and offered, the system prompt's name) goes to the outer;
+    the usage of both stays, counted once (:func:`_usage`)."""
+    for r in recs:
+        if r is root or r.kind != MODEL:
+            continue
+        outer = by_id.get(r.parent_id)
+        if outer is None or outer.kind != MODEL:
+            continue
+        r.kind, r.rule = RUNTIME, "structure: a model call inside a model call, one call"
+        r.operation = r.operation or r.span
+        outer.asked = outer.asked or r.asked
+        outer.offered = outer.offered or r.offered
+        outer.prompt_name = outer.prompt_name or r.prompt_name
 
 
 def _model_loops(

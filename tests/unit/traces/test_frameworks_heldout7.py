@@ -47,32 +47,13 @@ KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
         "steps (speedup 1.13)",
     ),
     "google-adk-openlit/transfer.otlp.jsonl": (
-        ("agents", "delegations", "returns", "model_calls"),
+        ("agents", "delegations", "returns"),
         "OpenLIT's invoke_agent fixture around the Runner (the app's name, not an agent) "
-        "reads as an agent beside the program's root; each model call is two nested spans "
-        "(ADK's generate_content, LiteLLM's chat inside), counted twice",
+        "reads as an agent beside the program's root",
     ),
     "google-adk-openlit/parallel-tools.otlp.jsonl": (
-        ("agents", "delegations", "returns", "model_calls"),
-        "as transfer: invoke_agent fixture an agent, every model call counted twice",
-    ),
-    "maf-openlit/agents-as-tools.otlp.jsonl": (
-        ("model_calls",),
-        "each model call is two nested chat spans (the framework's, OpenLIT's OpenAI span "
-        "inside), counted twice",
-    ),
-    "maf-openlit/parallel-tools.otlp.jsonl": (
-        ("model_calls",),
-        "each model call is two nested chat spans, counted twice",
-    ),
-    "strands-openlit/agents-as-tools.otlp.jsonl": (
-        ("model_calls",),
-        "each model call is two nested chat spans (Strands' chat, OpenLIT's OpenAI span "
-        "inside), counted twice",
-    ),
-    "strands-openlit/parallel-tools.otlp.jsonl": (
-        ("model_calls",),
-        "each model call is two nested chat spans, counted twice",
+        ("agents", "delegations", "returns"),
+        "as transfer: invoke_agent fixture an agent beside the program's root",
     ),
 }
 
