@@ -241,6 +241,7 @@ def build(
     _distinct_scopes(recs, root, by_id, summary)
     _conversations(recs, root, by_id)
     _composite_agents(recs, root, by_id)
+    _wrappers(recs, root, by_id)
     _graph_data_flow(recs, root, by_id)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
     # are whole milliseconds) a child starting with its parent but ending first would
@@ -1033,6 +1034,49 @@ def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanR
             made.append(r)
     if made:
         _composite_turns(recs, root, by_id, {r.span_id for r in made})
+
+
+def _wrappers(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """An agent span whose agents all run inside a workflow span it holds, of other names,
+    and that makes no model call, tool call or hand-off of its own, in a file that writes
+    model calls, owns no model call: it is no agent but the application's run around the
+    workflow (OpenLIT's ``invoke_agent <app>`` around ADK's ``Runner``, named after the app,
+    holding ADK's ``invoke_workflow <root agent>``), a step of the agent holding it. One
+    directly inside a tool span is left alone (an agent run as a tool: the tool's agent);
+    an agent holding other agents' spans directly (a conversation it started, a manager) is
+    not read so."""
+    if not any(r.kind == MODEL for r in recs):
+        return  # no model call written: owning none says nothing
+    holder = _holders_of(recs, root, by_id, (AGENT, TOOL))
+    busy: set[str] = set()
+    runs: dict[str, set[str]] = {}
+    for r in recs:
+        if r is root:
+            continue
+        up = holder[r.span_id]
+        if r.kind == AGENT:
+            # Its holder runs it through a workflow, or directly (then never a wrapper).
+            through = _through_workflow(r, up, by_id)
+            runs.setdefault(up.span_id, set()).add(r.name if through else "")
+        elif r.kind in (MODEL, TOOL, HANDOFF, GUARD):
+            busy.add(up.span_id)
+    for r in recs:
+        if r is root or r.kind != AGENT or r.span_id in busy:
+            continue
+        names = runs.get(r.span_id)
+        if names and "" not in names and r.name not in names and by_id[r.parent_id].kind != TOOL:
+            r.kind = WORKFLOW
+            r.rule = r.rule or "structure: an agent span running other agents only (the app's run)"
+
+
+def _through_workflow(r: SpanRec, up: SpanRec, by_id: dict[str, SpanRec]) -> bool:
+    """Whether a workflow span lies between span ``r`` and its ancestor ``up``."""
+    cur = by_id[r.parent_id]
+    while cur is not up:
+        if cur.kind == WORKFLOW:
+            return True
+        cur = by_id[cur.parent_id]
+    return False
 
 
 def _one_at_a_time(turns: list[SpanRec]) -> bool:

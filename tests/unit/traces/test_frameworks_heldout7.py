@@ -46,15 +46,6 @@ KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
         "of stages (no data flow read) and the two researchers' overlap is lost in the "
         "steps (speedup 1.13)",
     ),
-    "google-adk-openlit/transfer.otlp.jsonl": (
-        ("agents", "delegations", "returns"),
-        "OpenLIT's invoke_agent fixture around the Runner (the app's name, not an agent) "
-        "reads as an agent beside the program's root",
-    ),
-    "google-adk-openlit/parallel-tools.otlp.jsonl": (
-        ("agents", "delegations", "returns"),
-        "as transfer: invoke_agent fixture an agent beside the program's root",
-    ),
 }
 
 
