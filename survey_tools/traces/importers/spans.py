@@ -232,6 +232,7 @@ def build(
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
+    _empty_agent_spans(recs, root)
     _speakers(recs, by_id)
     _steps_with_model_calls(recs, by_id)
     _group_turns(recs)
@@ -773,6 +774,22 @@ def _markers(recs: list[SpanRec], root: SpanRec) -> None:
             continue
         run.kind, run.name = AGENT, m.name
         m.kind = RUNTIME
+
+
+def _empty_agent_spans(recs: list[SpanRec], root: SpanRec) -> None:
+    """An agent span holding no span that no attribute names (its name only its span's:
+    ``invoke_agent <method>``), in a file that writes model calls, owns no model call and
+    runs nothing: it is no agent but a step of the agent holding it (OpenLIT over CrewAI
+    writes one zero-length ``invoke_agent generate_plan``, ``check_max_iterations``,
+    ``finalize``... per method of the agent executor's flow, with no ``gen_ai.agent.name``)."""
+    if not any(r.kind == MODEL for r in recs):
+        return  # no model call written: an empty agent span may be all there is of an agent
+    parents = {r.parent_id for r in recs if r is not root}
+    for r in recs:
+        if r is root or r.kind != AGENT or r.agent or r.span_id in parents:
+            continue
+        r.kind, r.rule = STEP, r.rule or "structure: an agent span naming no agent, holding nothing"
+        r.operation = r.operation or r.span
 
 
 def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
