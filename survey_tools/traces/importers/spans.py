@@ -225,6 +225,7 @@ def build(
     _handoff_tools(recs)
     _asked_tool_spans(recs, root)
     _nameless_tool_steps(recs, by_id)
+    _tools_as_asked(recs)
     _closing_tools(recs)
     _unoffered_tools(recs)
     _routers(recs, root, by_id)
@@ -233,6 +234,7 @@ def build(
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
     _empty_agent_spans(recs, root)
+    _tool_steps(recs, root, by_id)
     _speakers(recs, by_id)
     _steps_with_model_calls(recs, by_id)
     _group_turns(recs)
@@ -397,6 +399,27 @@ def _nameless_tool_steps(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
                 out.append(t)
     if len(out) != len(recs):
         recs[:] = out
+
+
+def _tools_as_asked(recs: list[SpanRec]) -> None:
+    """A tool span named in words of the framework's own (``Delegate work to coworker``)
+    where the model call just before it, in the same parent, asked for a tool of the same
+    words in another spelling (``delegate_work_to_coworker``: the same words, lower-cased,
+    with other separators) is the call of the tool the model asked for, named so: the
+    program's tool is the one its model calls."""
+    last_model: dict[str, SpanRec] = {}
+    for r in recs:  # sorted by start
+        if r.kind == MODEL and r.asked:
+            last_model[r.parent_id] = r
+            continue
+        m = last_model.get(r.parent_id)
+        if r.kind != TOOL or m is None or m.end > r.start or r.name in m.asked:
+            continue
+        words = _word_parts(r.name)
+        tool = next((t for t in m.asked if _word_parts(t) == words), "")
+        if tool and words:
+            r.name = tool
+            r.rule = r.rule or "structure: named as the tool the model call before it asked for"
 
 
 def _closing_tools(recs: list[SpanRec]) -> None:
@@ -790,6 +813,52 @@ def _empty_agent_spans(recs: list[SpanRec], root: SpanRec) -> None:
             continue
         r.kind, r.rule = STEP, r.rule or "structure: an agent span naming no agent, holding nothing"
         r.operation = r.operation or r.span
+
+
+def _tool_steps(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A step holding no span whose name's last word says tool (``invoke_agent
+    execute_native_tool``), the only such step after a model call that asked for tools,
+    where no tool span follows that call in its parent before the next model call, is the
+    run of what the call asked for: one tool call per tool asked (OpenLIT over CrewAI
+    writes no span for the leaf tools, only the executor's ``execute_native_tool`` step).
+    Where a tool span follows the call (the delegating tool's own span), the step stays a
+    step; after a call that asked for nothing no tool is invented."""
+    parents = {r.parent_id for r in recs if r is not root}
+    segments: list[tuple[SpanRec, list[SpanRec]]] = []
+    open_: dict[str, tuple[SpanRec, list[SpanRec]]] = {}  # parent -> its last model call's
+    for r in recs:  # sorted by start
+        if r is root:
+            continue
+        if r.kind == MODEL:
+            seg: tuple[SpanRec, list[SpanRec]] = (r, [])
+            open_[r.parent_id] = seg
+            segments.append(seg)
+        elif r.parent_id in open_:
+            open_[r.parent_id][1].append(r)
+    copies: dict[str, list[SpanRec]] = {}
+    for m, after in segments:
+        if not m.asked or any(x.kind in (TOOL, HANDOFF) for x in after):
+            continue
+        steps = [x for x in after if x.kind in (STEP, GENERIC) and x.span_id not in parents]
+        steps = [x for x in steps if _last_word(x.span) == "tool" and x.start >= m.end]
+        if len(steps) != 1:
+            continue
+        (step,) = steps
+        for i, tool in enumerate(m.asked):
+            t = step if i == 0 else replace(step, span_id=f"{step.span_id}#{i}")
+            t.kind, t.name, t.operation = TOOL, tool, "execute_tool"
+            t.rule = "structure: a tool step runs what the answer before it asked for"
+            if i:
+                by_id[t.span_id] = t
+                copies.setdefault(step.span_id, []).append(t)
+    if copies:
+        recs[:] = [x for r in recs for x in (r, *copies.get(r.span_id, ()))]
+
+
+def _last_word(name: str) -> str:
+    """The last word of a name, lower-cased (``invoke_agent execute_native_tool``: tool)."""
+    words = [w for w in re.split(r"[^a-z]+", name.lower()) if w]
+    return words[-1] if words else ""
 
 
 def _speakers(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
