@@ -4,8 +4,9 @@ Both formats give spans with an id, a parent id, start and end times and a kind.
 Each importer turns its spans into :class:`SpanRec` records; :func:`build` then
 re-parents orphans, clamps clock skew, and emits events and edges:
 
-* the root span's agent decides at its start (orchestrator_decision) and, at its end,
-  aggregates what its children returned, then stops;
+* the root span's agent decides when its first span starts (orchestrator_decision: the
+  time before, a program building its agents in no span, is nobody's work) and, at its
+  end, aggregates what its children returned, then stops;
 * an agent span under another agent's span: the parent agent spawns it (the first
   time that agent appears; later invocations are delegation messages), the child
   works, and returns to the parent agent at its end;
@@ -1795,6 +1796,10 @@ class _Events:
             and min(map(attrgetter("start"), recs)) - t0 > -_EXACT_NS
         )
         self.root_name = self.agent_of(root)
+        # The run's decision comes when its first span starts: the time before it (a
+        # program building its agents, written as no span) is no step of the run.
+        first = min((x.start for x in recs if x is not root), default=root.start)
+        self.first_work = max(0.0, round((first - t0) / 1e9, 9))
         self.explain = frameworks.explaining()
 
     def _explained(self, r: SpanRec, me: str) -> str:
@@ -1858,6 +1863,7 @@ class _Events:
             ts = round((r.start - t0) / 1e9, 9)
             te = round((r.end - t0) / 1e9, 9)
         if r is self.root:
+            ts = self.first_work
             self.push(_ROOT("", ts, "orchestrator_decision", me, "root", attrs, 0.0))
             self.active.add(me)
         elif r.kind == RUNTIME:
