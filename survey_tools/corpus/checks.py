@@ -869,7 +869,7 @@ _JOINS = re.compile(r"\s+(?:and|&|[-–—])\s+|\s*;\s*", re.IGNORECASE)
 
 
 def _contact_in_name(name: str) -> str | None:
-    m = _CONTACT.search(name)
+    m = _CONTACT.search(name) if "@" in name else None  # (an address holds an "@")
     if m is None or not name[: m.start()].strip():
         return None
     return (f"{show(repr(name))} holds an e-mail address, which is not part of the name: write "
@@ -961,10 +961,11 @@ def _repeated_links(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str,
 def _merged_authors(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
     if not isinstance(value, list) or (f.organisation_field and data.get(f.organisation_field) is True):
         return
+    # `authors_complete: false` says the list ends with "and others": the field named so
+    # (looked up once for the list, not once per name).
+    complete = next((g.name for c in tax.collections.values() for g in c.fields
+                     if g.name == f"{f.name}_complete" and g.type == "boolean"), "")
     for i, person in enumerate(value):
-        # `authors_complete: false` says the list ends with "and others": the field named so.
-        complete = next((g.name for c in tax.collections.values() for g in c.fields
-                         if g.name == f"{f.name}_complete" and g.type == "boolean"), "")
         why = _author_problem(person, f.organisation_field, complete) if isinstance(person, str) else None
         if why:
             yield (i,), why
