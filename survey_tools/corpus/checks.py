@@ -731,21 +731,42 @@ def _scalars(value: Any, path: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...
             yield from _scalars(v, (*path, i))
 
 
-def _has_control(value: Any) -> bool:
-    """Whether any string of a record (mapping keys too) holds a character ``_CONTROL`` names:
-    one walk without paths, so that the paths are built only for the few records that do."""
-    stack = [value]
+def record_texts(value: Any) -> list[str]:
+    """Every string of a record (mapping keys too), in no particular order: one walk without
+    paths, shared by the checks that ask a question of each string alone."""
+    texts: list[str] = [value] if isinstance(value, str) else []
+    stack = [value] if isinstance(value, (dict, list)) else []
+    append, push = texts.append, stack.append
     while stack:
         v = stack.pop()
-        if isinstance(v, str):
-            if _CONTROL.search(v) is not None:
-                return True
-        elif isinstance(v, dict):
-            stack.extend(k for k in v if isinstance(k, str))
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return False
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if isinstance(k, str):
+                    append(k)
+                if isinstance(x, str):
+                    append(x)
+                elif isinstance(x, (dict, list)):
+                    push(x)
+        else:
+            for x in v:
+                if isinstance(x, str):
+                    append(x)
+                elif isinstance(x, (dict, list)):
+                    push(x)
+    return texts
+
+
+def _has_control(value: Any) -> bool:
+    """Whether any string of a record (mapping keys too) holds a character ``_CONTROL`` names:
+    one search of the strings joined by a space (a class of single characters, without the
+    space, matches the joined text exactly where it matches one of them), so that the paths are
+    built only for the few records that do. One search instead of one per string: 500,000
+    searches at 10k records. A printable text holds none: every character of ``_CONTROL`` is
+    one ``str.isprintable`` refuses (Unicode's Other classes; tests/unit/core/test_worked_out_once.py
+    checks every code point), and that question is answered in C about 30 times faster than the
+    class's search, so the search runs only on a text with something unprintable in it."""
+    joined = " ".join(record_texts(value))
+    return not joined.isprintable() and _CONTROL.search(joined) is not None
 
 
 @lru_cache(maxsize=8)
@@ -757,8 +778,24 @@ def _placeholder_patterns(placeholders: tuple[str, ...]) -> tuple[tuple[str, re.
     )
 
 
+@lru_cache(maxsize=8)
+def _any_placeholder(placeholders: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern that matches wherever any placeholder would: the words with their whole-word
+    guards, the rest as written (any case too: a wider net only sends a text to the exact
+    questions below)."""
+    words = "|".join(re.escape(p) for p in placeholders if p.isalnum())
+    rest = [re.escape(p) for p in placeholders if not p.isalnum()]
+    parts = ([rf"(?<![\w-])(?:{words})(?![\w-])"] if words else []) + rest
+    return re.compile("|".join(parts) or r"(?!)", re.IGNORECASE)
+
+
 def _placeholder(tax: Taxonomy, text: str) -> str | None:
-    for p, rx in _placeholder_patterns(tuple(tax.placeholders)):
+    # One search answers the common case, no placeholder at all; only a text holding one asks
+    # each word in turn for the first (one search instead of eight per text field).
+    placeholders = tuple(tax.placeholders)
+    if _any_placeholder(placeholders).search(text) is None:
+        return None
+    for p, rx in _placeholder_patterns(placeholders):
         if (rx.search(text) is not None) if rx is not None else (p in text):
             return p
     return None
@@ -832,7 +869,7 @@ _JOINS = re.compile(r"\s+(?:and|&|[-–—])\s+|\s*;\s*", re.IGNORECASE)
 
 
 def _contact_in_name(name: str) -> str | None:
-    m = _CONTACT.search(name)
+    m = _CONTACT.search(name) if "@" in name else None  # (an address holds an "@")
     if m is None or not name[: m.start()].strip():
         return None
     return (f"{show(repr(name))} holds an e-mail address, which is not part of the name: write "
@@ -924,10 +961,11 @@ def _repeated_links(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str,
 def _merged_authors(tax: Taxonomy, f: PlainField, value: Any, data: Mapping[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
     if not isinstance(value, list) or (f.organisation_field and data.get(f.organisation_field) is True):
         return
+    # `authors_complete: false` says the list ends with "and others": the field named so
+    # (looked up once for the list, not once per name).
+    complete = next((g.name for c in tax.collections.values() for g in c.fields
+                     if g.name == f"{f.name}_complete" and g.type == "boolean"), "")
     for i, person in enumerate(value):
-        # `authors_complete: false` says the list ends with "and others": the field named so.
-        complete = next((g.name for c in tax.collections.values() for g in c.fields
-                         if g.name == f"{f.name}_complete" and g.type == "boolean"), "")
         why = _author_problem(person, f.organisation_field, complete) if isinstance(person, str) else None
         if why:
             yield (i,), why

@@ -15,7 +15,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from survey_tools.corpus.checks import cleaned_link
+from survey_tools.corpus.checks import cleaned_link, record_texts
 from survey_tools.corpus.taxonomy import Collection
 
 _LINK_TYPES = ("url", "url_list")
@@ -46,7 +46,10 @@ def _link(value: Any) -> Any:
 def published_data(coll: Collection, data: dict[str, Any]) -> dict[str, Any]:
     """``data`` with every text composed (NFC) and every link field cleaned (cleaned_link);
     ``data`` itself when nothing changes (the common case costs no copy)."""
-    out = _composed(data)
+    # Nearly every record is composed already: asked of its strings joined by a space (a
+    # character that composes with none, so the joined text is NFC exactly when each string is),
+    # one call instead of a walk building a copy to compare (575,000 calls at 10k records).
+    out = data if unicodedata.is_normalized("NFC", " ".join(record_texts(data))) else _composed(data)
     for f in coll.fields:
         if f.type in _LINK_TYPES and f.name in out:
             link = _link(out[f.name])

@@ -81,6 +81,10 @@ def _line_with(line: str, col: int, value: str, style: str) -> str:
 def _character_words(value: str, line: str) -> str | None:
     """What is hidden in ``value``, pasted as it is into ``line``, in words, or None when it
     is plain text. A character written as an escape (``\\u202f`` in double quotes) was meant."""
+    if value.isascii():
+        # the look-alike spaces and invisible characters (BIDI, ZERO_WIDTH) are none of them
+        # ASCII, and ASCII text is NFC: nearly every value, answered without the searches below
+        return None
     for ch, words in LOOKALIKE_SPACES.items():
         if ch in value and ch in line:
             return f"{words} (U+{ord(ch):04X}), which looks like a space and is not one"
@@ -128,7 +132,7 @@ _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,
 def _pasted_form(name: str, value: str, line: str, col: int, style: str, title: bool) -> str | None:
     """A text in a form copied from elsewhere: an HTML entity, spaces inside the quotes at its
     ends, a title in capitals (a PDF's first page)."""
-    m = _ENTITY.search(value)
+    m = _ENTITY.search(value) if "&" in value else None  # (a reference starts with "&")
     if m is not None and html.unescape(m.group()) != m.group():
         fixed = html.unescape(value)
         return (f"the {name} holds {m.group()!r}, which is how a web page writes "
@@ -136,8 +140,10 @@ def _pasted_form(name: str, value: str, line: str, col: int, style: str, title: 
     if style in ("'", '"') and value.strip() and value != value.strip(" "):
         return (f"the {name} has a space at its start or end inside the quotes: write the line "
                 f"as: {_line_with(line, col, value.strip(' '), style)}")
+    if not title:  # the last question is a title's (its words found only for a title)
+        return None
     words = re.findall(r"[^\W\d_]+", value)
-    if title and len(words) >= 4 and sum(map(len, words)) >= 12 and value.upper() == value:
+    if len(words) >= 4 and sum(map(len, words)) >= 12 and value.upper() == value:
         example = re.sub(r"[^\W\d_]+", lambda w: w.group().capitalize(), value)
         return (f"the {name} is written in capitals: write it as the paper's abstract page gives "
                 f"it, with capitals only where the paper has them, like: "
@@ -160,7 +166,7 @@ def _problem_for(
                 f"{line[: col - 1].strip()} {quoted(whole, chr(34))}"
             )
     name = str(path[-1]) if isinstance(path[-1], str) else _noun(str(path[0]))
-    if _GLUED_QUOTE.search(value):
+    if '"' in value and _GLUED_QUOTE.search(value):
         tex = _GLUED_QUOTE.sub(lambda m: '\\"', value)
         letter = plain_text(tex)
         how = (

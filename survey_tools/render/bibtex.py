@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -148,6 +149,13 @@ def _rules(tax: Taxonomy) -> tuple[tuple[re.Pattern[str], str], ...]:
 
 
 def entry_type(venue: str, has_arxiv: bool, rules: Sequence[tuple[re.Pattern[str], str]]) -> str:
+    # Records share a few venues (a controlled field's labels): each (venue, rules) is matched
+    # once, not once for papers.bib and again for every paper page's citation tags.
+    return _entry_type(venue, has_arxiv, tuple(rules))
+
+
+@lru_cache(maxsize=1 << 12)
+def _entry_type(venue: str, has_arxiv: bool, rules: tuple[tuple[re.Pattern[str], str], ...]) -> str:
     for rx, kind in rules:
         if rx.search(venue):
             return kind

@@ -1,6 +1,7 @@
 """What the build works out once and shares gives what working it out each time gave: a record's
 categories per axis (``Axis.extract`` kept on the record), each value's records in one pass
-(``members_by_value``, ``mapping_index``), the prose check's quick walk (``_has_control``), the
+(``members_by_value``, ``mapping_index``), the prose check's quick walk (``_has_control``) and the NFC question
+(``published_data``), the
 records' shared strings, and the Jinja environment's dict look-up."""
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ from hypothesis import strategies as st
 
 from survey_tools.corpus.checks import _CONTROL, _has_control, _scalars
 from survey_tools.corpus.loading import load_corpus
+from survey_tools.corpus.published import _composed, published_data
 from survey_tools.corpus.records import Corpus
+from survey_tools.corpus.taxonomy import load_taxonomy
 from survey_tools.render import model
 from survey_tools.render.templating import make_environment
 from survey_tools.reports.axes import get_path, known_axes, mode_of, resolve_axis
 
 REPO = Path(__file__).resolve().parents[3]
+_RETAINED = load_taxonomy(SURVEY).retained
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +98,20 @@ values = st.recursive(
 @given(values)
 def test_the_quick_walk_finds_a_control_character_where_the_full_walk_does(value: Any) -> None:
     assert _has_control(value) == any(_CONTROL.search(text) for _, text, _ in _scalars(value, ()))
+
+
+def test_every_control_character_is_unprintable() -> None:
+    # _has_control skips the search of a printable text: every character it looks for must be
+    # one str.isprintable refuses, by this Python's Unicode database.
+    found = [c for c in map(chr, range(0x110000)) if _CONTROL.match(c) and c.isprintable()]
+    assert found == []
+
+
+@given(values)
+def test_published_data_composes_where_the_full_walk_does(value: Any) -> None:
+    # published_data asks the joined strings first; the answer must be the full walk's.
+    data = {"x": value, "\u0065\u0301": [value]} if isinstance(value, str) else {"x": value}
+    assert published_data(_RETAINED, data) == _composed(data)
 
 
 def test_records_share_field_names_and_positions(corpus: Corpus) -> None:
