@@ -122,7 +122,7 @@ def test_prefix_counts_bound_the_key_counts_across_slice_boundaries(tmp_path: Pa
 
     from survey_tools.traces.limits import _prefix_counts
 
-    step = 1 << 22  # the slices' size
+    step = 1 << 20  # the slices' size
     keys = (b'"src"', b'"agent"')
     for shift in range(-6, 3):  # a key's first four bytes on each side of the boundary
         data = b" " * (step + shift) + b'"src"' + b'"agent"' + b'"agenda"' + b'"sr'
