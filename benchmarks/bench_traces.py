@@ -9,7 +9,10 @@ Sections (``--section``, default all):
   checkout (``PYTHONPATH=DIR``, e.g. a ``git archive`` of the branch point) to the same
   loop, and each round then runs the contenders in a random order: on a shared machine
   the same command drifts by 10-20 % within minutes, so two separate tables cannot show
-  a change of a few per cent.
+  a change of a few per cent. Every other contender runs the checkout this script is in
+  (its root as PYTHONPATH, and ``python -P``, so the working directory cannot win: before
+  round 9 of issue 51 it did, and a ``--before`` contender started from a checkout ran that
+  checkout's code, not DIR's).
 * ``mechanisms``: each speed mechanism on and off, idle and loaded: the forked
   decode helper (survey trace validate of a large trace) and the numpy edge builder
   of span imports (survey trace import otel). A mechanism stays only with a gain of
@@ -58,17 +61,23 @@ HERE = Path(__file__).resolve().parent
 # run them import them as ``benchmarks.*`` from the repository root.
 GEN = f"import sys; sys.path.insert(0, {str(HERE.parent)!r}); "
 CLI = "from survey_tools.cli import main; main()"
-SURVEY = [sys.executable, "-c", CLI]
+# -P: without it `python -c` puts the working directory first on sys.path, and a run started
+# from another checkout (or from this one, for a `--before` contender) imported the package
+# from there, whatever PYTHONPATH said. Every child instead gets this checkout's root as
+# PYTHONPATH (run()), a `--before` contender the other checkout's.
+SURVEY = [sys.executable, "-P", "-c", CLI]
 # The reference section's traces hold over a million edges: above the default limit.
 MAX_EVENTS = ["--max-events", "2000000"]
 # The mechanisms switched off from outside the package (no switch in the library).
 NO_FORK = [
     sys.executable,
+    "-P",
     "-c",
     "import survey_tools.traces.decode as d; d.PARALLEL_MIN_BYTES = 1 << 62; " + CLI,
 ]
 NO_NUMPY = [
     sys.executable,
+    "-P",
     "-c",
     "from survey_tools.traces.importers.spans import SpanBuilder as B; "
     "B._edges_numpy = lambda self, index: self._edges_plain(); " + CLI,
@@ -86,7 +95,10 @@ class Run:
 def run(cmd: list[str], env: dict[str, str] | None = None) -> Run:
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, **(env or {})}
+        cmd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(HERE.parent), **(env or {})},
     )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0

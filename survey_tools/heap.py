@@ -8,8 +8,10 @@ collections leave them out. When the block ends they go back to the oldest gener
 collector of a library caller is as it was. A process that freezes objects itself (a test
 runner, a server preloading modules) is left alone: :func:`keep` does nothing there.
 
-The loading stage calls :func:`keep` as records pile up, the build after each stage; outside a
-:func:`long_lived` block (``survey validate``, a library call to ``load_corpus``) it does nothing.
+The loading stage calls :func:`keep` as records pile up, the build after each stage, and
+``survey trace metrics`` (``traces/batch.py``) after validating each trace, whose columns' lists
+live while its metrics are made; outside a :func:`long_lived` block (``survey validate``, a library
+call to ``load_corpus``) it does nothing.
 
 A command that ends its process right after its work may also leave its largest objects to the
 operating system instead of freeing them one by one: freeing the million decoded events and the

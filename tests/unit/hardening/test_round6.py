@@ -115,3 +115,19 @@ def test_mapped_counts_see_a_key_across_a_slice_boundary_once(tmp_path: Path) ->
     path.write_bytes(data)
     with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
         assert _counts(mapped, (b'"src"', b'"agent"', b'"a')) == [1, 1, 1]
+
+
+def test_prefix_counts_bound_the_key_counts_across_slice_boundaries(tmp_path: Path) -> None:
+    import mmap
+
+    from survey_tools.traces.limits import _prefix_counts
+
+    step = 1 << 20  # the slices' size
+    keys = (b'"src"', b'"agent"')
+    for shift in range(-6, 3):  # a key's first four bytes on each side of the boundary
+        data = b" " * (step + shift) + b'"src"' + b'"agent"' + b'"agenda"' + b'"sr'
+        path = tmp_path / f"b{shift + 6}.json"
+        path.write_bytes(data)
+        with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            # "agenda starts as "agent does: a bound, at least the key's own count
+            assert _prefix_counts(mapped, keys) == _prefix_counts(data, keys) == [1, 2]
