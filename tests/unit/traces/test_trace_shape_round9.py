@@ -10,9 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from helpers import otlp_spans
 from helpers.support import run
 
-MS = 1_000_000
 _KEYS = {
     "op": "gen_ai.operation.name",
     "agent_name": "gen_ai.agent.name",
@@ -23,19 +23,7 @@ _KEYS = {
 
 
 def _span(span: int, parent: int, name: str, start: int, end: int, **attrs: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "traceId": "1" * 32,
-        "spanId": f"{span:016x}",
-        "name": name,
-        "startTimeUnixNano": str(start * MS),
-        "endTimeUnixNano": str(end * MS),
-        "attributes": [
-            {"key": _KEYS.get(k, k), "value": {"stringValue": v}} for k, v in attrs.items()
-        ],
-    }
-    if parent:
-        out["parentSpanId"] = f"{parent:016x}"
-    return out
+    return otlp_spans.span(_KEYS, span, parent, name, start, end, **attrs)
 
 
 def _events(tmp: Path, spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
