@@ -22,11 +22,11 @@ from typing import Any
 
 import orjson
 
+from survey_tools.traces.importers import encoded
 from survey_tools.traces.importers.common import ImportFailed, ImportResult
 from survey_tools.traces.importers.otel import WANTED, hex_id, span_record_at, span_traces
 from survey_tools.traces.importers.spans import SpanRec, collect_spans
 
-_KINDS = {"CHAT_MODEL": "LLM", "PARSER": "CHAIN", "MEMORY": "RETRIEVER"}
 _NOT = 'not an MLflow trace export: expected {"info", "data": {"spans"}} or a list of them'
 
 
@@ -60,19 +60,13 @@ def _attributes(raw: Any) -> dict[str, Any]:
         return {}
     a = {k: _value(v) for k, v in raw.items()}
     out = {k: v for k, v in a.items() if k in WANTED and isinstance(v, str | int | float)}
+    # The span type, the agent's name and the usage, read as an OTLP export of the same
+    # attributes is (encoded.py); a type OpenInference has no kind for is kept as a label.
+    for key, value in encoded.reading(raw).items():
+        out.setdefault(key, value)
     kind = a.get("mlflow.spanType")
     if isinstance(kind, str) and kind:
-        out.setdefault("openinference.span.kind", _KINDS.get(kind, kind))
-        if kind == "AGENT" and isinstance(a.get("name"), str):
-            out.setdefault("agent.name", a["name"])
-    usage = a.get("mlflow.chat.tokenUsage")
-    if isinstance(usage, dict):
-        for ours, theirs in (("input", "input_tokens"), ("output", "output_tokens")):
-            if theirs in usage:
-                out.setdefault(
-                    f"llm.token_count.{'prompt' if ours == 'input' else 'completion'}",
-                    usage[theirs],
-                )
+        out.setdefault("openinference.span.kind", encoded.SYNONYMS.get(kind, kind))
     return out
 
 

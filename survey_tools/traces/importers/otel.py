@@ -29,7 +29,7 @@ from typing import Any
 
 import msgspec
 
-from survey_tools.traces.importers import frameworks, selfsaid
+from survey_tools.traces.importers import encoded, frameworks, selfsaid
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.prompts import KEYS as PROMPT_KEYS
 from survey_tools.traces.importers.prompts import prompt_name
@@ -227,7 +227,8 @@ def _attrs(kvs: list[_KeyValue], named: tuple[str, ...] = ()) -> dict[str, Any]:
     by (selfsaid.described) and those its name's template names (``named``)."""
     out: dict[str, Any] = {}
     for kv in kvs:
-        if kv.key not in WANTED and not selfsaid.described(kv.key) and kv.key not in named:
+        key = kv.key
+        if key not in WANTED and key not in named and not _described(key):
             continue
         v = kv.value
         if v.stringValue is not None:
@@ -244,6 +245,12 @@ def _attrs(kvs: list[_KeyValue], named: tuple[str, ...] = ()) -> dict[str, Any]:
         elif v.boolValue is not None:
             out[kv.key] = v.boolValue
     return out
+
+
+def _described(key: str) -> bool:
+    """A key a span may describe itself by: its own words (selfsaid.py) or a tracer's
+    span-kind, name and usage attributes (encoded.py)."""
+    return selfsaid.described(key) or encoded.described(key)
 
 
 def _tokens(a: dict[str, Any], keys: tuple[str, ...]) -> int:
@@ -491,6 +498,7 @@ def span_record(
     """A span as a record, from its ids, times, name and attributes (whatever file
     format they came in). ``names`` interns the repeated strings (agent, tool and
     operation names), so a million records do not hold a million copies of each."""
+    a, read_as = _encoded(a)
     kind, name, op = _classify(span_name, a)
     instance = _instance(span_name, a)
     agent = str(
@@ -536,13 +544,23 @@ def span_record(
         (),
         False,
         intern(span_name, span_name)[:256],
-        rule,
+        rule or read_as,
         "",
         _run_ids(a),
         _prompt_name(kind, a),
         _asked(kind, a),
         _offered(kind, a),
     )
+
+
+def _encoded(a: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The attributes with the OpenInference ones a span-kind attribute of the tracer's own
+    stands for (encoded.py), and the rule for --explain ('' when it has none): only for a
+    span of neither convention."""
+    if "openinference.span.kind" in a or "gen_ai.operation.name" in a:
+        return a, ""
+    said = encoded.reading(a)
+    return ({**a, **said}, encoded.WHY) if said else (a, "")
 
 
 # Where a tool span keeps what it returned (OpenLLMetry, OpenInference).
@@ -594,7 +612,7 @@ def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     if kind != MODEL:
         return ()
     if _ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a:
-        return _asked_genai(a.get(_OUTPUT_MESSAGES))
+        return _asked_genai(a.get(_OUTPUT_MESSAGES)) or encoded.asked(a)
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
 
 

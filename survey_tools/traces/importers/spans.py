@@ -227,6 +227,7 @@ def build(
     _asked_tool_spans(recs, root)
     _nameless_tool_steps(recs, by_id)
     _tools_as_asked(recs)
+    _tool_classes_as_asked(recs)
     _closing_tools(recs)
     _unoffered_tools(recs)
     _routers(recs, root, by_id)
@@ -423,6 +424,45 @@ def _tools_as_asked(recs: list[SpanRec]) -> None:
             r.rule = r.rule or "structure: named as the tool the model call before it asked for"
 
 
+_CAMEL_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+CLASS_AS_ASKED = "structure: a tool class named as the tool the model call before it asked for"
+
+
+def _class_words(name: str) -> tuple[str, ...]:
+    """The words of a tool class's name, lower-cased, a last ``Tool`` dropped
+    (``SearchPapersTool``: search, papers); () for a name that is no class name."""
+    if not name[:1].isupper() or not name.isidentifier():
+        return ()
+    words = [w.lower() for w in _CAMEL_WORDS.findall(name)]
+    if len(words) > 1 and words[-1] == "tool":
+        words.pop()
+    return tuple(words)
+
+
+def _tool_classes_as_asked(recs: list[SpanRec]) -> None:
+    """A tool span named by the tool's class (``SearchPapersTool``: a tracer naming the span
+    ``SearchPapersTool.__call__``) where the model call just before it, in the same parent,
+    asked for a tool of the class's words (``search_papers``) is that tool's call, named
+    so: the tool the model called is the one the class implements."""
+    last_model: dict[str, SpanRec] = {}
+    for r in recs:  # sorted by start
+        if r.kind == MODEL and r.asked:
+            last_model[r.parent_id] = r
+            continue
+        m = last_model.get(r.parent_id)
+        if r.kind != TOOL or m is None or m.end > r.start or r.name in m.asked:
+            continue
+        words = _class_words(r.name)
+        tool = next((t for t in m.asked if tuple(_word_list(t)) == words), "") if words else ""
+        if tool:
+            r.name = tool
+            r.rule = r.rule or CLASS_AS_ASKED
+
+
+def _word_list(name: str) -> list[str]:
+    return [w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w]
+
+
 def _closing_tools(recs: list[SpanRec]) -> None:
     """A tool that ends every loop it is in is the framework's, not the program's (DSPy
     ReAct's ``finish``, BeeAI's ``final_answer``): a tool name whose calls lie in two or
@@ -440,7 +480,7 @@ def _closing_tools(recs: list[SpanRec]) -> None:
     # (its target known) passes control on rather than ending a loop.
     if len(by_parent) < 2 or not any(r.kind == MODEL for r in recs):
         return
-    if any(t.target for ts in by_parent.values() for t in ts):
+    if any(t.target for ts in by_parent.values() for t in ts) or _agents_asked_as_tools(recs):
         return
     lasts = {tools[-1].name for tools in by_parent.values()}
     if len(lasts) != 1:
@@ -453,6 +493,22 @@ def _closing_tools(recs: list[SpanRec]) -> None:
     for tools in by_parent.values():
         last = tools[-1]
         last.kind, last.rule = RUNTIME, "structure: the tool that ends every loop (the framework's)"
+
+
+def _agents_asked_as_tools(recs: list[SpanRec]) -> bool:
+    """Whether a model call asked for a tool named as an agent whose span then ran in the
+    same parent, with no tool span between (a managed agent called as a tool, its run
+    nested directly in its caller's): control passes on by tools there, as by hand-off
+    tools, and the tool ending each loop is the agents' answer, not the framework's."""
+    last_model: dict[str, SpanRec] = {}
+    for r in recs:  # sorted by start
+        if r.kind == MODEL and r.asked:
+            last_model[r.parent_id] = r
+        elif r.kind == AGENT:
+            m = last_model.get(r.parent_id)
+            if m is not None and m.end <= r.start and r.name in m.asked:
+                return True
+    return False
 
 
 def _unoffered_tools(recs: list[SpanRec]) -> None:
