@@ -155,6 +155,11 @@ _ASKED_KEYS = tuple(
     for i in range(2)
     for j in range(8)
 )
+# The ids of those tool calls, and the tool results a request's messages hold (each a
+# role-tool message naming the call it answers): what a model call's next request shows
+# was answered (spans.py, _prompted_conversations).
+_ASKED_ID_KEYS = tuple(k.replace("function.name", "id") for k in _ASKED_KEYS)
+_ANSWERED_KEYS = tuple(f"llm.input_messages.{n}.message.tool_call_id" for n in range(64))
 # The GenAI semantic conventions' answer of a model call: JSON messages whose parts of type
 # tool_call name the tools it asked for (read up to this many characters).
 _OUTPUT_MESSAGES = "gen_ai.output.messages"
@@ -188,6 +193,8 @@ WANTED.update(
         *RUN_IDS,
         *PROMPT_KEYS,
         *_ASKED_KEYS,
+        *_ASKED_ID_KEYS,
+        *_ANSWERED_KEYS,
         _OUTPUT_MESSAGES,
         _TOOL_DEFINITIONS,
         "gen_ai.request.model",
@@ -550,6 +557,7 @@ def span_record(
         _prompt_name(kind, a),
         _asked(kind, a),
         _offered(kind, a),
+        *_exchange(kind, a),
     )
 
 
@@ -614,6 +622,19 @@ def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     if _ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a:
         return _asked_genai(a.get(_OUTPUT_MESSAGES)) or encoded.asked(a)
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
+
+
+def _exchange(kind: str, a: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A model call's (the ids of the tool calls its answer asked for, one per name of
+    :func:`_asked` in OpenInference's keys; the ids of the tool calls its request's tool
+    messages answer); empty where the file has no ids."""
+    if kind != MODEL:
+        return (), ()
+    ids = tuple(
+        str(a.get(i) or "") for k, i in zip(_ASKED_KEYS, _ASKED_ID_KEYS, strict=True) if a.get(k)
+    )
+    answered = tuple(str(a[k]) for k in _ANSWERED_KEYS if a.get(k))
+    return (ids if any(ids) else ()), answered
 
 
 def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:

@@ -89,6 +89,8 @@ class SpanRec:
     prompt_name: str = ""  # a model call's: the agent its system prompt names (prompts.py)
     asked: tuple[str, ...] = ()  # a model call's: the tools its answer asked for, by name
     offered: tuple[str, ...] = ()  # a model call's: the tools its request offered, by name
+    asked_ids: tuple[str, ...] = ()  # a model call's: the ids of the calls in ``asked``
+    answered: tuple[str, ...] = ()  # a model call's: the tool-call ids its request answers
 
 
 @dataclass
@@ -216,6 +218,7 @@ def build(
     if not recs:
         raise ImportFailed("no usable spans in the input")
     root, by_id = _repair_tree(recs, summary)
+    _prompted_conversations(recs, root, by_id, summary)
     _default_agent_names(recs, root, by_id)
     _nest_flat(recs, root, by_id, summary)
     _own_methods(recs, root, by_id)
@@ -1412,6 +1415,119 @@ def _prompted_apart(
                 f"their system prompts ('You are <name>'): {', '.join(sorted(names))}, each "
                 "the agent of the scope holding its calls"
             )
+
+
+PROMPTED_AGENT = (
+    "structure: a run of model calls alone, their agents named by their system prompts "
+    "('You are <name>'): an agent's span from its first call to its last"
+)
+ANSWERED_TOOL = (
+    "structure: a tool call the model asked for, its result in the same agent's next request "
+    "(from the asking call to the answering one)"
+)
+
+
+def _prompted_conversations(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
+) -> None:
+    """A run written as model calls alone, every one a child of the root (an instrumentor
+    of the model's client only: OpenInference's OpenAI instrumentor under CAMEL), whose
+    system prompts name two or more agents and every call one: each agent's calls are
+    its span, from its first call to its last (prompts.py). A tool call is what a call's
+    answer asked for (by id) and the same agent's next request shows answered (a tool
+    message of that id): a tool span from the asking call to the answering one (from the
+    asking call's end when it ended first; a streamed answer ends after it). An agent
+    whose calls all ran inside such a tool call of another agent's was run by it (a
+    delegation): of several, the tightest, and of tools asked at once the one whose name
+    holds the agent's words (``ask_web_researcher``, web_researcher). A call asked for
+    and never shown answered is no tool call (nothing invented)."""
+    calls = [r for r in recs if r is not root]
+    if len(calls) < 2 or any(r.kind != MODEL or r.parent_id != root.span_id for r in calls):
+        return
+    by_agent: dict[str, list[SpanRec]] = {}
+    for r in calls:  # sorted by start
+        by_agent.setdefault(r.prompt_name, []).append(r)
+    if len(by_agent) < 2 or "" in by_agent:
+        return
+    tools = [t for name, own in by_agent.items() for t in _answered_calls(name, own)]
+    spans = {name: _prompted_span(name, own) for name, own in by_agent.items()}
+    for name, own in by_agent.items():
+        for c in own:
+            c.parent_id = spans[name].span_id
+    for t in tools:
+        t.parent_id = spans[t.agent].span_id
+    for name, span in spans.items():
+        holder = _running_tool(name, span, tools)
+        span.parent_id = holder.span_id if holder is not None else root.span_id
+    for r in (*spans.values(), *tools):
+        by_id[r.span_id] = r
+        recs.append(r)
+    recs.sort(key=_SORT_KEY)
+    _parents_first(recs, root, by_id)
+    summary.told_apart.append(
+        f"the file has model calls only: their system prompts name {len(spans)} agents "
+        f"('You are <name>'): {', '.join(sorted(spans))}; {len(tools)} tool call(s) read "
+        "from what the models asked and their next requests answered"
+    )
+
+
+def _prompted_span(name: str, own: list[SpanRec]) -> SpanRec:
+    """The span of an agent told by its calls' system prompts: its calls' time."""
+    first = own[0]
+    return SpanRec(
+        f"{first.span_id}~agent",
+        first.parent_id,
+        first.start,
+        max(c.end for c in own),
+        AGENT,
+        name,
+        name,
+        span=name,
+        rule=PROMPTED_AGENT,
+        process=first.process,
+    )
+
+
+def _answered_calls(name: str, own: list[SpanRec]) -> list[SpanRec]:
+    """The tool calls of an agent's model calls that its next requests show answered."""
+    out = []
+    for i, c in enumerate(own):
+        for tool, cid in zip(c.asked, c.asked_ids, strict=False):
+            nxt = next((d for d in own[i + 1 :] if cid and cid in d.answered), None)
+            if nxt is None:
+                continue
+            start = c.end if c.end <= nxt.start else c.start
+            out.append(
+                SpanRec(
+                    f"{c.span_id}~{cid}",
+                    c.parent_id,
+                    start,
+                    nxt.start,
+                    TOOL,
+                    tool,
+                    name,
+                    call_id=cid,
+                    operation="execute_tool",
+                    span=tool,
+                    rule=ANSWERED_TOOL,
+                    process=c.process,
+                )
+            )
+    return out
+
+
+def _running_tool(name: str, span: SpanRec, tools: list[SpanRec]) -> SpanRec | None:
+    """The tool call of another agent's that ran agent ``name`` (module: all its calls
+    inside it): the tightest, of several asked at once the one named with its words; None
+    when none holds it or the file cannot single one out."""
+    held = [t for t in tools if t.agent != name and t.start <= span.start and span.end <= t.end]
+    words = _word_parts(name)
+    pick = [t for t in held if words <= _word_parts(t.name)] or held
+    if not pick:
+        return None
+    width = min(t.end - t.start for t in pick)
+    tightest = [t for t in pick if t.end - t.start == width]
+    return tightest[0] if len({t.name for t in tightest}) == 1 else None
 
 
 def _machinery(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> set[str]:
