@@ -190,10 +190,8 @@ RULES_WORDS = Vocabulary(
 def _schema_problems(where: str, node: yaml.Node, errors: Any) -> list[Problem]:
     """Each schema error at its line, with the nearest allowed value when one is near."""
     said, _ = explain_all(errors, RULES_WORDS)
-    return [
-        Problem(where, _line_of(node, list(s.path)), 0, _field(list(s.path)), s.message)
-        for s in said
-    ]
+    return [Problem(where, _line_of(node, list(s.path)), 0, _field(list(s.path)), s.message)
+            for s in said]
 
 
 def load_rules(text: str, where: str) -> tuple[Rule, ...]:
