@@ -459,7 +459,7 @@ def _tool_classes_as_asked(recs: list[SpanRec]) -> None:
         tool = next((t for t in m.asked if tuple(_word_list(t)) == words), "") if words else ""
         if tool:
             r.name = tool
-            r.rule = r.rule or CLASS_AS_ASKED
+            r.rule = f"{r.rule}; {CLASS_AS_ASKED}" if r.rule else CLASS_AS_ASKED
 
 
 def _word_list(name: str) -> list[str]:
