@@ -160,6 +160,7 @@ _ASKED_KEYS = tuple(
 # was answered (spans.py, _prompted_conversations).
 _ASKED_ID_KEYS = tuple(k.replace("function.name", "id") for k in _ASKED_KEYS)
 _ANSWERED_KEYS = tuple(f"llm.input_messages.{n}.message.tool_call_id" for n in range(64))
+_ROLE_KEYS = tuple(f"llm.input_messages.{n}.message.role" for n in range(64))
 # The GenAI semantic conventions' answer of a model call: JSON messages whose parts of type
 # tool_call name the tools it asked for (read up to this many characters).
 _OUTPUT_MESSAGES = "gen_ai.output.messages"
@@ -195,6 +196,7 @@ WANTED.update(
         *_ASKED_KEYS,
         *_ASKED_ID_KEYS,
         *_ANSWERED_KEYS,
+        *_ROLE_KEYS,
         _OUTPUT_MESSAGES,
         _TOOL_DEFINITIONS,
         "gen_ai.request.model",
@@ -628,13 +630,19 @@ def _exchange(kind: str, a: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str,
     """A model call's (the ids of the tool calls its answer asked for, one per name of
     :func:`_asked` in OpenInference's keys; the ids of the tool calls its request's tool
     messages answer); empty where the file has no ids."""
-    if kind != MODEL:
-        return (), ()
-    ids = tuple(
-        str(a.get(i) or "") for k, i in zip(_ASKED_KEYS, _ASKED_ID_KEYS, strict=True) if a.get(k)
-    )
-    answered = tuple(str(a[k]) for k in _ANSWERED_KEYS if a.get(k))
-    return (ids if any(ids) else ()), answered
+    if kind != MODEL or _ROLE_KEYS[0] not in a:
+        return (), ()  # not OpenInference's messages (checked first: this runs per model call)
+    ids: tuple[str, ...] = ()
+    if _ASKED_KEYS[0] in a or _ASKED_KEYS[8] in a:
+        pairs = zip(_ASKED_KEYS, _ASKED_ID_KEYS, strict=True)
+        ids = tuple(str(a.get(i) or "") for k, i in pairs if a.get(k))
+    answered = []
+    for role, answer in zip(_ROLE_KEYS, _ANSWERED_KEYS, strict=True):
+        if role not in a:
+            break  # the messages are numbered from 0 without a gap
+        if a[role] == "tool" and a.get(answer):
+            answered.append(str(a[answer]))
+    return (ids if any(ids) else ()), tuple(answered)
 
 
 def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:

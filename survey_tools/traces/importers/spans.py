@@ -1427,6 +1427,11 @@ ANSWERED_TOOL = (
 )
 
 
+# Past this many agents named by prompts, a run of model calls alone is left as it is (each
+# agent is tried against every tool call: the file is no conversation of a few agents).
+_MAX_PROMPTED = 256
+
+
 def _prompted_conversations(
     recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
 ) -> None:
@@ -1447,7 +1452,7 @@ def _prompted_conversations(
     by_agent: dict[str, list[SpanRec]] = {}
     for r in calls:  # sorted by start
         by_agent.setdefault(r.prompt_name, []).append(r)
-    if len(by_agent) < 2 or "" in by_agent:
+    if not 2 <= len(by_agent) <= _MAX_PROMPTED or "" in by_agent:
         return
     tools = [t for name, own in by_agent.items() for t in _answered_calls(name, own)]
     spans = {name: _prompted_span(name, own) for name, own in by_agent.items()}
@@ -1489,31 +1494,38 @@ def _prompted_span(name: str, own: list[SpanRec]) -> SpanRec:
 
 
 def _answered_calls(name: str, own: list[SpanRec]) -> list[SpanRec]:
-    """The tool calls of an agent's model calls that its next requests show answered."""
+    """The tool calls of an agent's model calls that its next requests show answered
+    (each asked id, the first later call answering it; one pass over the calls)."""
     out = []
-    for i, c in enumerate(own):
+    pending: dict[str, tuple[SpanRec, str]] = {}  # asked id -> (the asking call, its tool)
+    for c in own:  # sorted by start
+        for cid in c.answered:
+            asked = pending.pop(cid, None)
+            if asked is not None:
+                out.append(_answered_tool(name, asked[0], asked[1], cid, c))
         for tool, cid in zip(c.asked, c.asked_ids, strict=False):
-            nxt = next((d for d in own[i + 1 :] if cid and cid in d.answered), None)
-            if nxt is None:
-                continue
-            start = c.end if c.end <= nxt.start else c.start
-            out.append(
-                SpanRec(
-                    f"{c.span_id}~{cid}",
-                    c.parent_id,
-                    start,
-                    nxt.start,
-                    TOOL,
-                    tool,
-                    name,
-                    call_id=cid,
-                    operation="execute_tool",
-                    span=tool,
-                    rule=ANSWERED_TOOL,
-                    process=c.process,
-                )
-            )
+            if cid:
+                pending.setdefault(cid, (c, tool))
     return out
+
+
+def _answered_tool(name: str, c: SpanRec, tool: str, cid: str, nxt: SpanRec) -> SpanRec:
+    """The tool call ``c`` asked for and ``nxt`` answered: from ``c``'s end (its start when
+    it ended after ``nxt`` began: a streamed answer) to ``nxt``'s start."""
+    return SpanRec(
+        f"{c.span_id}~{cid}",
+        c.parent_id,
+        c.end if c.end <= nxt.start else c.start,
+        nxt.start,
+        TOOL,
+        tool,
+        name,
+        call_id=cid,
+        operation="execute_tool",
+        span=tool,
+        rule=ANSWERED_TOOL,
+        process=c.process,
+    )
 
 
 def _running_tool(name: str, span: SpanRec, tools: list[SpanRec]) -> SpanRec | None:
