@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import base64
 import binascii
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -164,6 +165,7 @@ _ROLE_KEYS = tuple(f"llm.input_messages.{n}.message.role" for n in range(64))
 # The GenAI semantic conventions' answer of a model call: JSON messages whose parts of type
 # tool_call name the tools it asked for (read up to this many characters).
 _OUTPUT_MESSAGES = "gen_ai.output.messages"
+_INPUT_MESSAGES = "gen_ai.input.messages"
 _MAX_OUTPUT_JSON = 200_000
 # The tools a model call's request offered: a JSON list of definitions, each with its name.
 _TOOL_DEFINITIONS = "gen_ai.tool.definitions"
@@ -256,6 +258,7 @@ def _attrs(kvs: list[_KeyValue], named: tuple[str, ...] = ()) -> dict[str, Any]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def _described(key: str) -> bool:
     """A key a span may describe itself by: its own words (selfsaid.py) or a tracer's
     span-kind, name and usage attributes (encoded.py)."""
@@ -530,6 +533,10 @@ def span_record(
         args = next((a[k] for k in _ARGUMENTS if isinstance(a.get(k), str)), None)
         ref = content_hash(args) if args is not None else ""
     call_id = a.get("gen_ai.tool.call.id") or a.get("tool_call.id") or a.get("tool.id") or ""
+    asked = _asked(kind, a)
+    if read_as and kind == MODEL and not asked:
+        asked = encoded.asked(a)  # a whole chat completion under the tracer's own key
+    asked_ids, answered = _exchange(kind, a)
     intern = names.setdefault
     op = op or "(none)"
     # Positional (field order of SpanRec): keyword arguments cost a dict per span.
@@ -557,9 +564,10 @@ def span_record(
         "",
         _run_ids(a),
         _prompt_name(kind, a),
-        _asked(kind, a),
+        asked,
         _offered(kind, a),
-        *_exchange(kind, a),
+        asked_ids,
+        answered,
     )
 
 
@@ -622,7 +630,7 @@ def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     if kind != MODEL:
         return ()
     if _ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a:
-        return _asked_genai(a.get(_OUTPUT_MESSAGES)) or encoded.asked(a)
+        return _asked_genai(a.get(_OUTPUT_MESSAGES))
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
 
 
@@ -630,8 +638,10 @@ def _exchange(kind: str, a: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str,
     """A model call's (the ids of the tool calls its answer asked for, one per name of
     :func:`_asked` in OpenInference's keys; the ids of the tool calls its request's tool
     messages answer); empty where the file has no ids."""
-    if kind != MODEL or _ROLE_KEYS[0] not in a:
-        return (), ()  # not OpenInference's messages (checked first: this runs per model call)
+    if kind != MODEL:
+        return (), ()
+    if _ROLE_KEYS[0] not in a:
+        return _exchange_genai(a)  # not OpenInference's messages (checked first)
     ids: tuple[str, ...] = ()
     if _ASKED_KEYS[0] in a or _ASKED_KEYS[8] in a:
         pairs = zip(_ASKED_KEYS, _ASKED_ID_KEYS, strict=True)
@@ -643,6 +653,44 @@ def _exchange(kind: str, a: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str,
         if a[role] == "tool" and a.get(answer):
             answered.append(str(a[answer]))
     return (ids if any(ids) else ()), tuple(answered)
+
+
+def _exchange_genai(a: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """:func:`_exchange` in the GenAI conventions' JSON messages: the ids of the
+    ``tool_call`` parts of ``gen_ai.output.messages`` (only when they are all the tools
+    :func:`_asked` reads there, one id per name), and of the ``tool_call_response`` parts
+    of ``gen_ai.input.messages``."""
+    if _OUTPUT_MESSAGES not in a and _INPUT_MESSAGES not in a:
+        return (), ()
+    ids: list[Any] = []
+    names: list[Any] = []
+    for p in _parts(a.get(_OUTPUT_MESSAGES), "tool_call"):
+        ids.append(p.get("id"))
+        names.append(p.get("name"))
+    asked = _asked_genai(a.get(_OUTPUT_MESSAGES)) if ids else ()
+    ok = ids and list(asked) == names and all(isinstance(i, str) and i for i in ids)
+    answered = [p.get("id") for p in _parts(a.get(_INPUT_MESSAGES), "tool_call_response")]
+    return (
+        tuple(ids) if ok else (),
+        tuple(i for i in answered if isinstance(i, str) and i),
+    )
+
+
+def _parts(raw: Any, type_: str) -> list[dict[str, Any]]:
+    """The parts of type ``type_`` of the GenAI conventions' JSON messages ``raw``."""
+    if not isinstance(raw, str) or type_ not in raw or len(raw) > _MAX_OUTPUT_JSON:
+        return []
+    try:
+        messages = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return []
+    return [
+        p
+        for m in (messages if isinstance(messages, list) else ())
+        if isinstance(m, dict) and isinstance(m.get("parts"), list)
+        for p in m["parts"]
+        if isinstance(p, dict) and p.get("type") == type_
+    ]
 
 
 def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:

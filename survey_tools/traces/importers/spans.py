@@ -431,6 +431,7 @@ _CAMEL_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 CLASS_AS_ASKED = "structure: a tool class named as the tool the model call before it asked for"
 
 
+@functools.lru_cache(maxsize=4096)
 def _class_words(name: str) -> tuple[str, ...]:
     """The words of a tool class's name, lower-cased, a last ``Tool`` dropped
     (``SearchPapersTool``: search, papers); () for a name that is no class name."""
@@ -456,14 +457,15 @@ def _tool_classes_as_asked(recs: list[SpanRec]) -> None:
         if r.kind != TOOL or m is None or m.end > r.start or r.name in m.asked:
             continue
         words = _class_words(r.name)
-        tool = next((t for t in m.asked if tuple(_word_list(t)) == words), "") if words else ""
+        tool = next((t for t in m.asked if _word_list(t) == words), "") if words else ""
         if tool:
             r.name = tool
             r.rule = f"{r.rule}; {CLASS_AS_ASKED}" if r.rule else CLASS_AS_ASKED
 
 
-def _word_list(name: str) -> list[str]:
-    return [w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w]
+@functools.lru_cache(maxsize=4096)
+def _word_list(name: str) -> tuple[str, ...]:
+    return tuple(w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w)
 
 
 def _closing_tools(recs: list[SpanRec]) -> None:

@@ -212,3 +212,42 @@ def test_model_calls_of_one_agent_alone_are_left_as_they_are(tmp_path: Path) -> 
     ev, err = _import(tmp_path, spans)
     assert _tools(ev) == []  # one agent: no reading of its messages (nothing else changed)
     assert "system prompts name" not in err
+
+
+def _genai_call(
+    span: int, start: int, end: int, agent: str, asked: list[tuple[str, str]], answered: list[str]
+) -> dict[str, Any]:
+    """:func:`_oi_call` in the GenAI conventions' JSON messages."""
+    inputs: list[dict[str, Any]] = [
+        {"role": "system", "parts": [{"type": "text", "content": f"You are {agent}."}]},
+        {"role": "user", "parts": [{"type": "text", "content": "go"}]},
+    ]
+    inputs += [
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": cid, "response": "ok"}]}
+        for cid in answered
+    ]
+    parts = [{"type": "tool_call", "id": cid, "name": tool} for tool, cid in asked]
+    outputs = [{"role": "assistant", "parts": parts or [{"type": "text", "content": "done"}]}]
+    keys = {
+        "op": "gen_ai.operation.name",
+        "model": "gen_ai.request.model",
+        "inputs": "gen_ai.input.messages",
+        "outputs": "gen_ai.output.messages",
+    }
+    return otlp_spans.span(
+        keys, span, 0x10, "chat m", start, end,
+        op="chat", model="m", inputs=json.dumps(inputs), outputs=json.dumps(outputs),
+    )  # fmt: skip
+
+
+def test_a_run_of_model_calls_alone_in_the_genai_conventions(tmp_path: Path) -> None:
+    spans = [
+        otlp_spans.span({}, 0x10, 0, "run", 0, 100),
+        _genai_call(0x21, 1, 10, "boss", [("ask_alpha", "b0")], []),
+        _genai_call(0x31, 11, 20, "alpha", [], []),
+        _genai_call(0x22, 40, 50, "boss", [], ["b0"]),
+    ]
+    ev, _ = _import(tmp_path, spans)
+    assert sorted(_calls(ev)) == ["alpha", "boss", "boss"]
+    assert _tools(ev) == [("boss", "ask_alpha")]
+    assert ("boss", "alpha") in _delegations(ev)
