@@ -21,7 +21,7 @@ import ast
 import base64
 import binascii
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
@@ -158,6 +158,8 @@ _ASKED_KEYS = tuple(
 # The GenAI semantic conventions' answer of a model call: JSON messages whose parts of type
 # tool_call name the tools it asked for (read up to this many characters).
 _OUTPUT_MESSAGES = "gen_ai.output.messages"
+# A model call's request: its ``tool_call_response`` parts answer calls asked before.
+_INPUT_MESSAGES = "gen_ai.input.messages"
 _MAX_OUTPUT_JSON = 200_000
 # The tools a model call's request offered: a JSON list of definitions, each with its name.
 _TOOL_DEFINITIONS = "gen_ai.tool.definitions"
@@ -542,6 +544,7 @@ def span_record(
         _prompt_name(kind, a),
         _asked(kind, a),
         _offered(kind, a),
+        *_tool_call_ids(kind, a),
     )
 
 
@@ -610,6 +613,46 @@ def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
         return ()
     names = [t.get("name") for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
     return tuple(n for n in names if isinstance(n, str) and 0 < len(n) <= 128)[:64]
+
+
+def _messages(raw: Any, needle: str) -> list[Any]:
+    """The GenAI conventions' JSON list of messages ``raw``, when it holds ``needle``
+    (read up to :data:`_MAX_OUTPUT_JSON` characters); none otherwise."""
+    if not isinstance(raw, str) or needle not in raw or len(raw) > _MAX_OUTPUT_JSON:
+        return []
+    try:
+        messages = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return []
+    return messages if isinstance(messages, list) else []
+
+
+def _parts(messages: list[Any], kind: str) -> Iterator[dict[str, Any]]:
+    """The parts of type ``kind`` of GenAI messages that carry an ``id``."""
+    for m in messages:
+        parts = m.get("parts") if isinstance(m, dict) else None
+        for p in parts if isinstance(parts, list) else ():
+            if isinstance(p, dict) and p.get("type") == kind and isinstance(p.get("id"), str):
+                yield p
+
+
+def _tool_call_ids(
+    kind: str, a: dict[str, Any]
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """A model call's tool calls by id (round 10): the (call id, tool name) its answer's
+    ``tool_call`` parts asked for, and the call ids of the ``tool_call_response`` parts its
+    request carries (the results of calls asked before). Read from the GenAI conventions'
+    messages only; none for other spans."""
+    if kind != MODEL:
+        return (), ()
+    asked = tuple(
+        (str(p["id"])[:128], str(p["name"])[:128])
+        for p in _parts(_messages(a.get(_OUTPUT_MESSAGES), "tool_call"), "tool_call")
+        if isinstance(p.get("name"), str) and p["name"]
+    )[:16]
+    got = _messages(a.get(_INPUT_MESSAGES), "tool_call_response")
+    answered = tuple(str(p["id"])[:128] for p in _parts(got, "tool_call_response"))[:64]
+    return asked, answered
 
 
 def _asked_genai(raw: Any) -> tuple[str, ...]:

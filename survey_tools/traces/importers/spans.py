@@ -89,6 +89,10 @@ class SpanRec:
     prompt_name: str = ""  # a model call's: the agent its system prompt names (prompts.py)
     asked: tuple[str, ...] = ()  # a model call's: the tools its answer asked for, by name
     offered: tuple[str, ...] = ()  # a model call's: the tools its request offered, by name
+    # A model call's (round 10): (call id, tool) its answer asked for, and the call ids of
+    # the tool results its request carries.
+    asked_ids: tuple[tuple[str, str], ...] = ()
+    answered: tuple[str, ...] = ()
 
 
 @dataclass
@@ -229,6 +233,7 @@ def build(
     _tools_as_asked(recs)
     _closing_tools(recs)
     _unoffered_tools(recs)
+    _answered_tool_calls(recs, by_id)
     _routers(recs, root, by_id)
     _confined_agents(recs, root, by_id)
     _reused_agent_nodes(recs, root, by_id)
@@ -324,8 +329,16 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
                 else ""
             )
         )
-    if not any(r.kind in (TOOL, HANDOFF) for r in recs):
-        out.append("tool spans")
+    if not any(r.kind in (TOOL, HANDOFF) and r.rule != ANSWERED for r in recs):
+        out.append(
+            "tool spans"
+            + (
+                " (the tool calls counted are those a model call asked for whose result a"
+                " later model call's request carries, by call id)"
+                if any(r.rule == ANSWERED for r in recs)
+                else ""
+            )
+        )
     return out
 
 
@@ -453,6 +466,45 @@ def _closing_tools(recs: list[SpanRec]) -> None:
     for tools in by_parent.values():
         last = tools[-1]
         last.kind, last.rule = RUNTIME, "structure: the tool that ends every loop (the framework's)"
+
+
+# The rule of a tool call read from the model calls' messages (no span of it).
+ANSWERED = "structure (round 10): asked for by the model call, its result in a later one's request"
+
+
+def _answered_tool_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
+    """In a file with no tool span at all, a tool call a model call's answer asked for
+    (its call id) whose result a later model call's request carries (the same id) ran:
+    one tool call of that name, by the asking call's agent (beside it, in its parent), at
+    the asking call's end and of no length (the file bounds its time, it does not give it).
+    A call asked for and never answered, or answered only in the same call, is not counted;
+    a result carried again by later requests (a group chat's shared history) counts once.
+    Where the file has tool spans they are the record, and this adds nothing."""
+    if any(r.kind in (TOOL, HANDOFF) for r in recs):
+        return
+    first_answer: dict[str, int] = {}
+    for r in recs:
+        if r.kind == MODEL:
+            for cid in r.answered:
+                first_answer[cid] = min(first_answer.get(cid, r.start), r.start)
+    if not first_answer:
+        return
+    added: list[SpanRec] = []
+    seen: set[str] = set()
+    for r in recs:  # sorted by start
+        if r.kind != MODEL:
+            continue
+        for k, (cid, tool) in enumerate(r.asked_ids):
+            if cid in seen or first_answer.get(cid, -1) < r.end:
+                continue
+            seen.add(cid)
+            t = SpanRec(f"{r.span_id}~tool{k}", r.parent_id, r.end, r.end, TOOL, tool, r.agent)
+            t.call_id, t.operation, t.span, t.rule = cid, "execute_tool", r.span, ANSWERED
+            by_id[t.span_id] = t
+            added.append(t)
+    if added:
+        recs.extend(added)
+        recs.sort(key=_SORT_KEY)
 
 
 def _unoffered_tools(recs: list[SpanRec]) -> None:
