@@ -32,7 +32,7 @@ import msgspec
 from survey_tools.traces.importers import frameworks, selfsaid
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.prompts import KEYS as PROMPT_KEYS
-from survey_tools.traces.importers.prompts import prompt_name
+from survey_tools.traces.importers.prompts import prompt_name, system_prompt
 from survey_tools.traces.importers.runs import RUN_IDS, union_idle_by_ids, union_nested
 from survey_tools.traces.importers.spans import (
     AGENT,
@@ -192,6 +192,7 @@ WANTED.update(
         *_ASKED_KEYS,
         _OUTPUT_MESSAGES,
         _TOOL_DEFINITIONS,
+        "gen_ai.agent.description",
         "gen_ai.request.model",
         "gen_ai.response.model",
         "operation.name",
@@ -545,6 +546,8 @@ def span_record(
         _asked(kind, a),
         _offered(kind, a),
         *_tool_call_ids(kind, a),
+        _instructions(kind, a),
+        _sender(kind, a),
     )
 
 
@@ -696,6 +699,34 @@ def _repr_tool_calls(text: Any) -> list[Any]:
         for c in (calls if isinstance(calls, list) else ())
         if isinstance(c, dict) and isinstance(c.get("function"), dict)
     ]
+
+
+# What an agent was made with (the GenAI conventions' create_agent span): its description.
+_AGENT_DESCRIPTION = "gen_ai.agent.description"
+
+
+def _instructions(kind: str, a: dict[str, Any]) -> str:
+    """Round 10: a model call's system prompt, or the description an agent was made with
+    (a ``create_agent`` span naming its agent), up to 2,000 characters; '' for others."""
+    if kind == MODEL:
+        return system_prompt(a).strip()[:2000]
+    if a.get("gen_ai.operation.name") == "create_agent" and a.get("gen_ai.agent.name"):
+        text = a.get(_AGENT_DESCRIPTION)
+        return text.strip()[:2000] if isinstance(text, str) else ""
+    return ""
+
+
+def _sender(kind: str, a: dict[str, Any]) -> str:
+    """Round 10: who wrote a model call's request, by the ``name`` its first user message
+    carries (the chat APIs' author of a message: AG2 signs each message with its sender);
+    '' when it names nobody."""
+    if kind != MODEL:
+        return ""
+    for m in _messages(a.get(_INPUT_MESSAGES), '"name"'):
+        if isinstance(m, dict) and m.get("role") == "user":
+            name = m.get("name")
+            return name[:128] if isinstance(name, str) else ""
+    return ""
 
 
 def _prompt_name(kind: str, a: dict[str, Any]) -> str:

@@ -93,6 +93,9 @@ class SpanRec:
     # the tool results its request carries.
     asked_ids: tuple[tuple[str, str], ...] = ()
     answered: tuple[str, ...] = ()
+    # Round 10: a model call's system prompt; a create_agent span's agent's description.
+    instructions: str = ""
+    sender: str = ""  # round 10: a model call's: who its request's first user message names
 
 
 @dataclass
@@ -233,6 +236,7 @@ def build(
     _tools_as_asked(recs)
     _closing_tools(recs)
     _unoffered_tools(recs)
+    _made_with_their_instructions(recs, root, by_id)
     _answered_tool_calls(recs, by_id)
     _routers(recs, root, by_id)
     _confined_agents(recs, root, by_id)
@@ -466,6 +470,56 @@ def _closing_tools(recs: list[SpanRec]) -> None:
     for tools in by_parent.values():
         last = tools[-1]
         last.kind, last.rule = RUNTIME, "structure: the tool that ends every loop (the framework's)"
+
+
+def _made_with_their_instructions(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
+) -> None:
+    """Model calls directly under the run's root (no scope holds them) whose system prompt is, word for word, the
+    description an agent was made with (a ``create_agent`` span naming the agent, no other
+    agent made with the same words) are that agent's, when the calls so read name two or
+    more agents: each agent's calls of one parent get a scope of their own there, from its
+    first call's start to its last call's end, its span (OpenLIT over AG2's parallel chats:
+    five ``chat`` spans under the program's root, each with its agent's system message).
+    Calls whose prompt matches no description, or one shared by two agents, stay where
+    they are."""
+    made: dict[str, str] = {}
+    for r in recs:
+        if r.operation == "create_agent" and r.instructions and r.agent:
+            made[r.instructions] = r.agent if made.get(r.instructions, r.agent) == r.agent else ""
+    if len(made) < 2:
+        return
+    calls: dict[tuple[str, str], list[SpanRec]] = {}
+    for r in recs:
+        who = made.get(r.instructions, "") if r.kind == MODEL and r.instructions else ""
+        if who and r.parent_id == root.span_id:
+            calls.setdefault((r.parent_id, who), []).append(r)
+    if len({who for _, who in calls}) < 2:
+        return
+    for (parent, who), mine in calls.items():
+        scope = SpanRec(f"{mine[0].span_id}~agent", parent, mine[0].start, 0, AGENT, who, who)
+        scope.end = max(m.end for m in mine)
+        scope.operation, scope.span = "invoke_agent", who
+        scope.rule = (
+            f"{INFERRED} (round 10): its model calls' system prompt is the description "
+            f"{who!r} was made with (create_agent)"
+        )
+        by_id[scope.span_id] = scope
+        recs.append(scope)
+        for m in mine:
+            m.parent_id = scope.span_id
+    recs.sort(key=_SORT_KEY)
+    # The one who wrote every such agent's first request (its first user message's author),
+    # an agent of no model call here, is who ran them: the root, naming no agent, acts as it.
+    senders = {mine[0].sender for mine in calls.values()}
+    (sender,) = senders if len(senders) == 1 else ("",)
+    if sender and not root.agent and sender not in {who for _, who in calls}:
+        root.agent = sender
+        root.rule = f"{AUTHOR} ({sender!r}, its first user message's name)"
+
+
+# The rule of a root read as the agent that wrote its agents' first requests.
+AUTHOR = "structure (round 10): the author of every first request of the agents under it"
 
 
 # The rule of a tool call read from the model calls' messages (no span of it).
@@ -1042,6 +1096,8 @@ def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRe
     holder = _holders_of(recs, root, by_id, (AGENT, TOOL))
     if any(holder[r.span_id] is root for r in recs if r.kind in (MODEL, TOOL) and r is not root):
         return  # the root's own work: an agent calling its agents, not a graph
+    if root.rule.startswith(AUTHOR):
+        return  # the root wrote its agents' requests: an agent calling them (round 10)
     spans = [r for r in recs if r.kind == AGENT and r is not root and holder[r.span_id] is root]
     if len(spans) < 2 or any(r.links for r in spans):
         return
@@ -1330,7 +1386,8 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
         if first is not None:
             name = scope_name(first)
             first.kind, first.name, first.agent = AGENT, name, name
-            first.rule = INFERRED
+            if not first.rule.startswith(AUTHOR):  # named by whom it wrote for (round 10)
+                first.rule = INFERRED
 
 
 def _in_bookkeeping(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> bool:

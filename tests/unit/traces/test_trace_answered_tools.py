@@ -2,7 +2,9 @@
 agent"), on small runs of spans of no framework's: in a file with no tool span, a tool call a
 model call asked for, whose result a later model call's request carries under the same call
 id, ran once, by the asking call's agent; one asked for and never answered is not counted,
-and where the file has tool spans they are the record."""
+and where the file has tool spans they are the record. Model calls under the root whose
+system prompt is the description an agent was made with (create_agent) are that agent's; the
+author every such agent's first request names is the root's agent."""
 
 from __future__ import annotations
 
@@ -107,3 +109,68 @@ def test_where_the_file_has_tool_spans_they_are_the_record(tmp_path: Path) -> No
     tool = _span(0x23, 0x20, "execute_tool search", 21, 25, op="execute_tool", tool="search")
     ev, _ = _import(tmp_path, _two_agents(_answering("c1", "c2"), tool))
     assert _tools(ev) == [("a", "search")]
+
+
+# Round 10: agents made with their instructions (create_agent), their calls under the root.
+_MADE = {**_KEYS, "description": "gen_ai.agent.description"}
+
+
+def _made(span: int, name: str, description: str) -> dict[str, Any]:
+    return otlp_spans.span(
+        _MADE, span, 0x10, f"create_agent {name}", 1, 2,
+        op="create_agent", agent_name=name, description=description,
+    )  # fmt: skip
+
+
+def _request(system: str, sender: str) -> str:
+    return json.dumps(
+        [
+            {"role": "system", "parts": [{"type": "text", "content": system}]},
+            {"role": "user", "parts": [{"type": "text", "content": "go"}], "name": sender},
+        ]
+    )
+
+
+def _graph(ev: list[dict[str, Any]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    sent = [(e["agent"], e["to"]) for e in ev if e["type"] in ("spawn", "message")]
+    back = [(e["agent"], e["to"]) for e in ev if e["type"] == "return"]
+    return sent, back
+
+
+def _made_run(sender_b: str = "boss") -> list[dict[str, Any]]:
+    return [
+        _span(0x10, 0, "program", 0, 100),
+        _made(0x11, "a", "You search."),
+        _made(0x12, "b", "You write."),
+        _chat(0x21, 0x10, 10, 30, request=_request("You search.", "boss")),
+        _chat(0x22, 0x10, 12, 32, request=_request("You write.", sender_b)),
+        _chat(0x23, 0x10, 40, 60, request=_request("You search.", "boss")),
+        _chat(0x24, 0x10, 62, 80, request=_request("Nobody's words.", "boss")),
+    ]
+
+
+def test_calls_under_the_root_are_the_agents_made_with_their_system_prompts(
+    tmp_path: Path,
+) -> None:
+    ev, err = _import(tmp_path, _made_run())
+    calls = [e["agent"] for e in ev if e.get("role") == "llm_call"]
+    # a's two calls, b's one; the call of no agent's words stays the root's (boss's)
+    assert calls == ["a", "b", "a", "boss"]
+    # the one who signed every agent's first request is the root's agent, calling them
+    assert _graph(ev) == ([("boss", "a"), ("boss", "b")], [("b", "boss"), ("a", "boss")])
+    assert "the description 'a' was made with (create_agent)" in err
+    assert "the author of every first request of the agents under it ('boss'" in err
+
+
+def test_requests_signed_by_two_authors_name_no_root_agent(tmp_path: Path) -> None:
+    ev, _ = _import(tmp_path, _made_run(sender_b="other"))
+    assert [e["agent"] for e in ev if e.get("role") == "llm_call"][:3] == ["a", "b", "a"]
+    # the root, holding the call of no agent's words, is named as its span, as before
+    assert _graph(ev)[0] == [("program", "a"), ("program", "b")]
+
+
+def test_one_agent_made_with_words_others_share_is_not_read(tmp_path: Path) -> None:
+    spans = _made_run()
+    spans[2] = _made(0x12, "b", "You search.")  # a and b made with the same words
+    ev, _ = _import(tmp_path, spans)
+    assert {e["agent"] for e in ev if e.get("role") == "llm_call"} == {"program"}
