@@ -1906,8 +1906,13 @@ class _Events:
         )
         self.root_name = self.agent_of(root)
         # The run's decision comes when its first span starts: the time before it (a
-        # program building its agents, written as no span) is no step of the run.
-        first = min((x.start for x in recs if x is not root), default=root.start)
+        # program building its agents, written as no span) is no step of the run. Nor
+        # is the framework's bookkeeping before it, which leaves no event (round 10: the
+        # `create_agent` spans of a program building its agents, OpenLIT's).
+        first = min(
+            (x.start for x in recs if x is not root and x.kind != RUNTIME),
+            default=root.start,
+        )
         self.first_work = max(0.0, round((first - t0) / 1e9, 9))
         self.explain = frameworks.explaining()
 
@@ -2007,12 +2012,14 @@ class _Events:
             pass
         elif source:
             self.handed_by[me] = source  # the hand-off was the delegation
-        elif me not in self.active:
-            push(_SPAWN("", ts, "spawn", holder, me, attrs))
-            self.spawner[me] = holder
-            self.active.add(me)
+        elif passed:
+            self._delegate(holder, me, ts, attrs)
         else:
-            push(_MSG("", ts, "message", holder, me, attrs, holder))
+            # Its holder waits for it until it returns (round 10): the delegation lasts
+            # the agent's span, as a tool call running an agent does, so the time the
+            # agent's span holds and no event of it covers (its tools' untraced runs, the
+            # framework's work between its calls) is work, once where nothing overlaps.
+            self._delegate(holder, me, ts, attrs, te - ts)
         if passed:
             return
         if source and not (source == holder and parent_span in self.agent_spans):
@@ -2024,6 +2031,23 @@ class _Events:
         # Its holder waits for it (a call, a tool, a node): it returns there at its end.
         ret = self._return(me, holder, te, attrs)
         self.returns_to.setdefault(parent_span, []).append(ret)
+
+    def _delegate(
+        self, holder: str, me: str, ts: float, attrs: SpanAttrs, dur: float | None = None
+    ) -> None:
+        """``holder`` hands work to ``me``: a spawn the first time, a message after; with
+        ``dur``, the delegation lasts that long (the holder waits for its end)."""
+        if me not in self.active:
+            if dur is None:
+                self.push(_SPAWN("", ts, "spawn", holder, me, attrs))
+            else:
+                self.push(_SPAWN_DUR("", ts, "spawn", holder, me, attrs, max(dur, 0.0)))
+            self.spawner[me] = holder
+            self.active.add(me)
+        elif dur is None:
+            self.push(_MSG("", ts, "message", holder, me, attrs, holder))
+        else:
+            self.push(_MSG_DUR("", ts, "message", holder, me, attrs, holder, max(dur, 0.0)))
 
     def _linked_senders(self, r: SpanRec, holder: str, me: str) -> list[str]:
         """The agents whose spans sent what an agent span links to, on it or on the
@@ -2192,7 +2216,9 @@ _ROOT = _shape(("role", "attributes", "duration_s"))
 _ATTRS = _shape(("attributes",))
 _SPAWN = _shape(("to", "attributes"))
 _SPAWN_ROLE = _shape(("to", "role", "attributes"))
+_SPAWN_DUR = _shape(("to", "attributes", "duration_s"))
 _MSG = _shape(("to", "attributes", "from"))
+_MSG_DUR = _shape(("to", "attributes", "from", "duration_s"))
 _CALL = _shape(("tool", "call_id", "attributes", "duration_s"))
 _CALL_REF = _shape(("tool", "call_id", "content_ref", "attributes", "duration_s"))
 _XFER = _shape(("to", "role", "from", "attributes"))

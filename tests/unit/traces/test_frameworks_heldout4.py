@@ -30,13 +30,6 @@ NOT_WRITTEN: dict[str, tuple[str, ...]] = {
 
 # Runs still read wrongly: the checks that fail, and why.
 KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
-    "ag2-openinference/parallel-chats.otlp.jsonl": (
-        ("speedup",),
-        "each researcher's first model call starts 0.5 s into its reply (AG2's first-use "
-        "setup, which no span of its own times): that wait is on the critical path but no "
-        "span's work, so the overlapping researchers' 0.65 s of work is 0.55 of the 1.20 s "
-        "path, not above the concurrent bound 1.2",
-    ),
     "burr/chain.otlp.jsonl": (
         ("delegations",),
         "Burr's bridge writes its steps with no attribute at all: three action spans run in "
