@@ -303,7 +303,9 @@ def own_work(tb: Table, end: np.ndarray) -> float:
         return total
     agents = tb.agent[k][order].astype(np.int64)
     holder = _holders(e_sorted)
-    calls = tb.etype[k][order] == EVENT_CODE["tool_call"]
+    et = tb.etype[k][order]
+    calls = np.where(et == EVENT_CODE["tool_call"], 1, 0).astype(np.int8)
+    calls[(et == EVENT_CODE["spawn"]) | (et == EVENT_CODE["message"])] = 2
     parent = _parents(holder, agents, _delegates(tb), len(tb.names.names), calls)
     return max(0.0, total - _covered(starts[order], e_sorted, parent))
 
@@ -328,8 +330,10 @@ def _parents(
 ) -> np.ndarray:
     """Each interval's parent: the first of its holders (innermost first) whose agent is
     its own or handed work to its own, -1 for none; a tool call is never the parent of its
-    own agent's tool call (``calls`` marks them): those are calls made at once, side by
-    side (several in one model answer), not one inside the other."""
+    own agent's tool call (``calls`` marks them 1): those are calls made at once, side by
+    side (several in one model answer), not one inside the other; nor is a delegation
+    (a spawn or message lasting while its agent waits for the delegate, marked 2) ever the
+    parent of its own agent's delegation: delegates run at once, side by side."""
     # Per agent that delegated, the agents it reaches as a row of bits (bit a of byte a >> 3),
     # as many rows and bytes as the bit sets hold (not one row per name: a trace may have a
     # million tool names); row_of[b] is agent b's row, the last (all clear) if it has none.
@@ -345,7 +349,8 @@ def _parents(
         a, b = agents[todo], agents[parent[todo]]
         byte = np.minimum(a >> 3, width - 1)  # an agent beyond every row's bits: a clear bit
         fits = (a == b) | ((bits[row_of[b], byte] >> (a & 7)) & 1 == 1) & (a >> 3 < width)
-        fits &= ~((a == b) & calls[todo] & calls[parent[todo]])
+        kind = calls[todo]
+        fits &= ~((a == b) & (kind > 0) & (kind == calls[parent[todo]]))
         todo = todo[~fits]
         parent[todo] = holder[parent[todo]]
         todo = todo[parent[todo] >= 0]

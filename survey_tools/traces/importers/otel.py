@@ -21,7 +21,7 @@ import ast
 import base64
 import binascii
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
@@ -32,7 +32,7 @@ import msgspec
 from survey_tools.traces.importers import frameworks, selfsaid
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.prompts import KEYS as PROMPT_KEYS
-from survey_tools.traces.importers.prompts import prompt_name
+from survey_tools.traces.importers.prompts import prompt_name, system_prompt
 from survey_tools.traces.importers.runs import RUN_IDS, union_idle_by_ids, union_nested
 from survey_tools.traces.importers.spans import (
     AGENT,
@@ -158,6 +158,8 @@ _ASKED_KEYS = tuple(
 # The GenAI semantic conventions' answer of a model call: JSON messages whose parts of type
 # tool_call name the tools it asked for (read up to this many characters).
 _OUTPUT_MESSAGES = "gen_ai.output.messages"
+# A model call's request: its ``tool_call_response`` parts answer calls asked before.
+_INPUT_MESSAGES = "gen_ai.input.messages"
 _MAX_OUTPUT_JSON = 200_000
 # The tools a model call's request offered: a JSON list of definitions, each with its name.
 _TOOL_DEFINITIONS = "gen_ai.tool.definitions"
@@ -190,6 +192,7 @@ WANTED.update(
         *_ASKED_KEYS,
         _OUTPUT_MESSAGES,
         _TOOL_DEFINITIONS,
+        "gen_ai.agent.description",
         "gen_ai.request.model",
         "gen_ai.response.model",
         "operation.name",
@@ -542,6 +545,9 @@ def span_record(
         _prompt_name(kind, a),
         _asked(kind, a),
         _offered(kind, a),
+        *_tool_call_ids(kind, a),
+        _instructions(kind, a),
+        _sender(kind, a),
     )
 
 
@@ -612,6 +618,46 @@ def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     return tuple(n for n in names if isinstance(n, str) and 0 < len(n) <= 128)[:64]
 
 
+def _messages(raw: Any, needle: str) -> list[Any]:
+    """The GenAI conventions' JSON list of messages ``raw``, when it holds ``needle``
+    (read up to :data:`_MAX_OUTPUT_JSON` characters); none otherwise."""
+    if not isinstance(raw, str) or needle not in raw or len(raw) > _MAX_OUTPUT_JSON:
+        return []
+    try:
+        messages = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return []
+    return messages if isinstance(messages, list) else []
+
+
+def _parts(messages: list[Any], kind: str) -> Iterator[dict[str, Any]]:
+    """The parts of type ``kind`` of GenAI messages that carry an ``id``."""
+    for m in messages:
+        parts = m.get("parts") if isinstance(m, dict) else None
+        for p in parts if isinstance(parts, list) else ():
+            if isinstance(p, dict) and p.get("type") == kind and isinstance(p.get("id"), str):
+                yield p
+
+
+def _tool_call_ids(
+    kind: str, a: dict[str, Any]
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """A model call's tool calls by id (round 10): the (call id, tool name) its answer's
+    ``tool_call`` parts asked for, and the call ids of the ``tool_call_response`` parts its
+    request carries (the results of calls asked before). Read from the GenAI conventions'
+    messages only; none for other spans."""
+    if kind != MODEL:
+        return (), ()
+    asked = tuple(
+        (str(p["id"])[:128], str(p["name"])[:128])
+        for p in _parts(_messages(a.get(_OUTPUT_MESSAGES), "tool_call"), "tool_call")
+        if isinstance(p.get("name"), str) and p["name"]
+    )[:16]
+    got = _messages(a.get(_INPUT_MESSAGES), "tool_call_response")
+    answered = tuple(str(p["id"])[:128] for p in _parts(got, "tool_call_response"))[:64]
+    return asked, answered
+
+
 def _asked_genai(raw: Any) -> tuple[str, ...]:
     """The tools named by the ``tool_call`` parts of the GenAI conventions'
     ``gen_ai.output.messages`` (a JSON list of messages, each with its ``parts``)."""
@@ -653,6 +699,34 @@ def _repr_tool_calls(text: Any) -> list[Any]:
         for c in (calls if isinstance(calls, list) else ())
         if isinstance(c, dict) and isinstance(c.get("function"), dict)
     ]
+
+
+# What an agent was made with (the GenAI conventions' create_agent span): its description.
+_AGENT_DESCRIPTION = "gen_ai.agent.description"
+
+
+def _instructions(kind: str, a: dict[str, Any]) -> str:
+    """Round 10: a model call's system prompt, or the description an agent was made with
+    (a ``create_agent`` span naming its agent), up to 2,000 characters; '' for others."""
+    if kind == MODEL:
+        return system_prompt(a).strip()[:2000]
+    if a.get("gen_ai.operation.name") == "create_agent" and a.get("gen_ai.agent.name"):
+        text = a.get(_AGENT_DESCRIPTION)
+        return text.strip()[:2000] if isinstance(text, str) else ""
+    return ""
+
+
+def _sender(kind: str, a: dict[str, Any]) -> str:
+    """Round 10: who wrote a model call's request, by the ``name`` its first user message
+    carries (the chat APIs' author of a message: AG2 signs each message with its sender);
+    '' when it names nobody."""
+    if kind != MODEL:
+        return ""
+    for m in _messages(a.get(_INPUT_MESSAGES), '"name"'):
+        if isinstance(m, dict) and m.get("role") == "user":
+            name = m.get("name")
+            return name[:128] if isinstance(name, str) else ""
+    return ""
 
 
 def _prompt_name(kind: str, a: dict[str, Any]) -> str:
