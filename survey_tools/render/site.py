@@ -38,6 +38,7 @@ from survey_tools.render.bibtex import record_entry_type, venue_text
 from survey_tools.render.dataset import CARD_FILE as DATA_CARD
 from survey_tools.render.dataset import CROISSANT_FILE, DATAPACKAGE_FILE, dataset_files
 from survey_tools.render.dataset import CSV_FILE as DATA_CSV
+from survey_tools.render.paperpage import paper_page
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
 from survey_tools.render.searchwords import identifier_texts, taxonomy_words
@@ -931,7 +932,13 @@ class _Site:
         return self.env.get_template("site/paper.html.j2")  # looked up once, not per page
 
     def paper(self, rec: Record) -> str:
-        html = self._paper_template.render(**self.paper_context(rec))
+        ctx = self.paper_context(rec)
+        # Written by paperpage.py, the same bytes as the template (tests/unit/render/
+        # test_paper_page.py): Jinja's pass was about a tenth of a cold 10k build. The template
+        # renders when the survey's titles are missing, so that its error stays the one shown.
+        survey = ctx["survey"]
+        fast = "short_title" in survey and "list_title" in survey
+        html = paper_page(ctx) if fast else self._paper_template.render(**ctx)
         return html.strip("\n") + "\n"
 
     def paper_list(self) -> str:
