@@ -15,7 +15,10 @@ is already markup), done by ``str.replace`` on the strings that hold such a char
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
+
+from survey_tools.render.sitelinks import references_by_attribute, unescaped
 
 _SPECIAL = frozenset("&<>'\"")
 
@@ -36,13 +39,56 @@ def esc(value: Any) -> str:
     )
 
 
-def _meta(out: list[str], meta: Mapping[str, Any], site_name: str) -> None:
+# The fragments many pages share (navigation, tag lines, badges, the head's script) are read
+# once each; a page's own markup (its JSON-LD) holds no link and is not read (none has " href=", " src=" or " xml:base=").
+_fragment_references = lru_cache(maxsize=1 << 12)(references_by_attribute)
+
+
+class Refs:
+    """The page's links as the site's link check reads them (``sitelinks.references``): each
+    ``href`` in the page's order, then each ``src``, then each ``xml:base``, unescaped. Noted
+    where a value enters the page, so that the check does not read the page again; a fragment of
+    markup (navigation, tags, the script) is read once for every page that holds it."""
+
+    __slots__ = ("hrefs", "srcs", "bases")
+
+    def __init__(self) -> None:
+        self.hrefs: list[str] = []
+        self.srcs: list[str] = []
+        self.bases: list[str] = []
+
+    def href(self, value: Any) -> str:
+        """``value`` escaped for an ``href`` attribute, noted as one."""
+        e = esc(value)
+        self.hrefs.append(unescaped(e) if "&" in e else e)
+        return e
+
+    def src(self, value: Any) -> str:
+        e = esc(value)
+        self.srcs.append(unescaped(e) if "&" in e else e)
+        return e
+
+    def markup(self, value: Any) -> str:
+        """``value`` escaped (markup stays as it is), with the links its text holds."""
+        e = esc(value)
+        if " href=" in e or " src=" in e or " xml:base=" in e:
+            hrefs, srcs, bases = _fragment_references(e)
+            self.hrefs += hrefs
+            self.srcs += srcs
+            self.bases += bases
+        return e
+
+    def all(self) -> list[str]:
+        return [*self.hrefs, *self.srcs, *self.bases]
+
+
+def _meta(out: list[str], meta: Mapping[str, Any], site_name: str, r: Refs) -> None:
     """``site/_meta.html.j2`` (a paper page's part of it)."""
     if meta["canonical"]:
         c = esc(meta["canonical"])
         out += (
             '<link rel="canonical" href="',
-            c,
+            r.href(meta["canonical"]),
             '">\n<meta property="og:url" content="',
             c,
             '">\n',
@@ -84,15 +130,17 @@ def _meta(out: list[str], meta: Mapping[str, Any], site_name: str) -> None:
     for name, value in meta.get("citation", []):
         out += ('<meta name="', esc(name), '" content="', esc(value), '">\n')
     if meta["jsonld"]:
-        out += ('<script type="application/ld+json">', esc(meta["jsonld"]), "</script>\n")
+        out += ('<script type="application/ld+json">', r.markup(meta["jsonld"]), "</script>\n")
 
 
-def _evidence(ev: Any, is_url: Any) -> str:
-    e = esc(ev)
-    return f'<a href="{e}">{e}</a>' if is_url else e
+def _evidence(ev: Any, is_url: Any, r: Refs) -> str:
+    if is_url:
+        e = r.href(ev)
+        return f'<a href="{e}">{e}</a>'
+    return esc(ev)
 
 
-def _corrections(out: list[str], items: Sequence[Mapping[str, Any]]) -> None:
+def _corrections(out: list[str], items: Sequence[Mapping[str, Any]], r: Refs) -> None:
     out.append('  <ul class="decisions corrections">\n')
     for c in items:
         out += (
@@ -107,20 +155,20 @@ def _corrections(out: list[str], items: Sequence[Mapping[str, Any]]) -> None:
             ". ",
             esc(c["reason"]),
             ' <span class="ev">Evidence: ',
-            _evidence(c["evidence"], c["evidence_is_url"]),
+            _evidence(c["evidence"], c["evidence_is_url"], r),
             "</span></li>\n",
         )
     out.append("  </ul>\n")
 
 
-def _decision(out: list[str], d: Mapping[str, Any]) -> None:
-    out += ("    <li>", esc(d["badge"]))
+def _decision(out: list[str], d: Mapping[str, Any], r: Refs) -> None:
+    out += ("    <li>", r.markup(d["badge"]))
     if d["reason"]:
         out += (" ", esc(d["reason"]))
     if d["evidence"]:
         out += (
             ' <span class="ev">Evidence: ',
-            _evidence(d["evidence"], d["evidence_is_url"]),
+            _evidence(d["evidence"], d["evidence_is_url"], r),
             "</span>",
         )
     s = d["second"]
@@ -142,15 +190,15 @@ def _decision(out: list[str], d: Mapping[str, Any]) -> None:
     out.append("</li>\n")
 
 
-def _record(out: list[str], ctx: Mapping[str, Any]) -> None:
+def _record(out: list[str], ctx: Mapping[str, Any], r: Refs) -> None:
     """From the article's heading to the record's fields."""
     rec, cur = ctx["rec"], ctx["curation"]
-    rid, url, index = esc(rec["id"]), esc(rec["url"]), esc(ctx["index_href"])
+    rid, index = esc(rec["id"]), esc(ctx["index_href"])
     out += (
         '<article class="paper" id="p-',
         rid,
         '">\n  <h1><a href="',
-        url,
+        r.href(rec["url"]),
         '">',
         esc(rec["title"]),
         "</a></h1>\n",
@@ -164,24 +212,22 @@ def _record(out: list[str], ctx: Mapping[str, Any]) -> None:
         '</p>\n  <p class="summary">',
         esc(rec["summary"]),
         '</p>\n  <p class="actions">\n    <a class="btn" href="',
-        url,
+        r.href(rec["url"]),
         '">Read the paper</a>\n',
     )
     for link in rec["links"]:
-        out += ('<a class="btn" href="', esc(link["url"]), '">', esc(link["label"]), "</a> ")
+        out += ('<a class="btn" href="', r.href(link["url"]), '">', esc(link["label"]), "</a> ")
     if ctx["edit_url"]:
         out += (
             '<a class="btn" href="',
-            esc(ctx["edit_url"]),
+            r.href(ctx["edit_url"]),
             '">Edit this record</a> <a class="btn" href="',
-            esc(ctx["report_url"]),
+            r.href(ctx["report_url"]),
             '">Report a problem</a>',
         )
     out += (
         '    <a class="btn" href="',
-        index,
-        "#p-",
-        rid,
+        r.href(f"{ctx['index_href']}#p-{rec['id']}"),
         '" data-carry="',
         index,
         '" data-anchor="',
@@ -194,16 +240,16 @@ def _record(out: list[str], ctx: Mapping[str, Any]) -> None:
         out += ("    <dt>", esc(d["label"]), "</dt><dd>")
         for p in d["parts"]:
             if "url" in p:
-                out += ('<a href="', esc(p["url"]), '">', esc(p["text"]), "</a>")
+                out += ('<a href="', r.href(p["url"]), '">', esc(p["text"]), "</a>")
             else:
                 out.append(esc(p["text"]))
         out.append("</dd>\n")
 
 
-def _curation(out: list[str], cur: Mapping[str, Any]) -> None:
+def _curation(out: list[str], cur: Mapping[str, Any], r: Refs) -> None:
     out.append('  </dl>\n  <h2>Curation</h2>\n  <dl class="fields">\n    <dt>Entered in</dt><dd>')
     if cur["edition_url"]:
-        out += ('<a href="', esc(cur["edition_url"]), '">', esc(cur["edition"]), "</a>")
+        out += ('<a href="', r.href(cur["edition_url"]), '">', esc(cur["edition"]), "</a>")
     else:
         out.append(esc(cur["edition"]))
     out.append("</dd>\n")
@@ -216,26 +262,26 @@ def _curation(out: list[str], cur: Mapping[str, Any]) -> None:
             "  <h3>Pending corrections</h3>\n  <p>Proposed changes to this record's tags that the curators"
             " have not applied yet: the tags below still show the current values.</p>\n"
         )
-        _corrections(out, cur["pending"])
+        _corrections(out, cur["pending"], r)
     if cur["applied"]:
         out.append(
             "  <h3>Applied corrections</h3>\n  <p>Metadata corrected on this page from the record's stored"
             " values.</p>\n"
         )
-        _corrections(out, cur["applied"])
+        _corrections(out, cur["applied"], r)
 
 
-def _tail(out: list[str], ctx: Mapping[str, Any]) -> None:
+def _tail(out: list[str], ctx: Mapping[str, Any], r: Refs) -> None:
     """Tags, decisions, legends, BibTeX and the footer."""
     if ctx["tags"]:
         out.append('  <h2>Tags</h2>\n  <dl class="fields">\n')
-        out += (esc(t["html"]) for t in ctx["tags"])
+        out += (r.markup(t["html"]) for t in ctx["tags"])
         out.append("  </dl>\n")
     decisions = ctx["decisions"]
     if decisions:
         out += ("  <h2>", esc(decisions[0]["field"]), '</h2>\n  <ul class="decisions">\n')
         for d in decisions:
-            _decision(out, d)
+            _decision(out, d, r)
         out.append("  </ul>\n")
     for m in ctx["mark_legends"]:
         legend = str(m["legend"])
@@ -262,21 +308,23 @@ def _tail(out: list[str], ctx: Mapping[str, Any]) -> None:
     if ctx["edit_url"]:
         out += (
             ' Something wrong or missing? <a href="',
-            esc(ctx["report_url"]),
+            r.href(ctx["report_url"]),
             '">Report a problem</a> or <a href="',
-            esc(ctx["edit_url"]),
+            r.href(ctx["edit_url"]),
             '">edit the record</a>.',
         )
     out += (
         '</p></footer>\n<script src="',
-        esc(ctx["paper_js_href"]),
+        r.src(ctx["paper_js_href"]),
         '"></script>\n</body>\n</html>\n',
     )
 
 
-def paper_page(ctx: Mapping[str, Any]) -> str:
+def paper_page(ctx: Mapping[str, Any]) -> tuple[str, list[str]]:
     """The page ``site/paper.html.j2`` renders from ``ctx`` (the same bytes), ``survey`` holding
-    ``short_title`` and ``list_title`` (the caller renders with Jinja otherwise)."""
+    ``short_title`` and ``list_title`` (the caller renders with Jinja otherwise), and its links
+    as ``sitelinks.references`` reads them from the page (the same list)."""
+    r = Refs()
     survey, rec = ctx["survey"], ctx["rec"]
     site_name = esc(survey["list_title"])
     index = esc(ctx["index_href"])
@@ -291,18 +339,19 @@ def paper_page(ctx: Mapping[str, Any]) -> str:
         esc(survey["short_title"]),
         "</title>\n",
     ]
-    _meta(out, ctx["meta"], site_name)
+    _meta(out, ctx["meta"], site_name, r)
     out += (
         '<link rel="stylesheet" href="',
-        esc(ctx["css_href"]),
+        r.href(ctx["css_href"]),
         '">\n<link rel="icon" type="image/svg+xml" href="',
-        esc(ctx["icon_href"]),
+        r.href(ctx["icon_href"]),
         '">\n<script>\n',
-        esc(ctx["head_js"]),
-        '\n</script>\n</head>\n<body class="paper-page">\n'
-        '<a class="skip" href="#main">Skip to the paper</a>\n<header class="site">\n  <div class="bar">\n'
+        r.markup(ctx["head_js"]),
+        '\n</script>\n</head>\n<body class="paper-page">\n<a class="skip" href="',
+        r.href("#main"),
+        '">Skip to the paper</a>\n<header class="site">\n  <div class="bar">\n'
         '    <p class="crumb"><a href="',
-        index,
+        r.href(ctx["index_href"]),
         '" data-carry="',
         index,
         '">',
@@ -310,10 +359,10 @@ def paper_page(ctx: Mapping[str, Any]) -> str:
         "</a></p>\n"
         '    <button type="button" id="theme" class="btn needs-js" aria-pressed="false">Dark mode</button>\n'
         "  </div>\n  ",
-        esc(ctx["links_html"]),
+        r.markup(ctx["links_html"]),
         '\n</header>\n<main id="main" tabindex="-1">\n',
     )
-    _record(out, ctx)
-    _curation(out, ctx["curation"])
-    _tail(out, ctx)
-    return "".join(out)
+    _record(out, ctx, r)
+    _curation(out, ctx["curation"], r)
+    _tail(out, ctx, r)
+    return "".join(out), r.all()

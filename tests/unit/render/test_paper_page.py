@@ -15,7 +15,8 @@ from markupsafe import Markup
 
 from survey_tools.render.bibtex import bibtex_entry
 from survey_tools.render.paperpage import esc, paper_page
-from survey_tools.render.site import _Site
+from survey_tools.render.site import PAPERS_DIR, _Site, site_files
+from survey_tools.render.sitelinks import SiteLinkError, check_page, checked_noted, references
 
 # Every character markupsafe escapes, a tag, an entity and a non-ASCII letter.
 _HOSTILE = "<b a='1'>&amp;\"é</b>"
@@ -31,7 +32,11 @@ def _sites(b: Built) -> Iterator[_Site]:
 
 
 def _same(site: _Site, ctx: dict[str, Any]) -> None:
-    assert paper_page(ctx) == _jinja(site, ctx), ctx["rec"]["id"]
+    """The same bytes as the template, and the links the page noted are the ones the site's
+    link check reads from the page, in the same order."""
+    text, refs = paper_page(ctx)
+    assert text == _jinja(site, ctx), ctx["rec"]["id"]
+    assert refs == references(text), ctx["rec"]["id"]
 
 
 def _hostile(value: Any) -> Any:
@@ -198,3 +203,26 @@ def test_the_site_writes_its_pages_so(real: Built) -> None:
     site = _Site(real.tax, real.corpus, real.stats, bibtex_entry)
     for rec in site.records[:5]:
         assert site.paper(rec) == _jinja(site, site.paper_context(rec)).strip("\n") + "\n"
+
+
+def test_the_noted_check_is_the_full_check(real: Built, hostile: Built) -> None:
+    """Every paper page of the site: the check of its noted links finds what the full check of
+    its text finds (nothing here), and a page whose noted link names a missing file is refused
+    as the full check refuses it."""
+    for b in (real, hostile):
+        files = site_files(b.tax, b.corpus, b.stats, bibtex_entry)
+        names = frozenset(files)
+        for rel in names:
+            if rel.startswith(f"{PAPERS_DIR}/") and rel != f"{PAPERS_DIR}/index.html":
+                text = files[rel]
+                assert check_page(rel, text, names) == []
+    site = _Site(real.tax, real.corpus, real.stats, bibtex_entry)
+    rec = site.records[0]
+    rel = f"{PAPERS_DIR}/{rec.id}.html"
+    text, refs = site.paper_noted(rec)
+    lacking = frozenset({rel})  # a site without its index, stylesheet or script
+    full = check_page(rel, text, lacking)
+    assert full
+    with pytest.raises(SiteLinkError) as noted_err:
+        checked_noted(rel, lambda: (text, refs), lacking, "site")
+    assert all(p in str(noted_err.value) for p in full[:5])
