@@ -42,7 +42,7 @@ from survey_tools.render.paperpage import paper_page
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
 from survey_tools.render.searchwords import identifier_texts, taxonomy_words
-from survey_tools.render.sitelinks import checked, checked_noted, references
+from survey_tools.render.sitelinks import checked, checked_noted, confirmed, references
 from survey_tools.render.sitemap import robots_txt, sitemap_xml
 from survey_tools.render.templating import make_environment
 from survey_tools.reports.axes import Axis, get_path, mode_of
@@ -943,7 +943,7 @@ class _Site:
         survey = ctx["survey"]
         if "short_title" in survey and "list_title" in survey:
             html, refs = paper_page(ctx)  # begins with "<!doctype" and ends with one newline
-            return html, refs
+            return html, confirmed(html, refs)
         html = self._paper_template.render(**ctx).strip("\n") + "\n"
         return html, references(html)
 

@@ -157,6 +157,18 @@ def checked_noted(
     return text
 
 
+def confirmed(text: str, refs: list[str]) -> list[str]:
+    """``refs``, the links a renderer noted as it wrote ``text``, when they are what
+    :func:`references` reads from ``text``; else that reading. Each noted link is one of the
+    page's ``href="``/``src="``/``xml:base="`` and is read to its closing quote, so when the text
+    holds no more of those than were noted the two lists are the same. A value that itself ends
+    in `` href=`` before a closing quote adds one the renderer did not write as a link (the full
+    check reads it, and may refuse it): then the page is read, as every page was."""
+    if sum(text.count(attr) for attr in _ATTRS) == len(refs):
+        return refs
+    return references(text)
+
+
 def _refuse(problems: list[str], folder: str) -> None:
     if problems:
         where = f"{folder}/" if folder else ""
