@@ -75,16 +75,37 @@ TRACE_WORDS = Vocabulary(
         "additionalProperties": "unknown field",
         "fallback": "{message_short}",
     },
-    worded=frozenset({"required", "type", "enum", "minimum", "exclusiveMinimum", "maxLength",
-                      "minLength", "additionalProperties"}),
+    worded=frozenset(
+        {
+            "required",
+            "type",
+            "enum",
+            "minimum",
+            "exclusiveMinimum",
+            "maxLength",
+            "minLength",
+            "additionalProperties",
+        }
+    ),
     type_names={
-        "number": "a number", "integer": "an integer", "string": "a string",
-        "object": "an object", "array": "an array", "boolean": "a boolean", "null": "null",
+        "number": "a number",
+        "integer": "an integer",
+        "string": "a string",
+        "object": "an object",
+        "array": "an array",
+        "boolean": "a boolean",
+        "null": "null",
     },
     value_kinds={
-        "null": "null", "boolean": "a boolean", "integer": "an integer", "number": "a number",
-        "nonfinite": "a non-finite number", "string": "a string", "array": "an array",
-        "object": "an object", "other": "an object",
+        "null": "null",
+        "boolean": "a boolean",
+        "integer": "an integer",
+        "number": "a number",
+        "nonfinite": "a non-finite number",
+        "string": "a string",
+        "array": "an array",
+        "object": "an object",
+        "other": "an object",
     },
     json_values=True,
     keys_together=True,
@@ -303,7 +324,11 @@ def pair_tools(tb: Table) -> ToolPairs:
     ok = np.isfinite(tb.t) & (tb.tool >= 0)
     calls = np.flatnonzero((tb.etype == call_code) & ok)
     results = np.flatnonzero((tb.etype == res_code) & ok)
-    cid_arr = np.fromiter(map(is_not, tb.call_id, repeat(None)), bool, len(tb.call_id))
+    # Most traces name no call ids: a count (identity checks) instead of a pass building flags.
+    if tb.call_id.count(None) == len(tb.call_id):
+        cid_arr = np.zeros(len(tb.call_id), dtype=bool)
+    else:
+        cid_arr = np.fromiter(map(is_not, tb.call_id, repeat(None)), bool, len(tb.call_id))
     problems: list[tuple[int, str]] = []
     by_id_r, by_id_c = _pair_by_id(tb, calls, results[cid_arr[results]], cid_arr, problems)
     fifo_results, fifo_pairs = _pair_in_order(
