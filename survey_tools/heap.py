@@ -19,8 +19,8 @@ columns of a large trace took 0.3-0.36 s of CPU in ``survey trace validate`` (be
 round 5 of issue 47). Inside :func:`exit_leaves_heap` (the ``survey`` process's entry point,
 never click's test runner or a library caller), :func:`leave_to_exit` keeps what it is given and
 :func:`release_left` frees it: a batch calls it before the next trace, so at most one trace is
-held. The metrics leave a trace's decoded events held while they are made (freeing them first
-cost 0.12 s of CPU for 46 MB less at a 1.07 GB peak; benchmarks/TRACES.md, round 10). The process then ends with ``os._exit`` after flushing its
+held, and the metrics call it before building arrays of their own, keeping the trace, so that
+their peak memory is validation's. The process then ends with ``os._exit`` after flushing its
 output, skipping the interpreter's teardown. Outside that block both do nothing: objects are
 freed as usual.
 """

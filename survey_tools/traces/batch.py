@@ -63,9 +63,9 @@ def measure_file(
     report, trace = check_file(path, limit=limit, limits=limits)
     if trace is None or not report.ok:
         return Measured(path, report, None)
-    # The decoded events left to the survey process's exit stay there while the metrics are
-    # made (the next trace's validation frees them): freeing a million of them first cost 0.12 s
-    # of CPU and saved 46 MB of a 1.07 GB peak (heap.py; TRACES.md, round 10).
+    # The decoded events left to the survey process's exit go before the metrics build arrays
+    # of their own: the peak memory stays validation's (heap.py).
+    heap.release_left(trace)
     # The columns' lists (ids, edge ends, call ids: millions of items) live until the metrics
     # are made: out of the collections the metrics' own objects start, each of which walked
     # them whole while they were young (0.16 s of a 1M-event trace's metrics; TRACES.md, round 9).

@@ -20,6 +20,7 @@ from typing import Any
 
 from survey_tools.extras import require_extra
 from survey_tools.fileio import mode_for
+from survey_tools.heap import release_left
 from survey_tools.traces.limits import DEFAULT_LIMITS, Limits
 from survey_tools.traces.metrics import SCALAR_FIELDS, compute, flat_row
 from survey_tools.traces.validate import check_file
@@ -88,8 +89,7 @@ def trace_row(path: str, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
         "problems": report.total,
         "first_problem": report.problems[0].format() if report.problems else None,
     }
-    # The decoded events stay left to the exit while the metrics are made, as in batch.py
-    # (the next trace's validation frees them: heap.py).
+    release_left(trace)  # the decoded events go before the metrics' arrays (heap.py)
     m = flat_row(compute(trace, max_taint_paths=0)) if trace is not None and report.ok else {}
     for key in SCALAR_FIELDS:
         v = m.get(key)
