@@ -393,7 +393,11 @@ def _pair_in_order(
     names = tb.names.names
     seq = np.concatenate([fifo_calls, fifo_res])
     is_res = np.concatenate([np.zeros(fifo_calls.size, bool), np.ones(fifo_res.size, bool)])
-    order = np.lexsort((seq, is_res, tb.t[seq], tb.tool[seq]))
+    # By tool, then time, then calls before results, then event order: the last two are the
+    # order ``seq`` is built in (calls, then results, each in event order), which lexsort's
+    # stable passes keep among ties, so only tool and time are sorted (0.034 s against 0.044 s
+    # for four keys on the 1M-event trace's 755,000 tool events; TRACES.md, round 10).
+    order = np.lexsort((tb.t[seq], tb.tool[seq]))
     seq, is_res = seq[order], is_res[order]
     tool = tb.tool[seq].astype(np.int64)
     start = np.searchsorted(tool, tool, side="left")  # first position of each tool
