@@ -157,6 +157,13 @@ _FULL_COLLECTION_EVERY = 100
 
 
 def main() -> None:
+    # numpy's OpenBLAS starts a worker thread per core as numpy loads, before any command runs:
+    # 0.08-0.1 s of CPU in every `survey trace` run on this 2-core machine (benchmarks/TRACES.md,
+    # round 10), for linear algebra no command does at a size that threads would speed up (the
+    # trace checks and metrics are elementwise; the screening ranking is a matrix-vector
+    # product). Only the survey process, before numpy is first imported, and only when the
+    # user has not chosen a number.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     gen0, gen1, _ = gc.get_threshold()
     gc.set_threshold(gen0, gen1, _FULL_COLLECTION_EVERY)
     # The survey process itself (not click's test runner, which calls cli): what a command left

@@ -520,7 +520,56 @@ def render_readme(
     site_path: str = "",
 ) -> str:
     ctx = readme_context(tax, corpus, stats, gaps, figures, site_path)
-    return _tidy(environment(tax.texts_under(TEMPLATE_OVERRIDES)).get_template("readme/README.md.j2").render(**ctx))
+    overrides = tax.texts_under(TEMPLATE_OVERRIDES)
+    if PAPERS_PARTIAL not in overrides:
+        # The list of entries written by papers_markdown, the same text as the package's partial
+        # (tests/unit/render/test_readme_papers.py): Jinja's loop over 10,000 entries was a
+        # quarter of the README's time. A survey's own partial renders as it is.
+        ctx["papers_md"] = papers_markdown(ctx)
+        overrides = {**overrides, PAPERS_PARTIAL: "{{ papers_md }}"}
+    return tidy(environment(overrides).get_template("readme/README.md.j2").render(**ctx))
+
+
+PAPERS_PARTIAL = "readme/partials/papers.md.j2"
+_HOW = {"title": "alphabetical", "newest": "newest first", "oldest": "oldest first", "source": "in the list's own order"}
+
+
+def papers_markdown(ctx: Mapping[str, Any]) -> str:
+    """What the package's ``readme/partials/papers.md.j2`` renders from ``ctx``, the same text."""
+    how = _HOW[ctx["conf"].get("entry_order", "title")]
+    group_label = ctx["group_label"]
+    if group_label:
+        head = f"Grouped by {md(in_sentence(group_label))}, {how} within each group."
+    else:
+        head = f"{how[:1].upper()}{how[1:]}."
+    marks = "".join(f" ({md(m['mark'])} after a tag: {md(m['legend'])})" for m in ctx["map_marks"])
+    out = [head, " Each entry gives its one-line summary, then the record's key and tags", marks, ".\n\n"]
+    edition = ctx["edition"]
+    for g in ctx["groups"]:
+        entries = g["entries"]
+        n = len(entries)
+        desc = f"*{md(g['description'])}* " if g["description"] else ""
+        out.append(f"### {g['label']}\n\n{desc}{n} {'entry' if n == 1 else 'entries'}.\n\n")
+        for e in entries:
+            out.append(_entry_markdown(e, edition))
+        out.append("\n")
+    return "".join(out)
+
+
+def _entry_markdown(e: Mapping[str, Any], edition: Any) -> str:
+    """One entry's two lines, as the partial's loop writes them."""
+    parts = [f"- [{md(e['title'])}]({md_url(e['url'])}) - "]
+    if e["summary"]:
+        parts.append(f"{md_sentence(e['summary'])}\n  <br>")
+    parts += (f'<a id="{a}"></a>' for a in e["anchors"])
+    if e["new"]:
+        added = f", added {e['added']}" if e["added"] else ""
+        parts.append(f"*new since {md(edition['label'])}{added}* · ")
+    parts.append(md_code(e["id"]))
+    parts += (f" · {md(t.label)}: {md(t.value)}" for t in e["tags"])  # model.Tag
+    parts += (f" · [{md(lk['label'])}]({md_url(lk['url'])})" for lk in e["links"])
+    parts.append(".\n")
+    return "".join(parts)
 
 
 def _exclusion_id_example(tax: Taxonomy) -> str:
@@ -585,10 +634,10 @@ def own_contributing(files: Mapping[str, str]) -> dict[str, str]:
 
 def render_contributing(tax: Taxonomy, records: Sequence[Record] = (), protocol: Protocol | None = None) -> str:
     ctx = contributing_context(tax, records, protocol)
-    return _tidy(environment(tax.texts_under(TEMPLATE_OVERRIDES)).get_template("contributing/CONTRIBUTING.md.j2").render(**ctx))
+    return tidy(environment(tax.texts_under(TEMPLATE_OVERRIDES)).get_template("contributing/CONTRIBUTING.md.j2").render(**ctx))
 
 
-def _tidy(text: str) -> str:
+def tidy(text: str) -> str:
     """One blank line between blocks and a single final newline, whatever the template's loops did."""
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip("\n") + "\n"

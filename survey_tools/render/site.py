@@ -38,10 +38,11 @@ from survey_tools.render.bibtex import record_entry_type, venue_text
 from survey_tools.render.dataset import CARD_FILE as DATA_CARD
 from survey_tools.render.dataset import CROISSANT_FILE, DATAPACKAGE_FILE, dataset_files
 from survey_tools.render.dataset import CSV_FILE as DATA_CSV
+from survey_tools.render.paperpage import paper_page
 from survey_tools.render.registry import Lazy
 from survey_tools.render.scripts import bundle
 from survey_tools.render.searchwords import identifier_texts, taxonomy_words
-from survey_tools.render.sitelinks import checked
+from survey_tools.render.sitelinks import checked, checked_noted, confirmed, references
 from survey_tools.render.sitemap import robots_txt, sitemap_xml
 from survey_tools.render.templating import make_environment
 from survey_tools.reports.axes import Axis, get_path, mode_of
@@ -931,8 +932,20 @@ class _Site:
         return self.env.get_template("site/paper.html.j2")  # looked up once, not per page
 
     def paper(self, rec: Record) -> str:
-        html = self._paper_template.render(**self.paper_context(rec))
-        return html.strip("\n") + "\n"
+        return self.paper_noted(rec)[0]
+
+    def paper_noted(self, rec: Record) -> tuple[str, list[str]]:
+        """The paper's page and its links as the site's link check reads them from the page."""
+        ctx = self.paper_context(rec)
+        # Written by paperpage.py, the same bytes as the template (tests/unit/render/
+        # test_paper_page.py): Jinja's pass was about a tenth of a cold 10k build. The template
+        # renders when the survey's titles are missing, so that its error stays the one shown.
+        survey = ctx["survey"]
+        if "short_title" in survey and "list_title" in survey:
+            html, refs = paper_page(ctx)  # begins with "<!doctype" and ends with one newline
+            return html, confirmed(html, refs)
+        html = self._paper_template.render(**ctx).strip("\n") + "\n"
+        return html, references(html)
 
     def paper_list(self) -> str:
         ctx = {
@@ -1182,8 +1195,10 @@ def site_files(
     out: dict[str, Callable[[], str]] = {
         s.index_name: s.index, CSS_FILE: partial(_asset, "page.css"), PAPER_JS_FILE: partial(bundle, "paper.mjs"),
 f"{PAPERS_DIR}/index.html": s.paper_list}
+    noted: dict[str, Callable[[], tuple[str, list[str]]]] = {}
     for rec in s.records:
         out[f"{PAPERS_DIR}/{rec.id}.html"] = partial(s.paper, rec)
+        noted[f"{PAPERS_DIR}/{rec.id}.html"] = partial(s.paper_noted, rec)
     if bibtex is not None:
         out[BIB_FILE] = s.bib_js
         out[BIBFILE_FILE] = s.papers_bib
@@ -1203,8 +1218,11 @@ f"{PAPERS_DIR}/index.html": s.paper_list}
     # Every page is checked, as it is rendered, to link only within the folder: the files above
     # and the figures' copies (written there by the figures generator).
     files = frozenset(out) | {f["src"] for f in s.site_figures} | ({CARD_FILE} if card else set())
+    # A paper page's links are checked as its renderer noted them while writing them (the list
+    # the check would read from the page): every link of every page is still checked.
     return Lazy({
-        rel: partial(checked, rel, render, files, s.folder) if rel.endswith((".html", ".xml")) else render
+        rel: partial(checked_noted, rel, noted[rel], files, s.folder) if rel in noted
+        else partial(checked, rel, render, files, s.folder) if rel.endswith((".html", ".xml")) else render
         for rel, render in out.items()
     })
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
@@ -31,21 +31,29 @@ class SiteLinkError(SurveyError):
 
 
 # Every page writes the site's icon (a long data: URI full of &#39;) and the same navigation.
-_unescaped = lru_cache(maxsize=1 << 12)(html.unescape)
+unescaped = lru_cache(maxsize=1 << 12)(html.unescape)
 
 
 def references(text: str) -> list[str]:
     """Every ``href``/``src`` of a page (HTML or the Atom feed), unescaped: the hrefs in order,
     then the srcs, then ``xml:base``."""
-    out = []
-    for attr in _ATTRS:
+    hrefs, srcs, bases = references_by_attribute(text)
+    return [*hrefs, *srcs, *bases]
+
+
+def references_by_attribute(text: str) -> tuple[list[str], list[str], list[str]]:
+    """:func:`references` of ``text`` as three lists: its hrefs, its srcs, its ``xml:base``.
+    A fragment of markup read once is the same lists in every page that holds it whole
+    (render/paperpage.py), so the page's own list is the fragments' lists in order."""
+    out: tuple[list[str], list[str], list[str]] = ([], [], [])
+    for attr, found in zip(_ATTRS, out, strict=True):
         start, n = text.find(attr), len(attr)
         while start >= 0:
             end = text.find('"', start + n)
             if end < 0:
                 break
             ref = text[start + n : end]
-            out.append(_unescaped(ref) if "&" in ref else ref)
+            found.append(unescaped(ref) if "&" in ref else ref)
             start = text.find(attr, end)
     return out
 
@@ -87,9 +95,14 @@ def check_page(page: str, text: str, files: Collection[str]) -> list[str]:
     """What is wrong with the links of ``page`` (its path in the site folder), given the site's
     ``files``: one message per bad link. An address to another site must pass the href rule
     (net/hrefs.py): the last line of defence, should a value validate refuses reach a page."""
+    return check_references(page, references(text), files)
+
+
+def check_references(page: str, refs: Iterable[str], files: Collection[str]) -> list[str]:
+    """:func:`check_page` of a page whose links (as :func:`references` reads them) are ``refs``."""
     out = []
     folder = posixpath.dirname(page)
-    for ref in references(text):
+    for ref in refs:
         kind, where = _classified(folder, ref)
         if kind == _FILE:
             if where not in files:
@@ -129,10 +142,36 @@ def checked(page: str, render: Callable[[], str], files: Collection[str], folder
     """``render()``'s page, refused (:class:`SiteLinkError`) when a link of it leaves the site's
     ``folder`` or names a file the site lacks."""
     text = render()
-    problems = check_page(page, text, files)
+    _refuse(check_page(page, text, files), folder)
+    return text
+
+
+def checked_noted(
+    page: str, render: Callable[[], tuple[str, list[str]]], files: Collection[str], folder: str
+) -> str:
+    """:func:`checked` of a renderer that hands back its page and the page's links, noted as it
+    wrote them (the list :func:`references` reads from the page: tests/unit/render/
+    test_paper_page.py holds the two equal), so the page is not read again."""
+    text, refs = render()
+    _refuse(check_references(page, refs, files), folder)
+    return text
+
+
+def confirmed(text: str, refs: list[str]) -> list[str]:
+    """``refs``, the links a renderer noted as it wrote ``text``, when they are what
+    :func:`references` reads from ``text``; else that reading. Each noted link is one of the
+    page's ``href="``/``src="``/``xml:base="`` and is read to its closing quote, so when the text
+    holds no more of those than were noted the two lists are the same. A value that itself ends
+    in `` href=`` before a closing quote adds one the renderer did not write as a link (the full
+    check reads it, and may refuse it): then the page is read, as every page was."""
+    if sum(text.count(attr) for attr in _ATTRS) == len(refs):
+        return refs
+    return references(text)
+
+
+def _refuse(problems: list[str], folder: str) -> None:
     if problems:
         where = f"{folder}/" if folder else ""
         shown = "; ".join(where + p for p in problems[:5])
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
         raise SiteLinkError(f"the site must work as its folder alone is published: {shown}{more}")
-    return text

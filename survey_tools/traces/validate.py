@@ -75,16 +75,37 @@ TRACE_WORDS = Vocabulary(
         "additionalProperties": "unknown field",
         "fallback": "{message_short}",
     },
-    worded=frozenset({"required", "type", "enum", "minimum", "exclusiveMinimum", "maxLength",
-                      "minLength", "additionalProperties"}),
+    worded=frozenset(
+        {
+            "required",
+            "type",
+            "enum",
+            "minimum",
+            "exclusiveMinimum",
+            "maxLength",
+            "minLength",
+            "additionalProperties",
+        }
+    ),
     type_names={
-        "number": "a number", "integer": "an integer", "string": "a string",
-        "object": "an object", "array": "an array", "boolean": "a boolean", "null": "null",
+        "number": "a number",
+        "integer": "an integer",
+        "string": "a string",
+        "object": "an object",
+        "array": "an array",
+        "boolean": "a boolean",
+        "null": "null",
     },
     value_kinds={
-        "null": "null", "boolean": "a boolean", "integer": "an integer", "number": "a number",
-        "nonfinite": "a non-finite number", "string": "a string", "array": "an array",
-        "object": "an object", "other": "an object",
+        "null": "null",
+        "boolean": "a boolean",
+        "integer": "an integer",
+        "number": "a number",
+        "nonfinite": "a non-finite number",
+        "string": "a string",
+        "array": "an array",
+        "object": "an object",
+        "other": "an object",
     },
     json_values=True,
     keys_together=True,
@@ -303,7 +324,11 @@ def pair_tools(tb: Table) -> ToolPairs:
     ok = np.isfinite(tb.t) & (tb.tool >= 0)
     calls = np.flatnonzero((tb.etype == call_code) & ok)
     results = np.flatnonzero((tb.etype == res_code) & ok)
-    cid_arr = np.fromiter(map(is_not, tb.call_id, repeat(None)), bool, len(tb.call_id))
+    # Most traces name no call ids: a count (identity checks) instead of a pass building flags.
+    if tb.call_id.count(None) == len(tb.call_id):
+        cid_arr = np.zeros(len(tb.call_id), dtype=bool)
+    else:
+        cid_arr = np.fromiter(map(is_not, tb.call_id, repeat(None)), bool, len(tb.call_id))
     problems: list[tuple[int, str]] = []
     by_id_r, by_id_c = _pair_by_id(tb, calls, results[cid_arr[results]], cid_arr, problems)
     fifo_results, fifo_pairs = _pair_in_order(
@@ -368,7 +393,11 @@ def _pair_in_order(
     names = tb.names.names
     seq = np.concatenate([fifo_calls, fifo_res])
     is_res = np.concatenate([np.zeros(fifo_calls.size, bool), np.ones(fifo_res.size, bool)])
-    order = np.lexsort((seq, is_res, tb.t[seq], tb.tool[seq]))
+    # By tool, then time, then calls before results, then event order: the last two are the
+    # order ``seq`` is built in (calls, then results, each in event order), which lexsort's
+    # stable passes keep among ties, so only tool and time are sorted (0.034 s against 0.044 s
+    # for four keys on the 1M-event trace's 755,000 tool events; TRACES.md, round 10).
+    order = np.lexsort((tb.t[seq], tb.tool[seq]))
     seq, is_res = seq[order], is_res[order]
     tool = tb.tool[seq].astype(np.int64)
     start = np.searchsorted(tool, tool, side="left")  # first position of each tool

@@ -22,7 +22,7 @@ import base64
 import binascii
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
@@ -33,7 +33,7 @@ import msgspec
 from survey_tools.traces.importers import encoded, frameworks, selfsaid
 from survey_tools.traces.importers.common import ImportFailed, ImportResult, content_hash
 from survey_tools.traces.importers.prompts import KEYS as PROMPT_KEYS
-from survey_tools.traces.importers.prompts import prompt_name
+from survey_tools.traces.importers.prompts import prompt_name, system_prompt
 from survey_tools.traces.importers.runs import RUN_IDS, union_idle_by_ids, union_nested
 from survey_tools.traces.importers.spans import (
     AGENT,
@@ -165,6 +165,7 @@ _ROLE_KEYS = tuple(f"llm.input_messages.{n}.message.role" for n in range(64))
 # The GenAI semantic conventions' answer of a model call: JSON messages whose parts of type
 # tool_call name the tools it asked for (read up to this many characters).
 _OUTPUT_MESSAGES = "gen_ai.output.messages"
+# A model call's request: its ``tool_call_response`` parts answer calls asked before.
 _INPUT_MESSAGES = "gen_ai.input.messages"
 _MAX_OUTPUT_JSON = 200_000
 # The tools a model call's request offered: a JSON list of definitions, each with its name.
@@ -201,6 +202,7 @@ WANTED.update(
         *_ROLE_KEYS,
         _OUTPUT_MESSAGES,
         _TOOL_DEFINITIONS,
+        "gen_ai.agent.description",
         "gen_ai.request.model",
         "gen_ai.response.model",
         "operation.name",
@@ -536,7 +538,6 @@ def span_record(
     asked = _asked(kind, a)
     if read_as and kind == MODEL and not asked:
         asked = encoded.asked(a)  # a whole chat completion under the tracer's own key
-    asked_ids, answered = _exchange(kind, a)
     intern = names.setdefault
     op = op or "(none)"
     # Positional (field order of SpanRec): keyword arguments cost a dict per span.
@@ -566,8 +567,9 @@ def span_record(
         _prompt_name(kind, a),
         asked,
         _offered(kind, a),
-        asked_ids,
-        answered,
+        *_exchange(kind, a),
+        _instructions(kind, a),
+        _sender(kind, a),
     )
 
 
@@ -634,63 +636,24 @@ def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
 
 
-def _exchange(kind: str, a: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A model call's (the ids of the tool calls its answer asked for, one per name of
-    :func:`_asked` in OpenInference's keys; the ids of the tool calls its request's tool
-    messages answer); empty where the file has no ids."""
-    if kind != MODEL:
-        return (), ()
-    if _ROLE_KEYS[0] not in a:
-        return _exchange_genai(a)  # not OpenInference's messages (checked first)
-    ids: tuple[str, ...] = ()
+def _exchange(kind: str, a: dict[str, Any]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """:func:`_tool_call_ids` in OpenInference's flattened messages too: the (call id,
+    tool) of ``llm.output_messages.N.message.tool_calls.M.tool_call.*`` and the
+    ``tool_call_id`` of the request's role-``tool`` messages; the GenAI conventions' JSON
+    messages where the span has no OpenInference input messages."""
+    if kind != MODEL or _ROLE_KEYS[0] not in a:
+        return _tool_call_ids(kind, a)  # not OpenInference's messages (checked first)
+    asked: tuple[tuple[str, str], ...] = ()
     if _ASKED_KEYS[0] in a or _ASKED_KEYS[8] in a:
         pairs = zip(_ASKED_KEYS, _ASKED_ID_KEYS, strict=True)
-        ids = tuple(str(a.get(i) or "") for k, i in pairs if a.get(k))
+        asked = tuple((str(a[i])[:128], str(a[k])[:128]) for k, i in pairs if a.get(k) and a.get(i))
     answered = []
     for role, answer in zip(_ROLE_KEYS, _ANSWERED_KEYS, strict=True):
         if role not in a:
             break  # the messages are numbered from 0 without a gap
         if a[role] == "tool" and a.get(answer):
-            answered.append(str(a[answer]))
-    return (ids if any(ids) else ()), tuple(answered)
-
-
-def _exchange_genai(a: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """:func:`_exchange` in the GenAI conventions' JSON messages: the ids of the
-    ``tool_call`` parts of ``gen_ai.output.messages`` (only when they are all the tools
-    :func:`_asked` reads there, one id per name), and of the ``tool_call_response`` parts
-    of ``gen_ai.input.messages``."""
-    if _OUTPUT_MESSAGES not in a and _INPUT_MESSAGES not in a:
-        return (), ()
-    ids: list[Any] = []
-    names: list[Any] = []
-    for p in _parts(a.get(_OUTPUT_MESSAGES), "tool_call"):
-        ids.append(p.get("id"))
-        names.append(p.get("name"))
-    asked = _asked_genai(a.get(_OUTPUT_MESSAGES)) if ids else ()
-    ok = ids and list(asked) == names and all(isinstance(i, str) and i for i in ids)
-    answered = [p.get("id") for p in _parts(a.get(_INPUT_MESSAGES), "tool_call_response")]
-    return (
-        tuple(ids) if ok else (),
-        tuple(i for i in answered if isinstance(i, str) and i),
-    )
-
-
-def _parts(raw: Any, type_: str) -> list[dict[str, Any]]:
-    """The parts of type ``type_`` of the GenAI conventions' JSON messages ``raw``."""
-    if not isinstance(raw, str) or type_ not in raw or len(raw) > _MAX_OUTPUT_JSON:
-        return []
-    try:
-        messages = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
-        return []
-    return [
-        p
-        for m in (messages if isinstance(messages, list) else ())
-        if isinstance(m, dict) and isinstance(m.get("parts"), list)
-        for p in m["parts"]
-        if isinstance(p, dict) and p.get("type") == type_
-    ]
+            answered.append(str(a[answer])[:128])
+    return asked, tuple(answered)
 
 
 def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
@@ -705,6 +668,46 @@ def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
         return ()
     names = [t.get("name") for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
     return tuple(n for n in names if isinstance(n, str) and 0 < len(n) <= 128)[:64]
+
+
+def _messages(raw: Any, needle: str) -> list[Any]:
+    """The GenAI conventions' JSON list of messages ``raw``, when it holds ``needle``
+    (read up to :data:`_MAX_OUTPUT_JSON` characters); none otherwise."""
+    if not isinstance(raw, str) or needle not in raw or len(raw) > _MAX_OUTPUT_JSON:
+        return []
+    try:
+        messages = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return []
+    return messages if isinstance(messages, list) else []
+
+
+def _parts(messages: list[Any], kind: str) -> Iterator[dict[str, Any]]:
+    """The parts of type ``kind`` of GenAI messages that carry an ``id``."""
+    for m in messages:
+        parts = m.get("parts") if isinstance(m, dict) else None
+        for p in parts if isinstance(parts, list) else ():
+            if isinstance(p, dict) and p.get("type") == kind and isinstance(p.get("id"), str):
+                yield p
+
+
+def _tool_call_ids(
+    kind: str, a: dict[str, Any]
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """A model call's tool calls by id (round 10): the (call id, tool name) its answer's
+    ``tool_call`` parts asked for, and the call ids of the ``tool_call_response`` parts its
+    request carries (the results of calls asked before). Read from the GenAI conventions'
+    messages only; none for other spans."""
+    if kind != MODEL:
+        return (), ()
+    asked = tuple(
+        (str(p["id"])[:128], str(p["name"])[:128])
+        for p in _parts(_messages(a.get(_OUTPUT_MESSAGES), "tool_call"), "tool_call")
+        if isinstance(p.get("name"), str) and p["name"]
+    )[:16]
+    got = _messages(a.get(_INPUT_MESSAGES), "tool_call_response")
+    answered = tuple(str(p["id"])[:128] for p in _parts(got, "tool_call_response"))[:64]
+    return asked, answered
 
 
 def _asked_genai(raw: Any) -> tuple[str, ...]:
@@ -748,6 +751,34 @@ def _repr_tool_calls(text: Any) -> list[Any]:
         for c in (calls if isinstance(calls, list) else ())
         if isinstance(c, dict) and isinstance(c.get("function"), dict)
     ]
+
+
+# What an agent was made with (the GenAI conventions' create_agent span): its description.
+_AGENT_DESCRIPTION = "gen_ai.agent.description"
+
+
+def _instructions(kind: str, a: dict[str, Any]) -> str:
+    """Round 10: a model call's system prompt, or the description an agent was made with
+    (a ``create_agent`` span naming its agent), up to 2,000 characters; '' for others."""
+    if kind == MODEL:
+        return system_prompt(a).strip()[:2000]
+    if a.get("gen_ai.operation.name") == "create_agent" and a.get("gen_ai.agent.name"):
+        text = a.get(_AGENT_DESCRIPTION)
+        return text.strip()[:2000] if isinstance(text, str) else ""
+    return ""
+
+
+def _sender(kind: str, a: dict[str, Any]) -> str:
+    """Round 10: who wrote a model call's request, by the ``name`` its first user message
+    carries (the chat APIs' author of a message: AG2 signs each message with its sender);
+    '' when it names nobody."""
+    if kind != MODEL:
+        return ""
+    for m in _messages(a.get(_INPUT_MESSAGES), '"name"'):
+        if isinstance(m, dict) and m.get("role") == "user":
+            name = m.get("name")
+            return name[:128] if isinstance(name, str) else ""
+    return ""
 
 
 def _prompt_name(kind: str, a: dict[str, Any]) -> str:

@@ -89,8 +89,13 @@ class SpanRec:
     prompt_name: str = ""  # a model call's: the agent its system prompt names (prompts.py)
     asked: tuple[str, ...] = ()  # a model call's: the tools its answer asked for, by name
     offered: tuple[str, ...] = ()  # a model call's: the tools its request offered, by name
-    asked_ids: tuple[str, ...] = ()  # a model call's: the ids of the calls in ``asked``
-    answered: tuple[str, ...] = ()  # a model call's: the tool-call ids its request answers
+    # A model call's (round 10): (call id, tool) its answer asked for, and the call ids of
+    # the tool results its request carries.
+    asked_ids: tuple[tuple[str, str], ...] = ()
+    answered: tuple[str, ...] = ()
+    # Round 10: a model call's system prompt; a create_agent span's agent's description.
+    instructions: str = ""
+    sender: str = ""  # round 10: a model call's: who its request's first user message names
 
 
 @dataclass
@@ -233,6 +238,8 @@ def build(
     _tool_classes_as_asked(recs)
     _closing_tools(recs)
     _unoffered_tools(recs)
+    _made_with_their_instructions(recs, root, by_id)
+    _answered_tool_calls(recs, by_id)
     _routers(recs, root, by_id)
     _confined_agents(recs, root, by_id)
     _reused_agent_nodes(recs, root, by_id)
@@ -328,8 +335,16 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
                 else ""
             )
         )
-    if not any(r.kind in (TOOL, HANDOFF) for r in recs):
-        out.append("tool spans")
+    if not any(r.kind in (TOOL, HANDOFF) and r.rule != ANSWERED for r in recs):
+        out.append(
+            "tool spans"
+            + (
+                " (the tool calls counted are those a model call asked for whose result a"
+                " later model call's request carries, by call id)"
+                if any(r.rule == ANSWERED for r in recs)
+                else ""
+            )
+        )
     return out
 
 
@@ -514,6 +529,95 @@ def _agents_asked_as_tools(recs: list[SpanRec]) -> bool:
             if m is not None and m.end <= r.start and r.name in m.asked:
                 return True
     return False
+
+
+def _made_with_their_instructions(
+    recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
+) -> None:
+    """Model calls directly under the run's root (no scope holds them) whose system prompt is, word for word, the
+    description an agent was made with (a ``create_agent`` span naming the agent, no other
+    agent made with the same words) are that agent's, when the calls so read name two or
+    more agents: each agent's calls of one parent get a scope of their own there, from its
+    first call's start to its last call's end, its span (OpenLIT over AG2's parallel chats:
+    five ``chat`` spans under the program's root, each with its agent's system message).
+    Calls whose prompt matches no description, or one shared by two agents, stay where
+    they are."""
+    made: dict[str, str] = {}
+    for r in recs:
+        if r.operation == "create_agent" and r.instructions and r.agent:
+            made[r.instructions] = r.agent if made.get(r.instructions, r.agent) == r.agent else ""
+    if len(made) < 2:
+        return
+    calls: dict[tuple[str, str], list[SpanRec]] = {}
+    for r in recs:
+        who = made.get(r.instructions, "") if r.kind == MODEL and r.instructions else ""
+        if who and r.parent_id == root.span_id:
+            calls.setdefault((r.parent_id, who), []).append(r)
+    if len({who for _, who in calls}) < 2:
+        return
+    for (parent, who), mine in calls.items():
+        scope = SpanRec(f"{mine[0].span_id}~agent", parent, mine[0].start, 0, AGENT, who, who)
+        scope.end = max(m.end for m in mine)
+        scope.operation, scope.span = "invoke_agent", who
+        scope.rule = (
+            f"{INFERRED} (round 10): its model calls' system prompt is the description "
+            f"{who!r} was made with (create_agent)"
+        )
+        by_id[scope.span_id] = scope
+        recs.append(scope)
+        for m in mine:
+            m.parent_id = scope.span_id
+    recs.sort(key=_SORT_KEY)
+    # The one who wrote every such agent's first request (its first user message's author),
+    # an agent of no model call here, is who ran them: the root, naming no agent, acts as it.
+    senders = {mine[0].sender for mine in calls.values()}
+    (sender,) = senders if len(senders) == 1 else ("",)
+    if sender and not root.agent and sender not in {who for _, who in calls}:
+        root.agent = sender
+        root.rule = f"{AUTHOR} ({sender!r}, its first user message's name)"
+
+
+# The rule of a root read as the agent that wrote its agents' first requests.
+AUTHOR = "structure (round 10): the author of every first request of the agents under it"
+
+
+# The rule of a tool call read from the model calls' messages (no span of it).
+ANSWERED = "structure (round 10): asked for by the model call, its result in a later one's request"
+
+
+def _answered_tool_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
+    """In a file with no tool span at all, a tool call a model call's answer asked for
+    (its call id) whose result a later model call's request carries (the same id) ran:
+    one tool call of that name, by the asking call's agent (beside it, in its parent), at
+    the asking call's end and of no length (the file bounds its time, it does not give it).
+    A call asked for and never answered, or answered only in the same call, is not counted;
+    a result carried again by later requests (a group chat's shared history) counts once.
+    Where the file has tool spans they are the record, and this adds nothing."""
+    if any(r.kind in (TOOL, HANDOFF) for r in recs):
+        return
+    first_answer: dict[str, int] = {}
+    for r in recs:
+        if r.kind == MODEL:
+            for cid in r.answered:
+                first_answer[cid] = min(first_answer.get(cid, r.start), r.start)
+    if not first_answer:
+        return
+    added: list[SpanRec] = []
+    seen: set[str] = set()
+    for r in recs:  # sorted by start
+        if r.kind != MODEL:
+            continue
+        for k, (cid, tool) in enumerate(r.asked_ids):
+            if cid in seen or first_answer.get(cid, -1) < r.end:
+                continue
+            seen.add(cid)
+            t = SpanRec(f"{r.span_id}~tool{k}", r.parent_id, r.end, r.end, TOOL, tool, r.agent)
+            t.call_id, t.operation, t.span, t.rule = cid, "execute_tool", r.span, ANSWERED
+            by_id[t.span_id] = t
+            added.append(t)
+    if added:
+        recs.extend(added)
+        recs.sort(key=_SORT_KEY)
 
 
 def _unoffered_tools(recs: list[SpanRec]) -> None:
@@ -1051,6 +1155,8 @@ def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRe
     holder = _holders_of(recs, root, by_id, (AGENT, TOOL))
     if any(holder[r.span_id] is root for r in recs if r.kind in (MODEL, TOOL) and r is not root):
         return  # the root's own work: an agent calling its agents, not a graph
+    if root.rule.startswith(AUTHOR):
+        return  # the root wrote its agents' requests: an agent calling them (round 10)
     spans = [r for r in recs if r.kind == AGENT and r is not root and holder[r.span_id] is root]
     if len(spans) < 2 or any(r.links for r in spans):
         return
@@ -1339,7 +1445,8 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
         if first is not None:
             name = scope_name(first)
             first.kind, first.name, first.agent = AGENT, name, name
-            first.rule = INFERRED
+            if not first.rule.startswith(AUTHOR):  # named by whom it wrote for (round 10)
+                first.rule = INFERRED
 
 
 def _in_bookkeeping(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> bool:
@@ -1505,7 +1612,7 @@ def _answered_calls(name: str, own: list[SpanRec]) -> list[SpanRec]:
             asked = pending.pop(cid, None)
             if asked is not None:
                 out.append(_answered_tool(name, asked[0], asked[1], cid, c))
-        for tool, cid in zip(c.asked, c.asked_ids, strict=False):
+        for cid, tool in c.asked_ids:
             if cid:
                 pending.setdefault(cid, (c, tool))
     return out
@@ -1983,8 +2090,13 @@ class _Events:
         )
         self.root_name = self.agent_of(root)
         # The run's decision comes when its first span starts: the time before it (a
-        # program building its agents, written as no span) is no step of the run.
-        first = min((x.start for x in recs if x is not root), default=root.start)
+        # program building its agents, written as no span) is no step of the run. Nor
+        # is the framework's bookkeeping before it, which leaves no event (round 10: the
+        # `create_agent` spans of a program building its agents, OpenLIT's).
+        first = min(
+            (x.start for x in recs if x is not root and x.kind != RUNTIME),
+            default=root.start,
+        )
         self.first_work = max(0.0, round((first - t0) / 1e9, 9))
         self.explain = frameworks.explaining()
 
@@ -2084,12 +2196,14 @@ class _Events:
             pass
         elif source:
             self.handed_by[me] = source  # the hand-off was the delegation
-        elif me not in self.active:
-            push(_SPAWN("", ts, "spawn", holder, me, attrs))
-            self.spawner[me] = holder
-            self.active.add(me)
+        elif passed:
+            self._delegate(holder, me, ts, attrs)
         else:
-            push(_MSG("", ts, "message", holder, me, attrs, holder))
+            # Its holder waits for it until it returns (round 10): the delegation lasts
+            # the agent's span, as a tool call running an agent does, so the time the
+            # agent's span holds and no event of it covers (its tools' untraced runs, the
+            # framework's work between its calls) is work, once where nothing overlaps.
+            self._delegate(holder, me, ts, attrs, te - ts)
         if passed:
             return
         if source and not (source == holder and parent_span in self.agent_spans):
@@ -2101,6 +2215,23 @@ class _Events:
         # Its holder waits for it (a call, a tool, a node): it returns there at its end.
         ret = self._return(me, holder, te, attrs)
         self.returns_to.setdefault(parent_span, []).append(ret)
+
+    def _delegate(
+        self, holder: str, me: str, ts: float, attrs: SpanAttrs, dur: float | None = None
+    ) -> None:
+        """``holder`` hands work to ``me``: a spawn the first time, a message after; with
+        ``dur``, the delegation lasts that long (the holder waits for its end)."""
+        if me not in self.active:
+            if dur is None:
+                self.push(_SPAWN("", ts, "spawn", holder, me, attrs))
+            else:
+                self.push(_SPAWN_DUR("", ts, "spawn", holder, me, attrs, max(dur, 0.0)))
+            self.spawner[me] = holder
+            self.active.add(me)
+        elif dur is None:
+            self.push(_MSG("", ts, "message", holder, me, attrs, holder))
+        else:
+            self.push(_MSG_DUR("", ts, "message", holder, me, attrs, holder, max(dur, 0.0)))
 
     def _linked_senders(self, r: SpanRec, holder: str, me: str) -> list[str]:
         """The agents whose spans sent what an agent span links to, on it or on the
@@ -2269,7 +2400,9 @@ _ROOT = _shape(("role", "attributes", "duration_s"))
 _ATTRS = _shape(("attributes",))
 _SPAWN = _shape(("to", "attributes"))
 _SPAWN_ROLE = _shape(("to", "role", "attributes"))
+_SPAWN_DUR = _shape(("to", "attributes", "duration_s"))
 _MSG = _shape(("to", "attributes", "from"))
+_MSG_DUR = _shape(("to", "attributes", "from", "duration_s"))
 _CALL = _shape(("tool", "call_id", "attributes", "duration_s"))
 _CALL_REF = _shape(("tool", "call_id", "content_ref", "attributes", "duration_s"))
 _XFER = _shape(("to", "role", "from", "attributes"))

@@ -43,15 +43,7 @@ FIXTURES = Path(
 )
 # Runs the importer reads wrongly, with why: checked to be still wrong, so a fix fails
 # here and the entry goes. Counted as failed runs in docs/trace-formats.md.
-KNOWN_WRONG: dict[str, str] = {
-    # Round 7's folders from r7-b53rec (first run: docs/trace-formats.md, "Round 7").
-    "mlflow-pydantic-ai/concurrent.mlflow-traces.json": (
-        "speedup 1.14 for two researchers run at once: MLflow writes durations only for the "
-        "model and tool calls (the agents' own spans are spawn and return), and the two "
-        "researchers' calls overlap for 0.28 s of a 1.25 s run, so the recorded work is "
-        "1.14 times the path; the file's times say no more"
-    ),
-}
+KNOWN_WRONG: dict[str, str] = {}
 
 
 _NOT_TRACES = ("EXPECTED.yaml", "pip-freeze.txt", "npm-freeze.txt")

@@ -28,16 +28,7 @@ HELDOUT = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout5"
 NOT_WRITTEN: dict[str, tuple[str, ...]] = {}
 
 # Runs still read wrongly: the checks that fail, and why.
-KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
-    "pydantic-ai-openlit/fan-out.otlp.jsonl": (
-        ("speedup",),
-        "only the model calls have a duration of work (the agents' execute_task spans are "
-        "their spawns and returns, the tool and node spans zero-length, the tools' own time "
-        "untraced): 0.94 s of work on a 1.09 s critical path that holds the program's 0.23 s "
-        "of building the agents before the coordinator starts and the untraced tool waits, "
-        "so the researchers' overlap shows as 0.87, not above the concurrent bound",
-    ),
-}
+KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {}
 
 
 def test_the_held_out_set_is_all_here() -> None:

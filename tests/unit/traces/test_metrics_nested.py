@@ -49,12 +49,13 @@ def test_sequential_work_is_never_above_the_critical_path() -> None:
 
 
 def _swept(
-    S: list[float], E: list[float], A: list[int], reach: dict[int, int], C: list[bool]
+    S: list[float], E: list[float], A: list[int], reach: dict[int, int], C: list[int]
 ) -> float:
     """The definition, swept one interval at a time: a stack of the intervals holding the
     current one (those ending before it dropped), the innermost of them whose agent is its
     own or delegated to it as parent (a tool call never the parent of its own agent's tool
-    call, ``C`` marking tool calls), each parent's children merged where they overlap."""
+    call, nor a delegation of its own agent's delegation, ``C`` marking tool calls 1 and
+    spawns and messages 2), each parent's children merged where they overlap."""
     stack: list[int] = []
     lo = [0.0] * len(S)
     hi = [-1.0] * len(S)
@@ -63,8 +64,8 @@ def _swept(
         while stack and E[stack[-1]] < e:
             stack.pop()
         for j in reversed(stack):
-            if A[j] == a and C[i] and C[j]:
-                continue  # two calls of one agent side by side
+            if A[j] == a and C[i] and C[i] == C[j]:
+                continue  # two calls (or delegations) of one agent side by side
             if A[j] == a or (reach.get(A[j], 0) >> a) & 1:
                 if hi[j] < 0:
                     lo[j], hi[j] = s, e
@@ -117,7 +118,8 @@ def test_own_work_is_the_sweep_to_the_last_bit(raw: list[dict[str, Any]]) -> Non
     t, e = np.round(tb.t, 9), np.round(end, 9)  # to the nanosecond, as own_work reads them
     order = np.lexsort((k, -e[k], t[k]))
     total = float(np.sum(e[k] - t[k]))
-    calls = (tb.etype[k][order] == EVENT_CODE["tool_call"]).tolist()
+    kinds = {EVENT_CODE["tool_call"]: 1, EVENT_CODE["spawn"]: 2, EVENT_CODE["message"]: 2}
+    calls = [kinds.get(int(x), 0) for x in tb.etype[k][order]]
     covered = _swept(
         t[k][order].tolist(),
         e[k][order].tolist(),

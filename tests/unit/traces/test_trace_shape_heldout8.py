@@ -203,14 +203,16 @@ def test_a_run_of_model_calls_alone_reads_its_agents_and_tools(tmp_path: Path) -
     assert "their system prompts name 3 agents" in err
 
 
-def test_model_calls_of_one_agent_alone_are_left_as_they_are(tmp_path: Path) -> None:
+def test_model_calls_of_one_agent_are_not_told_apart(tmp_path: Path) -> None:
     spans = [
         otlp_spans.span({}, 0x10, 0, "run", 0, 100),
         _oi_call(0x21, 1, 10, "boss", [("search", "b0")], []),
         _oi_call(0x22, 20, 30, "boss", [], ["b0"]),
     ]
     ev, err = _import(tmp_path, spans)
-    assert _tools(ev) == []  # one agent: no reading of its messages (nothing else changed)
+    # One agent: no agents told apart by prompts; its tool call is read by id alone (the
+    # tool call answered by id, docs/trace-formats.md), by the run's agent, of no length.
+    assert _tools(ev) == [("run", "search")]
     assert "system prompts name" not in err
 
 
