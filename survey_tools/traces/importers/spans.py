@@ -235,7 +235,6 @@ def build(
     _asked_tool_spans(recs, root)
     _nameless_tool_steps(recs, by_id)
     _tools_as_asked(recs)
-    _tool_classes_as_asked(recs)
     _closing_tools(recs)
     _unoffered_tools(recs)
     _made_with_their_instructions(recs, root, by_id)
@@ -421,27 +420,6 @@ def _nameless_tool_steps(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
         recs[:] = out
 
 
-def _tools_as_asked(recs: list[SpanRec]) -> None:
-    """A tool span named in words of the framework's own (``Delegate work to coworker``)
-    where the model call just before it, in the same parent, asked for a tool of the same
-    words in another spelling (``delegate_work_to_coworker``: the same words, lower-cased,
-    with other separators) is the call of the tool the model asked for, named so: the
-    program's tool is the one its model calls."""
-    last_model: dict[str, SpanRec] = {}
-    for r in recs:  # sorted by start
-        if r.kind == MODEL and r.asked:
-            last_model[r.parent_id] = r
-            continue
-        m = last_model.get(r.parent_id)
-        if r.kind != TOOL or m is None or m.end > r.start or r.name in m.asked:
-            continue
-        words = _word_parts(r.name)
-        tool = next((t for t in m.asked if _word_parts(t) == words), "")
-        if tool and words:
-            r.name = tool
-            r.rule = r.rule or "structure: named as the tool the model call before it asked for"
-
-
 _CAMEL_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 CLASS_AS_ASKED = "structure: a tool class named as the tool the model call before it asked for"
 
@@ -458,11 +436,17 @@ def _class_words(name: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _tool_classes_as_asked(recs: list[SpanRec]) -> None:
-    """A tool span named by the tool's class (``SearchPapersTool``: a tracer naming the span
-    ``SearchPapersTool.__call__``) where the model call just before it, in the same parent,
-    asked for a tool of the class's words (``search_papers``) is that tool's call, named
-    so: the tool the model called is the one the class implements."""
+def _tools_as_asked(recs: list[SpanRec]) -> None:
+    """A tool span whose name is the asked tool's in other words is the call of the tool the
+    model call just before it, in the same parent, asked for, and is named so (the
+    program's tool is the one its model calls). Two spellings are read:
+
+    - words of the framework's own (``Delegate work to coworker``) for a tool asked for in
+      another spelling of the same words (``delegate_work_to_coworker``: the same words,
+      lower-cased, with other separators);
+    - the tool's class (``SearchPapersTool``: a tracer naming the span
+      ``SearchPapersTool.__call__``) for a tool of the class's words (``search_papers``):
+      the tool the model called is the one the class implements."""
     last_model: dict[str, SpanRec] = {}
     for r in recs:  # sorted by start
         if r.kind == MODEL and r.asked:
@@ -471,14 +455,19 @@ def _tool_classes_as_asked(recs: list[SpanRec]) -> None:
         m = last_model.get(r.parent_id)
         if r.kind != TOOL or m is None or m.end > r.start or r.name in m.asked:
             continue
-        words = _class_words(r.name)
-        tool = next((t for t in m.asked if _word_list(t) == words), "") if words else ""
+        words = _word_parts(r.name)
+        tool = next((t for t in m.asked if _word_parts(t) == words), "") if words else ""
+        if tool:
+            r.name = tool
+            r.rule = r.rule or "structure: named as the tool the model call before it asked for"
+            continue
+        classed = _class_words(r.name)
+        tool = next((t for t in m.asked if _word_list(t) == classed), "") if classed else ""
         if tool:
             r.name = tool
             r.rule = f"{r.rule}; {CLASS_AS_ASKED}" if r.rule else CLASS_AS_ASKED
 
 
-@functools.lru_cache(maxsize=4096)
 def _word_list(name: str) -> tuple[str, ...]:
     return tuple(w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w)
 
