@@ -29,7 +29,7 @@ from typing import Any
 
 import orjson
 
-from survey_tools.traces.importers.frameworks import token_count
+from survey_tools.traces.importers.frameworks import first_count
 
 # The span kinds of OpenInference's (a decoded value, upper-cased) and the synonyms a
 # tracer of its own may use for them (MLflow's span types).
@@ -38,7 +38,8 @@ OI_LABELS = frozenset(
 )
 SYNONYMS = {"CHAT_MODEL": "LLM", "PARSER": "CHAIN", "MEMORY": "RETRIEVER"}
 WHY = "words: a span-kind attribute of its own (JSON-encoded value), read as OpenInference's (encoded.py)"
-_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+# A name's words in dotted, snake or camel case (spans.py reads tool classes' names by it).
+WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _DOTTED_KIND = re.compile(r"(?:^|[._])(?:type|kind)$")  # what selfsaid.py reads itself
 _IN = ("input_tokens", "prompt_tokens", "input")
 _OUT = ("output_tokens", "completion_tokens", "output")
@@ -48,7 +49,7 @@ _MAX_JSON = 200_000
 @functools.lru_cache(maxsize=4096)
 def last_word(key: str) -> str:
     """The last word of an attribute key, lower-cased (``mlflow.chat.tokenUsage``: usage)."""
-    words = _WORDS.findall(key)
+    words = WORDS.findall(key)
     return words[-1].lower() if words else ""
 
 
@@ -101,14 +102,10 @@ def usage(a: dict[str, Any]) -> tuple[int, int]:
             continue
         doc = decoded(value)
         if isinstance(doc, dict):
-            got = _count(doc, _IN), _count(doc, _OUT)
+            got = first_count(doc, _IN), first_count(doc, _OUT)
             if got != (0, 0):
                 return got
     return 0, 0
-
-
-def _count(doc: dict[str, Any], keys: tuple[str, ...]) -> int:
-    return next((v for k in keys if (v := token_count(doc.get(k))) is not None), 0)
 
 
 def reading(a: dict[str, Any]) -> dict[str, Any]:

@@ -437,6 +437,12 @@ def token_count(value: Any) -> int | None:
     return None
 
 
+def first_count(doc: dict[str, Any], keys: tuple[str, ...]) -> int:
+    """The first of ``keys`` holding a token count in ``doc`` (:func:`token_count`), else 0:
+    the one reading of a usage object's counts (selfsaid.py, encoded.py)."""
+    return next((v for k in keys if (v := token_count(doc.get(k))) is not None), 0)
+
+
 def _number(src: str, a: dict[str, Any], memo: dict[str, Any]) -> int | None:
     how, _, key = src.partition(":")
     return token_count(a.get(key) if how == "attr" else _json_key(a, key, memo))

@@ -38,7 +38,7 @@ import functools
 import re
 from typing import Any
 
-from survey_tools.traces.importers.frameworks import json_object, token_count
+from survey_tools.traces.importers.frameworks import first_count, json_object
 
 # A kind word (the whole value of a kind attribute, lower-cased; or a word before a
 # template's first placeholder) -> the span builder's kind (spans.py).
@@ -177,14 +177,14 @@ def method_class(span_name: str) -> str:
 def usage(a: dict[str, Any]) -> tuple[int, int]:
     """Input and output tokens of a usage JSON object in an attribute, else of flat
     ``usage.<count>`` attributes (0, 0 when none)."""
-    flat = _count(a, _FLAT_IN), _count(a, _FLAT_OUT)
+    flat = first_count(a, _FLAT_IN), first_count(a, _FLAT_OUT)
     if flat != (0, 0):
         return flat
     memo: dict[str, Any] = {}
     for key in a:
         if _USAGE_KEY.search(key):
             doc = json_object(a, key, memo)  # {} unless the value is a JSON object
-            got = _count(doc, IN_KEYS), _count(doc, OUT_KEYS)
+            got = first_count(doc, IN_KEYS), first_count(doc, OUT_KEYS)
             if got != (0, 0):
                 return got
     return 0, 0
@@ -205,17 +205,12 @@ def answer_usage(a: dict[str, Any]) -> tuple[int, int]:
             for node in level:
                 items = node.values() if isinstance(node, dict) else node
                 if isinstance(node, dict) and isinstance(node.get("usage"), dict):
-                    got = _count(node["usage"], IN_KEYS), _count(node["usage"], OUT_KEYS)
+                    got = first_count(node["usage"], IN_KEYS), first_count(node["usage"], OUT_KEYS)
                     if got != (0, 0):
                         return got
                 nxt.extend(v for v in items if isinstance(v, dict | list))
             level = nxt[:64]
     return 0, 0
-
-
-def _count(doc: dict[str, Any], keys: tuple[str, ...]) -> int:
-    """The first of ``keys`` holding a token count (frameworks.token_count), else 0."""
-    return next((v for k in keys if (v := token_count(doc.get(k))) is not None), 0)
 
 
 @functools.lru_cache(maxsize=4096)

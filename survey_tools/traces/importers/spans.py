@@ -38,7 +38,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from survey_tools.traces.importers import frameworks, selfsaid
+from survey_tools.traces.importers import encoded, frameworks, selfsaid
 from survey_tools.traces.importers.common import ImportFailed
 
 AGENT, TOOL, MODEL, GUARD, HANDOFF, STEP, GENERIC = (
@@ -348,9 +348,14 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
 
 
 @functools.lru_cache(maxsize=4096)
+def _word_list(name: str) -> tuple[str, ...]:
+    """The words of a name, lower-cased, in order (``ask_researcher``: ask, researcher)."""
+    return tuple(w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w)
+
+
 def _word_parts(name: str) -> frozenset[str]:
-    """The words of a name, lower-cased (``ask_researcher``: ask, researcher)."""
-    return frozenset(w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w)
+    """The words of a name, lower-cased, as a set (``ask_researcher``: ask, researcher)."""
+    return frozenset(_word_list(name))
 
 
 def _handoff_tools(recs: list[SpanRec]) -> None:
@@ -420,7 +425,6 @@ def _nameless_tool_steps(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
         recs[:] = out
 
 
-_CAMEL_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 CLASS_AS_ASKED = "structure: a tool class named as the tool the model call before it asked for"
 
 
@@ -430,7 +434,7 @@ def _class_words(name: str) -> tuple[str, ...]:
     (``SearchPapersTool``: search, papers); () for a name that is no class name."""
     if not name[:1].isupper() or not name.isidentifier():
         return ()
-    words = [w.lower() for w in _CAMEL_WORDS.findall(name)]
+    words = [w.lower() for w in encoded.WORDS.findall(name)]
     if len(words) > 1 and words[-1] == "tool":
         words.pop()
     return tuple(words)
@@ -466,10 +470,6 @@ def _tools_as_asked(recs: list[SpanRec]) -> None:
         if tool:
             r.name = tool
             r.rule = f"{r.rule}; {CLASS_AS_ASKED}" if r.rule else CLASS_AS_ASKED
-
-
-def _word_list(name: str) -> tuple[str, ...]:
-    return tuple(w for w in re.split(r"[^0-9A-Za-z]+", name.lower()) if w)
 
 
 def _closing_tools(recs: list[SpanRec]) -> None:
