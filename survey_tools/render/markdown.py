@@ -284,7 +284,7 @@ def gap_tables(report: GapReport) -> list[dict[str, Any]]:
         grid = t.finished(strict_on)
         heads = [md(f"{grid.corner[0]} / {grid.corner[1]}")] + [md(c) for c in grid.columns] + ["total"]
         rows = [
-            [md(row.label), *(cell(c, row is not grid.rest) for c in row.cells), num(row.total)]
+            [md(row.label), *(cell(c, grid.is_gap(row, i)) for i, c in enumerate(row.cells)), num(row.total)]
             for row in grid.body()
         ]
         rows.append(["total", *(num(c) for c in grid.totals.cells), num(grid.totals.total)])

@@ -7,7 +7,9 @@ left out of the map's cells: a gap is a combination of real taxonomy values nobo
 Every renderer (GAPS.md, the README, ``survey gaps``) formats the same finished table,
 :meth:`GapTable.finished` (:class:`GapMap`): the rows of real values, the row of records whose
 row value is not applicable or untagged, and the totals, so that a map's rows add up to the
-records it counts wherever it is shown.
+records it counts wherever it is shown. The same goes for the columns: records whose column
+value is not applicable or untagged have a column of their own, so that each row's cells add
+up to its total too (for axes with one value per record).
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class GapMap:
     untagged (None when there are none), ``totals`` the distinct records of each column and of
     the whole map. For an axis with one value per record the rows' totals and ``rest`` add up
     to the map's total; a record with several values (sub-decisions) is in each of its rows.
+    ``rest_column``: the last of ``columns`` (and of every row's cells) counts the records whose
+    column value is not applicable or untagged, so that a row's cells add up to its total when
+    the column axis has one value per record; a 0 there is no gap.
     """
 
     title: str
@@ -85,6 +90,13 @@ class GapMap:
     shown: Count  # distinct records in the real-value rows: shown + rest = the map's total
     strict_on: bool
     multi: bool  # a record may sit in several rows
+    rest_column: bool = False
+    multi_columns: bool = False  # a record may sit in several columns
+
+    def is_gap(self, row: MapRow, index: int) -> bool:
+        """Whether a cell is a combination of real values (a 0 there is a gap): neither in the
+        not-applicable-or-untagged row nor in that column."""
+        return row is not self.rest and not (self.rest_column and index == len(self.columns) - 1)
 
     def body(self) -> tuple[MapRow, ...]:
         """The rows shown above the totals: real values, then the rest row if any."""
@@ -124,6 +136,19 @@ class GapTable:
             "col_totals": {c: {"count": n.n, "strict": n.strict} for c, n in zip(self.cols, rest.cells, strict=True)},
         }
 
+    def _rest_column_dict(self) -> dict[str, Any]:
+        b = self.broad
+        rows = tuple(MapRow(b.rows.label_of(r), (), Count(0, 0), r) for r in self.rows)
+        *per_row, in_rest, every = self._rest_column(rows, self._rest())
+        return {
+            "count": every.n,
+            "strict": every.strict,
+            "row_totals": {
+                r: {"count": c.n, "strict": c.strict} for r, c in zip(self.rows, per_row, strict=True)
+            },
+            "rest": {"count": in_rest.n, "strict": in_rest.strict},
+        }
+
     def finished(self, strict_on: bool) -> GapMap:
         """The table as every renderer shows it (:class:`GapMap`)."""
         b = self.broad
@@ -139,17 +164,48 @@ class GapTable:
         )
         rest = self._rest()
         shown = Count(*(len(self._members(t, self.rows, b.col_values)) for t in (b, self.strict)))
+        totals = MapRow(
+            "total", tuple(Count(*self.col_total(c)) for c in self.cols), Count(b.total, self.strict.total)
+        )
+        columns = tuple(b.cols.label_of(c) for c in self.cols)
+        # the column of records whose column value is not shown: only when some record is there
+        rest_cells = self._rest_column(rows, rest)
+        with_rest = rest_cells[-1].n > 0
+        if with_rest:
+            columns += (REST_LABEL.format(axis=b.cols.label),)
+            rows = tuple(replace(r, cells=(*r.cells, c)) for r, c in zip(rows, rest_cells, strict=False))
+            rest = replace(rest, cells=(*rest.cells, rest_cells[-2]))
+            totals = replace(totals, cells=(*totals.cells, rest_cells[-1]))
         return GapMap(
             self.title,
             (b.rows.label, b.cols.label),
-            tuple(b.cols.label_of(c) for c in self.cols),
+            columns,
             rows,
             rest if rest.total.n else None,
-            MapRow("total", tuple(Count(*self.col_total(c)) for c in self.cols), Count(b.total, self.strict.total)),
+            totals,
             shown,
             strict_on,
             b.rows.kind in ("multi", "keys"),
+            with_rest,
+            b.cols.kind in ("multi", "keys"),
         )
+
+    def _rest_column(self, rows: tuple[MapRow, ...], rest: MapRow) -> tuple[Count, ...]:
+        """The not-applicable-or-untagged column's figures: one a real-value row, then the rest
+        row's, then the whole map's (records in a sentinel column and in no shown column)."""
+        b = self.broad
+        assert b.cols is not None
+        hidden = tuple(c for c in b.col_values if c not in self.cols)
+        hidden_rows = tuple(r for r in b.row_values if r not in self.rows)
+
+        def records(table: Table, in_rows: tuple[str, ...], not_rows: tuple[str, ...] = ()) -> int:
+            there = self._members(table, in_rows, hidden) - self._members(table, in_rows, self.cols)
+            return len(there - self._members(table, not_rows, table.col_values))
+
+        per_row = tuple(Count(records(b, (r.value,)), records(self.strict, (r.value,))) for r in rows)
+        in_rest = Count(records(b, hidden_rows, self.rows), records(self.strict, hidden_rows, self.rows))
+        every = Count(records(b, b.row_values), records(self.strict, b.row_values))
+        return (*per_row, in_rest, every)
 
     def _rest(self) -> MapRow:
         """The records whose row value is not shown (not applicable, untagged), counted
@@ -182,6 +238,8 @@ class GapTable:
             "col_totals": {c: {"count": b.col_total(c), "strict": s.col_total(c)} for c in self.cols},
             # the records whose row value is not applicable or untagged (GapMap.rest)
             "rest": self._rest_dict(),
+            # the records whose column value is not applicable or untagged (GapMap.rest_column)
+            "rest_column": self._rest_column_dict(),
             "empty": [[c.row, c.col] for c in self.empty],
             "sparse": [c.to_dict() for c in self.sparse],
         }
@@ -275,8 +333,8 @@ def gaps_markdown(report: GapReport) -> str:
         "",
         f"Generated by `survey build`; do not edit. Empty cells have no record; sparse cells have "
         f"at most {report.k}.{brackets} "
-        "Records whose row value is not applicable or untagged have a row of their own, so the "
-        "totals add up to the rows shown.",
+        "Records whose row value is not applicable or untagged have a row of their own, and those "
+        "whose column value is have a column, so the totals add up to the rows and columns shown.",
         "",
     ]
     for t in report.tables:
@@ -286,7 +344,11 @@ def gaps_markdown(report: GapReport) -> str:
         out += [f"## {t.title}", ""]
         heads = [md(c) for c in grid.columns]
         body = [
-            [md(row.label), *(_shown(c, strict_on, row is not grid.rest) for c in row.cells), num(row.total.n, row.total.strict)]
+            [
+                md(row.label),
+                *(_shown(c, strict_on, grid.is_gap(row, i)) for i, c in enumerate(row.cells)),
+                num(row.total.n, row.total.strict),
+            ]
             for row in grid.body()
         ]
         body.append([total, *(num(c.n, c.strict) for c in grid.totals.cells), num(grid.totals.total.n, grid.totals.total.strict)])

@@ -35,6 +35,19 @@ def test_every_map_adds_up_to_the_records_it_counts(ctx: Any) -> None:
         assert sum(r.total.strict for r in grid.body()) == total.strict, grid.title
         for i, col in enumerate(grid.totals.cells):
             assert sum(r.cells[i].n for r in grid.body()) == col.n, (grid.title, grid.columns[i])
+        if grid.multi_columns:
+            continue
+        # and across: a row's cells, the not-applicable-or-untagged column included, add up
+        # to its total, and so do the totals' (credit unit x reward family lacked that column:
+        # the rest row read 4 in its cells and 41 in its total)
+        for row in (*grid.body(), grid.totals):
+            assert sum(c.n for c in row.cells) == row.total.n, (grid.title, row.label)
+            assert sum(c.strict for c in row.cells) == row.total.strict, (grid.title, row.label)
+    crossed = [g for g in maps if g.rest_column]
+    assert crossed and all(g.columns[-1].endswith("not applicable or untagged") for g in crossed)
+    # a 0 in that column or row is not a gap: GAPS.md bolds only combinations of real values
+    for g in crossed:
+        assert not g.is_gap(g.rows[0], len(g.columns) - 1) and g.is_gap(g.rows[0], 0)
     # the sub-decisions map (a record in several rows) has its rest row too: records tagged
     # not applicable, which the README used to leave out
     multi = [g for g in maps if g.multi]
