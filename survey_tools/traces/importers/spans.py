@@ -1173,12 +1173,26 @@ def _stages_pass_on(spans: list[SpanRec], graph: bool = False) -> None:
             stages.append([r])
             end = r.end
     wide = any(len({x.name for x in st}) > 1 for st in stages)
-    if len(stages) < 2 or not (wide or graph):
+    if len(stages) < 2 or not (wide or graph or _hub_stages(stages)):
         return
     for before, after in zip(stages, stages[1:], strict=False):
         links = tuple(("", b.span_id) for b in before)
         for r in after:
             r.links = links
+
+
+def _hub_stages(stages: list[list[SpanRec]]) -> bool:
+    """Stages that come back to one agent after every other one (A, B, A, C, A: a graph's
+    supervisor node routing to its workers, each handing back): a graph's flow, though each
+    stage runs one agent. An application calling its agents in turn never comes back to one."""
+    if len(stages) < 3 or len(stages) % 2 == 0:
+        return False
+    hub = {x.name for x in stages[0]}
+    if len(hub) != 1:
+        return False
+    return all({x.name for x in st} == hub for st in stages[::2]) and all(
+        hub.isdisjoint(x.name for x in st) for st in stages[1::2]
+    )
 
 
 def _conversations(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -2058,6 +2072,9 @@ class _Events:
         self.handed: dict[str, str] = {}
         # agent -> the agent that handed it its current turn (a hand-back is a return)
         self.handed_by: dict[str, str] = {}
+        # An agent reached through a span link, and the agent whose span sent it there: when a
+        # later span of that sender links back to it, the work came back (a return).
+        self.linked_from: dict[str, str] = {}
         # span id -> whether it was reached through a span link since its agent's span
         self.passed: dict[str, bool] = {}
         # agent handed the conversation -> (who handed it, its span's end, attributes,
@@ -2178,9 +2195,16 @@ class _Events:
         source = self.handed.pop(me, "")
         senders = self._linked_senders(r, holder, me)
         for sender in senders:
+            if self.linked_from.get(sender) == me:
+                # The work an agent was sent comes back to the agent that sent it (a graph's
+                # supervisor node runs again after the node it routed to): a return.
+                del self.linked_from[sender]
+                self._return(sender, me, ts, attrs)
+                continue
             # Control passed by a message the span links to (a workflow's executors are
             # siblings; only their links say who sent work to whom).
             self._pass(sender, me, "message", ts, attrs)
+            self.linked_from[me] = sender
         if senders:
             pass
         elif source:
