@@ -334,13 +334,19 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
                 else ""
             )
         )
-    if not any(r.kind in (TOOL, HANDOFF) and r.rule != ANSWERED for r in recs):
+    # Tool calls read from the model calls' messages (by call id, or a model-calls-only run's
+    # next request) are not tool spans the file holds: say the file lacks them either way.
+    read = (ANSWERED, ANSWERED_TOOL)
+    if not any(r.kind in (TOOL, HANDOFF) and r.rule not in read for r in recs):
         out.append(
             "tool spans"
             + (
                 " (the tool calls counted are those a model call asked for whose result a"
                 " later model call's request carries, by call id)"
                 if any(r.rule == ANSWERED for r in recs)
+                else " (the tool calls counted are those a model call asked for whose result"
+                " the same agent's next request carries)"
+                if any(r.rule == ANSWERED_TOOL for r in recs)
                 else ""
             )
         )

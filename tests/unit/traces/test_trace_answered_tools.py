@@ -174,3 +174,23 @@ def test_one_agent_made_with_words_others_share_is_not_read(tmp_path: Path) -> N
     spans[2] = _made(0x12, "b", "You search.")  # a and b made with the same words
     ev, _ = _import(tmp_path, spans)
     assert {e["agent"] for e in ev if e.get("role") == "llm_call"} == {"program"}
+
+
+def test_a_run_of_model_calls_alone_says_it_has_no_tool_spans(tmp_path: Path) -> None:
+    """CAMEL under OpenInference's OpenAI instrumentor (held-out set 8) writes model calls only:
+    its tool calls are read from the next requests of the agent that asked (ANSWERED_TOOL), and
+    the summary says the file had no tool span, as it does for calls read by call id."""
+    src = (
+        Path(__file__).resolve().parents[2]
+        / "fixtures/traces-heldout8/camel-openinference/agents-as-tools.otlp.jsonl"
+    )
+    out = tmp_path / "out.json"
+    code, _, err = run(None, "trace", "import", "auto", str(src), "-o", str(out))
+    assert code == 0, err
+    assert (
+        "the file has no tool spans (the tool calls counted are those a model call asked for"
+        " whose result the same agent's next request carries): nothing is invented in their"
+        " place"
+    ) in err
+    events = json.loads(out.read_text(encoding="utf-8"))["events"]
+    assert sum(e["type"] == "tool_call" for e in events) == 3
