@@ -8,7 +8,9 @@ more (the application at the root, when the framework names none of the program'
 there); its delegations and returns (multisets, from one named agent to another); per
 agent, its tool calls, its tool names and its model calls; the tokens the scripted models
 reported; a sequential run's parallelism_speedup at most 1.05, concurrent delegates' above
-1.2. A thing the framework's tracing does not write at all (:data:`NOT_WRITTEN`) is right
+1.1 (1.2 until round 12: with nested work counted once by the spans' structure, a run whose two
+delegates overlap for a third of its critical path reads about 1.2, honestly; 1.1 still keeps
+it apart from every sequential run). A thing the framework's tracing does not write at all (:data:`NOT_WRITTEN`) is right
 when it is absent from the trace (nothing invented in its place).
 
 tests/unit/traces/test_frameworks.py asserts these checks on every fixture folder;
@@ -28,7 +30,7 @@ from typing import Any
 
 import yaml
 
-SEQUENTIAL_MAX, CONCURRENT_MIN = 1.05, 1.2
+SEQUENTIAL_MAX, CONCURRENT_MIN = 1.05, 1.1
 CHECKS = (
     "imports",
     "traces",

@@ -307,7 +307,113 @@ def own_work(tb: Table, end: np.ndarray) -> float:
     calls = np.where(et == EVENT_CODE["tool_call"], 1, 0).astype(np.int8)
     calls[(et == EVENT_CODE["spawn"]) | (et == EVENT_CODE["message"])] = 2
     parent = _parents(holder, agents, _delegates(tb), len(tb.names.names), calls)
+    if tb.attributes:
+        parent = _span_parents(tb.attributes, k[order], starts[order], e_sorted, parent)
     return max(0.0, total - _covered(starts[order], e_sorted, parent))
+
+
+def _span_parents(
+    attributes: list[Any], events: np.ndarray, S: np.ndarray, E: np.ndarray, parent: np.ndarray
+) -> np.ndarray:
+    """The parents of the intervals (events ``events`` in sweep order, from ``S`` to ``E``),
+    corrected by the structure an importer wrote where it wrote one (each event's
+    ``attributes.span_id`` and ``attributes.parent``, the span holding its span). The parent
+    by time and agents (``parent``, :func:`_parents`) is the top of a stack of open
+    intervals, and two spans running at once, side by side, push each other's intervals on
+    that stack: a graph's fan-out nests one branch's work in the other's delegation, and a
+    branch node's own span then holds nothing and counts whole. So an interval moves to the
+    longest interval of its nearest ancestor span that has one (if that interval holds it)
+    when its parent by time is either a farther ancestor's interval or the interval of a
+    span outside its ancestry whose own work (an interval of a span it holds) runs at the same
+    time (another branch). It stays where the structure says nothing (no ancestor with an
+    interval, a span no event names, an event without a span), and where its parent by time
+    is a span outside its ancestry with no work of its own beside it: a model call's span
+    left open while the tools it asked for run, a framework's second wrapper of the same
+    work written beside it."""
+    spans = _span_tree(attributes)
+    if spans is None:
+        return parent
+    code, span_up = spans
+    n_spans = len(code)
+    own = np.full(events.size, -1, dtype=np.int64)
+    for i, ev in enumerate(events.tolist()):
+        a = attributes[ev]
+        if isinstance(a, dict) and isinstance(sid := a.get("span_id"), str):
+            own[i] = code[sid]
+    # The intervals to look at: by time inside an interval of another span.
+    at = np.flatnonzero((own >= 0) & (parent >= 0))
+    at = at[own[parent[at]] >= 0]
+    at = at[own[parent[at]] != own[at]]
+    if not at.size:
+        return parent
+    # Each span's longest interval (the first in sweep order: starts first, longest first).
+    held = np.full(n_spans, -1, dtype=np.int64)
+    mine = np.flatnonzero(own >= 0)
+    held[own[mine][::-1]] = mine[::-1]
+    # Up the chain of spans (at most as many steps as there are spans: a cycle of parents,
+    # which no importer writes, ends): whether the parent by time is an ancestor's interval,
+    # and the nearest ancestor's interval.
+    target = own[parent[at]]
+    cur = span_up[own[at]]
+    is_ancestor = np.zeros(at.size, dtype=bool)
+    nearest = np.full(at.size, -1, dtype=np.int64)
+    for _ in range(n_spans):
+        live = cur >= 0
+        if not live.any():
+            break
+        c = np.maximum(cur, 0)
+        is_ancestor |= live & (cur == target)
+        found = live & (nearest < 0) & (held[c] >= 0)
+        nearest[found] = held[c[found]]
+        cur = np.where(live, span_up[c], -1)
+    h = nearest
+    ok = (h >= 0) & (h != at) & (h != parent[at])
+    ok[ok] &= (S[h[ok]] <= S[at[ok]]) & (E[h[ok]] >= E[at[ok]])
+    # A parent by time outside the ancestry: another branch only if work of its own (an
+    # interval of a span it holds) runs at the same time.
+    aside = np.flatnonzero(ok & ~is_ancestor)
+    if aside.size:
+        kids: dict[int, list[int]] = {}
+        for j in mine.tolist():
+            if span_up[own[j]] >= 0:
+                kids.setdefault(int(span_up[own[j]]), []).append(j)
+        for x in aside.tolist():
+            i = int(at[x])
+            s_i, e_i = S[i], E[i]
+            ok[x] = any(
+                j != i and S[j] < e_i and E[j] > s_i for j in kids.get(int(target[x]), ())
+            )
+    out = parent.copy()
+    out[at[ok]] = h[ok]
+    return out
+
+
+def _span_tree(attributes: list[Any]) -> tuple[dict[str, int], np.ndarray] | None:
+    """The spans the events name (``attributes.span_id``) as codes, and each one's parent
+    span's code (``attributes.parent``; -1 for none or unknown), or None when no event says
+    its span's parent (a trace not written by a span import, or written before round 12)."""
+    code: dict[str, int] = {}
+    ups: dict[int, int] = {}
+    said = False
+    for a in attributes:
+        if not isinstance(a, dict):
+            continue
+        sid = a.get("span_id")
+        if not isinstance(sid, str):
+            continue
+        c = code.setdefault(sid, len(code))
+        up = a.get("parent")
+        if isinstance(up, str) and up:
+            said = True
+            ups[c] = code.setdefault(up, len(code))
+        else:
+            ups.setdefault(c, -1)
+    if not said:
+        return None
+    span_up = np.full(len(code), -1, dtype=np.int64)
+    for c, u in ups.items():
+        span_up[c] = u
+    return code, span_up
 
 
 def _pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:

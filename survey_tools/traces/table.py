@@ -108,6 +108,9 @@ class Table:
     # int64: index of the first event with the same id (itself unless a duplicate), -1
     # when the event has no usable id.
     first: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # Each event's ``attributes`` as decoded (UNSET or None where absent), or empty when no
+    # event has any: the metrics read the span nesting an importer wrote there.
+    attributes: list[Any] = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -245,7 +248,8 @@ def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
     )
     dur = np.fromiter(get("duration_s"), np.float64, n)
     no_attributes = countOf(get("attributes"), UNSET)
-    attributes = [a for a in get("attributes") if a is not UNSET] if no_attributes < n else []
+    raw_attributes = list(get("attributes")) if no_attributes < n else []
+    attributes = [a for a in raw_attributes if a is not UNSET]
     trusted = np.fromiter(map(_TRUSTED.__getitem__, get("trusted")), np.int8, n)
     optional = (
         # One pass for the fields only counted here (cheaper than four).
@@ -283,6 +287,7 @@ def from_structs(events: list[Any], edges: list[Any]) -> tuple[Table, int]:
             map(EDGE_CODE.__getitem__, map(attrgetter("type"), edges)), np.int8, len(edges)
         ),
         first=index.first,
+        attributes=raw_attributes,
     )
     return table, optional
 
@@ -357,4 +362,7 @@ def from_values(events: Any, edges: Any) -> Table:
             dtype=np.int8,
         ),
         first=index.first,
+        attributes=(
+            cols["attributes"] if any(isinstance(a, dict) for a in cols["attributes"]) else []
+        ),
     )

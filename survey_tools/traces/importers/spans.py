@@ -2151,7 +2151,20 @@ class _Events:
             return SpanAttrs(r.span_id, r.operation or r.kind)
         if via:
             self.via[r.span_id] = via
-        return SpanAttrs(r.span_id, r.operation or r.kind, r.error, via)
+        return SpanAttrs(r.span_id, r.operation or r.kind, r.error, via, self._parent_span(r))
+
+    def _parent_span(self, r: SpanRec) -> str:
+        """The span whose events hold ``r``'s: its parent, past the framework's messaging
+        spans (which make no event). Written so that ``trace metrics`` nests an event in
+        the events of its span's ancestors rather than in whatever interval holds it in
+        time: sibling spans running at once (a graph's fan-out) hold each other's work in
+        time but not in structure (docs/traces.md, "Critical path and parallelism")."""
+        if r is self.root:
+            return ""
+        up = self.by_id.get(r.parent_id)
+        while up is not None and up.kind == RUNTIME and up is not self.root:
+            up = self.by_id.get(up.parent_id)
+        return up.span_id if up is not None else r.parent_id
 
     def emit(self, r: SpanRec) -> None:
         me = self.agent_of(r)
@@ -2383,6 +2396,7 @@ class SpanAttrs(msgspec.Struct, gc=False, omit_defaults=True):
     operation: str
     error: str = ""
     via: str = ""  # the runtime span (a framework's messaging) the span ran in
+    parent: str = ""  # the span holding this one (:meth:`_Events._parent_span`)
 
 
 class _Event(msgspec.Struct, gc=False):

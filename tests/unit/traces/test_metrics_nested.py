@@ -3,8 +3,10 @@
 Each ``NAME.json`` is a trace worked out by hand; ``NAME.expected.json`` holds the
 metrics it must give (docs/traces.md has the definitions). The traces are the shapes
 nested spans leave behind: an agent called inside a tool call (sequential and two at
-once), a step holding its own agent's model calls, and two agents working side by side
-that never delegated to each other.
+once), a step holding its own agent's model calls, two agents working side by side
+that never delegated to each other, and two whose events say their spans' parents
+(``attributes.span_id`` and ``attributes.parent``, as ``survey trace import`` writes them): a
+graph's two branches at once, and a model call's span left open over the tool it asked for.
 """
 
 from __future__ import annotations
@@ -46,6 +48,20 @@ def test_sequential_work_is_never_above_the_critical_path() -> None:
     assert trace is not None
     m = compute(trace)
     assert m["total_work_s"] <= m["critical_path_s"]
+
+
+def test_a_branch_running_beside_another_nests_by_its_spans() -> None:
+    # By time alone the top of the stack when branch A's delegation starts is branch B's
+    # node, so A's node held nothing (1.0 s counted whole) and one researcher's first model
+    # call nested in the other's delegation: 3.63 s of work on a 1.1 s path. By the spans'
+    # parents (span-branches-side-by-side.expected.json) it is 2.09 s; without the parents
+    # written, the reading by time and agents stands as it was.
+    doc = json.loads((DATA / "span-branches-side-by-side.json").read_text())
+    for ev in doc["events"]:
+        ev.get("attributes", {}).pop("parent", None)
+    report, trace = check_value(doc, "branches-without-parents")
+    assert report.ok and trace is not None
+    assert compute(trace)["total_work_s"] == 3.63
 
 
 def _swept(
