@@ -18,10 +18,13 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout10"
 # offered no concurrent variant has one run).
 SETUPS = {
     "autogen-agentchat": ("sequential", "sequential"),
+    "pydantic-ai-otel": ("sequential", "concurrent delegates"),
 }
 # The delegates each setup's concurrent run ran at once (its EXPECTED.yaml's
 # concurrent_delegates, written only when the program saw their model calls overlap).
-CONCURRENT: dict[str, list[list[str]]] = {}
+CONCURRENT: dict[str, list[list[str]]] = {
+    "pydantic-ai-otel": [["web_researcher", "paper_researcher"]],
+}
 ROW = re.compile(r"^\| `(traces-heldout10/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
 # Runs whose file holds more than one trace (none so far).
