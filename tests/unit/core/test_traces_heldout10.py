@@ -20,12 +20,14 @@ SETUPS = {
     "autogen-agentchat": ("sequential", "sequential"),
     "pydantic-ai-otel": ("sequential", "concurrent delegates"),
     "maf-orchestrations": ("concurrent delegates", "sequential"),
+    "haystack-openinference": ("sequential", "concurrent delegates"),
 }
 # The delegates each setup's concurrent run ran at once (its EXPECTED.yaml's
 # concurrent_delegates, written only when the program saw their model calls overlap).
 CONCURRENT: dict[str, list[list[str]]] = {
     "pydantic-ai-otel": [["web_researcher", "paper_researcher"]],
     "maf-orchestrations": [["web_researcher", "paper_researcher"]],
+    "haystack-openinference": [["web_researcher", "paper_researcher"]],
 }
 ROW = re.compile(r"^\| `(traces-heldout10/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
