@@ -206,6 +206,7 @@ WANTED.update(
         "gen_ai.request.model",
         "gen_ai.response.model",
         "operation.name",
+        *selfsaid.MESSAGE_KEYS,
     }
 )
 
@@ -570,6 +571,8 @@ def span_record(
         *_exchange(kind, a),
         _instructions(kind, a),
         _sender(kind, a),
+        _results(kind, a),
+        selfsaid.carried_calls(a) if kind != MODEL else (),
     )
 
 
@@ -654,6 +657,29 @@ def _exchange(kind: str, a: dict[str, Any]) -> tuple[tuple[tuple[str, str], ...]
         if a[role] == "tool" and a.get(answer):
             answered.append(str(a[answer])[:128])
     return asked, tuple(answered)
+
+
+def _results(kind: str, a: dict[str, Any]) -> int:
+    """How many tool results a model call's request carries, with or without a call id:
+    OpenInference's role-``tool`` input messages, the GenAI conventions'
+    ``tool_call_response`` parts (spans.py reads calls answered where no id pairs them)."""
+    if kind != MODEL:
+        return 0
+    if _ROLE_KEYS[0] in a:
+        n = 0
+        for role in _ROLE_KEYS:
+            if role not in a:
+                break  # numbered from 0 without a gap
+            n += a[role] == "tool"
+        return n
+    got = _messages(a.get(_INPUT_MESSAGES), "tool_call_response")
+    return sum(1 for m in got for p in _message_parts(m) if p.get("type") == "tool_call_response")
+
+
+def _message_parts(m: Any) -> list[dict[str, Any]]:
+    """A GenAI message's parts that are objects."""
+    parts = m.get("parts") if isinstance(m, dict) else None
+    return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
 
 
 def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:

@@ -28,6 +28,12 @@ and frameworks that write their own attributes mostly say it one of two ways:
   class names it (:func:`method`); a method span directly inside one of its own class is
   part of that call (spans.py).
 
+* **messages it carries** (a runtime delivering agents' messages, AutoGen's ``message``
+  attribute): a message object with an ``id``, an author (``source``, ``sender``) and a
+  usage object (``models_usage``, ``usage``, ``usage_metadata``) holding token counts is the
+  answer of a model call by its author (:func:`carried_calls`); spans.py counts each id
+  once, and only where the file has no model-call span.
+
 Nothing here names a framework: these are the words, and the rows of rules.yaml still come
 first (a framework's own attribute wins over this reading).
 """
@@ -36,7 +42,10 @@ from __future__ import annotations
 
 import functools
 import re
+from datetime import datetime
 from typing import Any
+
+import msgspec
 
 from survey_tools.traces.importers.frameworks import first_count, json_object
 
@@ -252,3 +261,68 @@ def why(span_name: str) -> str:
     if dotted(span_name):
         return f"{DOTTED_WHY} (selfsaid.py)"
     return "words: an attribute of its own naming its kind (selfsaid.py)"
+
+
+# Attributes in which a span carries the messages it delivers, whole, as JSON.
+MESSAGE_KEYS = ("message", "messages")
+_AUTHOR_KEYS = ("source", "sender")
+_MESSAGE_USAGE_KEYS = ("models_usage", "usage", "usage_metadata")
+_MAX_MESSAGE_JSON = 262_144  # a longer value is not read (a file's size is the user's)
+
+
+def carried_calls(a: dict[str, Any]) -> tuple[tuple[str, str, int, int, int], ...]:
+    """The model calls whose answers a span carries as messages: (message id, author,
+    input tokens, output tokens, when it was made in Unix nanoseconds or 0) for each message
+    object, a few levels deep in a JSON attribute of :data:`MESSAGE_KEYS`, that has an id,
+    an author and a usage object with a count. A message without usage (a tool's result, a
+    user's question) is no model call."""
+    out: list[tuple[str, str, int, int, int]] = []
+    for key in MESSAGE_KEYS:
+        raw = a.get(key)
+        if not isinstance(raw, str) or len(raw) > _MAX_MESSAGE_JSON or "usage" not in raw:
+            continue
+        try:
+            doc = msgspec.json.decode(raw)
+        except msgspec.DecodeError:
+            continue
+        level: list[Any] = [doc]
+        for _depth in range(5):
+            nxt: list[Any] = []
+            for node in level:
+                if isinstance(node, dict):
+                    call = _carried_call(node)
+                    if call is not None:
+                        out.append(call)
+                    nxt.extend(v for v in node.values() if isinstance(v, dict | list))
+                elif isinstance(node, list):
+                    nxt.extend(v for v in node if isinstance(v, dict | list))
+            level = nxt[:256]
+    return tuple(out[:256])
+
+
+def _carried_call(m: dict[str, Any]) -> tuple[str, str, int, int, int] | None:
+    """One message's model call (:func:`carried_calls`), or None."""
+    mid = m.get("id")
+    author = next((v for k in _AUTHOR_KEYS if isinstance(v := m.get(k), str) and v), "")
+    usage = next((v for k in _MESSAGE_USAGE_KEYS if isinstance(v := m.get(k), dict)), None)
+    if not isinstance(mid, str) or not mid or not author or usage is None:
+        return None
+    tokens_in, tokens_out = first_count(usage, IN_KEYS), first_count(usage, OUT_KEYS)
+    if not (tokens_in or tokens_out):
+        return None
+    return mid[:128], author[:128], tokens_in, tokens_out, _nanos(m.get("created_at"))
+
+
+def _nanos(value: Any) -> int:
+    """An ISO 8601 time with its zone (``2026-12-04T18:34:21.274439Z``) in Unix
+    nanoseconds; 0 when it is none."""
+    if not isinstance(value, str) or not 19 <= len(value) <= 40:
+        return 0
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return 0
+    if when.tzinfo is None:
+        return 0  # a local time says no instant
+    whole = int(when.timestamp())
+    return whole * 1_000_000_000 + when.microsecond * 1000

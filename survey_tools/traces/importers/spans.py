@@ -96,6 +96,10 @@ class SpanRec:
     # Round 10: a model call's system prompt; a create_agent span's agent's description.
     instructions: str = ""
     sender: str = ""  # round 10: a model call's: who its request's first user message names
+    results: int = 0  # a model call's: the tool results its request carries, ids or not
+    # Round 13: the model calls whose answers it carries as messages (selfsaid.carried_calls):
+    # (message id, author, input tokens, output tokens, made at in ns or 0).
+    carried: tuple[tuple[str, str, int, int, int], ...] = ()
 
 
 @dataclass
@@ -238,13 +242,14 @@ def build(
     _closing_tools(recs)
     _unoffered_tools(recs)
     _made_with_their_instructions(recs, root, by_id)
+    _carried_model_calls(recs, by_id)
     _answered_tool_calls(recs, by_id)
     _routers(recs, root, by_id)
     _confined_agents(recs, root, by_id)
     _reused_agent_nodes(recs, root, by_id)
     _graph_agents(recs, root, by_id)
     _markers(recs, root)
-    _empty_agent_spans(recs, root)
+    _empty_agent_spans(recs, root, by_id)
     _tool_steps(recs, root, by_id)
     _speakers(recs, by_id)
     _steps_with_model_calls(recs, by_id)
@@ -324,11 +329,15 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
     out = []
     if usage_rank < 0:
         out.append("token counts (no span reports usage; the trace's tokens are 0)")
-    if not any(r.kind == MODEL for r in recs):
+    if not any(r.kind == MODEL and r.rule != CARRIED for r in recs):
         out.append(
             "model-call spans"
             + (
-                " (the tokens are those its other spans report, such as an agent's run;"
+                " (the model calls counted are the answers its messages carry with their"
+                " author and usage, each once; a call that wrote no message, such as a"
+                " speaker selector's, is not counted, nor are its tokens)"
+                if any(r.rule == CARRIED for r in recs)
+                else " (the tokens are those its other spans report, such as an agent's run;"
                 " model calls those do not cover are not counted)"
                 if usage_rank >= 0
                 else ""
@@ -336,7 +345,7 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
         )
     # Tool calls read from the model calls' messages (by call id, or a model-calls-only run's
     # next request) are not tool spans the file holds: say the file lacks them either way.
-    read = (ANSWERED, ANSWERED_TOOL)
+    read = (ANSWERED, ANSWERED_TOOL, ANSWERED_NEXT)
     if not any(r.kind in (TOOL, HANDOFF) and r.rule not in read for r in recs):
         out.append(
             "tool spans"
@@ -344,6 +353,9 @@ def _lacks(recs: list[SpanRec], usage_rank: int) -> list[str]:
                 " (the tool calls counted are those a model call asked for whose result a"
                 " later model call's request carries, by call id)"
                 if any(r.rule == ANSWERED for r in recs)
+                else " (the tool calls counted are those a model call asked for, by name,"
+                " whose results its agent's next request carries: the file gives no call ids)"
+                if any(r.rule == ANSWERED_NEXT for r in recs)
                 else " (the tool calls counted are those a model call asked for whose result"
                 " the same agent's next request carries)"
                 if any(r.rule == ANSWERED_TOOL for r in recs)
@@ -578,6 +590,10 @@ AUTHOR = "structure (round 10): the author of every first request of the agents 
 
 # The rule of a tool call read from the model calls' messages (no span of it).
 ANSWERED = "structure (round 10): asked for by the model call, its result in a later one's request"
+ANSWERED_NEXT = (
+    "structure (round 13): asked for by name by the model call, its result among the tool "
+    "results the next model call of its agent carries (the file gives no call ids)"
+)
 
 
 def _answered_tool_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
@@ -587,7 +603,9 @@ def _answered_tool_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
     the asking call's end and of no length (the file bounds its time, it does not give it).
     A call asked for and never answered, or answered only in the same call, is not counted;
     a result carried again by later requests (a group chat's shared history) counts once.
-    Where the file has tool spans they are the record, and this adds nothing."""
+    Where the file has tool spans they are the record, and this adds nothing. Where it
+    gives no call ids (OpenInference over Haystack: the tool calls' names only, the tool
+    messages without ``tool_call_id``), :func:`_answered_next` counts them instead."""
     if any(r.kind in (TOOL, HANDOFF) for r in recs):
         return
     first_answer: dict[str, int] = {}
@@ -596,6 +614,7 @@ def _answered_tool_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
             for cid in r.answered:
                 first_answer[cid] = min(first_answer.get(cid, r.start), r.start)
     if not first_answer:
+        _answered_next(recs, by_id)
         return
     added: list[SpanRec] = []
     seen: set[str] = set()
@@ -610,6 +629,80 @@ def _answered_tool_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
             t.call_id, t.operation, t.span, t.rule = cid, "execute_tool", r.span, ANSWERED
             by_id[t.span_id] = t
             added.append(t)
+    if added:
+        recs.extend(added)
+        recs.sort(key=_SORT_KEY)
+
+
+# The rule of a model call read from a message the runtime carried (no span of it).
+CARRIED = (
+    "structure (round 13): a message its runtime carried, with its author and a model's "
+    "usage: that author's model call, at the time the message was made (no model-call span)"
+)
+
+
+def _carried_model_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
+    """In a file with no model-call span, the messages its spans carry (AutoGen's runtime
+    delivering each agent's answers: selfsaid.carried_calls) say the model calls: one per
+    message id, by the message's author, with the message's usage, inside the author's
+    agent span that holds the time the message was made (else the last that started
+    before it, else its first), of no length. An author that no agent span names gets
+    none (a user's message has no usage; nothing is invented)."""
+    if any(r.kind == MODEL for r in recs):
+        return
+    calls: dict[str, tuple[str, int, int, int]] = {}
+    for r in recs:  # sorted by start: the first span carrying a message is where it began
+        for mid, author, tokens_in, tokens_out, made in r.carried:
+            calls.setdefault(mid, (author, tokens_in, tokens_out, made or r.start))
+    if not calls:
+        return
+    agents: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.kind == AGENT and r.name:
+            agents.setdefault(r.name, []).append(r)
+    added: list[SpanRec] = []
+    for author, tokens_in, tokens_out, made in calls.values():
+        spans = agents.get(author)
+        if not spans:
+            continue
+        holding = [a for a in spans if a.start <= made <= a.end]
+        before = [a for a in spans if a.start <= made]
+        holder = (holding or before or spans)[-1 if (holding or before) else 0]
+        at = min(max(made, holder.start), holder.end)
+        m = SpanRec(f"{holder.span_id}~call{len(added)}", holder.span_id, at, at, MODEL, author)
+        m.agent, m.input_tokens, m.output_tokens = author, tokens_in, tokens_out
+        m.operation, m.span, m.rule = "chat", holder.span, CARRIED
+        by_id[m.span_id] = m
+        added.append(m)
+    if added:
+        recs.extend(added)
+        recs.sort(key=_SORT_KEY)
+
+
+def _answered_next(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
+    """In a file with no tool span and no call id, a model call whose answer asked for
+    tools by name ran them when the next model call of its agent (the next in its parent,
+    of the same system prompt's agent, starting after it ended) carries as many more tool
+    results in its request as were asked: one tool call per name, by the asking call's
+    agent, at its end and of no length, as :func:`_answered_tool_calls` places them. A
+    call whose next request carries fewer new results, or that has no next call (the
+    run's last answer), counts none: nothing is invented."""
+    by_parent: dict[str, list[SpanRec]] = {}
+    for r in recs:  # sorted by start
+        if r.kind == MODEL:
+            by_parent.setdefault(r.parent_id, []).append(r)
+    added: list[SpanRec] = []
+    for calls in by_parent.values():
+        for c, n in zip(calls, calls[1:], strict=False):
+            if not c.asked or c.asked_ids or n.start < c.end or n.prompt_name != c.prompt_name:
+                continue
+            if n.results - c.results < len(c.asked):
+                continue
+            for k, tool in enumerate(c.asked):
+                t = SpanRec(f"{c.span_id}~tool{k}", c.parent_id, c.end, c.end, TOOL, tool, c.agent)
+                t.operation, t.span, t.rule = "execute_tool", c.span, ANSWERED_NEXT
+                by_id[t.span_id] = t
+                added.append(t)
     if added:
         recs.extend(added)
         recs.sort(key=_SORT_KEY)
@@ -960,7 +1053,7 @@ def _markers(recs: list[SpanRec], root: SpanRec) -> None:
         m.kind = RUNTIME
 
 
-def _empty_agent_spans(recs: list[SpanRec], root: SpanRec) -> None:
+def _empty_agent_spans(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
     """An agent span holding no span that no attribute names (its name only its span's:
     ``invoke_agent <method>``), in a file that writes model calls, owns no model call and
     runs nothing: it is no agent but a step of the agent holding it (OpenLIT over CrewAI
@@ -969,11 +1062,21 @@ def _empty_agent_spans(recs: list[SpanRec], root: SpanRec) -> None:
     if not any(r.kind == MODEL for r in recs):
         return  # no model call written: an empty agent span may be all there is of an agent
     parents = {r.parent_id for r in recs if r is not root}
+    # Round 13: agents whose model calls the file writes, by the agent span holding them.
+    working = {a.agent for r in recs if r.kind == MODEL and (a := _agent_above(r, root, by_id))}
     for r in recs:
-        if r is root or r.kind != AGENT or r.agent or r.span_id in parents:
+        if r is root or r.kind != AGENT or r.span_id in parents:
             continue
-        r.kind, r.rule = STEP, r.rule or "structure: an agent span naming no agent, holding nothing"
-        r.operation = r.operation or r.span
+        if not r.agent:
+            r.kind = STEP
+            r.rule = r.rule or "structure: an agent span naming no agent, holding nothing"
+            r.operation = r.operation or r.span
+        elif r.agent in working:
+            # A turn of an agent whose model calls other spans of it hold, holding nothing: a
+            # message delivered to it and set aside (MAF's hand-off workflow broadcasts each
+            # answer to every participant), no turn of work: the run's bookkeeping.
+            r.kind = RUNTIME
+            r.rule = "structure (round 13): a turn holding nothing of an agent working elsewhere"
 
 
 def _tool_steps(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
@@ -1977,13 +2080,13 @@ def _model_loops(
     for m in models:
         if m.span_id in parents:
             continue
-        ts = kids.get(m.parent_id)
-        if not ts:
+        siblings = kids.get(m.parent_id)
+        if not siblings:
             continue
         at, bound = starts[m.parent_id]
         lo = bisect.bisect_right(at, m.start)
-        hi = bisect.bisect_right(at, m.end) if bound else len(ts)
-        inside = [t for t in ts[lo:hi] if t.end <= m.end]
+        hi = bisect.bisect_right(at, m.end) if bound else len(siblings)
+        inside = [t for t in siblings[lo:hi] if t.end <= m.end]
         rounds: list[list[int]] = []
         for t in inside:
             if rounds and t.start <= rounds[-1][1]:
