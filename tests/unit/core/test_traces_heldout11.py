@@ -17,10 +17,12 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout11"
 # Each setup and its runs' modes, in EXPECTED.yaml's order (README: a setup whose framework
 # offered no concurrent variant has one run).
 SETUPS = {
+    "dspy-openinference": ("sequential", "concurrent delegates"),
     "langfuse-sdk": ("sequential", "concurrent delegates"),
 }
 # The delegates that ran at once in each setup's concurrent run.
 CONCURRENT = {
+    "dspy-openinference": [["web_researcher", "paper_researcher"]],
     "langfuse-sdk": [["web_researcher", "paper_researcher"]],
 }
 ROW = re.compile(r"^\| `(traces-heldout11/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
