@@ -17,11 +17,13 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout11"
 # Each setup and its runs' modes, in EXPECTED.yaml's order (README: a setup whose framework
 # offered no concurrent variant has one run).
 SETUPS = {
+    "beeai-openinference": ("sequential", "concurrent delegates"),
     "dspy-openinference": ("sequential", "concurrent delegates"),
     "langfuse-sdk": ("sequential", "concurrent delegates"),
 }
 # The delegates that ran at once in each setup's concurrent run.
 CONCURRENT = {
+    "beeai-openinference": [["web_researcher", "paper_researcher"]],
     "dspy-openinference": [["web_researcher", "paper_researcher"]],
     "langfuse-sdk": [["web_researcher", "paper_researcher"]],
 }
