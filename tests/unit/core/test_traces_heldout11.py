@@ -17,12 +17,14 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout11"
 # Each setup and its runs' modes, in EXPECTED.yaml's order (README: a setup whose framework
 # offered no concurrent variant has one run).
 SETUPS = {
+    "ai-sdk-subagents": ("sequential", "concurrent delegates"),
     "beeai-openinference": ("sequential", "concurrent delegates"),
     "dspy-openinference": ("sequential", "concurrent delegates"),
     "langfuse-sdk": ("sequential", "concurrent delegates"),
 }
 # The delegates that ran at once in each setup's concurrent run.
 CONCURRENT = {
+    "ai-sdk-subagents": [["web_researcher", "paper_researcher"]],
     "beeai-openinference": [["web_researcher", "paper_researcher"]],
     "dspy-openinference": [["web_researcher", "paper_researcher"]],
     "langfuse-sdk": [["web_researcher", "paper_researcher"]],
@@ -75,7 +77,11 @@ def test_every_file_is_listed_with_its_sha256() -> None:
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 def test_each_setup_has_its_runs_environment_and_expectations(setup: str) -> None:
     folder = SET / setup
-    assert (folder / "pip-freeze.txt").read_text(encoding="utf-8").count("==") > 10
+    assert (folder / "pip-freeze.txt").read_text(encoding="utf-8").count("==") > 5
+    if (folder / "npm-freeze.txt").exists():  # a Node.js setup: its packages are npm's
+        assert (folder / "npm-freeze.txt").read_text(encoding="utf-8").count("@") > 10
+    else:
+        assert (folder / "pip-freeze.txt").read_text(encoding="utf-8").count("==") > 10
     runs = _runs(folder / "EXPECTED.yaml")
     modes = tuple(run["mode"] for run in runs)
     assert modes == SETUPS[setup]
@@ -120,6 +126,6 @@ def test_each_trace_file_is_well_formed_otlp_json(path: Path) -> None:
 
 
 def test_the_scripts_never_reach_for_the_toolkit() -> None:
-    for script in (SET / "scripts").glob("*.py"):
+    for script in [*(SET / "scripts").glob("*.py"), *(SET / "scripts").glob("*.cjs")]:
         text = script.read_text(encoding="utf-8")
         assert "survey_tools" not in text, script.name
