@@ -17,6 +17,7 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout11"
 # Each setup and its runs' modes, in EXPECTED.yaml's order (README: a setup whose framework
 # offered no concurrent variant has one run).
 SETUPS = {
+    "ag2-patterns": ("sequential",),
     "ai-sdk-subagents": ("sequential", "concurrent delegates"),
     "beeai-openinference": ("sequential", "concurrent delegates"),
     "dspy-openinference": ("sequential", "concurrent delegates"),
