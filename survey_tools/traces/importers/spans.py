@@ -1964,14 +1964,26 @@ def _model_loops(
     for r in recs:
         if r.kind in (TOOL, HANDOFF) and r is not root:
             kids.setdefault(r.parent_id, []).append(r)
+    # Each parent's tool spans in start order, with their starts apart, so that a model call
+    # looks only at the tools that start within it (a scan of all its siblings' tools made an
+    # agent of many calls and tools quadratic: 1M OTLP spans imported in 105 s, not 17).
+    # ``bound``: a tool that ends before it starts (not clamped yet) could end inside a call
+    # it starts after, so such a parent's tools are all looked at, as before.
+    starts: dict[str, tuple[list[int], bool]] = {}
+    for parent, ts in kids.items():
+        ts.sort(key=_SORT_KEY)
+        starts[parent] = ([t.start for t in ts], all(t.start <= t.end for t in ts))
     added: list[SpanRec] = []
     for m in models:
         if m.span_id in parents:
             continue
-        inside = sorted(
-            (t for t in kids.get(m.parent_id, ()) if m.start < t.start and t.end <= m.end),
-            key=_SORT_KEY,
-        )
+        ts = kids.get(m.parent_id)
+        if not ts:
+            continue
+        at, bound = starts[m.parent_id]
+        lo = bisect.bisect_right(at, m.start)
+        hi = bisect.bisect_right(at, m.end) if bound else len(ts)
+        inside = [t for t in ts[lo:hi] if t.end <= m.end]
         rounds: list[list[int]] = []
         for t in inside:
             if rounds and t.start <= rounds[-1][1]:
