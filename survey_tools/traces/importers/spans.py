@@ -1542,12 +1542,22 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
             name = scope_name(cur) if cur.kind in _SCOPES else ""
             if name and first is None:
                 first = cur
-            if name and cur.span not in machinery:
+            # Round 13: a span of no convention and no row naming its own instance (its
+            # operation.name: the AI SDK's ai.generateText of function researcher) is the
+            # program's scope, even where its span's name recurs under others (every agent's
+            # ai.generateText).
+            own = cur.kind == GENERIC and bool(cur.agent)
+            if name and (own or cur.span not in machinery):
                 first = cur
                 break
             cur = parent(cur.parent_id) if cur is not root else None
         else:
-            if cur is not None and first is not None and first.span in machinery:
+            if (
+                cur is not None
+                and first is not None
+                and first.span in machinery
+                and not (first.kind == GENERIC and first.agent)
+            ):
                 continue  # only the framework's scopes below an agent or a tool: theirs
         if first is not None and _in_bookkeeping(first, root, by_id):
             # A scope of the framework's bookkeeping (AG2's speaker selection): its model
