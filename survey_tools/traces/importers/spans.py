@@ -262,6 +262,7 @@ def build(
     _composite_agents(recs, root, by_id)
     _wrappers(recs, root, by_id)
     _graph_data_flow(recs, root, by_id)
+    _numbered_targets(recs)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
     # are whole milliseconds) a child starting with its parent but ending first would
     # be clamped against its parent's end before that end is clamped itself.
@@ -677,6 +678,24 @@ def _carried_model_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
     if added:
         recs.extend(added)
         recs.sort(key=_SORT_KEY)
+
+
+_NUMBERED = re.compile(r"^(.+?)_\d+$")
+
+
+def _numbered_targets(recs: list[SpanRec]) -> None:
+    """A hand-off whose target is no agent of the run but is one with a number appended
+    (AG2 names its hand-off tools ``transfer_to_researcher_1``, one number per hand-off
+    condition) hands off to that agent. A target that is an agent's name as written, or
+    that stripping the number does not make one, stays as it is (nothing invented)."""
+    agents = {r.name for r in recs if r.kind == AGENT and r.name}
+    for r in recs:
+        if r.kind not in (TOOL, HANDOFF) or not r.target or r.target in agents:
+            continue
+        m = _NUMBERED.match(r.target)
+        if m and m.group(1) in agents:
+            r.target = m.group(1)
+            r.rule = f"{r.rule}; its target {m.group(0)!r} is agent {m.group(1)!r} numbered"
 
 
 def _answered_next(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:

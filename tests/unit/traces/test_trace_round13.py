@@ -163,3 +163,29 @@ def test_an_empty_turn_of_a_working_agent_is_no_delegation(tmp_path: Path) -> No
     sent = [(e["agent"], e["to"]) for e in ev if e["type"] in ("spawn", "message")]
     assert sent.count(("root", "b")) == 1, sent  # the empty turn is no second delegation
     assert "a turn holding nothing of an agent working elsewhere" in err
+
+
+# --- a hand-off target numbered by the framework
+
+
+def test_a_hand_off_to_a_numbered_agent_goes_to_that_agent(tmp_path: Path) -> None:
+    def agent(span: int, name: str, start: int, end: int) -> dict[str, Any]:
+        return _span(span, 0x10, f"invoke_agent {name}", start, end, op="invoke_agent",
+                     agent_name=name)  # fmt: skip
+
+    def tool(span: int, parent: int, name: str, start: int) -> dict[str, Any]:
+        return _span(span, parent, f"execute_tool {name}", start, start + 1,
+                     op="execute_tool", tool=name)  # fmt: skip
+
+    spans = [
+        _span(0x10, 0, "run", 0, 100),
+        agent(0x20, "planner", 1, 30),
+        tool(0x21, 0x20, "transfer_to_writer_1", 20),
+        agent(0x30, "writer", 31, 60),
+        agent(0x40, "critic", 61, 90),
+        tool(0x41, 0x40, "transfer_to_editor_2", 70),  # no agent editor: left as it is
+    ]
+    ev, _ = _import(tmp_path, spans)
+    sent = {(e["agent"], e["to"]) for e in ev if e["type"] in ("spawn", "message")}
+    assert ("planner", "writer") in sent and ("planner", "writer_1") not in sent, sent
+    assert ("critic", "editor_2") in sent, sent
