@@ -572,7 +572,7 @@ def span_record(
         _instructions(kind, a),
         _sender(kind, a),
         _results(kind, a),
-        selfsaid.carried_calls(a) if kind != MODEL else (),
+        _carried(kind, a),
     )
 
 
@@ -657,6 +657,12 @@ def _exchange(kind: str, a: dict[str, Any]) -> tuple[tuple[tuple[str, str], ...]
         if a[role] == "tool" and a.get(answer):
             answered.append(str(a[answer])[:128])
     return asked, tuple(answered)
+
+
+def _carried(kind: str, a: dict[str, Any]) -> tuple[tuple[str, str, int, int, int], ...]:
+    """The model calls whose answers a span other than a model call carries as messages
+    (selfsaid.carried_calls); a model call's own messages are its request and answer."""
+    return () if kind == MODEL else selfsaid.carried_calls(a)
 
 
 def _results(kind: str, a: dict[str, Any]) -> int:
