@@ -19,11 +19,13 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout12"
 SETUPS = {
     "dspy-modules": ("sequential", "concurrent delegates"),
     "maf-agents-as-tools": ("sequential", "concurrent delegates"),
+    "haystack-own-tracer": ("sequential", "concurrent delegates"),
 }
 # The delegates that ran at once in each setup's concurrent run.
 CONCURRENT = {
     "dspy-modules": [["web_researcher", "paper_researcher"]],
     "maf-agents-as-tools": [["web_researcher", "paper_researcher"]],
+    "haystack-own-tracer": [["web_researcher", "paper_researcher"]],
 }
 ROW = re.compile(r"^\| `(traces-heldout12/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
