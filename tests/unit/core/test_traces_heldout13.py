@@ -18,6 +18,7 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout13"
 # offered no concurrent variant has one run).
 SETUPS = {
     "ag2-chats": ("sequential", "concurrent delegates"),
+    "langfuse-openai": ("sequential", "concurrent delegates"),
 }
 ROW = re.compile(r"^\| `(traces-heldout13/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
