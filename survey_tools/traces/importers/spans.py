@@ -803,6 +803,11 @@ def _confined_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRe
         cur = by_id.get(r.parent_id)
         found = None
         while cur is not None and cur is not root:
+            if cur.kind == TOOL and found is None:
+                # Round 13: an agent run by a tool call is delegated to by the tool's caller,
+                # whichever operation holds the call (the AI SDK's agent_step around each
+                # step's model call and tools): no framework's own agent.
+                break
             if _framework_operation(cur):
                 found = cur
             cur = by_id.get(cur.parent_id)
