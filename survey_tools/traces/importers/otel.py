@@ -635,7 +635,8 @@ def _asked(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
     if kind != MODEL:
         return ()
     if _ASKED_KEYS[0] not in a and _ASKED_KEYS[8] not in a:
-        return _asked_genai(a.get(_OUTPUT_MESSAGES))
+        # Round 13: else an answer a framework writes whole in an attribute of its own.
+        return _asked_genai(a.get(_OUTPUT_MESSAGES)) or selfsaid.asked_in_answer(a)
     return tuple(str(a[k]) for k in _ASKED_KEYS if a.get(k))
 
 

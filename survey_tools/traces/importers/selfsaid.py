@@ -222,6 +222,37 @@ def answer_usage(a: dict[str, Any]) -> tuple[int, int]:
     return 0, 0
 
 
+def asked_in_answer(a: dict[str, Any]) -> tuple[str, ...]:
+    """The tools a model call's answer asked for, from the answer written whole as JSON in an
+    attribute of the framework's own whose key ends in ``output`` (Langfuse's OpenAI
+    integration: ``{"role": "assistant", "tool_calls": [{"function": {"name": ...}}]}``): the
+    names in the first ``tool_calls`` list found a few levels deep; () when none."""
+    memo: dict[str, Any] = {}
+    for key in a:
+        if not _ANSWER_KEY.search(key) or "tool_calls" not in str(a[key])[:8192]:
+            continue
+        level: list[Any] = [json_object(a, key, memo)]
+        for _depth in range(4):
+            nxt: list[Any] = []
+            for node in level:
+                calls = node.get("tool_calls") if isinstance(node, dict) else None
+                if isinstance(calls, list):
+                    return tuple(n for c in calls[:16] if (n := _called(c)))
+                items = node.values() if isinstance(node, dict) else node
+                nxt.extend(v for v in items if isinstance(v, dict | list))
+            level = nxt[:64]
+    return ()
+
+
+def _called(call: Any) -> str:
+    """The tool a chat API's tool call names (``function.name``, else ``name``)."""
+    if not isinstance(call, dict):
+        return ""
+    fn = call.get("function")
+    name = fn.get("name") if isinstance(fn, dict) else call.get("name")
+    return name[:128] if isinstance(name, str) else ""
+
+
 @functools.lru_cache(maxsize=4096)
 def _template(span_name: str) -> tuple[str, str, str]:
     """(kind, the placeholder naming the agent or tool, the one naming a hand-off's

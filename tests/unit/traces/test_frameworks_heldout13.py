@@ -5,9 +5,11 @@ folders (AG2 0.14 nested and parallel chats under AG2's own tracing, Langfuse's 
 integration under plain @observe functions, the AI SDK 7 Agent class under @ai-sdk/otel),
 recorded while round 13 fixed the importer against set 10 and opened once at its end
 (docs/trace-formats.md, "Measured on held-out sets 12 and 13 (round 13)": 50 of 60 checks,
-1 of 6 runs, strict, at c6ecde4c and at 5681a16a alike). The one reading made after it: an
+1 of 6 runs, strict, at c6ecde4c and at 5681a16a alike). The readings made after it: an
 agent run by a tool call is delegated to by the tool's caller whatever operation of the
-framework holds the call (spans._confined_agents: the AI SDK's agent_step).
+framework holds the call (spans._confined_agents: the AI SDK's agent_step); the tools a model
+call asked for read from its answer written whole in a framework's ``*output`` JSON
+(selfsaid.asked_in_answer: Langfuse's generations), so a plain span named as one is its call.
 """
 
 from __future__ import annotations
@@ -29,15 +31,6 @@ KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
         ("delegations", "returns", "tool_calls", "tools"),
         "the nested chats' agents are read as run by the application, not by the coordinator"
         " whose registered chats they are, and the researcher's tool as the coordinator's",
-    ),
-    "langfuse-openai/observe-sequential.otlp.jsonl": (
-        ("tool_calls", "tools"),
-        "the tool functions are not observed: their calls are only in the OpenAI messages of"
-        " the generations' input and output JSON, which the answered-call readings do not read",
-    ),
-    "langfuse-openai/observe-concurrent.otlp.jsonl": (
-        ("tool_calls", "tools"),
-        "as observe-sequential",
     ),
 }
 

@@ -189,3 +189,19 @@ def test_a_hand_off_to_a_numbered_agent_goes_to_that_agent(tmp_path: Path) -> No
     sent = {(e["agent"], e["to"]) for e in ev if e["type"] in ("spawn", "message")}
     assert ("planner", "writer") in sent and ("planner", "writer_1") not in sent, sent
     assert ("critic", "editor_2") in sent, sent
+
+
+# --- the tools an answer written whole in a framework's own *output JSON asked for
+
+
+def test_tools_asked_in_an_answer_written_whole() -> None:
+    answer = {"role": "assistant", "tool_calls": [
+        {"id": "c1", "function": {"name": "search_papers", "arguments": "{}"}},
+        {"id": "c2", "name": "fetch"},
+    ]}  # fmt: skip
+    a = {"langfuse.observation.output": json.dumps(answer)}
+    assert selfsaid.asked_in_answer(a) == ("search_papers", "fetch")
+    nested = {"x.output": json.dumps({"choices": [{"message": answer}]})}
+    assert selfsaid.asked_in_answer(nested) == ("search_papers", "fetch")
+    assert selfsaid.asked_in_answer({"x.input": json.dumps(answer)}) == ()  # a request, no answer
+    assert selfsaid.asked_in_answer({"x.output": "tool_calls: none"}) == ()
