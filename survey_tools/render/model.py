@@ -256,7 +256,9 @@ class ReadingMarks:
         if not key:
             return ""
         placed = rec.get(self.name)
-        entry = placed.get(key) if isinstance(placed, Mapping) else None
+        # type() first: a record's values are dicts, and isinstance against the Mapping ABC is
+        # a Python-level call (this runs for every tag of every record's page and README line)
+        entry = placed.get(key) if type(placed) is dict or isinstance(placed, Mapping) else None
         return self.marks.get(mode_of(entry), "") if entry is not None else ""
 
 

@@ -25,9 +25,14 @@ _SPECIAL = frozenset("&<>'\"")
 
 def esc(value: Any) -> str:
     """``value`` as Jinja's autoescape writes it (markupsafe's ``escape``, then ``str``)."""
-    if hasattr(value, "__html__"):
+    # A plain str (most of a page's fields) first: it has no __html__, and asking hasattr of
+    # one fails a lookup for each of the 750,000 fields of a 10k site's pages.
+    if type(value) is str:
+        s = value
+    elif hasattr(value, "__html__"):
         return str(value.__html__())
-    s = value if type(value) is str else str(value)
+    else:
+        s = str(value)
     if _SPECIAL.isdisjoint(s):
         return s
     return (

@@ -95,7 +95,7 @@ def mode_of(value: Any) -> str:
 def get_path(data: Mapping[str, Any], dotted: str) -> Any:
     cur: Any = data
     for part in dotted.split("."):
-        if not isinstance(cur, Mapping) or part not in cur:
+        if not (type(cur) is dict or isinstance(cur, Mapping)) or part not in cur:  # a dict first: cheaper
             return None
         cur = cur[part]
     return cur

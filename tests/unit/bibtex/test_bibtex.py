@@ -8,6 +8,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from bibtexparser.model import Entry, Field
+from helpers.render_support import build_inputs, make_hostile_survey
 from helpers.survey_copy import SURVEY
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,8 +20,10 @@ from survey_tools.render.bibtex import (
     _no_author,
     _rules,
     _write,
+    _written,
     bibliography,
     bibtex_entry,
+    brace_balanced,
     check_bib,
     check_fields,
     detex,
@@ -192,6 +195,7 @@ def test_what_is_not_read_back_reads_back_as_built(  # type: ignore[no-untyped-d
     rec = Record("retained", "c3", "corpus/c3.yaml", data)
     tax = corpus.taxonomy
     entry = _entry(rec, _rules(tax), _no_author(tax), tax)
+    assert _written(entry) == _write([entry])  # the text as bibtexparser's writer gives it
     if not needs_reading_back(entry):
         assert check_fields(_write([entry]), [entry]) == []
         assert check_bib(_write([entry]), [rec]) == []
@@ -201,3 +205,59 @@ def test_a_name_bibtex_would_trim_is_read_back() -> None:
     # found by the test above: a name ending in a space reads back trimmed
     for author in ("0 ", " Doe, J", "Doe, J and  Roe, R", "Doe, J and "):
         assert needs_reading_back(Entry("misc", "k", [Field("title", "{T}"), Field("author", author)])), author
+
+
+def _entries_of(root: Path) -> list[Entry]:
+    b = build_inputs(root)
+    return list(bibliography(b.corpus).entries)
+
+
+def test_each_entry_is_the_text_the_writer_gives(corpus, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # papers.bib and the site's entries are put together by _written, not by bibtexparser's
+    # writer: the same text for every entry of the fixture, of the hostile survey and of a
+    # synthetic corpus, and for entries of any shape (no fields, a hostile value in each).
+    from benchmarks.bench_validate import make_corpus
+
+    entries = list(bibliography(corpus).entries)
+    entries += _entries_of(make_hostile_survey(tmp_path / "hostile"))
+    synthetic = make_corpus(300, tmp_path / "synthetic")
+    for rec in (synthetic / "corpus").glob("*.yaml"):  # an edition each, as the benchmarks add
+        rec.write_text(rec.read_text(encoding="utf-8") + "edition: 2605.02801v1\n", encoding="utf-8")
+    entries += _entries_of(synthetic)
+    assert len(entries) > 300
+    odd = ["", "{", "}", "a}b{c", "x,\ny = {z", "12", '"q"', "é \\& %"]
+    entries += [Entry("misc", "k", [])]
+    entries += [Entry("article", "k2", [Field("title", v), Field("year", v)]) for v in odd]
+    for e in entries:
+        assert _written(e) == _write([e]), e.key
+
+
+def _balanced_by_walk(value: str) -> str:
+    """brace_balanced without its shortcuts: every character walked."""
+    unmatched: set[int] = set()
+    opened: list[int] = []
+    for i, c in enumerate(value):
+        if c == "{":
+            opened.append(i)
+        elif c == "}":
+            if opened:
+                opened.pop()
+            else:
+                unmatched.add(i)
+    unmatched.update(opened)
+    out: list[str] = []
+    for i, c in enumerate(value):
+        if i in unmatched:
+            if out and out[-1] == "\\":
+                out.pop()
+            out.append({"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}[c])
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+@given(st.text(st.sampled_from("{}\\ab"), max_size=12))
+def test_brace_balanced_is_the_walk(value: str) -> None:
+    # the shortcuts (no brace at all; one pair around a text holding none) answer as the walk
+    for v in (value, "{" + value + "}", "{" + value.replace("{", "").replace("}", "") + "}"):
+        assert brace_balanced(v) == _balanced_by_walk(v), v

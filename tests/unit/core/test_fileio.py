@@ -4,13 +4,21 @@ Staged puts many files in place together, or (restored) none."""
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
 from helpers.fileio_cases import mode
 from helpers.fileio_cases import umask_022 as umask_022  # a fixture, found by name
 
-from survey_tools.fileio import Staged, UnsafePath, atomic_write, confined, confined_stat
+from survey_tools.fileio import (
+    Staged,
+    UnsafePath,
+    _rel_parts,
+    atomic_write,
+    confined,
+    confined_stat,
+)
 from survey_tools.traces.importers.convert import import_to
 
 
@@ -176,3 +184,13 @@ def test_confined_stat_refuses_what_confined_refuses(tmp_path: Path, rel: str) -
         confined_stat(tmp_path, rel)
     with pytest.raises(UnsafePath):
         confined(tmp_path, rel)
+
+
+def test_a_path_split_is_its_parts_as_pathlib_reads_them() -> None:
+    # confined_stat splits a plain relative path instead of parsing it: the same parts and the
+    # same answer to "absolute?" as pathlib gives, for any string of these characters
+    rng = random.Random(53)
+    drawn = ["".join(rng.choice(["a", "b.md", "/", ".", "..", " ", "\\", "~", "é"]) for _ in range(rng.randint(0, 8)))
+             for _ in range(20_000)]
+    for rel in [*drawn, "", "/", "//a", "a//b", "./a", "a/.", "a/./b", "a/", "../a", "a/..", ".a/b.", "..."]:
+        assert _rel_parts(rel) == (Path(rel).parts, Path(rel).is_absolute()), rel

@@ -66,3 +66,43 @@ def test_plain_relative_addresses_read_as_urlsplit_reads_them(folder: str) -> No
     ]
     for ref in [*_CASES, *drawn]:
         assert _short(folder, ref) == _full(folder, ref), (folder, ref)
+
+
+def _by_classification(page: str, refs: list[str], files: frozenset[str]) -> list[str]:
+    """check_references without its two shortcuts: every link through _classified."""
+    out = []
+    folder = posixpath.dirname(page)
+    for ref in refs:
+        kind, where = sitelinks._classified(folder, ref)
+        if kind == sitelinks._FILE:
+            if where not in files:
+                out.append(f"{page}: {ref!r} names {where}, which the site does not have")
+        elif kind != sitelinks._FINE:
+            out.append(f"{page}: {ref!r} {kind}")
+    return out
+
+
+_PAGES = ["index.html", "papers/p.html", "tags/x/v.html", "tags/x/y/v.html", "a./b/v.html",
+          "./p.html", "a//b/v.html", "../v.html", "t/../v.html", "~/-/v.html", ".x/v.html"]
+
+
+@pytest.mark.parametrize("page", _PAGES)
+def test_the_shortcuts_answer_as_the_classification(page: str) -> None:
+    # A web address the href rule passes and a plain relative path (climbing or not) are
+    # answered without _classified: the same messages, in the same order, for any page.
+    rng = random.Random(52)
+    alphabet = "ab./-_~#?%: \t\x00A9&@é"
+    parts = ["../", "../", "a", "b.html", "/", ".", "~", "-", "#", "x..y", "papers/", "tags/x/"]
+    drawn = ["".join(rng.choice(parts) for _ in range(rng.randint(0, 6))) for _ in range(4_000)]
+    drawn += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(4_000)]
+    web = ["https://example.org/a", "http://example.org/b?c#d", "https://user@evil.example/",
+           "https://exa mple.org/", "https://[::1]/", "https://ex\tample.org/", "HTTPS://example.org/",
+           "https://例え.jp/", "https://example.org/\x00", "https://%41.org/"]
+    refs = [*_CASES, *web, *drawn]
+    # every file some of these name, so that both the found and the missing are compared
+    named = {sitelinks._classified(posixpath.dirname(page), r)[1] for r in refs}
+    files = frozenset(sorted(w for w in named if w)[::2])
+    assert len(files) > 10 or page.startswith("../")  # from above the site, nothing is in it
+    for i in range(0, len(refs), 50):
+        chunk = refs[i : i + 50]
+        assert sitelinks.check_references(page, chunk, files) == _by_classification(page, chunk, files), chunk
