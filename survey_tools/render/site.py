@@ -1098,15 +1098,12 @@ class _Site:
         tag_template = self.env.get_template("site/tag.html.j2")
         between: list[str | None] = []  # what the template writes between two items, once found
 
-        def rendered(rel: str, f: Mapping[str, Any], v: Mapping[str, Any], items: list[Markup]) -> str:
+        def render(rel: str, f: Mapping[str, Any], v: Mapping[str, Any], items: list[Markup]) -> str:
             return tag_template.render(
                 facet=f, value=v, items=items, index_href=f"../../{self.index_name}",
                 css_href=f"../../{CSS_FILE}", nav=self._nav("../../"),
                 meta=self._page_meta(rel, f"{f['label']}: {v['label']} · {short}"),
-                paper_js_href=f"../../{PAPER_JS_FILE}", icon_href=self.icon, **common)
-
-        def render(rel: str, f: Mapping[str, Any], v: Mapping[str, Any], items: list[Markup]) -> str:
-            return rendered(rel, f, v, items).strip("\n") + "\n"
+                paper_js_href=f"../../{PAPER_JS_FILE}", icon_href=self.icon, **common).strip("\n") + "\n"
 
         def page(rel: str, f: Mapping[str, Any], v: Mapping[str, Any]) -> str:
             items = [item(r) for r in v["records"]]
@@ -1119,16 +1116,9 @@ class _Site:
                 between.append(two[0] if len(two) == 2 and _ITEM_MARKS[1] not in one[0] else None)
             if between[0] is None:  # the template writes its items otherwise: each in its loop
                 return render(rel, f, v, items)
-            # The page around one marker, and the items joined into it by what the loop writes
-            # between two: Jinja's loop over 1,500 items a page (95,000 at 10k records) writes the
-            # same text. Joined once into the finished page (the edition's page is 30 MB at 100k
-            # records: a joined piece passed through the template was two more copies of it).
-            before, mark, after = rendered(rel, f, v, [_ITEM_MARKS[0]]).partition(_ITEM_MARKS[0])
-            before, after = before.lstrip("\n"), after.rstrip("\n")
-            if not (mark and before and after) or _ITEM_MARKS[0] in after:
-                return render(rel, f, v, items)
-            ends = ["".join((before, items[0])), "".join((items[-1], after, "\n"))]
-            return between[0].join([ends[0], *items[1:-1], ends[1]])
+            # The items as one, joined by what the loop writes between two: Jinja's loop over
+            # 1,500 items a page (95,000 at 10k records) writes the same text.
+            return render(rel, f, v, [Markup(between[0].join(items))])
 
         out: dict[str, Callable[[], str]] = {f"{TAGS_DIR}/index.html": index}
         for f in facets:
