@@ -198,14 +198,10 @@ def _tagged(event: yaml.ScalarEvent) -> Any:
 MAX_NUMBER_CHARS = 64
 
 
-# The two tags that say a number, built once (not twice for each of a build's 500,000 scalars).
-_NUMBER_TAGS = (_TAG + "int", _TAG + "float")
-
-
 def _scalar(event: yaml.ScalarEvent) -> Any:
     tag = event.tag
     value = event.value
-    numeric = tag in _NUMBER_TAGS or (
+    numeric = tag in (_TAG + "int", _TAG + "float") or (
         (tag is None or tag == "!") and event.implicit[0] and value[:1] in _NUMERIC_START
     )
     if numeric and len(value) > MAX_NUMBER_CHARS and not _ALPHA_TAIL.search(value):

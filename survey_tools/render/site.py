@@ -86,14 +86,6 @@ ALL_ROWS_LIMIT = 3000
 SKIP_OFFSCREEN_FROM = 1000
 
 
-# A tag page's items go through tag.html.j2 as one piece of markup, joined by what its loop
-# writes between two items (found once, by rendering two markers), not one by one: the same
-# bytes (tests/unit/render/test_tag_pages_joined.py renders every tag page both ways). False:
-# one by one.
-JOIN_TAG_ITEMS = True
-_ITEM_MARKS = (Markup("\x00tag item one\x00"), Markup("\x00tag item two\x00"))
-
-
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     # One for the process: each template is compiled once, not once per build.
@@ -1095,30 +1087,12 @@ class _Site:
                 items[r.id] = Markup(item_template.render(r=rec, papers_href=papers_href))
             return items[r.id]
 
-        tag_template = self.env.get_template("site/tag.html.j2")
-        between: list[str | None] = []  # what the template writes between two items, once found
-
-        def render(rel: str, f: Mapping[str, Any], v: Mapping[str, Any], items: list[Markup]) -> str:
-            return tag_template.render(
-                facet=f, value=v, items=items, index_href=f"../../{self.index_name}",
+        def page(rel: str, f: Mapping[str, Any], v: Mapping[str, Any]) -> str:
+            return self.env.get_template("site/tag.html.j2").render(
+                facet=f, value=v, items=[item(r) for r in v["records"]], index_href=f"../../{self.index_name}",
                 css_href=f"../../{CSS_FILE}", nav=self._nav("../../"),
                 meta=self._page_meta(rel, f"{f['label']}: {v['label']} · {short}"),
                 paper_js_href=f"../../{PAPER_JS_FILE}", icon_href=self.icon, **common).strip("\n") + "\n"
-
-        def page(rel: str, f: Mapping[str, Any], v: Mapping[str, Any]) -> str:
-            items = [item(r) for r in v["records"]]
-            if not JOIN_TAG_ITEMS or len(items) < 2:
-                return render(rel, f, v, items)
-            if not between:  # the first page with two items or more: found from two markers
-                text = render(rel, f, v, [_ITEM_MARKS[0], _ITEM_MARKS[1]])
-                one = text.split(_ITEM_MARKS[0])
-                two = one[1].split(_ITEM_MARKS[1]) if len(one) == 2 else []
-                between.append(two[0] if len(two) == 2 and _ITEM_MARKS[1] not in one[0] else None)
-            if between[0] is None:  # the template writes its items otherwise: each in its loop
-                return render(rel, f, v, items)
-            # The items as one, joined by what the loop writes between two: Jinja's loop over
-            # 1,500 items a page (95,000 at 10k records) writes the same text.
-            return render(rel, f, v, [Markup(between[0].join(items))])
 
         out: dict[str, Callable[[], str]] = {f"{TAGS_DIR}/index.html": index}
         for f in facets:
