@@ -680,13 +680,7 @@ def _results(kind: str, a: dict[str, Any]) -> int:
             n += a[role] == "tool"
         return n
     got = _messages(a.get(_INPUT_MESSAGES), "tool_call_response")
-    return sum(1 for m in got for p in _message_parts(m) if p.get("type") == "tool_call_response")
-
-
-def _message_parts(m: Any) -> list[dict[str, Any]]:
-    """A GenAI message's parts that are objects."""
-    parts = m.get("parts") if isinstance(m, dict) else None
-    return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
+    return sum(1 for _ in _parts(got, "tool_call_response", with_id=False))
 
 
 def _offered(kind: str, a: dict[str, Any]) -> tuple[str, ...]:
@@ -715,12 +709,14 @@ def _messages(raw: Any, needle: str) -> list[Any]:
     return messages if isinstance(messages, list) else []
 
 
-def _parts(messages: list[Any], kind: str) -> Iterator[dict[str, Any]]:
-    """The parts of type ``kind`` of GenAI messages that carry an ``id``."""
+def _parts(messages: list[Any], kind: str, with_id: bool = True) -> Iterator[dict[str, Any]]:
+    """The parts of type ``kind`` of GenAI messages that carry an ``id`` (any, ``with_id``
+    False)."""
     for m in messages:
         parts = m.get("parts") if isinstance(m, dict) else None
         for p in parts if isinstance(parts, list) else ():
-            if isinstance(p, dict) and p.get("type") == kind and isinstance(p.get("id"), str):
+            named = not with_id or (isinstance(p, dict) and isinstance(p.get("id"), str))
+            if isinstance(p, dict) and p.get("type") == kind and named:
                 yield p
 
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -208,18 +209,27 @@ def answer_usage(a: dict[str, Any]) -> tuple[int, int]:
     for key in a:
         if not _ANSWER_KEY.search(key) or "usage" not in str(a[key])[:8192]:
             continue
-        level: list[Any] = [json_object(a, key, memo)]
-        for _depth in range(6):
-            nxt: list[Any] = []
-            for node in level:
-                items = node.values() if isinstance(node, dict) else node
-                if isinstance(node, dict) and isinstance(node.get("usage"), dict):
-                    got = first_count(node["usage"], IN_KEYS), first_count(node["usage"], OUT_KEYS)
-                    if got != (0, 0):
-                        return got
-                nxt.extend(v for v in items if isinstance(v, dict | list))
-            level = nxt[:64]
+        for node in _objects(json_object(a, key, memo), depth=6, width=64):
+            if isinstance(node.get("usage"), dict):
+                got = first_count(node["usage"], IN_KEYS), first_count(node["usage"], OUT_KEYS)
+                if got != (0, 0):
+                    return got
     return 0, 0
+
+
+def _objects(doc: Any, depth: int, width: int) -> Iterator[dict[str, Any]]:
+    """The JSON objects in ``doc``, breadth-first, ``depth`` levels deep, at most ``width``
+    containers a level (a file's size is the user's: the walk is bounded)."""
+    level: list[Any] = [doc]
+    for _depth in range(depth):
+        nxt: list[Any] = []
+        for node in level:
+            if isinstance(node, dict):
+                yield node
+                nxt.extend(v for v in node.values() if isinstance(v, dict | list))
+            elif isinstance(node, list):
+                nxt.extend(v for v in node if isinstance(v, dict | list))
+        level = nxt[:width]
 
 
 def asked_in_answer(a: dict[str, Any]) -> tuple[str, ...]:
@@ -231,16 +241,10 @@ def asked_in_answer(a: dict[str, Any]) -> tuple[str, ...]:
     for key in a:
         if not _ANSWER_KEY.search(key) or "tool_calls" not in str(a[key])[:8192]:
             continue
-        level: list[Any] = [json_object(a, key, memo)]
-        for _depth in range(4):
-            nxt: list[Any] = []
-            for node in level:
-                calls = node.get("tool_calls") if isinstance(node, dict) else None
-                if isinstance(calls, list):
-                    return tuple(n for c in calls[:16] if (n := _called(c)))
-                items = node.values() if isinstance(node, dict) else node
-                nxt.extend(v for v in items if isinstance(v, dict | list))
-            level = nxt[:64]
+        for node in _objects(json_object(a, key, memo), depth=4, width=64):
+            calls = node.get("tool_calls")
+            if isinstance(calls, list):
+                return tuple(n for c in calls[:16] if (n := _called(c)))
     return ()
 
 
@@ -316,18 +320,10 @@ def carried_calls(a: dict[str, Any]) -> tuple[tuple[str, str, int, int, int], ..
             doc = msgspec.json.decode(raw)
         except msgspec.DecodeError:
             continue
-        level: list[Any] = [doc]
-        for _depth in range(5):
-            nxt: list[Any] = []
-            for node in level:
-                if isinstance(node, dict):
-                    call = _carried_call(node)
-                    if call is not None:
-                        out.append(call)
-                    nxt.extend(v for v in node.values() if isinstance(v, dict | list))
-                elif isinstance(node, list):
-                    nxt.extend(v for v in node if isinstance(v, dict | list))
-            level = nxt[:256]
+        for node in _objects(doc, depth=5, width=256):
+            call = _carried_call(node)
+            if call is not None:
+                out.append(call)
     return tuple(out[:256])
 
 

@@ -626,8 +626,8 @@ def _answered_tool_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
             if cid in seen or first_answer.get(cid, -1) < r.end:
                 continue
             seen.add(cid)
-            t = SpanRec(f"{r.span_id}~tool{k}", r.parent_id, r.end, r.end, TOOL, tool, r.agent)
-            t.call_id, t.operation, t.span, t.rule = cid, "execute_tool", r.span, ANSWERED
+            t = _tool_at_end(r, k, tool, ANSWERED)
+            t.call_id = cid
             by_id[t.span_id] = t
             added.append(t)
     if added:
@@ -666,9 +666,8 @@ def _carried_model_calls(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None
         spans = agents.get(author)
         if not spans:
             continue
-        holding = [a for a in spans if a.start <= made <= a.end]
-        before = [a for a in spans if a.start <= made]
-        holder = (holding or before or spans)[-1 if (holding or before) else 0]
+        started = [a for a in spans if a.start <= made]
+        holder = ([a for a in started if made <= a.end] or started or spans[:1])[-1]
         at = min(max(made, holder.start), holder.end)
         m = SpanRec(f"{holder.span_id}~call{len(added)}", holder.span_id, at, at, MODEL, author)
         m.agent, m.input_tokens, m.output_tokens = author, tokens_in, tokens_out
@@ -698,6 +697,15 @@ def _numbered_targets(recs: list[SpanRec]) -> None:
             r.rule = f"{r.rule}; its target {m.group(0)!r} is agent {m.group(1)!r} numbered"
 
 
+def _tool_at_end(call: SpanRec, k: int, tool: str, rule: str) -> SpanRec:
+    """The ``k``-th tool call a model call asked for and no span records: beside the call,
+    in its parent, at its end and of no length (the file bounds its time, it does not give
+    it)."""
+    t = SpanRec(f"{call.span_id}~tool{k}", call.parent_id, call.end, call.end, TOOL, tool)
+    t.agent, t.operation, t.span, t.rule = call.agent, "execute_tool", call.span, rule
+    return t
+
+
 def _answered_next(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
     """In a file with no tool span and no call id, a model call whose answer asked for
     tools by name ran them when the next model call of its agent (the next in its parent,
@@ -718,8 +726,7 @@ def _answered_next(recs: list[SpanRec], by_id: dict[str, SpanRec]) -> None:
             if n.results - c.results < len(c.asked):
                 continue
             for k, tool in enumerate(c.asked):
-                t = SpanRec(f"{c.span_id}~tool{k}", c.parent_id, c.end, c.end, TOOL, tool, c.agent)
-                t.operation, t.span, t.rule = "execute_tool", c.span, ANSWERED_NEXT
+                t = _tool_at_end(c, k, tool, ANSWERED_NEXT)
                 by_id[t.span_id] = t
                 added.append(t)
     if added:
@@ -1570,8 +1577,7 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
             # operation.name: the AI SDK's ai.generateText of function researcher) is the
             # program's scope, even where its span's name recurs under others (every agent's
             # ai.generateText).
-            own = cur.kind == GENERIC and bool(cur.agent)
-            if name and (own or cur.span not in machinery):
+            if name and (_names_itself(cur) or cur.span not in machinery):
                 first = cur
                 break
             cur = parent(cur.parent_id) if cur is not root else None
@@ -1580,7 +1586,7 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
                 cur is not None
                 and first is not None
                 and first.span in machinery
-                and not (first.kind == GENERIC and first.agent)
+                and not _names_itself(first)
             ):
                 continue  # only the framework's scopes below an agent or a tool: theirs
         if first is not None and _in_bookkeeping(first, root, by_id):
@@ -1593,6 +1599,12 @@ def _owners_of_model_calls(recs: list[SpanRec], root: SpanRec, by_id: dict[str, 
             first.kind, first.name, first.agent = AGENT, name, name
             if not first.rule.startswith(AUTHOR):  # named by whom it wrote for (round 10)
                 first.rule = INFERRED
+
+
+def _names_itself(r: SpanRec) -> bool:
+    """A span of no convention and no row that names its own instance (its agent read from
+    its ``operation.name``: the AI SDK's ai.generateText of function researcher)."""
+    return r.kind == GENERIC and bool(r.agent)
 
 
 def _in_bookkeeping(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> bool:
