@@ -1357,8 +1357,11 @@ def _conversations(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
             continue
         if any(b.start < a.end for a, b in zip(turns, turns[1:], strict=False)):
             continue  # turns at once: not one conversation's
-        if _agent_above(conv, root, by_id) is not None:
-            continue  # inside an agent's work (AG2's speaker selection's inner chat)
+        above = _agent_above(conv, root, by_id)
+        if above is not None and above.name != conv.agent:
+            # Inside another agent's work (AG2's speaker selection's inner chat); a chat
+            # inside its own agent's turn (AG2's nested chats, its reply) is still its.
+            continue
         conv.kind, conv.name = AGENT, conv.agent
         conv.rule = "structure: a span naming an agent that holds another's turns: its conversation"
         _conversation_turns(conv.agent, turns, kids, thinking)
