@@ -18,6 +18,7 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout14"
 # offered no concurrent variant has one run; maf-groupchat has three).
 SETUPS = {
     "maf-groupchat": ("sequential", "sequential", "concurrent delegates"),
+    "dspy-openlit": ("sequential", "concurrent delegates"),
 }
 ROW = re.compile(r"^\| `(traces-heldout14/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
