@@ -19,6 +19,7 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout14"
 SETUPS = {
     "maf-groupchat": ("sequential", "sequential", "concurrent delegates"),
     "dspy-openlit": ("sequential", "concurrent delegates"),
+    "crewai-sequential-openinference": ("sequential", "concurrent delegates"),
 }
 ROW = re.compile(r"^\| `(traces-heldout14/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
