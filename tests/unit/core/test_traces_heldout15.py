@@ -18,6 +18,7 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout15"
 # offered no concurrent variant has one run).
 SETUPS = {
     "haystack-pipeline-agents": ("sequential", "concurrent delegates"),
+    "langfuse-langgraph": ("sequential", "concurrent delegates"),
 }
 ROW = re.compile(r"^\| `(traces-heldout15/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
