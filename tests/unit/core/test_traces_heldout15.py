@@ -19,6 +19,7 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout15"
 SETUPS = {
     "haystack-pipeline-agents": ("sequential", "concurrent delegates"),
     "langfuse-langgraph": ("sequential", "concurrent delegates"),
+    "ag2-groupchat-openinference": ("sequential", "concurrent delegates"),
 }
 ROW = re.compile(r"^\| `(traces-heldout15/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
