@@ -87,11 +87,19 @@ SHARED = frozenset(
 )
 
 
-def unneeded(root: Path = FIXTURES) -> tuple[list[str], list[str]]:
+def unneeded(
+    root: Path = FIXTURES, also: tuple[Path, ...] | None = None
+) -> tuple[list[str], list[str]]:
     """The rows of rules.yaml naming one framework that decide spans of their framework's
     folders (``--explain`` names them) but without which those folders import to the very
     same traces: covered (the structural rule or other rows do their work); and those
-    without which the checks hold but the traces differ (kept)."""
+    without which the checks hold but the traces differ (kept). A row ``root``'s folders
+    call covered is tried on its framework's folders in ``also`` too (by default the
+    held-out sets beside ``root``): one whose files it changes there is kept (round 14:
+    DSPy's ``finish``, which the structure reads where two ReActs end with it, but not
+    where one alone runs)."""
+    if also is None:
+        also = tuple(sorted(root.parent.glob("traces-heldout*")))
     folders: dict[str, list[tuple[Path, str, dict[str, Any], str]]] = {}
     for case in cases(root):
         for fam in own_families(case[1]):
@@ -110,8 +118,22 @@ def unneeded(root: Path = FIXTURES) -> tuple[list[str], list[str]]:
         if not any(f"({rule.where})" in full[id(c)].summary for c in mine):
             continue  # no span of these folders is decided by it (a habit not shown here)
         same = all(g.digest == full[id(c)].digest for g, c in zip(got, mine, strict=True))
+        if same and _changes_elsewhere(rule, also):
+            same = False
         (covered if same else kept).append(line)
     return covered, kept
+
+
+def _changes_elsewhere(rule: frameworks.Rule, dirs: tuple[Path, ...]) -> bool:
+    """Whether dropping ``rule`` changes the import of any file of its framework's folders
+    in ``dirs``."""
+    theirs = [c for d in dirs for c in cases(d) if rule.family in own_families(c[1])]
+    if not theirs:
+        return False
+    with_it = [check(*c).digest for c in theirs]
+    with frameworks.using(drop=frozenset({rule.where})):
+        without = [check(*c).digest for c in theirs]
+    return with_it != without
 
 
 def measure(dirs: list[Path], leave_one_out: bool) -> list[Result]:

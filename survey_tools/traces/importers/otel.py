@@ -189,6 +189,8 @@ WANTED.update(
         "openinference.span.kind",
         "agent.name",
         "graph.node.name",
+        "graph.node.id",
+        "graph.node.parent_id",
         "tool.name",
         "tool.id",
         "tool_call.id",
@@ -573,6 +575,7 @@ def span_record(
         _sender(kind, a),
         _results(kind, a),
         _carried(kind, a),
+        _node(kind, a),
     )
 
 
@@ -658,6 +661,13 @@ def _exchange(kind: str, a: dict[str, Any]) -> tuple[tuple[tuple[str, str], ...]
         if a[role] == "tool" and a.get(answer):
             answered.append(str(a[answer])[:128])
     return asked, tuple(answered)
+
+
+def _node(kind: str, a: dict[str, Any]) -> tuple[str, str]:
+    """An agent span's node in OpenInference's graph attributes: its id and its parent's."""
+    if kind != AGENT:
+        return ("", "")
+    return (str(a.get("graph.node.id") or ""), str(a.get("graph.node.parent_id") or ""))
 
 
 def _carried(kind: str, a: dict[str, Any]) -> tuple[tuple[str, str, int, int, int], ...]:

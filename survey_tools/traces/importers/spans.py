@@ -100,6 +100,8 @@ class SpanRec:
     # Round 13: the model calls whose answers it carries as messages (selfsaid.carried_calls):
     # (message id, author, input tokens, output tokens, made at in ns or 0).
     carried: tuple[tuple[str, str, int, int, int], ...] = ()
+    # Round 14: OpenInference's graph.node.id and graph.node.parent_id, when the span has them.
+    node: tuple[str, str] = ("", "")
 
 
 @dataclass
@@ -260,8 +262,10 @@ def build(
     _distinct_scopes(recs, root, by_id, summary)
     _conversations(recs, root, by_id)
     _composite_agents(recs, root, by_id)
+    _senders_of_one_agent(recs, root, by_id)
     _wrappers(recs, root, by_id)
     _graph_data_flow(recs, root, by_id)
+    _node_parents(recs)
     _numbered_targets(recs)
     # Parents first before clamping too: with a coarse clock (the AI SDK's span starts
     # are whole milliseconds) a child starting with its parent but ending first would
@@ -1395,6 +1399,71 @@ def _conversation_turns(
         prev = None if mine else t
 
 
+def _node_parents(recs: list[SpanRec]) -> None:
+    """OpenInference's graph attributes, where nothing else in the file says how work
+    flowed (no span link, none read from a graph's stages, no hand-off): an agent span
+    whose ``graph.node.parent_id`` is the ``graph.node.id`` of an agent span beside it (the
+    same parent) that ended before it started was passed its work by that agent (a crew's
+    task after the one before it, round 14's held-out set 14): a link to the latest such
+    span, read as a workflow's own links are. Trusted only when the times agree with every
+    parent id the file writes: where one names a node still running when its child started
+    (tasks run at once, their parent ids only their list's order), or one in another
+    span's (a manager's delegate, called by it as the nesting says), the ids say nothing
+    of the flow. Where the file says more (a swarm's hand-offs, a graph's fan-in), the
+    parent id, one a node, says less: it is not read."""
+    if any(r.links or r.kind == HANDOFF or r.target for r in recs):
+        return
+    nodes: dict[str, list[SpanRec]] = {}
+    for r in recs:  # sorted by start
+        if r.kind == AGENT and r.node[0]:
+            nodes.setdefault(r.node[0], []).append(r)
+    links: list[tuple[SpanRec, SpanRec]] = []
+    for r in recs:
+        parent = r.node[1]
+        if r.kind != AGENT or not parent or parent == r.node[0] or parent not in nodes:
+            continue
+        before = [p for p in nodes[parent] if p.end <= r.start and p.parent_id == r.parent_id]
+        if not before:
+            return  # a parent still running, yet to run, or holding it: the ids are no flow
+        links.append((r, before[-1]))
+    for r, p in links:
+        r.links = (("", p.span_id),)
+
+
+def _senders_of_one_agent(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
+    """A span of the framework's runtime holding, directly, one agent's span and beside it
+    only runtime spans that other spans link to (the messages that turn sent) is that
+    agent's turn: what it sent, the agent sent (round 14, held-out set 14: MAF's group chat
+    orchestrator, whose ``executor.process`` holds the coordinator's ``invoke_agent`` and
+    the ``message.send`` spans the other agents' turns link to). Read as the runtime's, the
+    messages are the application's, and each agent's answer a delegation of its own."""
+    linked = {sid for r in recs for _, sid in r.links}
+    if not linked:
+        return
+    kids: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r is not root:
+            kids.setdefault(r.parent_id, []).append(r)
+
+    def holds_agent(r: SpanRec) -> bool:
+        return any(k.kind == AGENT or holds_agent(k) for k in kids.get(r.span_id, ()))
+
+    for r in recs:
+        if r.kind != RUNTIME or r is root:
+            continue
+        held = kids.get(r.span_id, ())
+        agents = [k for k in held if k.kind == AGENT]
+        if len(agents) != 1:
+            continue
+        beside = [k for k in held if k is not agents[0]]
+        if not beside or any(k.kind != RUNTIME or holds_agent(k) for k in beside):
+            continue
+        if not any(k.span_id in linked for k in beside):
+            continue
+        r.kind, r.name, r.agent = AGENT, agents[0].name, agents[0].name
+        r.rule = "structure (round 14): a runtime turn holding one agent's span and the messages it sent"
+
+
 def _composite_agents(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:
     """An agent span that only runs two or more agents (ADK's SequentialAgent and
     ParallelAgent: no model call, tool call or hand-off of its own, every span it holds
@@ -2265,6 +2334,9 @@ class _Events:
             and min(map(attrgetter("start"), recs)) - t0 > -_EXACT_NS
         )
         self.root_name = self.agent_of(root)
+        # Whether the file writes model calls: where it writes none, an agent's span reached
+        # through a link is the only sign of the work it was passed (round 14).
+        self.models = any(x.kind == MODEL for x in recs)
         # The run's decision comes when its first span starts: the time before it (a
         # program building its agents, written as no span) is no step of the run. Nor
         # is the framework's bookkeeping before it, which leaves no event (round 10: the
@@ -2376,7 +2448,7 @@ class _Events:
         # caused it and went on, nobody waits for its end.
         passed = r.follows or self.passed.get(r.parent_id, False)
         source = self.handed.pop(me, "")
-        senders = self._linked_senders(r, holder, me)
+        senders = self._linked_senders(r, holder, me, through=not source)
         for sender in senders:
             if self.linked_from.get(sender) == me:
                 # The work an agent was sent comes back to the agent that sent it (a graph's
@@ -2386,7 +2458,7 @@ class _Events:
                 continue
             # Control passed by a message the span links to (a workflow's executors are
             # siblings; only their links say who sent work to whom).
-            self._pass(sender, me, "message", ts, attrs)
+            self._pass(sender, me, "message", ts, attrs, None if self.models else te - ts)
             self.linked_from[me] = sender
         if senders:
             pass
@@ -2429,17 +2501,39 @@ class _Events:
         else:
             self.push(_MSG_DUR("", ts, "message", holder, me, attrs, holder, max(dur, 0.0)))
 
-    def _linked_senders(self, r: SpanRec, holder: str, me: str) -> list[str]:
+    def _linked_senders(
+        self, r: SpanRec, holder: str, me: str, through: bool = True
+    ) -> list[str]:
         """The agents whose spans sent what an agent span links to, on it or on the
         bookkeeping spans between it and its holder's span (the agent's holder and the
-        application excluded: those are the ordinary start)."""
+        application excluded: those are the ordinary start); ``through``: a message the
+        application's runtime sent counts for the agents whose messages reached it there."""
+        out: list[str] = []
+        seen: set[str] = set()
+        todo = list(self._links_up(r))
+        while todo:
+            linked = todo.pop(0)
+            if linked in seen:
+                continue
+            seen.add(linked)
+            who = self.owner.get(linked)
+            if who == self.root_name and through and (sent := self.by_id.get(linked)):
+                # Sent by no agent but by a step of the runtime that was itself sent work
+                # (a workflow's function executor gathering two agents' answers for a
+                # third, round 14): the work comes from those who sent it there. Not for
+                # an agent handed the conversation (a hand-off said who passed it on; the
+                # group chat's runtime relaying it says it again).
+                todo.extend(self._links_up(sent))
+            elif who and who not in (holder, me, self.root_name) and who not in out:
+                out.append(who)
+        return out
+
+    def _links_up(self, r: SpanRec) -> list[str]:
+        """The spans ``r`` links to, on it and on the runtime spans holding it."""
         out: list[str] = []
         cur: SpanRec | None = r
         while cur is not None:
-            for _, linked in cur.links:
-                who = self.owner.get(linked)
-                if who and who not in (holder, me, self.root_name) and who not in out:
-                    out.append(who)
+            out.extend(linked for _, linked in cur.links)
             up = self.by_id.get(cur.parent_id) if cur is not self.root else None
             cur = up if up is not None and up.kind == RUNTIME else None
         return out
@@ -2467,15 +2561,30 @@ class _Events:
                         self._return(agent, hander, t_end, a)
                     )
 
-    def _pass(self, me: str, target: str, role: str, ts: float, attrs: SpanAttrs) -> None:
+    def _pass(
+        self,
+        me: str,
+        target: str,
+        role: str,
+        ts: float,
+        attrs: SpanAttrs,
+        dur: float | None = None,
+    ) -> None:
         """``me`` passes the conversation to ``target``: a spawn the first time, a
-        delegation message after."""
+        delegation message after; with ``dur``, the work passed lasts that long (the
+        span of the agent it reached, in a file that writes no model call: a crew's task,
+        whose time is work where no event of it covers it, as a delegation's is)."""
         if target not in self.active:
-            self.push(_SPAWN_ROLE("", ts, "spawn", me, target, role, attrs))
+            if dur is None:
+                self.push(_SPAWN_ROLE("", ts, "spawn", me, target, role, attrs))
+            else:
+                self.push(_SPAWN_ROLE_DUR("", ts, "spawn", me, target, role, attrs, max(dur, 0.0)))
             self.spawner[target] = me
             self.active.add(target)
-        else:
+        elif dur is None:
             self.push(_XFER("", ts, "message", me, target, role, me, attrs))
+        else:
+            self.push(_XFER_DUR("", ts, "message", me, target, role, me, attrs, max(dur, 0.0)))
 
     def _handoff(self, me: str, target: str, role: str, ts: float, attrs: SpanAttrs) -> None:
         """``me`` hands the conversation to ``target``; the target's next agent span
@@ -2603,6 +2712,8 @@ _MSG_DUR = _shape(("to", "attributes", "from", "duration_s"))
 _CALL = _shape(("tool", "call_id", "attributes", "duration_s"))
 _CALL_REF = _shape(("tool", "call_id", "content_ref", "attributes", "duration_s"))
 _XFER = _shape(("to", "role", "from", "attributes"))
+_SPAWN_ROLE_DUR = _shape(("to", "role", "attributes", "duration_s"))
+_XFER_DUR = _shape(("to", "role", "from", "attributes", "duration_s"))
 _RESULT = _shape(("tool", "call_id", "trusted", "attributes"))
 _RET = _shape(("to", "from", "attributes"))
 _RET_WHY = _shape(("to", "from", "attributes", "reason"))

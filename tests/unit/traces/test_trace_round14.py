@@ -102,3 +102,191 @@ def test_a_chat_named_for_one_agent_inside_anothers_turn_stays_that_others_work(
     ev = _import(tmp_path, _nested_chats("manager"))
     assert ("lead", "helper") not in _delegations(ev)
     assert ("manager", "helper") in _delegations(ev)
+
+
+# --- messages sent from a runtime's turn that runs one agent (MAF's group chat orchestrator)
+
+
+def _linked(span: dict[str, Any], *to: int) -> dict[str, Any]:
+    span["links"] = [{"traceId": "1" * 32, "spanId": f"{t:016x}"} for t in to]
+    return span
+
+
+def _runtime(span: int, parent: int, name: str, start: int, end: int, op: str) -> dict[str, Any]:
+    # A message bus's span (the shared messaging row: the runtime's bookkeeping).
+    return _span(span, parent, name, start, end, **{"messaging.operation": op})
+
+
+def _workflow(end: int = 200) -> list[dict[str, Any]]:
+    return [
+        _span(0x1, 0, "run", 0, end),
+        _span(
+            0x2,
+            0x1,
+            "invoke_workflow w",
+            0,
+            end - 1,
+            op="invoke_workflow",
+            **{"gen_ai.workflow.name": "w"},
+        ),
+    ]
+
+
+def test_a_runtime_turn_running_one_agent_sends_as_that_agent(tmp_path: Path) -> None:
+    # The lead's turns are the runtime's spans holding its agent span and what it sent; the
+    # worker's turn is an agent span linking to the message it was sent.
+    ev = _import(
+        tmp_path,
+        [
+            *_workflow(),
+            _runtime(0x10, 0x2, "process lead", 1, 20, "process"),
+            _turn(0x11, 0x10, "lead", 2, 15),
+            _chat(0x12, 0x11, "lead", 3, 14),
+            _runtime(0x13, 0x10, "send", 16, 17, "send"),
+            _linked(_turn(0x20, 0x2, "worker", 21, 50), 0x13),
+            _chat(0x22, 0x20, "worker", 23, 44),
+            _runtime(0x23, 0x20, "send", 46, 47, "send"),
+            _linked(_runtime(0x30, 0x2, "process lead", 51, 80, "process"), 0x23),
+            _turn(0x31, 0x30, "lead", 52, 79),
+            _chat(0x32, 0x31, "lead", 53, 78),
+        ],
+    )
+    assert ("lead", "worker") in _delegations(ev)
+    assert ("worker", "lead") not in _delegations(ev)  # its answer, not a delegation
+    assert ("worker", "lead") in [(e["agent"], e["to"]) for e in ev if e["type"] == "return"]
+
+
+def test_work_gathered_by_a_step_of_no_agent_comes_from_those_who_sent_it(
+    tmp_path: Path,
+) -> None:
+    # Two agents' answers go to a gathering step (a function, no agent), whose message goes
+    # on to a third agent: each of the two passed work to the third.
+    def agent_turn(base: int, agent: str, start: int, *links: int) -> list[dict[str, Any]]:
+        turn = _turn(base, 0x2, agent, start, start + 20)
+        return [
+            _linked(turn, *links) if links else turn,
+            _chat(base + 2, base, agent, start + 2, start + 14),
+            _runtime(base + 3, base, "send", start + 16, start + 17, "send"),
+        ]
+
+    ev = _import(
+        tmp_path,
+        [
+            *_workflow(),
+            *agent_turn(0x10, "a", 1),
+            *agent_turn(0x20, "b", 2),
+            _linked(_runtime(0x30, 0x2, "process gather", 30, 40, "process"), 0x13, 0x23),
+            _runtime(0x31, 0x30, "send", 38, 39, "send"),
+            *agent_turn(0x40, "c", 50, 0x31),
+        ],
+    )
+    assert ("a", "c") in _delegations(ev)
+    assert ("b", "c") in _delegations(ev)
+
+
+def _speedup(tmp: Path, spans: list[dict[str, Any]]) -> float:
+    from survey_tools.traces.metrics import compute
+    from survey_tools.traces.validate import check_file
+
+    _import(tmp, spans)
+    _, trace = check_file(tmp / "out.json")
+    assert trace is not None
+    speedup: float = compute(trace)["parallelism_speedup"]
+    return speedup
+
+
+def _sent_to(base: int, agent: str, start: int, end: int, *links: int) -> list[dict[str, Any]]:
+    # An agent's turn reached through a link, with one short tool call and no model call:
+    # its span's time is the only sign of its work.
+    turn = _turn(base, 0x2, agent, start, end)
+    return [
+        _linked(turn, *links) if links else turn,
+        _span(base + 1, base, "execute_tool t", start + 1, start + 3, op="execute_tool", tool="t"),
+        _runtime(base + 2, base, "send", end - 2, end - 1, "send"),
+    ]
+
+
+def test_agents_sent_work_at_once_read_as_concurrent_from_their_spans(tmp_path: Path) -> None:
+    lead = _sent_to(0x10, "lead", 1, 20)
+    both = [*_sent_to(0x20, "a", 21, 60, 0x12), *_sent_to(0x30, "b", 22, 60, 0x12)]
+    # Work 19 + 39 + 38 ms on a path of about 60: the two overlap.
+    assert _speedup(tmp_path, [*_workflow(62), *lead, *both]) > 1.4
+
+
+def test_agents_sent_work_in_turn_stay_sequential(tmp_path: Path) -> None:
+    chain = [
+        *_sent_to(0x10, "lead", 1, 20),
+        *_sent_to(0x20, "a", 21, 60, 0x12),
+        *_sent_to(0x30, "b", 61, 100, 0x22),
+    ]
+    assert _speedup(tmp_path, [*_workflow(102), *chain]) <= 1.05
+
+
+# --- OpenInference's graph.node.parent_id, where the spans' times agree with it
+
+
+def _node(span: int, name: str, start: int, end: int, parent: str = "") -> dict[str, Any]:
+    attrs = {"openinference.span.kind": "AGENT", "graph.node.id": name}
+    if parent:
+        attrs["graph.node.parent_id"] = parent
+    return _span(span, 0x1, f"{name}.run", start, end, **attrs)
+
+
+def _tool(span: int, parent: int, start: int) -> dict[str, Any]:
+    return _span(
+        span, parent, "search.run", start, start + 5, **{"openinference.span.kind": "TOOL"}
+    )
+
+
+def test_a_node_after_its_parent_node_was_passed_its_work_by_it(tmp_path: Path) -> None:
+    ev = _import(
+        tmp_path,
+        [
+            _span(0x1, 0, "run", 0, 100),
+            _node(0x10, "planner", 1, 20),
+            _node(0x20, "researcher", 21, 50, parent="planner"),
+            _tool(0x21, 0x20, 22),
+            _node(0x30, "writer", 51, 80, parent="researcher"),
+        ],
+    )
+    assert ("planner", "researcher") in _delegations(ev)
+    assert ("researcher", "writer") in _delegations(ev)
+
+
+def test_parent_ids_the_times_contradict_say_nothing_of_the_flow(tmp_path: Path) -> None:
+    # The second researcher's parent id names the first, which was still running when it
+    # started: the ids follow a list's order, not the flow.
+    ev = _import(
+        tmp_path,
+        [
+            _span(0x1, 0, "run", 0, 100),
+            _node(0x10, "planner", 1, 20),
+            _node(0x20, "web", 21, 50, parent="planner"),
+            _node(0x30, "paper", 22, 50, parent="web"),
+            _node(0x40, "writer", 51, 80, parent="paper"),
+        ],
+    )
+    assert ("web", "paper") not in _delegations(ev)
+
+
+# --- DSPy's finish tool, where one ReAct alone runs
+
+
+def test_dspy_react_finish_is_no_tool_call_of_the_program(tmp_path: Path) -> None:
+    def kind(k: str) -> dict[str, str]:
+        return {"openinference.span.kind": k}
+
+    ev = _import(
+        tmp_path,
+        [
+            _span(0x1, 0, "run", 0, 100),
+            _span(0x10, 0x1, "Researcher.forward", 1, 99, **kind("CHAIN")),
+            _span(0x11, 0x10, "ReAct.forward", 2, 98, **kind("CHAIN")),
+            _span(0x12, 0x11, "LM.__call__", 3, 10, **kind("LLM")),
+            _span(0x13, 0x11, "search.__call__", 11, 20, **kind("TOOL")),
+            _span(0x14, 0x11, "LM.__call__", 21, 30, **kind("LLM")),
+            _span(0x15, 0x11, "finish.__call__", 31, 32, **kind("TOOL")),
+            _span(0x16, 0x11, "LM.__call__", 33, 40, **kind("LLM")),
+        ],
+    )
+    assert [e["tool"] for e in ev if e["type"] == "tool_call"] == ["search"]
