@@ -18,6 +18,7 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout16"
 # offered no concurrent variant has one run).
 SETUPS = {
     "llamaindex-openlit": ("sequential", "concurrent delegates"),
+    "haystack-openlit": ("sequential", "concurrent delegates"),
 }
 ROW = re.compile(r"^\| `(traces-heldout16/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
