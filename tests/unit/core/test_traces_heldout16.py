@@ -19,6 +19,7 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout16"
 SETUPS = {
     "llamaindex-openlit": ("sequential", "concurrent delegates"),
     "haystack-openlit": ("sequential", "concurrent delegates"),
+    "openai-agents-langfuse": ("sequential", "sequential"),
 }
 ROW = re.compile(r"^\| `(traces-heldout16/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
