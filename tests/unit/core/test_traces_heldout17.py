@@ -19,6 +19,7 @@ SET = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout17"
 SETUPS = {
     "agno-team-openinference": ("sequential", "concurrent delegates"),
     "pydantic-ai-openllmetry": ("sequential", "concurrent delegates"),
+    "smolagents-openlit": ("sequential", "concurrent delegates"),
 }
 ROW = re.compile(r"^\| `(traces-heldout17/[^`]+)` \| `[^`]+` \| `([0-9a-f]{64})` \|$", re.M)
 HEX = re.compile(r"^[0-9a-f]+$")
