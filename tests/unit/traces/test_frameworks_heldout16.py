@@ -1,0 +1,46 @@
+"""Held-out set 16 (tests/fixtures/traces-heldout16/), read by the importer as its programs ran.
+
+The same ten checks as test_frameworks.py (benchmarks/framework_checks.py), on 6 runs of 3
+folders (LlamaIndex and Haystack under OpenLIT, the OpenAI Agents SDK through Langfuse). Round 14 split its sets before opening any: set 14 was fixed against, sets
+15-17 held out until the end and opened once at 748886c6 (docs/trace-formats.md, "Measured on
+held-out sets 14-17 (round 14)": 34 of 60 checks, 1 of 6 runs, strict). The readings
+made after that run are listed there; what is still wrong is below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import heldout_runs
+
+HELDOUT = Path(__file__).resolve().parents[2] / "fixtures" / "traces-heldout16"
+
+# What the files of a folder (or folder/file) do not hold (README.md of the folder says so).
+NOT_WRITTEN: dict[str, tuple[str, ...]] = {}
+
+# Runs still read wrongly: the checks that fail, and why.
+KNOWN_WRONG: dict[str, tuple[tuple[str, ...], str]] = {
+    "haystack-openlit/agents-as-tools.otlp.jsonl": (
+        ("agents", "delegations", "returns", "tool_calls", "tools", "model_calls"),
+        "OpenLIT writes the pipeline and, per model call, a generator span holding the client's"
+        " call; the agents, named only by their calls' system prompts, are not read out of that"
+        " nesting (the reading of model calls alone wants them under the root)",
+    ),
+    "haystack-openlit/parallel-tools.otlp.jsonl": (
+        ("agents", "delegations", "returns", "tool_calls", "tools", "model_calls"),
+        "as agents-as-tools",
+    ),
+}
+
+
+def test_the_held_out_set_is_all_here() -> None:
+    heldout_runs.assert_all_here(HELDOUT, 6, KNOWN_WRONG, NOT_WRITTEN)
+
+
+@pytest.mark.parametrize(("folder", "run_", "name"), heldout_runs.params(HELDOUT))
+def test_held_out_run_imports_as_the_program_ran(
+    folder: Path, run_: dict[str, Any], name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    heldout_runs.assert_reads_as_it_ran(folder, run_, name, NOT_WRITTEN, KNOWN_WRONG, monkeypatch)
