@@ -1808,10 +1808,13 @@ def _prompted_conversations(
     holds the agent's words (``ask_web_researcher``, web_researcher). A call asked for
     and never shown answered is no tool call (nothing invented)."""
     # What a model call holds is its own (round 14: OpenLIT's HTTP client spans, POST,
-    # under every call): the run is its calls.
-    calls = [r for r in recs if r is not root and not _in_model_call(r, root, by_id)]
-    if len(calls) < 2 or any(r.kind != MODEL or r.parent_id != root.span_id for r in calls):
+    # under every call): the run is its calls, under the root or under the one scope the
+    # root holds (a pipeline's run).
+    host = _only_scope(recs, root)
+    calls = [r for r in recs if r not in (root, host) and not _in_model_call(r, root, by_id)]
+    if len(calls) < 2 or any(r.kind != MODEL or r.parent_id != host.span_id for r in calls):
         return
+    _wrapped_calls(calls, recs)
     by_agent: dict[str, list[SpanRec]] = {}
     for r in calls:  # sorted by start
         by_agent.setdefault(r.prompt_name, []).append(r)
@@ -1827,7 +1830,7 @@ def _prompted_conversations(
         t.parent_id = spans[t.agent].span_id
     for name, span in spans.items():
         holder = _running_tool(name, span, tools)
-        span.parent_id = holder.span_id if holder is not None else root.span_id
+        span.parent_id = holder.span_id if holder is not None else host.span_id
     for r in (*spans.values(), *tools):
         by_id[r.span_id] = r
         recs.append(r)
@@ -1838,6 +1841,34 @@ def _prompted_conversations(
         f"('You are <name>'): {', '.join(sorted(spans))}; {len(tools)} tool call(s) read "
         "from what the models asked and their next requests answered"
     )
+
+
+def _only_scope(recs: list[SpanRec], root: SpanRec) -> SpanRec:
+    """The one span the root holds when it is a scope (a workflow, a step, a span of no
+    convention) holding everything else; else the root."""
+    kids = [r for r in recs if r.parent_id == root.span_id and r is not root]
+    if len(kids) == 1 and kids[0].kind in (*_SCOPES, RUNTIME):
+        return kids[0]
+    return root
+
+
+def _wrapped_calls(calls: list[SpanRec], recs: list[SpanRec]) -> None:
+    """A model call whose request names no agent but which holds exactly one model call (a
+    framework component's span around its client's call: OpenLIT's Haystack generator,
+    round 14) speaks with that call's words: its system prompt's agent, the tools its
+    answer asked for and the results its request carries."""
+    unnamed = {c.span_id: c for c in calls if not c.prompt_name}
+    if not unnamed:
+        return
+    inner: dict[str, list[SpanRec]] = {}
+    for r in recs:
+        if r.kind == MODEL and r.parent_id in unnamed:
+            inner.setdefault(r.parent_id, []).append(r)
+    for sid, held in inner.items():
+        if len(held) == 1:
+            c, (m,) = unnamed[sid], held
+            c.prompt_name = m.prompt_name
+            c.asked_ids, c.answered = c.asked_ids or m.asked_ids, c.answered or m.answered
 
 
 def _in_model_call(r: SpanRec, root: SpanRec, by_id: dict[str, SpanRec]) -> bool:

@@ -433,3 +433,40 @@ def test_model_calls_alone_hand_the_conversation_on_where_another_agent_is_given
         ("helper", "search"),
     ]
     assert ("lead", "helper") in _delegations(ev)
+
+
+def test_model_calls_alone_under_one_scope_each_wrapped_by_a_component(tmp_path: Path) -> None:
+    # A pipeline's run holding, per model call, a component's span around its client's call
+    # (which alone carries the messages): the lead asks for ask_helper, the helper's calls
+    # run meanwhile, the lead's next request carries the result.
+    def wrapped(span: int, agent: str, start: int, end: int, **attrs: str) -> list[Any]:
+        outer = _span(span + 8, 0x2, "chat generator", start, end, op="chat")
+        return [outer, *_call(span, agent, start + 1, end - 1, **attrs)]
+
+    spans = [
+        _span(0x1, 0, "run", 0, 100),
+        _span(0x2, 0x1, "invoke_workflow pipeline", 0, 99, op="invoke_workflow"),
+        *wrapped(
+            0x10,
+            "lead",
+            1,
+            20,
+            request=_system("lead"),
+            **{"gen_ai.output.messages": _asks(("q1", "ask_helper"))},
+        ),
+        *wrapped(0x20, "helper", 21, 50, request=_system("helper")),
+        *wrapped(0x30, "lead", 51, 70, request=_system("lead", "q1")),
+    ]
+    for s in spans:  # each client call sits in its component's span
+        if s["name"].startswith("chat m-"):
+            s["parentSpanId"] = f"{int(s['spanId'], 16) + 8:016x}"
+    ev = _import(tmp_path, spans)
+    assert ("lead", "helper") in _delegations(ev)
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("lead", "ask_helper")
+    ]
+    assert sorted(e["agent"] for e in ev if e.get("role") == "llm_call") == [
+        "helper",
+        "lead",
+        "lead",
+    ]
