@@ -736,7 +736,10 @@ def _tool_call_ids(
     """A model call's tool calls by id (round 10): the (call id, tool name) its answer's
     ``tool_call`` parts asked for, and the call ids of the ``tool_call_response`` parts its
     request carries (the results of calls asked before). Read from the GenAI conventions'
-    messages only; none for other spans."""
+    messages only; an agent span's, from its answer written whole (:func:`_agent_asked`);
+    none for other spans."""
+    if kind == AGENT:
+        return _agent_asked(a), ()
     if kind != MODEL:
         return (), ()
     asked = tuple(
@@ -747,6 +750,28 @@ def _tool_call_ids(
     got = _messages(a.get(_INPUT_MESSAGES), "tool_call_response")
     answered = tuple(str(p["id"])[:128] for p in _parts(got, "tool_call_response"))[:64]
     return asked, answered
+
+
+def _agent_asked(a: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The (call id, tool) an agent span's answer asked for, where its ``output.value`` is
+    the chat message it answered with (OpenInference's AG2 instrumentor: ``{"role":
+    "assistant", "tool_calls": [{"id": ..., "function": {"name": ...}}]}``; round 14): in a
+    file with no model-call span, what tells a group chat's tool runner from a speaker."""
+    raw = a.get("output.value")
+    if not isinstance(raw, str) or len(raw) > _MAX_OUTPUT_JSON or '"tool_calls"' not in raw:
+        return ()
+    try:
+        message = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return ()
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    out = []
+    for c in calls[:16] if isinstance(calls, list) else ():
+        fn = c.get("function") if isinstance(c, dict) else None
+        name = fn.get("name") if isinstance(fn, dict) else None
+        if isinstance(name, str) and name and isinstance(c.get("id"), str):
+            out.append((c["id"][:128], name[:128]))
+    return tuple(out)
 
 
 def _asked_genai(raw: Any) -> tuple[str, ...]:

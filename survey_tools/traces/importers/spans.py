@@ -1589,20 +1589,59 @@ def _composite_turns(
         if r.parent_id in composites and r.kind == AGENT:
             kids.setdefault(r.parent_id, []).append(r)
     thinking = _agents_with_model_calls(recs, root, by_id)
-    if not thinking:
-        return  # the file writes no model call: nothing tells an agent from a tool runner
-    tooling = {h.span_id for r in recs if r.kind == TOOL if (h := _agent_above(r, root, by_id))}
+    tooling: dict[str, list[str]] = {}  # agent span -> the call ids of the tools it runs
+    for r in recs:
+        if r.kind == TOOL and (h := _agent_above(r, root, by_id)) is not None:
+            tooling.setdefault(h.span_id, []).append(r.call_id)
     for parent, turns in kids.items():
         turns.sort(key=_SORT_KEY)
         if any(b.start < a.end for a, b in zip(turns, turns[1:], strict=False)):
             continue
         if len({t.name for t in turns}) < 2:
             continue
-        for t in turns:
-            if t.span_id not in thinking and t.span_id in tooling:
-                t.kind = EXECUTOR
+        if thinking:
+            runners = [t for t in turns if t.span_id not in thinking and t.span_id in tooling]
+        else:
+            runners = _runners_by_ids(turns, tooling)
+            if not runners:
+                continue  # no model call written, no call id: nothing tells a runner apart
+        for t in runners:
+            t.kind = EXECUTOR
         by_id[parent].kind = GROUP
+        _group_starter(by_id[parent], recs, root, by_id)
     _group_turns(recs)
+
+
+def _group_starter(
+    group: SpanRec, recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
+) -> None:
+    """The agent span holding a group chat, when the chat is all it holds, it is not run by
+    a tool and its agent makes no model call anywhere, is the chat's starter, a stand-in for
+    the user (AG2's user proxy starting ``a_initiate_chat`` with the group's manager; round
+    14, held-out set 15): the application's run, not an agent."""
+    up = by_id.get(group.parent_id)
+    if up is None or up is root or up.kind != AGENT or by_id[up.parent_id].kind == TOOL:
+        return
+    if any(r.parent_id == up.span_id and r is not group for r in recs):
+        return
+    if any(by_id[s].name == up.name for s in _agents_with_model_calls(recs, root, by_id)):
+        return
+    up.kind = WORKFLOW
+    up.rule = "structure (round 14): an agent starting a group chat, thinking nowhere"
+
+
+def _runners_by_ids(turns: list[SpanRec], tooling: dict[str, list[str]]) -> list[SpanRec]:
+    """In a file with no model call, the turns (by start) that run only tools whose call
+    ids the answer of the speaker just before them asked for (round 14, held-out set 15:
+    AG2's tool executor under OpenInference's AG2 instrumentor alone): the group's tool
+    runners."""
+    out = []
+    for prev, t in zip(turns, turns[1:], strict=False):
+        ids = tooling.get(t.span_id)
+        asked = {cid for cid, _ in prev.asked_ids}
+        if ids and prev.name != t.name and all(cid and cid in asked for cid in ids):
+            out.append(t)
+    return out
 
 
 def _default_agent_names(recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]) -> None:

@@ -470,3 +470,50 @@ def test_model_calls_alone_under_one_scope_each_wrapped_by_a_component(tmp_path:
         "lead",
         "lead",
     ]
+
+
+def test_a_group_chat_with_no_model_call_tells_its_tool_runner_by_call_ids(
+    tmp_path: Path,
+) -> None:
+    # A stand-in user starts a chat with a manager whose speakers take turns; the helper's
+    # answer asks for a tool by id, the runner's turn runs that call, the helper speaks again.
+    oi = "openinference.span.kind"
+
+    def turn(span: int, parent: int, agent: str, start: int, end: int, **more: str) -> Any:
+        return _span(
+            span, parent, f"{agent}.reply", start, end, **{oi: "AGENT", "agent.name": agent, **more}
+        )
+
+    asked = json.dumps(
+        {"role": "assistant", "tool_calls": [{"id": "k1", "function": {"name": "search"}}]}
+    )
+    ev = _import(
+        tmp_path,
+        [
+            _span(0x1, 0, "run", 0, 100),
+            turn(0x10, 0x1, "user", 1, 99),
+            turn(0x11, 0x10, "manager", 2, 98),
+            turn(0x12, 0x11, "lead", 3, 10),
+            turn(0x13, 0x11, "helper", 11, 20, **{"output.value": asked}),
+            turn(0x14, 0x11, "runner", 21, 30),
+            _span(
+                0x15,
+                0x14,
+                "search",
+                22,
+                29,
+                **{oi: "TOOL", "tool.name": "search", "tool_call.id": "k1"},
+            ),
+            turn(0x16, 0x11, "helper", 31, 40),
+            turn(0x17, 0x11, "writer", 41, 50),
+        ],
+    )
+    named = {e["agent"] for e in ev} | {e["to"] for e in ev if e["type"] == "spawn"}
+    assert named == {"root", "lead", "helper", "writer"}  # no user, manager or runner
+    assert [(e["agent"], e["tool"]) for e in ev if e["type"] == "tool_call"] == [
+        ("helper", "search")
+    ]
+    assert sorted(set(_delegations(ev)) - {("root", "lead")}) == [
+        ("helper", "writer"),
+        ("lead", "helper"),
+    ]
