@@ -329,7 +329,10 @@ class Entry:
 def _anchor(href: str) -> bool:
     """A link to a place in the list itself (``#part``, ``./#part``): a table of contents' item,
     never a work."""
-    parts = urlsplit(href)
+    try:
+        parts = urlsplit(href)
+    except ValueError:  # an address urllib cannot take apart ("http://[x"): no anchor
+        return False
     return bool(parts.fragment) and not parts.scheme and not parts.netloc and parts.path in ("", ".", "./")
 
 
@@ -394,7 +397,10 @@ def _people(text: str) -> tuple[list[str], str]:
 def _followable(href: str) -> bool:
     """An address a reader of the adopted list can follow: absolute http(s). A list's own paths
     ('papers/x.pdf', '#top', a template's 'url' left in) point into that list's repository."""
-    parts = urlsplit(href)
+    try:
+        parts = urlsplit(href)
+    except ValueError:  # an unclosed IPv6 bracket ("http://[x"): nobody can follow it
+        return False
     return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 

@@ -299,7 +299,10 @@ def _fresh(entry: Any, now: float, ttl: float) -> bool:
 
 
 def host_of(url: str) -> str:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an address urllib cannot take apart: no host to name
+        return ""
     return parts.netloc.lower().rsplit("@", 1)[-1]
 
 

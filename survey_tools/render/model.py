@@ -96,7 +96,10 @@ def primary_link(rec: Record) -> str:
 
 def link_label(url: str) -> str:
     """A short name for a secondary link: a known host's usual spelling, else the host."""
-    host = urlsplit(url).netloc.lower().removeprefix("www.")
+    try:
+        host = urlsplit(url).netloc.lower().removeprefix("www.")
+    except ValueError:  # validation names such a link; the label is then the link itself
+        host = ""
     return _HOST_LABELS.get(host, host or url)
 
 
