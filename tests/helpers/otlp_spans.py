@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 MS = 1_000_000
@@ -32,3 +34,17 @@ def span(
     if parent:
         out["parentSpanId"] = f"{parent:016x}"
     return out
+
+
+def imported(tmp: Path, spans: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+    """``spans`` written as one OTLP/JSON request in ``tmp``, imported by ``survey trace
+    import otel --explain`` (which must succeed): the trace's events and what it said."""
+    from helpers.support import run  # noqa: PLC0415 - the CLI only for the tests that import
+
+    src = tmp / "run.otlp.json"
+    src.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    out = tmp / "out.json"
+    code, _, err = run(None, "trace", "import", "otel", str(src), "-o", str(out), "--explain")
+    assert code == 0, err
+    events: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))["events"]
+    return events, err

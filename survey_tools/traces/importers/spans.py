@@ -1608,12 +1608,16 @@ def _composite_turns(
         for t in runners:
             t.kind = EXECUTOR
         by_id[parent].kind = GROUP
-        _group_starter(by_id[parent], recs, root, by_id)
+        _group_starter(by_id[parent], recs, root, by_id, thinking)
     _group_turns(recs)
 
 
 def _group_starter(
-    group: SpanRec, recs: list[SpanRec], root: SpanRec, by_id: dict[str, SpanRec]
+    group: SpanRec,
+    recs: list[SpanRec],
+    root: SpanRec,
+    by_id: dict[str, SpanRec],
+    thinking: set[str],
 ) -> None:
     """The agent span holding a group chat, when the chat is all it holds, it is not run by
     a tool and its agent makes no model call anywhere, is the chat's starter, a stand-in for
@@ -1624,7 +1628,7 @@ def _group_starter(
         return
     if any(r.parent_id == up.span_id and r is not group for r in recs):
         return
-    if any(by_id[s].name == up.name for s in _agents_with_model_calls(recs, root, by_id)):
+    if any(by_id[s].name == up.name for s in thinking):
         return
     up.kind = WORKFLOW
     up.rule = "structure (round 14): an agent starting a group chat, thinking nowhere"
@@ -1937,20 +1941,26 @@ def _prompted_span(name: str, own: list[SpanRec]) -> SpanRec:
     )
 
 
-def _answered_calls(name: str, own: list[SpanRec]) -> list[SpanRec]:
-    """The tool calls of an agent's model calls that its next requests show answered
-    (each asked id, the first later call answering it; one pass over the calls)."""
-    out = []
+def _first_answers(
+    calls: list[SpanRec], skip: frozenset[str] | set[str] = frozenset()
+) -> Iterator[tuple[SpanRec, str, str, SpanRec]]:
+    """(asking call, tool, call id, answering call) for each id a call asked for (not in
+    ``skip``) and the first later call of ``calls`` (by start) whose request carries it."""
     pending: dict[str, tuple[SpanRec, str]] = {}  # asked id -> (the asking call, its tool)
-    for c in own:  # sorted by start
+    for c in calls:  # sorted by start
         for cid in c.answered:
             asked = pending.pop(cid, None)
             if asked is not None:
-                out.append(_answered_tool(name, asked[0], asked[1], cid, c))
+                yield asked[0], asked[1], cid, c
         for cid, tool in c.asked_ids:
-            if cid:
+            if cid and cid not in skip:
                 pending.setdefault(cid, (c, tool))
-    return out
+
+
+def _answered_calls(name: str, own: list[SpanRec]) -> list[SpanRec]:
+    """The tool calls of an agent's model calls that its next requests show answered
+    (each asked id, the first later call answering it; one pass over the calls)."""
+    return [_answered_tool(name, c, tool, cid, nxt) for c, tool, cid, nxt in _first_answers(own)]
 
 
 def _passed_on(calls: list[SpanRec], done: set[str]) -> list[SpanRec]:
@@ -1959,19 +1969,11 @@ def _passed_on(calls: list[SpanRec], done: set[str]) -> list[SpanRec]:
     given to the agent taking the conversation over: LlamaIndex's ``handoff`` under OpenLIT,
     round 14): a hand-off to that agent. ``done``: the ids the asker's own calls answered."""
     out = []
-    pending: dict[str, SpanRec] = {}  # asked id -> the asking call
-    tools: dict[str, str] = {}
-    for c in calls:  # sorted by start
-        for cid in c.answered:
-            asked = pending.pop(cid, None)
-            if asked is not None and asked.prompt_name != c.prompt_name:
-                t = _answered_tool(asked.prompt_name, asked, tools[cid], cid, c)
-                t.target = c.prompt_name
-                out.append(t)
-        for cid, tool in c.asked_ids:
-            if cid and cid not in done:
-                pending.setdefault(cid, c)
-                tools.setdefault(cid, tool)
+    for c, tool, cid, nxt in _first_answers(calls, done):
+        if c.prompt_name != nxt.prompt_name:
+            t = _answered_tool(c.prompt_name, c, tool, cid, nxt)
+            t.target = nxt.prompt_name
+            out.append(t)
     return out
 
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from helpers import otlp_spans
-from helpers.support import run
 
 from survey_tools.traces.importers import selfsaid
 
@@ -40,14 +39,7 @@ def _kv(key: str, value: str) -> dict[str, Any]:
 
 
 def _import(tmp: Path, spans: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
-    src = tmp / "run.otlp.json"
-    src.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
-    out = tmp / "out.json"
-    code, _, err = run(None, "trace", "import", "otel", str(src), "-o", str(out), "--explain")
-    assert code == 0, err
-    doc = json.loads(out.read_text(encoding="utf-8"))
-    events: list[dict[str, Any]] = doc["events"]
-    return events, err
+    return otlp_spans.imported(tmp, spans)
 
 
 def _tools(ev: list[dict[str, Any]]) -> list[tuple[str, str]]:

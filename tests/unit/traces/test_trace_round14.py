@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from helpers import otlp_spans
-from helpers.support import run
 
 _KEYS = {
     "op": "gen_ai.operation.name",
@@ -31,13 +30,7 @@ def _span(span: int, parent: int, name: str, start: int, end: int, **attrs: Any)
 
 
 def _import(tmp: Path, spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    src = tmp / "run.otlp.json"
-    src.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
-    out = tmp / "out.json"
-    code, _, err = run(None, "trace", "import", "otel", str(src), "-o", str(out), "--explain")
-    assert code == 0, err
-    events: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))["events"]
-    return events
+    return otlp_spans.imported(tmp, spans)[0]
 
 
 def _turn(span: int, parent: int, agent: str, start: int, end: int) -> dict[str, Any]:
